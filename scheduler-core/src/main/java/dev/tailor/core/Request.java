@@ -1,0 +1,407 @@
+package dev.tailor.core;
+
+import dev.tailor.core.metrics.RequestRecord;
+import dev.tailor.core.policy.RequestView;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One request in a {@link Scheduler}: its body, its held work units, its degree and its accounting.
+ * It is both the view policies read and the context its own code forks units into.
+ *
+ * <p>Three kinds of state, three kinds of guard. Admission state ({@link #threads}, {@link
+ * #bodyDone}, {@link #phase}) changes only under the scheduler's dispatch lock and is volatile so
+ * that hot paths may read it without the lock. Accounting (work, degree integral) is guarded by
+ * this object's monitor. Held units live in a lock-free queue.
+ */
+final class Request<T> implements RequestView, RequestContext {
+
+  private static final ThreadLocal<Request<?>> CURRENT = new ThreadLocal<>();
+
+  static final int QUEUED = 0;
+  static final int RUNNING = 1;
+  static final int DONE = 2;
+
+  final Scheduler scheduler;
+  final long id;
+  final RequestAttributes attributes;
+  final RequestBody<T> body;
+  final RequestFuture<T> future;
+
+  /** The application thread that runs the body ({@link Scheduler#run}), or null for a worker. */
+  final Thread caller;
+
+  final long arrivalNanos;
+  final ConcurrentLinkedQueue<Runnable> held = new ConcurrentLinkedQueue<>();
+
+  // Admission state: written under the dispatch lock.
+  volatile int phase = QUEUED;
+  volatile int threads;
+  volatile boolean bodyDone;
+  volatile long startNanos = UNKNOWN;
+
+  volatile int degree;
+  volatile boolean cancelled;
+  private volatile boolean isLong;
+
+  /** Units taken by helpers and not yet finished; the own thread's join waits for zero. */
+  private final AtomicInteger inFlight = new AtomicInteger();
+
+  private volatile Thread joiner;
+  private final AtomicReference<Throwable> unitFailure = new AtomicReference<>();
+
+  // Outcome of the body; written by the own thread before bodyDone is published under the lock.
+  T result;
+  Throwable bodyFailure;
+
+  // Accounting; guarded by this.
+  private long completedWork;
+  private long runningSinceSum;
+  private int running;
+  private int maxThreads;
+  private long degreeSince;
+  private double degreeIntegral;
+  private int maxDegree;
+  private long ownSince;
+  private Thread bodyThread;
+
+  Request(
+      Scheduler scheduler,
+      long id,
+      RequestAttributes attributes,
+      RequestBody<T> body,
+      Thread caller,
+      long arrivalNanos) {
+    this.scheduler = scheduler;
+    this.id = id;
+    this.attributes = attributes;
+    this.body = body;
+    this.caller = caller;
+    this.arrivalNanos = arrivalNanos;
+    this.future = new RequestFuture<>(this);
+  }
+
+  static Request<?> current() {
+    return CURRENT.get();
+  }
+
+  // ---- running the body and units -------------------------------------------------------------
+
+  /** Runs the body on the calling thread, which already holds one of the budget's slots. */
+  void runBody(boolean interruptible) {
+    Request<?> outer = CURRENT.get();
+    CURRENT.set(this);
+    Thread self = Thread.currentThread();
+    if (interruptible) {
+      synchronized (this) {
+        bodyThread = self;
+      }
+      if (cancelled) {
+        self.interrupt();
+      }
+    }
+    synchronized (this) {
+      ownSince = beginWorkLocked(System.nanoTime());
+    }
+    try {
+      result = body.run(this);
+    } catch (Throwable t) {
+      bodyFailure = t;
+    } finally {
+      long now = System.nanoTime();
+      synchronized (this) {
+        endWorkLocked(ownSince, now);
+        bodyThread = null;
+      }
+      if (interruptible) {
+        Thread.interrupted(); // a cancellation's interrupt must not leak into the next request
+      }
+      restore(outer);
+    }
+  }
+
+  /**
+   * Runs held units on the calling helper while this request may keep it: until none are held, the
+   * request is cancelled or finished, or the degree no longer counts this thread.
+   */
+  void help() {
+    Request<?> outer = CURRENT.get();
+    CURRENT.set(this);
+    try {
+      while (true) {
+        inFlight.incrementAndGet();
+        Runnable unit = held.poll();
+        if (unit == null) {
+          unitDone();
+          return;
+        }
+        long since;
+        synchronized (this) {
+          since = beginWorkLocked(System.nanoTime());
+        }
+        try {
+          unit.run();
+        } catch (Throwable t) {
+          failUnit(t);
+        } finally {
+          long now = System.nanoTime();
+          synchronized (this) {
+            endWorkLocked(since, now);
+          }
+          unitDone();
+        }
+        scheduler.reevaluate(this, System.nanoTime());
+        if (cancelled || bodyDone || threads > Math.max(1, degree)) {
+          return;
+        }
+      }
+    } finally {
+      restore(outer);
+    }
+  }
+
+  private static void restore(Request<?> outer) {
+    if (outer == null) {
+      CURRENT.remove();
+    } else {
+      CURRENT.set(outer);
+    }
+  }
+
+  private void unitDone() {
+    if (inFlight.decrementAndGet() == 0) {
+      Thread j = joiner;
+      if (j != null) {
+        LockSupport.unpark(j);
+      }
+    }
+  }
+
+  private void failUnit(Throwable t) {
+    unitFailure.compareAndSet(null, t);
+    held.clear();
+  }
+
+  // ---- RequestContext -------------------------------------------------------------------------
+
+  @Override
+  public void fork(Runnable unit) {
+    if (bodyDone) {
+      throw new IllegalStateException("request " + id + " has finished; it takes no more units");
+    }
+    if (cancelled) {
+      return;
+    }
+    held.offer(unit);
+    scheduler.unitForked(this);
+  }
+
+  @Override
+  public void joinUnits() {
+    if (CURRENT.get() != this || bodyDone) {
+      throw new IllegalStateException("joinUnits must be called by request " + id + "'s own body");
+    }
+    while (true) {
+      Runnable unit;
+      while ((unit = held.poll()) != null) {
+        try {
+          unit.run();
+        } catch (Throwable t) {
+          failUnit(t);
+        }
+      }
+      if (inFlight.get() > 0) {
+        awaitHelpers();
+      }
+      if (held.isEmpty() && inFlight.get() == 0) {
+        break;
+      }
+    }
+    if (cancelled) {
+      throw new CancellationException("request " + id + " was cancelled");
+    }
+    Throwable failure = unitFailure.get();
+    if (failure != null) {
+      throw new CompletionException(failure);
+    }
+  }
+
+  /** Waits, not counting as work, until no unit is running on a helper. */
+  private void awaitHelpers() {
+    synchronized (this) {
+      endWorkLocked(ownSince, System.nanoTime());
+    }
+    joiner = Thread.currentThread();
+    try {
+      while (inFlight.get() > 0) {
+        LockSupport.park(this);
+      }
+    } finally {
+      joiner = null;
+      synchronized (this) {
+        ownSince = beginWorkLocked(System.nanoTime());
+      }
+    }
+  }
+
+  @Override
+  public boolean isCancelled() {
+    return cancelled;
+  }
+
+  @Override
+  public RequestView view() {
+    return this;
+  }
+
+  // ---- accounting -----------------------------------------------------------------------------
+
+  private long beginWorkLocked(long now) {
+    running++;
+    runningSinceSum += now;
+    maxThreads = Math.max(maxThreads, running);
+    if (isLong) {
+      scheduler.longThreadsChanged(1);
+    }
+    return now;
+  }
+
+  private void endWorkLocked(long since, long now) {
+    running--;
+    runningSinceSum -= since;
+    completedWork += now - since;
+    if (isLong) {
+      scheduler.longThreadsChanged(-1);
+    }
+  }
+
+  /** Sets the degree a request is admitted with. */
+  synchronized void startWithDegree(int d, long now) {
+    degreeSince = now;
+    degree = d;
+    maxDegree = d;
+  }
+
+  /** Changes a running request's degree and returns the old one. */
+  synchronized int changeDegree(int d, long now) {
+    int old = degree;
+    if (old != d) {
+      degreeIntegral += (double) old * (now - degreeSince);
+      degreeSince = now;
+      degree = d;
+      maxDegree = Math.max(maxDegree, d);
+    }
+    return old;
+  }
+
+  /** Flags the request long once its prediction or its work reaches the threshold. */
+  void checkLong(long thresholdNanos, long now) {
+    if (isLong) {
+      return;
+    }
+    long predicted = attributes.predictedSequentialNanos();
+    if ((predicted != UNKNOWN && predicted >= thresholdNanos) || workNanos(now) >= thresholdNanos) {
+      synchronized (this) {
+        if (!isLong) {
+          isLong = true;
+          scheduler.longThreadsChanged(running);
+        }
+      }
+    }
+  }
+
+  /** Interrupts the body's thread if it is a pool worker still running this body. */
+  synchronized void interruptBody() {
+    if (bodyThread != null) {
+      bodyThread.interrupt();
+    }
+  }
+
+  synchronized long workNanos(long now) {
+    return completedWork + running * now - runningSinceSum;
+  }
+
+  synchronized RequestRecord record(long end, RequestRecord.Outcome outcome) {
+    long start = startNanos == UNKNOWN ? end : startNanos;
+    double integral =
+        degreeIntegral + (startNanos == UNKNOWN ? 0 : (double) degree * (end - degreeSince));
+    double meanDegree = end > start ? integral / (end - start) : degree;
+    return new RequestRecord(
+        id,
+        attributes.label(),
+        arrivalNanos,
+        start,
+        end,
+        completedWork,
+        maxThreads,
+        maxDegree,
+        meanDegree,
+        outcome);
+  }
+
+  Throwable unitFailure() {
+    return unitFailure.get();
+  }
+
+  // ---- RequestView ----------------------------------------------------------------------------
+
+  @Override
+  public long id() {
+    return id;
+  }
+
+  @Override
+  public long arrivalNanos() {
+    return arrivalNanos;
+  }
+
+  @Override
+  public long startNanos() {
+    return startNanos;
+  }
+
+  @Override
+  public long elapsedNanos() {
+    long start = startNanos;
+    return start == UNKNOWN ? 0 : System.nanoTime() - start;
+  }
+
+  @Override
+  public long workNanos() {
+    return workNanos(System.nanoTime());
+  }
+
+  @Override
+  public int degree() {
+    return degree;
+  }
+
+  @Override
+  public int threads() {
+    return threads;
+  }
+
+  @Override
+  public long predictedSequentialNanos() {
+    return attributes.predictedSequentialNanos();
+  }
+
+  @Override
+  public String label() {
+    return attributes.label();
+  }
+
+  @Override
+  public boolean isLong() {
+    return isLong;
+  }
+
+  @Override
+  public String toString() {
+    return "Request[" + id + ", degree " + degree + ", threads " + threads + "]";
+  }
+}

@@ -1,0 +1,38 @@
+package dev.tailor.core;
+
+import dev.tailor.core.policy.RequestView;
+
+/**
+ * What the submitter knows about a request before it runs.
+ *
+ * @param label a class label for reports (for example a query category), or {@code null}
+ * @param predictedSequentialNanos the predicted (or, for a clairvoyant baseline, known) sequential
+ *     time in nanoseconds, or {@link RequestView#UNKNOWN}
+ */
+public record RequestAttributes(String label, long predictedSequentialNanos) {
+
+  /** No label, no prediction. */
+  public static final RequestAttributes NONE = new RequestAttributes(null, RequestView.UNKNOWN);
+
+  /**
+   * Checks the prediction.
+   *
+   * @throws IllegalArgumentException if the prediction is negative and not {@code UNKNOWN}
+   */
+  public RequestAttributes {
+    if (predictedSequentialNanos < 0 && predictedSequentialNanos != RequestView.UNKNOWN) {
+      throw new IllegalArgumentException(
+          "predictedSequentialNanos must be >= 0 or UNKNOWN, got " + predictedSequentialNanos);
+    }
+  }
+
+  /** A label and no prediction. */
+  public static RequestAttributes labelled(String label) {
+    return new RequestAttributes(label, RequestView.UNKNOWN);
+  }
+
+  /** A prediction and no label. */
+  public static RequestAttributes predicted(long sequentialNanos) {
+    return new RequestAttributes(null, sequentialNanos);
+  }
+}

@@ -1,0 +1,46 @@
+package dev.tailor.core;
+
+import dev.tailor.core.policy.RequestView;
+
+/**
+ * A running request, as its own code sees it: the place to hand over work units and to wait for
+ * them. Units handed over are held by the scheduler and released to helper threads while the
+ * request's degree allows; the rest are run by the request's own thread in {@link #joinUnits()}.
+ *
+ * <p>Lucene's {@code TaskExecutor} needs no join: it gives the executor one-slice runnables that
+ * claim work from a shared counter and runs the remaining slices on the calling thread itself.
+ * Units still held when the request's body returns are dropped, as such runnables would be no-ops.
+ */
+public interface RequestContext {
+
+  /** The request whose body or unit the calling thread is running, or {@code null} if none. */
+  static RequestContext current() {
+    return Request.current();
+  }
+
+  /**
+   * Hands a work unit to the scheduler. It runs on a helper as soon as the request's degree and a
+   * free thread allow, else on the request's own thread in {@link #joinUnits()}. A unit that throws
+   * fails the request; its remaining held units are dropped. Units handed to a cancelled request
+   * are dropped.
+   *
+   * @throws IllegalStateException if the request's body has already returned
+   */
+  void fork(Runnable unit);
+
+  /**
+   * Runs the held units on the calling thread, then waits for those running on helpers. Call it
+   * from the request's own thread.
+   *
+   * @throws java.util.concurrent.CompletionException wrapping the first failure of a unit
+   * @throws java.util.concurrent.CancellationException if the request was cancelled meanwhile
+   * @throws IllegalStateException if called from another thread
+   */
+  void joinUnits();
+
+  /** Whether the request has been cancelled; a long body should check and stop early. */
+  boolean isCancelled();
+
+  /** The live view of this request that policies see. */
+  RequestView view();
+}

@@ -1,0 +1,73 @@
+package dev.tailor.core;
+
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A pool thread. It parks until the scheduler assigns it a request, either to run the request's
+ * body or to help it with held units; after each assignment the scheduler assigns it its next work
+ * directly or parks it among the idle.
+ */
+final class Worker implements Runnable {
+
+  private static final AtomicInteger THREAD_IDS = new AtomicInteger();
+
+  /** Daemon threads named {@code tailor-worker-N}: a search pool must not keep the JVM alive. */
+  static final ThreadFactory DEFAULT_FACTORY =
+      r -> {
+        Thread t = new Thread(r, "tailor-worker-" + THREAD_IDS.incrementAndGet());
+        t.setDaemon(true);
+        return t;
+      };
+
+  private final Scheduler scheduler;
+  final Thread thread;
+
+  private volatile Request<?> assigned;
+  private boolean help; // written before assigned, read after it
+  private volatile boolean stopped;
+
+  Worker(Scheduler scheduler, ThreadFactory factory) {
+    this.scheduler = scheduler;
+    this.thread = factory.newThread(this);
+  }
+
+  /** Assigns work from another thread and wakes the worker. */
+  void assign(Request<?> r, boolean help) {
+    assignSelf(r, help);
+    LockSupport.unpark(thread);
+  }
+
+  /** Assigns work from the worker's own thread, which will pick it up without parking. */
+  void assignSelf(Request<?> r, boolean help) {
+    this.help = help;
+    this.assigned = r;
+  }
+
+  /** Lets the worker exit once it is idle. */
+  void stop() {
+    stopped = true;
+    LockSupport.unpark(thread);
+  }
+
+  @Override
+  public void run() {
+    try {
+      while (true) {
+        Request<?> r = assigned;
+        if (r == null) {
+          if (stopped) {
+            return;
+          }
+          LockSupport.park(this);
+          continue;
+        }
+        assigned = null;
+        scheduler.runAssignment(this, r, help);
+      }
+    } finally {
+      scheduler.workerExited();
+    }
+  }
+}

@@ -1,0 +1,63 @@
+package dev.tailor.core.metrics;
+
+import java.util.List;
+
+/**
+ * Sorts finished requests into classes for reporting, as the TPC paper's Table 2 does: by the label
+ * a request was submitted with if it has one, else by its work (busy time summed over threads)
+ * against ascending bounds. The default bounds are TPC's: short below 30 ms, medium below 80 ms,
+ * long from 80 ms.
+ */
+public final class RequestClasses {
+
+  private final long[] upperBoundsNanos;
+  private final List<String> names;
+
+  private RequestClasses(long[] upperBoundsNanos, List<String> names) {
+    this.upperBoundsNanos = upperBoundsNanos;
+    this.names = names;
+  }
+
+  /** TPC's classes: {@code short} (< 30 ms), {@code medium} (< 80 ms), {@code long}. */
+  public static RequestClasses tpcDefault() {
+    return of(new long[] {30_000_000L, 80_000_000L}, List.of("short", "medium", "long"));
+  }
+
+  /**
+   * Classes with the given names; class {@code i} holds work below {@code upperBoundsNanos[i]}, the
+   * last class everything above.
+   *
+   * @throws IllegalArgumentException unless there is one more name than bounds and the bounds
+   *     ascend
+   */
+  public static RequestClasses of(long[] upperBoundsNanos, List<String> names) {
+    if (names.size() != upperBoundsNanos.length + 1) {
+      throw new IllegalArgumentException(
+          "need one more class name than bounds: " + names + " for " + upperBoundsNanos.length);
+    }
+    for (int i = 1; i < upperBoundsNanos.length; i++) {
+      if (upperBoundsNanos[i] <= upperBoundsNanos[i - 1]) {
+        throw new IllegalArgumentException("class bounds must ascend");
+      }
+    }
+    return new RequestClasses(upperBoundsNanos.clone(), List.copyOf(names));
+  }
+
+  /** The class of a finished request. */
+  public String classify(RequestRecord r) {
+    if (r.label() != null) {
+      return r.label();
+    }
+    for (int i = 0; i < upperBoundsNanos.length; i++) {
+      if (r.workNanos() < upperBoundsNanos[i]) {
+        return names.get(i);
+      }
+    }
+    return names.get(names.size() - 1);
+  }
+
+  /** The work-based class names, shortest first. */
+  public List<String> names() {
+    return names;
+  }
+}

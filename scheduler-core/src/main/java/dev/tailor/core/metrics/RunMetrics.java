@@ -1,0 +1,114 @@
+package dev.tailor.core.metrics;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLongArray;
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
+
+/**
+ * What a run of requests measured: latency and queueing delay in HdrHistograms, the degree
+ * distribution per request class, outcome counts, and the time-weighted number of busy workers. The
+ * runtime and the simulator both record into it, so their results share one format.
+ *
+ * <p>Thread-safe. Recording a request allocates nothing once its class has been seen.
+ */
+public final class RunMetrics {
+
+  /** The highest degree the degree distribution tells apart; higher ones count here. */
+  public static final int MAX_TRACKED_DEGREE = 64;
+
+  private static final long HIGHEST_TRACKABLE_NANOS = 3_600_000_000_000L; // one hour
+
+  private final RequestClasses classes;
+  private final ConcurrentHistogram latency = newHistogram();
+  private final ConcurrentHistogram queueing = newHistogram();
+  private final ConcurrentHashMap<String, AtomicLongArray> degreesByClass =
+      new ConcurrentHashMap<>();
+  private final AtomicLongArray outcomes =
+      new AtomicLongArray(RequestRecord.Outcome.values().length);
+
+  // Busy-worker integral; guarded by this.
+  private long busySinceNanos = Long.MIN_VALUE;
+  private int busyNow;
+  private double busyWorkerNanos;
+  private long firstObservationNanos = Long.MIN_VALUE;
+
+  /** Metrics that classify requests with the given classes. */
+  public RunMetrics(RequestClasses classes) {
+    this.classes = classes;
+  }
+
+  private static ConcurrentHistogram newHistogram() {
+    return new ConcurrentHistogram(1, HIGHEST_TRACKABLE_NANOS, 3);
+  }
+
+  /** Records one finished request. Cancelled requests count in the outcomes only. */
+  public void record(RequestRecord r) {
+    outcomes.incrementAndGet(r.outcome().ordinal());
+    if (r.outcome() == RequestRecord.Outcome.CANCELLED) {
+      return;
+    }
+    latency.recordValue(Math.max(1, Math.min(HIGHEST_TRACKABLE_NANOS, r.latencyNanos())));
+    queueing.recordValue(Math.max(1, Math.min(HIGHEST_TRACKABLE_NANOS, r.queueingNanos())));
+    degreesByClass
+        .computeIfAbsent(classes.classify(r), k -> new AtomicLongArray(MAX_TRACKED_DEGREE + 1))
+        .incrementAndGet(Math.min(r.maxDegree(), MAX_TRACKED_DEGREE));
+  }
+
+  /**
+   * Notes that the number of busy workers became {@code busy} at {@code nowNanos}. Calls must come
+   * in time order; the runtime makes them under its dispatch lock.
+   */
+  public synchronized void observeBusyWorkers(long nowNanos, int busy) {
+    if (firstObservationNanos == Long.MIN_VALUE) {
+      firstObservationNanos = nowNanos;
+    } else {
+      busyWorkerNanos += (double) busyNow * (nowNanos - busySinceNanos);
+    }
+    busySinceNanos = nowNanos;
+    busyNow = busy;
+  }
+
+  /** Busy workers averaged over time from the first observation until {@code nowNanos}. */
+  public synchronized double meanBusyWorkers(long nowNanos) {
+    if (firstObservationNanos == Long.MIN_VALUE || nowNanos <= firstObservationNanos) {
+      return busyNow;
+    }
+    double total = busyWorkerNanos + (double) busyNow * (nowNanos - busySinceNanos);
+    return total / (nowNanos - firstObservationNanos);
+  }
+
+  /** A copy of the latency histogram (arrival to completion, nanoseconds). */
+  public Histogram latency() {
+    return latency.copy();
+  }
+
+  /** A copy of the queueing-delay histogram (arrival to start, nanoseconds). */
+  public Histogram queueing() {
+    return queueing.copy();
+  }
+
+  /** How many requests ended with the given outcome. */
+  public long count(RequestRecord.Outcome outcome) {
+    return outcomes.get(outcome.ordinal());
+  }
+
+  /**
+   * The degree distribution per class: for each class, the number of requests whose highest degree
+   * was {@code d}, at index {@code d} (index 0 counts requests serialized from the start).
+   */
+  public Map<String, long[]> degreeDistribution() {
+    Map<String, long[]> out = new TreeMap<>();
+    degreesByClass.forEach(
+        (k, v) -> {
+          long[] counts = new long[v.length()];
+          for (int i = 0; i < counts.length; i++) {
+            counts[i] = v.get(i);
+          }
+          out.put(k, counts);
+        });
+    return out;
+  }
+}

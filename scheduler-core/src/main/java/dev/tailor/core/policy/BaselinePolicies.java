@@ -1,0 +1,221 @@
+package dev.tailor.core.policy;
+
+import dev.tailor.core.Durations;
+import dev.tailor.core.model.SpeedupCurve;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * The factories of the baseline policies the papers compare against. Definitions follow
+ * ALGORITHMS.md; each policy's javadoc states its rule.
+ */
+final class BaselinePolicies {
+
+  /**
+   * The average speedup curve of the Few-to-Many paper's Lucene workload: almost linear at 2, about
+   * 3 at 4, flat from 5. Adaptive uses it when no curve is given.
+   */
+  static final SpeedupCurve LUCENE_AVERAGE = SpeedupCurve.of(1, 1.9, 2.5, 3.0, 3.1, 3.1);
+
+  private BaselinePolicies() {}
+
+  static List<PolicyFactory> factories() {
+    return List.of(
+        factory(
+            "seq",
+            "seq",
+            "sequential: every request runs on one thread",
+            args -> {
+              SpecArgs.split(args, 0, 0);
+              return new FixedPolicy(1, "seq");
+            }),
+        factory(
+            "fixed",
+            "fixed:N",
+            "every request runs with N threads from the start",
+            args -> {
+              int n = SpecArgs.split(args, 1, 1).positiveInt(0, "N");
+              return new FixedPolicy(n, "fixed:" + n);
+            }),
+        factory(
+            "adaptive",
+            "adaptive[:s1,s2,...]",
+            "degree chosen once at admission from the load and an average speedup curve, to"
+                + " minimise the total response time of the requests in the system",
+            args -> new AdaptivePolicy(args.isEmpty() ? LUCENE_AVERAGE : SpeedupCurve.parse(args))),
+        factory(
+            "wq-linear",
+            "wq-linear[:MAX]",
+            "degree chosen once at admission, inversely proportional to the queue length",
+            args -> {
+              SpecArgs a = SpecArgs.split(args, 0, 1);
+              return new WqLinearPolicy(a.size() == 0 ? 6 : a.positiveInt(0, "MAX"));
+            }),
+        factory(
+            "rampup",
+            "rampup:INTERVAL,MAX",
+            "start with one thread, add one every INTERVAL up to MAX",
+            args -> {
+              SpecArgs a = SpecArgs.split(args, 2, 2);
+              return new RampUpPolicy(a.positiveNanos(0, "INTERVAL"), a.positiveInt(1, "MAX"));
+            }),
+        factory(
+            "rc",
+            "rc:THRESHOLD,N",
+            "clairvoyant: requests whose known sequential time reaches THRESHOLD run with N"
+                + " threads, the rest with one",
+            args -> {
+              SpecArgs a = SpecArgs.split(args, 2, 2);
+              return new ClairvoyantPolicy(a.positiveNanos(0, "THRESHOLD"), a.positiveInt(1, "N"));
+            }));
+  }
+
+  private static PolicyFactory factory(
+      String name, String usage, String description, Function<String, Policy> create) {
+    return new PolicyFactory() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public String usage() {
+        return usage;
+      }
+
+      @Override
+      public String description() {
+        return description;
+      }
+
+      @Override
+      public Policy create(String args) {
+        return create.apply(args);
+      }
+    };
+  }
+
+  /** Sequential ({@code N = 1}) and Fixed(N): degree N from admission to completion. */
+  record FixedPolicy(int n, String spec) implements Policy {
+    @Override
+    public Admission admit(RequestView request, SystemView system) {
+      return Admission.start(n);
+    }
+
+    @Override
+    public int degree(RequestView request, SystemView system) {
+      return n;
+    }
+  }
+
+  /**
+   * Adaptive parallelism (Jeon et al., EuroSys'13). At admission, with {@code q} requests in the
+   * system and a budget of {@code P} threads, each request is taken to need the average sequential
+   * time {@code T} and to run at degree {@code d}, so {@code P/d} of them run at once and the
+   * {@code i}-th finishes at {@code ceil(i*d/P) * T/s(d)}. The policy picks the {@code d} (at most
+   * {@code P} and the curve's last degree) minimising the sum of those finishing times; ties go to
+   * the lower degree. The degree then stays fixed.
+   */
+  record AdaptivePolicy(SpeedupCurve curve) implements Policy {
+    @Override
+    public Admission admit(RequestView request, SystemView system) {
+      return Admission.start(bestDegree(system.requestsInSystem(), system.poolSize()));
+    }
+
+    int bestDegree(int q, int p) {
+      int best = 1;
+      double bestCost = Double.MAX_VALUE;
+      int maxDegree = Math.min(curve.maxDegree(), p);
+      for (int d = 1; d <= maxDegree; d++) {
+        double rounds = 0;
+        for (int i = 1; i <= q; i++) {
+          rounds += ceilDiv((long) i * d, p);
+        }
+        double cost = rounds / curve.at(d);
+        if (cost < bestCost - 1e-12) {
+          bestCost = cost;
+          best = d;
+        }
+      }
+      return best;
+    }
+
+    private static long ceilDiv(long a, long b) {
+      return (a + b - 1) / b;
+    }
+
+    @Override
+    public int degree(RequestView request, SystemView system) {
+      return request.degree();
+    }
+
+    @Override
+    public String spec() {
+      return "adaptive:" + curve;
+    }
+  }
+
+  /**
+   * WQ-Linear: degree {@code max(1, MAX / (1 + w))} at admission, {@code w} being the number of
+   * requests waiting behind the one admitted; fixed thereafter.
+   */
+  record WqLinearPolicy(int max) implements Policy {
+    @Override
+    public Admission admit(RequestView request, SystemView system) {
+      int waitingBehind = Math.max(0, system.queuedRequests() - 1);
+      return Admission.start(Math.max(1, max / (1 + waitingBehind)));
+    }
+
+    @Override
+    public int degree(RequestView request, SystemView system) {
+      return request.degree();
+    }
+
+    @Override
+    public String spec() {
+      return "wq-linear:" + max;
+    }
+  }
+
+  /** RampUp: one thread at admission, one more every interval of run time, up to MAX. */
+  record RampUpPolicy(long intervalNanos, int max) implements Policy {
+    @Override
+    public Admission admit(RequestView request, SystemView system) {
+      return Admission.start(1);
+    }
+
+    @Override
+    public int degree(RequestView request, SystemView system) {
+      long steps = request.elapsedNanos() / intervalNanos;
+      return (int) Math.min(max, 1 + steps);
+    }
+
+    @Override
+    public String spec() {
+      return "rampup:" + Durations.format(intervalNanos) + "," + max;
+    }
+  }
+
+  /**
+   * RC, the clairvoyant oracle: it is told each request's sequential time (as {@link
+   * RequestView#predictedSequentialNanos()}) and runs those at or above the threshold with N
+   * threads from the start, the rest sequentially. A request without a known time runs
+   * sequentially.
+   */
+  record ClairvoyantPolicy(long thresholdNanos, int n) implements Policy {
+    @Override
+    public Admission admit(RequestView request, SystemView system) {
+      return Admission.start(request.predictedSequentialNanos() >= thresholdNanos ? n : 1);
+    }
+
+    @Override
+    public int degree(RequestView request, SystemView system) {
+      return request.degree();
+    }
+
+    @Override
+    public String spec() {
+      return "rc:" + Durations.format(thresholdNanos) + "," + n;
+    }
+  }
+}

@@ -1,0 +1,42 @@
+package dev.tailor.core.policy;
+
+/**
+ * Decides how many threads work on each request, moment by moment. A policy answers questions about
+ * a read-only view of the system; it never touches threads or clocks, so the same instance runs
+ * unchanged in the real runtime (wall clock) and in the simulator (virtual clock).
+ *
+ * <p>Implementations must be thread-safe: the runtime asks from several threads at once. The
+ * questions are asked on hot paths, so answers should be cheap and allocate nothing.
+ *
+ * <p>Policies are found by name through {@link PolicyRegistry} and configured from a string such as
+ * {@code fixed:4} or {@code rampup:10ms,6}; {@link #spec()} returns that string.
+ */
+public interface Policy {
+
+  /**
+   * Decides for the request at the head of the admission queue, when a thread is free to run it.
+   * Asked again after a {@linkplain Admission.Kind#DELAY delay} expires or, after {@link
+   * Admission#awaitExit()}, when a request exits.
+   */
+  Admission admit(RequestView request, SystemView system);
+
+  /**
+   * The degree the running request should have now; asked every quantum and at every work-unit
+   * boundary. Zero means "serialize": release no more helpers; units already running finish and the
+   * request's own thread does the rest. A negative answer is treated as zero. A policy that fixes
+   * the degree at admission returns {@code request.degree()}.
+   */
+  int degree(RequestView request, SystemView system);
+
+  /**
+   * What a worker that has just become free does first: help a running request (steal-first) or
+   * admit a new one (admit-first). Defaults to {@link WorkerPreference#HELP_FIRST}, so that a
+   * degree granted is a degree received.
+   */
+  default WorkerPreference workerPreference(SystemView system) {
+    return WorkerPreference.HELP_FIRST;
+  }
+
+  /** The specification string this policy was created from, e.g. {@code rampup:10ms,6}. */
+  String spec();
+}

@@ -1,0 +1,28 @@
+package dev.tailor.core.policy;
+
+/**
+ * Creates policies of one kind from their specification arguments. The {@link PolicyRegistry} holds
+ * the built-in factories and discovers more through {@link java.util.ServiceLoader}: a library adds
+ * a policy by listing its factory in {@code
+ * META-INF/services/dev.tailor.core.policy.PolicyFactory}.
+ */
+public interface PolicyFactory {
+
+  /** The name before the colon in a specification, e.g. {@code fixed}. Lower case. */
+  String name();
+
+  /** The specification's form, shown in listings and errors, e.g. {@code fixed:N}. */
+  String usage();
+
+  /** One line on what the policy does. */
+  String description();
+
+  /**
+   * Creates a policy.
+   *
+   * @param args the text after the colon, or the empty string if there was none
+   * @throws IllegalArgumentException if the arguments do not fit {@link #usage()}; the message says
+   *     what was expected
+   */
+  Policy create(String args);
+}

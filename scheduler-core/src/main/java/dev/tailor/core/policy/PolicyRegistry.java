@@ -1,0 +1,90 @@
+package dev.tailor.core.policy;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.stream.Collectors;
+
+/**
+ * Finds policies by name and configures them from a specification string, {@code name} or {@code
+ * name:args}: {@code seq}, {@code fixed:4}, {@code rampup:10ms,6}. Holds the built-in policies and
+ * any {@link PolicyFactory} found through {@link ServiceLoader}.
+ */
+public final class PolicyRegistry {
+
+  private static final PolicyRegistry STANDARD = load();
+
+  private final Map<String, PolicyFactory> factories;
+
+  private PolicyRegistry(Map<String, PolicyFactory> factories) {
+    this.factories = Collections.unmodifiableMap(factories);
+  }
+
+  /** The registry of the built-in policies plus those on the class path. */
+  public static PolicyRegistry standard() {
+    return STANDARD;
+  }
+
+  /** Shorthand for {@code standard().create(spec)}. */
+  public static Policy of(String spec) {
+    return STANDARD.create(spec);
+  }
+
+  private static PolicyRegistry load() {
+    Map<String, PolicyFactory> byName = new LinkedHashMap<>();
+    for (PolicyFactory f : BaselinePolicies.factories()) {
+      byName.put(f.name(), f);
+    }
+    for (PolicyFactory f : ServiceLoader.load(PolicyFactory.class)) {
+      byName.putIfAbsent(f.name(), f);
+    }
+    return new PolicyRegistry(byName);
+  }
+
+  /**
+   * Creates the policy a specification names.
+   *
+   * @throws IllegalArgumentException if the name is unknown (the message lists the known ones) or
+   *     the arguments are malformed (the message gives the expected form)
+   */
+  public Policy create(String spec) {
+    String trimmed = spec.trim();
+    int colon = trimmed.indexOf(':');
+    String name = (colon < 0 ? trimmed : trimmed.substring(0, colon)).toLowerCase(Locale.ROOT);
+    String args = colon < 0 ? "" : trimmed.substring(colon + 1).trim();
+    PolicyFactory factory = factories.get(name);
+    if (factory == null) {
+      throw new IllegalArgumentException(
+          "unknown policy '" + name + "'; known policies: " + String.join(", ", usages()));
+    }
+    try {
+      return factory.create(args);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "bad policy '" + spec + "': " + e.getMessage() + " (expected " + factory.usage() + ")",
+          e);
+    }
+  }
+
+  /** The factories, in registration order. */
+  public List<PolicyFactory> factories() {
+    return List.copyOf(factories.values());
+  }
+
+  private List<String> usages() {
+    List<String> list = new ArrayList<>();
+    for (PolicyFactory f : factories.values()) {
+      list.add(f.usage());
+    }
+    return list;
+  }
+
+  @Override
+  public String toString() {
+    return factories.values().stream().map(PolicyFactory::usage).collect(Collectors.joining(", "));
+  }
+}

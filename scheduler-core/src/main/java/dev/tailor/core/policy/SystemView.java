@@ -1,0 +1,37 @@
+package dev.tailor.core.policy;
+
+/**
+ * A read-only view of the whole scheduler, as a {@link Policy} sees it: the clock and the load
+ * measures the published policies use. Counts are instantaneous and may change between two calls;
+ * each is exact at the moment it is read.
+ */
+public interface SystemView {
+
+  /** The current time on this system's clock, in nanoseconds. */
+  long nanoTime();
+
+  /** The number of threads that can run request work at once: the parallelism budget. */
+  int poolSize();
+
+  /** Requests admitted and not yet complete. */
+  int activeRequests();
+
+  /** Requests waiting in the admission queue. */
+  int queuedRequests();
+
+  /** Threads of the budget busy on request work (request threads and helpers). */
+  int busyWorkers();
+
+  /** Threads of the budget free for work: {@code poolSize() - busyWorkers()}. */
+  default int idleWorkers() {
+    return poolSize() - busyWorkers();
+  }
+
+  /** Threads busy on requests flagged {@linkplain RequestView#isLong() long} (TPC's LongT). */
+  int busyThreadsOnLongRequests();
+
+  /** Requests in the system, waiting or running: Few-to-Many's load. */
+  default int requestsInSystem() {
+    return activeRequests() + queuedRequests();
+  }
+}

@@ -1,0 +1,61 @@
+package dev.tailor.core.policy;
+
+/** A request view whose every value a test sets. */
+final class FakeRequest implements RequestView {
+  long elapsed;
+  long work;
+  int degree = 1;
+  int threads = 1;
+  long predicted = UNKNOWN;
+  boolean isLong;
+
+  @Override
+  public long id() {
+    return 1;
+  }
+
+  @Override
+  public long arrivalNanos() {
+    return 0;
+  }
+
+  @Override
+  public long startNanos() {
+    return 0;
+  }
+
+  @Override
+  public long elapsedNanos() {
+    return elapsed;
+  }
+
+  @Override
+  public long workNanos() {
+    return work;
+  }
+
+  @Override
+  public int degree() {
+    return degree;
+  }
+
+  @Override
+  public int threads() {
+    return threads;
+  }
+
+  @Override
+  public long predictedSequentialNanos() {
+    return predicted;
+  }
+
+  @Override
+  public String label() {
+    return null;
+  }
+
+  @Override
+  public boolean isLong() {
+    return isLong;
+  }
+}

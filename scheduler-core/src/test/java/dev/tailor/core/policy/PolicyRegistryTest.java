@@ -1,0 +1,52 @@
+package dev.tailor.core.policy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class PolicyRegistryTest {
+
+  @Test
+  void findsEveryBaselineByName() {
+    List<String> names =
+        PolicyRegistry.standard().factories().stream().map(PolicyFactory::name).toList();
+    assertEquals(List.of("seq", "fixed", "adaptive", "wq-linear", "rampup", "rc"), names);
+  }
+
+  @Test
+  void unknownNameListsTheKnownOnes() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> PolicyRegistry.of("fm:table.json"));
+    assertTrue(e.getMessage().contains("unknown policy 'fm'"), e.getMessage());
+    for (String usage : List.of("seq", "fixed:N", "rampup:INTERVAL,MAX", "rc:THRESHOLD,N")) {
+      assertTrue(e.getMessage().contains(usage), e.getMessage());
+    }
+  }
+
+  @Test
+  void badArgumentsSayWhatWasExpected() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> PolicyRegistry.of("fixed:zero"));
+    assertTrue(
+        e.getMessage().contains("N must be a whole number >= 1, got 'zero'"), e.getMessage());
+    assertTrue(e.getMessage().contains("expected fixed:N"), e.getMessage());
+
+    e = assertThrows(IllegalArgumentException.class, () -> PolicyRegistry.of("rampup:10,6"));
+    assertTrue(e.getMessage().contains("INTERVAL"), e.getMessage());
+    assertTrue(e.getMessage().contains("'10' is not a duration"), e.getMessage());
+
+    e = assertThrows(IllegalArgumentException.class, () -> PolicyRegistry.of("seq:2"));
+    assertTrue(e.getMessage().contains("expected 0 argument(s), got 1"), e.getMessage());
+
+    e = assertThrows(IllegalArgumentException.class, () -> PolicyRegistry.of("adaptive:2,3"));
+    assertTrue(e.getMessage().contains("s(1) must be 1"), e.getMessage());
+  }
+
+  @Test
+  void namesAreCaseInsensitiveAndTrimmed() {
+    assertEquals("fixed:3", PolicyRegistry.of(" FIXED: 3 ").spec());
+  }
+}
