@@ -217,7 +217,7 @@ final class Request<T> implements RequestView, RequestContext {
       if (inFlight.get() > 0) {
         awaitHelpers();
       }
-      if (held.isEmpty() && inFlight.get() == 0) {
+      if (cancelled || (held.isEmpty() && inFlight.get() == 0)) {
         break;
       }
     }
@@ -236,12 +236,17 @@ final class Request<T> implements RequestView, RequestContext {
       endWorkLocked(ownSince, System.nanoTime());
     }
     joiner = Thread.currentThread();
+    boolean interrupted = false;
     try {
-      while (inFlight.get() > 0) {
+      while (inFlight.get() > 0 && !cancelled) {
         LockSupport.park(this);
+        interrupted |= Thread.interrupted(); // keep waiting; restore the flag afterwards
       }
     } finally {
       joiner = null;
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
       synchronized (this) {
         ownSince = beginWorkLocked(System.nanoTime());
       }

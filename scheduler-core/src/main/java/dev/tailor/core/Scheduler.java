@@ -43,12 +43,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * exception in a body or a unit fails that request only.
  *
  * <pre>{@code
- * try (Scheduler scheduler = Scheduler.builder().policy("rampup:10ms,4").build()) {
- *   CompletableFuture<Long> sum = scheduler.submit(ctx -> {
+ * try (Scheduler scheduler = Scheduler.builder().policy("rampup:10ms,4").workers(8).build()) {
+ *   CompletableFuture<Long> matches = scheduler.submit(ctx -> {
  *     LongAdder total = new LongAdder();
- *     for (int i = 0; i < 16; i++) {
- *       int part = i;
- *       ctx.fork(() -> total.add(work(part)));
+ *     for (int part = 0; part < 16; part++) {
+ *       int from = part * 1_000;
+ *       ctx.fork(() -> total.add(countMatches(from, from + 1_000)));
  *     }
  *     ctx.joinUnits();
  *     return total.sum();
@@ -77,6 +77,7 @@ public final class Scheduler implements AutoCloseable {
   private final ReentrantLock lock = new ReentrantLock();
   private final ArrayDeque<Request<?>> queue = new ArrayDeque<>();
   private final ArrayDeque<Worker> idle = new ArrayDeque<>();
+  private final ArrayDeque<Thread> toWake = new ArrayDeque<>();
   private volatile Request<?>[] running = NONE_RUNNING;
   private volatile int freeSlots;
   private volatile int queued;
@@ -209,7 +210,12 @@ public final class Scheduler implements AutoCloseable {
 
   /** Busy threads of the budget, averaged over time since the scheduler started. */
   public double meanBusyWorkers() {
-    return metrics.meanBusyWorkers(System.nanoTime());
+    lock.lock();
+    try {
+      return metrics.meanBusyWorkers(System.nanoTime());
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Stops admitting new requests; queued and running ones finish. Idempotent. */
@@ -219,7 +225,7 @@ public final class Scheduler implements AutoCloseable {
       shutdown = true;
       maybeStopLocked();
     } finally {
-      lock.unlock();
+      unlockAndWake();
     }
   }
 
@@ -245,7 +251,7 @@ public final class Scheduler implements AutoCloseable {
       toCancel = running;
       maybeStopLocked();
     } finally {
-      lock.unlock();
+      unlockAndWake();
     }
     for (Request<?> r : dropped) {
       if (r.caller != null) {
@@ -330,7 +336,7 @@ public final class Scheduler implements AutoCloseable {
       queued = queue.size();
       dispatchLocked(System.nanoTime());
     } finally {
-      lock.unlock();
+      unlockAndWake();
     }
   }
 
@@ -348,7 +354,7 @@ public final class Scheduler implements AutoCloseable {
             r.phase = Request.DONE;
           }
         } finally {
-          lock.unlock();
+          unlockAndWake();
         }
         if (removed) {
           finish(r);
@@ -390,12 +396,32 @@ public final class Scheduler implements AutoCloseable {
         throw new IllegalStateException("free slot without an idle worker"); // cannot happen
       }
       w.assign(r, tookHelp);
+      toWake.addLast(w.thread);
     }
   }
 
   private void wakeCaller(Request<?> r) {
     if (r.caller != Thread.currentThread()) {
-      LockSupport.unpark(r.caller);
+      toWake.addLast(r.caller);
+    }
+  }
+
+  /**
+   * Releases the lock, then wakes the threads given work under it. Waking after the unlock keeps a
+   * woken thread from running straight into the lock its waker still holds.
+   */
+  private void unlockAndWake() {
+    Thread first = toWake.pollFirst();
+    Thread[] more = toWake.isEmpty() ? null : toWake.toArray(Thread[]::new);
+    toWake.clear();
+    lock.unlock();
+    if (first != null) {
+      LockSupport.unpark(first);
+    }
+    if (more != null) {
+      for (Thread t : more) {
+        LockSupport.unpark(t);
+      }
     }
   }
 
@@ -405,7 +431,7 @@ public final class Scheduler implements AutoCloseable {
    */
   private Request<?> takeWorkLocked(long now) {
     boolean helpFirst = preference() == WorkerPreference.HELP_FIRST;
-    Request<?> r = helpFirst ? helpLocked() : null;
+    Request<?> r = helpFirst ? helpLocked(now) : null;
     if (r != null) {
       return r;
     }
@@ -413,7 +439,7 @@ public final class Scheduler implements AutoCloseable {
     if (r != null || helpFirst) {
       return r;
     }
-    return helpLocked();
+    return helpLocked(now);
   }
 
   private WorkerPreference preference() {
@@ -426,11 +452,11 @@ public final class Scheduler implements AutoCloseable {
   }
 
   /** The oldest running request that may take another thread and has a unit for it. */
-  private Request<?> helpLocked() {
+  private Request<?> helpLocked(long now) {
     for (Request<?> r : running) {
       if (!r.bodyDone && !r.cancelled && r.threads < Math.max(1, r.degree) && !r.held.isEmpty()) {
         r.threads++;
-        takeSlotLocked();
+        takeSlotLocked(now);
         tookHelp = true;
         return r;
       }
@@ -474,7 +500,7 @@ public final class Scheduler implements AutoCloseable {
     Request<?>[] rs = Arrays.copyOf(running, running.length + 1);
     rs[rs.length - 1] = head;
     running = rs;
-    takeSlotLocked();
+    takeSlotLocked(now);
     tookHelp = false;
     return head;
   }
@@ -488,14 +514,14 @@ public final class Scheduler implements AutoCloseable {
     }
   }
 
-  private void takeSlotLocked() {
+  private void takeSlotLocked(long now) {
     freeSlots--;
-    metrics.observeBusyWorkers(System.nanoTime(), poolSize - freeSlots);
+    metrics.observeBusyWorkers(now, poolSize - freeSlots);
   }
 
-  private void releaseSlotLocked() {
+  private void releaseSlotLocked(long now) {
     freeSlots++;
-    metrics.observeBusyWorkers(System.nanoTime(), poolSize - freeSlots);
+    metrics.observeBusyWorkers(now, poolSize - freeSlots);
   }
 
   /** Announces an admission; called by the thread about to run the body, outside the lock. */
@@ -544,31 +570,31 @@ public final class Scheduler implements AutoCloseable {
     boolean complete;
     lock.lock();
     try {
+      long now = System.nanoTime();
       if (body) {
         r.bodyDone = true;
         r.held.clear();
       }
       r.threads--;
-      releaseSlotLocked();
+      releaseSlotLocked(now);
       complete = r.bodyDone && r.threads == 0;
       if (complete) {
         removeRunningLocked(r);
         r.phase = Request.DONE;
         headAwaitsExit = false;
       }
-      long now = System.nanoTime();
       if (w != null) {
         Request<?> next = nextForWorkerLocked(now);
         if (next == null) {
           idle.push(w);
         } else {
-          w.assignSelf(next, tookHelp);
+          w.assign(next, tookHelp);
         }
       }
       dispatchLocked(now);
       maybeStopLocked();
     } finally {
-      lock.unlock();
+      unlockAndWake();
     }
     if (complete) {
       finish(r);
@@ -653,7 +679,7 @@ public final class Scheduler implements AutoCloseable {
       try {
         dispatchLocked(System.nanoTime());
       } finally {
-        lock.unlock();
+        unlockAndWake();
       }
     }
   }
@@ -713,7 +739,7 @@ public final class Scheduler implements AutoCloseable {
         dequeued = true;
       }
     } finally {
-      lock.unlock();
+      unlockAndWake();
     }
     if (dequeued) {
       if (r.caller != null) {
@@ -740,7 +766,7 @@ public final class Scheduler implements AutoCloseable {
           try {
             dispatchLocked(now);
           } finally {
-            lock.unlock();
+            unlockAndWake();
           }
         }
       }

@@ -33,14 +33,11 @@ final class Worker implements Runnable {
     this.thread = factory.newThread(this);
   }
 
-  /** Assigns work from another thread and wakes the worker. */
+  /**
+   * Assigns work. The caller wakes {@link #thread} afterwards, unless it is the worker's own
+   * thread, which picks the work up without parking.
+   */
   void assign(Request<?> r, boolean help) {
-    assignSelf(r, help);
-    LockSupport.unpark(thread);
-  }
-
-  /** Assigns work from the worker's own thread, which will pick it up without parking. */
-  void assignSelf(Request<?> r, boolean help) {
     this.help = help;
     this.assigned = r;
   }

@@ -29,7 +29,7 @@ public final class RunMetrics {
   private final AtomicLongArray outcomes =
       new AtomicLongArray(RequestRecord.Outcome.values().length);
 
-  // Busy-worker integral; guarded by this.
+  // Busy-worker integral; its writer serializes the calls (the runtime holds its dispatch lock).
   private long busySinceNanos = Long.MIN_VALUE;
   private int busyNow;
   private double busyWorkerNanos;
@@ -58,10 +58,11 @@ public final class RunMetrics {
   }
 
   /**
-   * Notes that the number of busy workers became {@code busy} at {@code nowNanos}. Calls must come
-   * in time order; the runtime makes them under its dispatch lock.
+   * Notes that the number of busy workers became {@code busy} at {@code nowNanos}. Not thread-safe:
+   * calls must come one at a time and in time order, as the runtime makes them under its dispatch
+   * lock and the simulator on its single thread.
    */
-  public synchronized void observeBusyWorkers(long nowNanos, int busy) {
+  public void observeBusyWorkers(long nowNanos, int busy) {
     if (firstObservationNanos == Long.MIN_VALUE) {
       firstObservationNanos = nowNanos;
     } else {
@@ -71,8 +72,11 @@ public final class RunMetrics {
     busyNow = busy;
   }
 
-  /** Busy workers averaged over time from the first observation until {@code nowNanos}. */
-  public synchronized double meanBusyWorkers(long nowNanos) {
+  /**
+   * Busy workers averaged over time from the first observation until {@code nowNanos}. Call it
+   * under the same guard as {@link #observeBusyWorkers}.
+   */
+  public double meanBusyWorkers(long nowNanos) {
     if (firstObservationNanos == Long.MIN_VALUE || nowNanos <= firstObservationNanos) {
       return busyNow;
     }

@@ -1,0 +1,147 @@
+package dev.tailor.bench;
+
+import dev.tailor.core.RequestBody;
+import dev.tailor.core.Scheduler;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * What the scheduler costs over a plain {@link ThreadPoolExecutor}, measured in one run:
+ *
+ * <ul>
+ *   <li>{@code tpeRoundTrip} / {@code schedulerRoundTrip}: one trivial request submitted and
+ *       awaited, the Scheduler at degree 1 ({@code seq}) against the same task on a
+ *       ThreadPoolExecutor with as many threads;
+ *   <li>{@code tpeBatch} / {@code schedulerBatch}: {@value #BATCH} such requests submitted, then
+ *       all awaited (reported per request), which keeps the workers busy and shows the per-request
+ *       bookkeeping rather than thread wake-ups;
+ *   <li>{@code unitsInline} / {@code unitsReleased}: a request forking {@value #UNITS} trivial
+ *       units, run by its own thread at degree 1 against released to a helper at degree 2 (reported
+ *       per unit): the difference is the added cost of a released helper unit.
+ * </ul>
+ *
+ * <p>Run it with {@code ./tailor bench scheduler-overhead}, which prints the ratios.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 4, time = 1)
+@Measurement(iterations = 6, time = 1)
+@Fork(
+    value = 2,
+    jvmArgsAppend = {"-Xms512m", "-Xmx512m"})
+@State(Scope.Benchmark)
+public class SchedulerOverheadBenchmark {
+
+  static final int BATCH = 64;
+  static final int UNITS = 32;
+
+  private static final Callable<Integer> TASK = () -> 42;
+  private static final RequestBody<Integer> BODY = ctx -> 42;
+
+  private final int workers = Math.max(2, Runtime.getRuntime().availableProcessors());
+  private ThreadPoolExecutor pool;
+  private Scheduler sequential;
+  private Scheduler parallel;
+  private final Future<?>[] futures = new Future<?>[BATCH];
+
+  @Setup
+  public void setUp() {
+    pool =
+        new ThreadPoolExecutor(workers, workers, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
+    pool.prestartAllCoreThreads();
+    sequential = Scheduler.builder().policy("seq").workers(workers).build();
+    parallel = Scheduler.builder().policy("fixed:2").workers(workers).build();
+  }
+
+  @TearDown
+  public void tearDown() throws InterruptedException {
+    pool.shutdown();
+    sequential.close();
+    parallel.close();
+    pool.awaitTermination(1, TimeUnit.MINUTES);
+  }
+
+  @Benchmark
+  public Integer tpeRoundTrip() throws ExecutionException, InterruptedException {
+    return pool.submit(TASK).get();
+  }
+
+  @Benchmark
+  public Integer schedulerRoundTrip() throws ExecutionException, InterruptedException {
+    return sequential.submit(BODY).get();
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(BATCH)
+  public void tpeBatch() throws ExecutionException, InterruptedException {
+    for (int i = 0; i < BATCH; i++) {
+      futures[i] = pool.submit(TASK);
+    }
+    awaitBatch();
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(BATCH)
+  public void schedulerBatch() throws ExecutionException, InterruptedException {
+    for (int i = 0; i < BATCH; i++) {
+      futures[i] = sequential.submit(BODY);
+    }
+    awaitBatch();
+  }
+
+  private void awaitBatch() throws ExecutionException, InterruptedException {
+    for (Future<?> f : futures) {
+      f.get();
+    }
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(UNITS)
+  public Integer unitsInline() throws ExecutionException, InterruptedException {
+    return sequential
+        .submit(
+            ctx -> {
+              CountDownLatch done = new CountDownLatch(UNITS);
+              for (int i = 0; i < UNITS; i++) {
+                ctx.fork(done::countDown);
+              }
+              ctx.joinUnits(); // degree 1: the own thread runs every unit
+              done.await();
+              return UNITS;
+            })
+        .get();
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(UNITS)
+  public Integer unitsReleased() throws ExecutionException, InterruptedException {
+    return parallel
+        .submit(
+            ctx -> {
+              CountDownLatch done = new CountDownLatch(UNITS);
+              for (int i = 0; i < UNITS; i++) {
+                ctx.fork(done::countDown);
+              }
+              done.await(); // the own thread runs none: every unit goes to the helper
+              return UNITS;
+            })
+        .get();
+  }
+}

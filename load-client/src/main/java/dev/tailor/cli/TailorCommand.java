@@ -1,0 +1,52 @@
+package dev.tailor.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code tailor} command line: one entry point for the pipeline from corpora to reports. The
+ * {@code ./tailor} script finds a JDK, builds on first use and runs this class.
+ */
+@Command(
+    name = "tailor",
+    mixinStandardHelpOptions = true,
+    versionProvider = TailorCommand.Version.class,
+    description = {
+      "Per-request, load-aware parallelism for Lucene search.",
+      "Tailor decides, per request and moment by moment, how many threads work on it."
+    },
+    subcommands = {
+      PoliciesCommand.class,
+      BenchCommand.class,
+      TestCommand.class,
+      CommandLine.HelpCommand.class
+    })
+public final class TailorCommand implements Runnable {
+
+  @Spec CommandSpec spec;
+
+  /** Runs the command line and exits with its status. */
+  public static void main(String[] args) {
+    System.exit(commandLine().execute(args));
+  }
+
+  static CommandLine commandLine() {
+    return new CommandLine(new TailorCommand()).setCaseInsensitiveEnumValuesAllowed(true);
+  }
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(System.out);
+  }
+
+  /** The version from the build, when run from a packaged jar. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = TailorCommand.class.getPackage().getImplementationVersion();
+      return new String[] {"tailor " + (v == null ? "0.1.0-SNAPSHOT" : v)};
+    }
+  }
+}
