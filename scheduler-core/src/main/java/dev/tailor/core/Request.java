@@ -67,7 +67,8 @@ final class Request<T> implements RequestView, RequestContext {
   private double degreeIntegral;
   private int maxDegree;
   private long ownSince;
-  private Thread bodyThread;
+  private Thread ownThread;
+  private boolean interruptibleBody;
 
   Request(
       Scheduler scheduler,
@@ -91,20 +92,22 @@ final class Request<T> implements RequestView, RequestContext {
 
   // ---- running the body and units -------------------------------------------------------------
 
-  /** Runs the body on the calling thread, which already holds one of the budget's slots. */
+  /**
+   * Runs the body on the calling thread, which already holds one of the budget's slots. A request
+   * cancelled before its body starts does not run it.
+   *
+   * @param interruptible whether a cancellation may interrupt this thread (pool workers only)
+   */
   void runBody(boolean interruptible) {
+    if (cancelled) {
+      return;
+    }
     Request<?> outer = CURRENT.get();
     CURRENT.set(this);
     Thread self = Thread.currentThread();
-    if (interruptible) {
-      synchronized (this) {
-        bodyThread = self;
-      }
-      if (cancelled) {
-        self.interrupt();
-      }
-    }
     synchronized (this) {
+      ownThread = self;
+      interruptibleBody = interruptible;
       ownSince = beginWorkLocked(System.nanoTime());
     }
     try {
@@ -115,7 +118,7 @@ final class Request<T> implements RequestView, RequestContext {
       long now = System.nanoTime();
       synchronized (this) {
         endWorkLocked(ownSince, now);
-        bodyThread = null;
+        ownThread = null;
       }
       if (interruptible) {
         Thread.interrupted(); // a cancellation's interrupt must not leak into the next request
@@ -132,7 +135,7 @@ final class Request<T> implements RequestView, RequestContext {
     Request<?> outer = CURRENT.get();
     CURRENT.set(this);
     try {
-      while (true) {
+      while (!cancelled) {
         inFlight.incrementAndGet();
         Runnable unit = held.poll();
         if (unit == null) {
@@ -197,17 +200,24 @@ final class Request<T> implements RequestView, RequestContext {
       return;
     }
     held.offer(unit);
+    Thread j = joiner;
+    if (j != null) {
+      LockSupport.unpark(j); // a unit forked by a unit: the joining own thread may run it
+    }
     scheduler.unitForked(this);
   }
 
   @Override
   public void joinUnits() {
-    if (CURRENT.get() != this || bodyDone) {
-      throw new IllegalStateException("joinUnits must be called by request " + id + "'s own body");
+    synchronized (this) {
+      if (ownThread != Thread.currentThread()) {
+        throw new IllegalStateException(
+            "joinUnits must be called by request " + id + "'s own thread, not from a unit");
+      }
     }
     while (true) {
       Runnable unit;
-      while ((unit = held.poll()) != null) {
+      while (!cancelled && (unit = held.poll()) != null) {
         try {
           unit.run();
         } catch (Throwable t) {
@@ -217,7 +227,7 @@ final class Request<T> implements RequestView, RequestContext {
       if (inFlight.get() > 0) {
         awaitHelpers();
       }
-      if (cancelled || (held.isEmpty() && inFlight.get() == 0)) {
+      if ((cancelled || held.isEmpty()) && inFlight.get() == 0) {
         break;
       }
     }
@@ -230,7 +240,10 @@ final class Request<T> implements RequestView, RequestContext {
     }
   }
 
-  /** Waits, not counting as work, until no unit is running on a helper. */
+  /**
+   * Waits, not counting as work, until no unit is running on a helper or a new unit is held. Even a
+   * cancelled request waits: its units may use what the body is about to close.
+   */
   private void awaitHelpers() {
     synchronized (this) {
       endWorkLocked(ownSince, System.nanoTime());
@@ -238,7 +251,7 @@ final class Request<T> implements RequestView, RequestContext {
     joiner = Thread.currentThread();
     boolean interrupted = false;
     try {
-      while (inFlight.get() > 0 && !cancelled) {
+      while (inFlight.get() > 0 && (cancelled || held.isEmpty())) {
         LockSupport.park(this);
         interrupted |= Thread.interrupted(); // keep waiting; restore the flag afterwards
       }
@@ -321,8 +334,8 @@ final class Request<T> implements RequestView, RequestContext {
 
   /** Interrupts the body's thread if it is a pool worker still running this body. */
   synchronized void interruptBody() {
-    if (bodyThread != null) {
-      bodyThread.interrupt();
+    if (ownThread != null && interruptibleBody) {
+      ownThread.interrupt();
     }
   }
 

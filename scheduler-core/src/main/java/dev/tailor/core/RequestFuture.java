@@ -5,8 +5,9 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The future {@link Scheduler#submit} returns. Cancelling it cancels the request: a queued request
  * leaves the queue, a running one has its held units dropped and, if asked, its body interrupted;
- * its threads return to the pool as their current units finish. Dependent futures are plain ones:
- * cancelling them does not reach the request.
+ * its threads return to the pool as their current units finish. Completing it from outside (for
+ * example through {@link #orTimeout}) abandons the request the same way, without the interrupt.
+ * Dependent futures are plain ones: cancelling them does not reach the request.
  */
 final class RequestFuture<T> extends CompletableFuture<T> {
 
@@ -23,6 +24,34 @@ final class RequestFuture<T> extends CompletableFuture<T> {
       request.scheduler.cancel(request, mayInterruptIfRunning);
     }
     return cancelled;
+  }
+
+  @Override
+  public boolean complete(T value) {
+    boolean completed = super.complete(value);
+    if (completed) {
+      request.scheduler.cancel(request, false);
+    }
+    return completed;
+  }
+
+  @Override
+  public boolean completeExceptionally(Throwable failure) {
+    boolean completed = super.completeExceptionally(failure);
+    if (completed) {
+      request.scheduler.cancel(request, false);
+    }
+    return completed;
+  }
+
+  /** Completes with the request's own result; the scheduler's path, which abandons nothing. */
+  boolean completeFromRequest(T value) {
+    return super.complete(value);
+  }
+
+  /** Fails with the request's own failure; the scheduler's path, which abandons nothing. */
+  boolean failFromRequest(Throwable failure) {
+    return super.completeExceptionally(failure);
   }
 
   @Override

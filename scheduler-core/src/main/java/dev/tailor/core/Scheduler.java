@@ -83,6 +83,7 @@ public final class Scheduler implements AutoCloseable {
   private volatile int queued;
   private volatile long headDelayedUntil = NOT_DELAYED;
   private boolean headAwaitsExit;
+  private int finishing; // requests done but not yet reported
   private boolean tookHelp;
   private volatile boolean shutdown;
   private volatile boolean stopping;
@@ -171,20 +172,35 @@ public final class Scheduler implements AutoCloseable {
     if (r.phase == Request.DONE) {
       throw new CancellationException("request " + r.id + " was cancelled before it ran");
     }
-    admitted(r);
-    r.runBody(false);
-    release(null, r, true);
     try {
-      return r.future.get();
-    } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof Exception ex) {
-        throw ex;
+      admitted(r);
+      r.runBody(false);
+    } finally {
+      release(null, r, true);
+    }
+    // Helpers finish their current unit quickly; wait for them without giving up on an interrupt.
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return r.future.get();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException e) {
+          Throwable cause = e.getCause();
+          if (cause instanceof Exception ex) {
+            throw ex;
+          }
+          if (cause instanceof Error err) {
+            throw err;
+          }
+          throw e;
+        }
       }
-      if (cause instanceof Error err) {
-        throw err;
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
       }
-      throw e;
     }
   }
 
@@ -248,17 +264,19 @@ public final class Scheduler implements AutoCloseable {
       queued = 0;
       headDelayedUntil = NOT_DELAYED;
       headAwaitsExit = false;
+      finishing += dropped.size();
       toCancel = running;
       maybeStopLocked();
     } finally {
       unlockAndWake();
     }
     for (Request<?> r : dropped) {
+      r.future.cancel(false);
+      finish(r);
       if (r.caller != null) {
         LockSupport.unpark(r.caller);
       }
-      r.future.cancel(false);
-      finish(r);
+      finished(null);
     }
     for (Request<?> r : toCancel) {
       r.future.cancel(true);
@@ -352,12 +370,14 @@ public final class Scheduler implements AutoCloseable {
             r.cancelled = true;
             removeQueuedLocked(r);
             r.phase = Request.DONE;
+            finishing++;
           }
         } finally {
           unlockAndWake();
         }
         if (removed) {
           finish(r);
+          finished(null);
           throw new InterruptedException("interrupted while waiting for admission");
         }
         Thread.currentThread().interrupt(); // admitted meanwhile: run, and keep the interrupt
@@ -383,7 +403,9 @@ public final class Scheduler implements AutoCloseable {
    */
   private void dispatchLocked(long now) {
     while (freeSlots > 0) {
-      Request<?> r = takeWorkLocked(now);
+      // A worker still completing its last request holds no slot but is not idle yet: then a
+      // free slot can only go to a caller.
+      Request<?> r = takeWorkLocked(now, !idle.isEmpty());
       if (r == null) {
         return;
       }
@@ -392,9 +414,6 @@ public final class Scheduler implements AutoCloseable {
         continue;
       }
       Worker w = idle.pollFirst();
-      if (w == null) {
-        throw new IllegalStateException("free slot without an idle worker"); // cannot happen
-      }
       w.assign(r, tookHelp);
       toWake.addLast(w.thread);
     }
@@ -427,16 +446,17 @@ public final class Scheduler implements AutoCloseable {
 
   /**
    * Takes one slot for the next piece of work, or returns null if there is none. Sets {@link
-   * #tookHelp} to say whether the request is to be helped or was just admitted.
+   * #tookHelp} to say whether the request is to be helped or was just admitted. Without a pool
+   * thread to give work to, only a caller's request can be admitted.
    */
-  private Request<?> takeWorkLocked(long now) {
-    boolean helpFirst = preference() == WorkerPreference.HELP_FIRST;
+  private Request<?> takeWorkLocked(long now, boolean poolThread) {
+    boolean helpFirst = poolThread && preference() == WorkerPreference.HELP_FIRST;
     Request<?> r = helpFirst ? helpLocked(now) : null;
     if (r != null) {
       return r;
     }
-    r = admitHeadLocked(now);
-    if (r != null || helpFirst) {
+    r = admitHeadLocked(now, poolThread);
+    if (r != null || helpFirst || !poolThread) {
       return r;
     }
     return helpLocked(now);
@@ -444,8 +464,9 @@ public final class Scheduler implements AutoCloseable {
 
   private WorkerPreference preference() {
     try {
-      return policy.workerPreference(view);
-    } catch (RuntimeException e) {
+      WorkerPreference p = policy.workerPreference(view);
+      return p != null ? p : WorkerPreference.HELP_FIRST;
+    } catch (Throwable e) {
       LOG.log(System.Logger.Level.WARNING, "policy " + policy.spec() + " failed; helping first", e);
       return WorkerPreference.HELP_FIRST;
     }
@@ -464,9 +485,9 @@ public final class Scheduler implements AutoCloseable {
     return null;
   }
 
-  private Request<?> admitHeadLocked(long now) {
+  private Request<?> admitHeadLocked(long now, boolean poolThread) {
     Request<?> head = queue.peekFirst();
-    if (head == null || headAwaitsExit) {
+    if (head == null || headAwaitsExit || (!poolThread && head.caller == null)) {
       return null;
     }
     long until = headDelayedUntil;
@@ -507,8 +528,9 @@ public final class Scheduler implements AutoCloseable {
 
   private Admission decideAdmission(Request<?> head) {
     try {
-      return policy.admit(head, view);
-    } catch (RuntimeException e) {
+      Admission a = policy.admit(head, view);
+      return a != null ? a : Admission.start(1);
+    } catch (Throwable e) {
       LOG.log(System.Logger.Level.WARNING, "policy " + policy.spec() + " failed; starting", e);
       return Admission.start(1);
     }
@@ -538,7 +560,7 @@ public final class Scheduler implements AutoCloseable {
     if (listener != null) {
       try {
         listener.requestAdmitted(r, r.degree);
-      } catch (RuntimeException ex) {
+      } catch (Throwable ex) {
         LOG.log(System.Logger.Level.WARNING, "scheduler listener failed", ex);
       }
     }
@@ -551,13 +573,15 @@ public final class Scheduler implements AutoCloseable {
    * or parks it among the idle.
    */
   void runAssignment(Worker w, Request<?> r, boolean help) {
-    if (help) {
-      r.help();
-      release(w, r, false);
-    } else {
-      admitted(r);
-      r.runBody(true);
-      release(w, r, true);
+    try {
+      if (help) {
+        r.help();
+      } else {
+        admitted(r);
+        r.runBody(true);
+      }
+    } finally {
+      release(w, r, !help);
     }
   }
 
@@ -582,35 +606,58 @@ public final class Scheduler implements AutoCloseable {
         removeRunningLocked(r);
         r.phase = Request.DONE;
         headAwaitsExit = false;
+        finishing++;
+      } else if (w != null) {
+        nextForWorkerLocked(w, now);
       }
+      dispatchLocked(now);
+    } finally {
+      unlockAndWake();
+    }
+    if (complete) {
+      // Completing the future runs its dependent stages here: the worker takes no new work before
+      // they return, and its slot is free meanwhile, so a stage may itself wait on the scheduler.
+      finish(r);
+      finished(w);
+    }
+  }
+
+  /**
+   * After a request's completion was reported: lets a shutdown finish, and gives the worker that
+   * reported it (if any) its next work.
+   */
+  private void finished(Worker w) {
+    lock.lock();
+    try {
+      finishing--;
+      long now = System.nanoTime();
       if (w != null) {
-        Request<?> next = nextForWorkerLocked(now);
-        if (next == null) {
-          idle.push(w);
-        } else {
-          w.assign(next, tookHelp);
-        }
+        nextForWorkerLocked(w, now);
       }
       dispatchLocked(now);
       maybeStopLocked();
     } finally {
       unlockAndWake();
     }
-    if (complete) {
-      finish(r);
-    }
   }
 
-  /** Work for a worker that has just freed its slot: pool work is its own, callers are woken. */
-  private Request<?> nextForWorkerLocked(long now) {
+  /**
+   * Gives a worker without work its next work: pool work is its own, callers it finds are woken.
+   * With none, the worker joins the idle.
+   */
+  private void nextForWorkerLocked(Worker w, long now) {
     while (freeSlots > 0) {
-      Request<?> r = takeWorkLocked(now);
-      if (r == null || tookHelp || r.caller == null) {
-        return r;
+      Request<?> r = takeWorkLocked(now, true);
+      if (r == null) {
+        break;
+      }
+      if (tookHelp || r.caller == null) {
+        w.assign(r, tookHelp);
+        return;
       }
       wakeCaller(r);
     }
-    return null;
+    idle.push(w);
   }
 
   private void removeRunningLocked(Request<?> r) {
@@ -645,7 +692,7 @@ public final class Scheduler implements AutoCloseable {
     if (listener != null) {
       try {
         listener.requestCompleted(record);
-      } catch (RuntimeException ex) {
+      } catch (Throwable ex) {
         LOG.log(System.Logger.Level.WARNING, "scheduler listener failed", ex);
       }
     }
@@ -666,9 +713,9 @@ public final class Scheduler implements AutoCloseable {
     if (r.cancelled) {
       r.future.cancel(false);
     } else if (failure != null) {
-      r.future.completeExceptionally(failure);
+      r.future.failFromRequest(failure);
     } else {
-      r.future.complete(r.result);
+      r.future.completeFromRequest(r.result);
     }
   }
 
@@ -690,7 +737,7 @@ public final class Scheduler implements AutoCloseable {
     int d;
     try {
       d = Math.max(0, policy.degree(r, view));
-    } catch (RuntimeException e) {
+    } catch (Throwable e) {
       LOG.log(System.Logger.Level.WARNING, "policy " + policy.spec() + " failed; degree kept", e);
       return;
     }
@@ -713,7 +760,7 @@ public final class Scheduler implements AutoCloseable {
     if (listener != null) {
       try {
         listener.degreeChanged(r, old, d);
-      } catch (RuntimeException ex) {
+      } catch (Throwable ex) {
         LOG.log(System.Logger.Level.WARNING, "scheduler listener failed", ex);
       }
     }
@@ -736,16 +783,18 @@ public final class Scheduler implements AutoCloseable {
       if (r.phase == Request.QUEUED) {
         removeQueuedLocked(r);
         r.phase = Request.DONE;
+        finishing++;
         dequeued = true;
       }
     } finally {
       unlockAndWake();
     }
     if (dequeued) {
+      finish(r);
       if (r.caller != null) {
         LockSupport.unpark(r.caller);
       }
-      finish(r);
+      finished(null);
     } else if (interrupt && r.caller == null) {
       r.interruptBody();
     }
@@ -764,7 +813,7 @@ public final class Scheduler implements AutoCloseable {
         if (until != NOT_DELAYED && now - until >= 0 && freeSlots > 0) {
           lock.lock();
           try {
-            dispatchLocked(now);
+            dispatchLocked(System.nanoTime()); // busy-time observations stay in time order
           } finally {
             unlockAndWake();
           }
@@ -777,7 +826,7 @@ public final class Scheduler implements AutoCloseable {
 
   /** After a shutdown, once nothing is queued or running, stops the workers and the ticker. */
   private void maybeStopLocked() {
-    if (shutdown && !stopping && queue.isEmpty() && running.length == 0) {
+    if (shutdown && !stopping && queue.isEmpty() && running.length == 0 && finishing == 0) {
       stopping = true;
       for (Worker w : workers) {
         w.stop();

@@ -11,6 +11,7 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class Worker implements Runnable {
 
+  private static final System.Logger LOG = System.getLogger(Worker.class.getName());
   private static final AtomicInteger THREAD_IDS = new AtomicInteger();
 
   /** Daemon threads named {@code tailor-worker-N}: a search pool must not keep the JVM alive. */
@@ -52,6 +53,7 @@ final class Worker implements Runnable {
   public void run() {
     try {
       while (true) {
+        Thread.interrupted(); // whatever a body or unit left behind must not reach the next one
         Request<?> r = assigned;
         if (r == null) {
           if (stopped) {
@@ -61,7 +63,12 @@ final class Worker implements Runnable {
           continue;
         }
         assigned = null;
-        scheduler.runAssignment(this, r, help);
+        try {
+          scheduler.runAssignment(this, r, help);
+        } catch (Throwable t) {
+          // Bodies, units, policies and listeners are all guarded; this is a scheduler bug.
+          LOG.log(System.Logger.Level.ERROR, "tailor worker survived an internal error", t);
+        }
       }
     } finally {
       scheduler.workerExited();

@@ -641,6 +641,172 @@ class SchedulerTest {
     assertEquals(1, scheduler.metrics().latency().getTotalCount());
   }
 
+  @Test
+  void joiningFromAUnitFailsTheRequestInsteadOfDeadlocking() throws Exception {
+    start(2);
+    policy.degree = 2;
+    CompletableFuture<Object> f =
+        scheduler.submit(
+            ctx -> {
+              ctx.fork(ctx::joinUnits);
+              ctx.joinUnits();
+              return null;
+            });
+    ExecutionException e = assertThrows(ExecutionException.class, () -> f.get(GUARD, SECONDS));
+    assertTrue(e.getCause() instanceof IllegalStateException, e.getCause().toString());
+    assertTrue(e.getCause().getMessage().contains("own thread"), e.getCause().getMessage());
+  }
+
+  @Test
+  void anInterruptLeftByAUnitDoesNotReachTheNextRequest() throws Exception {
+    start(1);
+    policy.degree = 2; // one worker: the unit runs on the body's thread in joinUnits
+    scheduler
+        .submit(
+            ctx -> {
+              ctx.fork(() -> Thread.currentThread().interrupt());
+              ctx.joinUnits();
+              return null;
+            })
+        .get(GUARD, SECONDS);
+    assertFalse(
+        scheduler.submit(ctx -> Thread.currentThread().isInterrupted()).get(GUARD, SECONDS));
+  }
+
+  @Test
+  void aDependentStageMayRunARequestOnTheSameScheduler() throws Exception {
+    start(1);
+    CompletableFuture<String> chained =
+        scheduler
+            .submit(ctx -> "first")
+            .thenApply(
+                first -> {
+                  try {
+                    // Runs on the worker that completed "first": its slot is free by now.
+                    return first + "+" + scheduler.run(ctx -> "second");
+                  } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                  }
+                });
+    assertEquals("first+second", chained.get(GUARD, SECONDS));
+  }
+
+  @Test
+  void aCancelledBodyLeavesJoinUnitsOnlyAfterItsRunningUnitsFinish() throws Exception {
+    start(2);
+    policy.degree = 2;
+    CountDownLatch unitRunning = new CountDownLatch(1);
+    CountDownLatch unitMayFinish = new CountDownLatch(1);
+    AtomicInteger unitFinished = new AtomicInteger();
+    AtomicReference<String> bodySaw = new AtomicReference<>();
+    CountDownLatch bodyDone = new CountDownLatch(1);
+    CompletableFuture<Object> f =
+        scheduler.submit(
+            ctx -> {
+              ctx.fork(
+                  () -> {
+                    unitRunning.countDown();
+                    await(unitMayFinish);
+                    unitFinished.incrementAndGet();
+                  });
+              await(unitRunning);
+              try {
+                ctx.joinUnits();
+              } catch (CancellationException e) {
+                bodySaw.set("cancelled, unit finished " + unitFinished.get());
+              } finally {
+                bodyDone.countDown();
+              }
+              return null;
+            });
+    await(unitRunning);
+    severalQuanta(); // the body is waiting in joinUnits
+    assertTrue(f.cancel(true));
+    severalQuanta();
+    assertEquals(1, bodyDone.getCount(), "still waiting for the running unit");
+    unitMayFinish.countDown();
+    await(bodyDone);
+    assertEquals("cancelled, unit finished 1", bodySaw.get());
+  }
+
+  @Test
+  void aThrowingListenerOrAMissingAdmissionDoesNotStopTheScheduler() throws Exception {
+    scheduler =
+        Scheduler.builder()
+            .policy(
+                new dev.tailor.core.policy.Policy() {
+                  @Override
+                  public Admission admit(RequestView request, dev.tailor.core.policy.SystemView s) {
+                    return null; // read as start(1)
+                  }
+
+                  @Override
+                  public int degree(RequestView request, dev.tailor.core.policy.SystemView s) {
+                    throw new AssertionError("policy bug");
+                  }
+
+                  @Override
+                  public String spec() {
+                    return "broken";
+                  }
+                })
+            .workers(1)
+            .quantum(QUANTUM)
+            .listener(
+                new SchedulerListener() {
+                  @Override
+                  public void requestAdmitted(RequestView request, int degree) {
+                    throw new AssertionError("listener bug");
+                  }
+
+                  @Override
+                  public void requestCompleted(RequestRecord record) {
+                    throw new OutOfMemoryError("listener bug");
+                  }
+                })
+            .build();
+    for (int i = 0; i < 3; i++) {
+      int n = i;
+      assertEquals(
+          n,
+          scheduler
+              .submit(
+                  ctx -> {
+                    ctx.fork(() -> {});
+                    severalQuanta(); // let the ticker ask the broken policy
+                    ctx.joinUnits();
+                    return n;
+                  })
+              .get(GUARD, SECONDS));
+    }
+  }
+
+  @Test
+  void completingTheFutureFromOutsideAbandonsTheRequest() throws Exception {
+    start(1);
+    policy.degree = 1;
+    AtomicInteger unitsRun = new AtomicInteger();
+    CountDownLatch forked = new CountDownLatch(1);
+    CountDownLatch bodyMayReturn = new CountDownLatch(1);
+    CompletableFuture<Object> f =
+        scheduler.submit(
+            ctx -> {
+              for (int i = 0; i < 5; i++) {
+                ctx.fork(unitsRun::incrementAndGet);
+              }
+              forked.countDown();
+              await(bodyMayReturn);
+              return "late";
+            });
+    await(forked);
+    assertTrue(f.completeExceptionally(new java.util.concurrent.TimeoutException("deadline")));
+    bodyMayReturn.countDown();
+    assertEquals("free", scheduler.submit(ctx -> "free").get(GUARD, SECONDS));
+    assertEquals(0, unitsRun.get(), "held units were dropped");
+    assertEquals(1, scheduler.metrics().count(RequestRecord.Outcome.CANCELLED));
+    assertThrows(ExecutionException.class, f::get);
+  }
+
   private static void sleep(long millis) {
     try {
       Thread.sleep(millis);
