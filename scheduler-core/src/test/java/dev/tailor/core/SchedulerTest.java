@@ -645,10 +645,16 @@ class SchedulerTest {
   void joiningFromAUnitFailsTheRequestInsteadOfDeadlocking() throws Exception {
     start(2);
     policy.degree = 2;
+    CountDownLatch onHelper = new CountDownLatch(1);
     CompletableFuture<Object> f =
         scheduler.submit(
             ctx -> {
-              ctx.fork(ctx::joinUnits);
+              ctx.fork(
+                  () -> {
+                    onHelper.countDown();
+                    ctx.joinUnits();
+                  });
+              await(onHelper); // the unit runs on a helper, not on this thread
               ctx.joinUnits();
               return null;
             });
