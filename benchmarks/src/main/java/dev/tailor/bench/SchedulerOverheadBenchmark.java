@@ -3,7 +3,6 @@ package dev.tailor.bench;
 import dev.tailor.core.RequestBody;
 import dev.tailor.core.Scheduler;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -50,7 +49,6 @@ import org.openjdk.jmh.annotations.Warmup;
 public class SchedulerOverheadBenchmark {
 
   static final int BATCH = 64;
-  static final int UNITS = 32;
 
   private static final Callable<Integer> TASK = () -> 42;
   private static final RequestBody<Integer> BODY = ctx -> 42;
@@ -58,7 +56,6 @@ public class SchedulerOverheadBenchmark {
   private final int workers = Math.max(2, Runtime.getRuntime().availableProcessors());
   private ThreadPoolExecutor pool;
   private Scheduler sequential;
-  private Scheduler parallel;
   private final Future<?>[] futures = new Future<?>[BATCH];
 
   @Setup
@@ -67,14 +64,12 @@ public class SchedulerOverheadBenchmark {
         new ThreadPoolExecutor(workers, workers, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
     pool.prestartAllCoreThreads();
     sequential = Scheduler.builder().policy("seq").workers(workers).build();
-    parallel = Scheduler.builder().policy("fixed:2").workers(workers).build();
   }
 
   @TearDown
   public void tearDown() throws InterruptedException {
     pool.shutdown();
     sequential.close();
-    parallel.close();
     pool.awaitTermination(1, TimeUnit.MINUTES);
   }
 
@@ -110,38 +105,5 @@ public class SchedulerOverheadBenchmark {
     for (Future<?> f : futures) {
       f.get();
     }
-  }
-
-  @Benchmark
-  @OperationsPerInvocation(UNITS)
-  public Integer unitsInline() throws ExecutionException, InterruptedException {
-    return sequential
-        .submit(
-            ctx -> {
-              CountDownLatch done = new CountDownLatch(UNITS);
-              for (int i = 0; i < UNITS; i++) {
-                ctx.fork(done::countDown);
-              }
-              ctx.joinUnits(); // degree 1: the own thread runs every unit
-              done.await();
-              return UNITS;
-            })
-        .get();
-  }
-
-  @Benchmark
-  @OperationsPerInvocation(UNITS)
-  public Integer unitsReleased() throws ExecutionException, InterruptedException {
-    return parallel
-        .submit(
-            ctx -> {
-              CountDownLatch done = new CountDownLatch(UNITS);
-              for (int i = 0; i < UNITS; i++) {
-                ctx.fork(done::countDown);
-              }
-              done.await(); // the own thread runs none: every unit goes to the helper
-              return UNITS;
-            })
-        .get();
   }
 }

@@ -24,7 +24,7 @@ final class JmhRun {
   /**
    * Runs the benchmarks matching {@code pattern}.
    *
-   * @return the scores by method name
+   * @return the scores by method name, followed by {@code [param=value]} for each parameter
    * @throws IOException if JMH fails or its results cannot be read
    */
   static Map<String, Score> run(String pattern, boolean quick)
@@ -64,10 +64,20 @@ final class JmhRun {
     Map<String, Score> scores = new LinkedHashMap<>();
     for (JsonNode result : root) {
       String benchmark = result.path("benchmark").asText();
-      String method = benchmark.substring(benchmark.lastIndexOf('.') + 1);
+      StringBuilder key = new StringBuilder(benchmark.substring(benchmark.lastIndexOf('.') + 1));
+      result
+          .path("params")
+          .properties()
+          .forEach(
+              p ->
+                  key.append('[')
+                      .append(p.getKey())
+                      .append('=')
+                      .append(p.getValue().asText())
+                      .append(']'));
       JsonNode primary = result.path("primaryMetric");
       scores.put(
-          method,
+          key.toString(),
           new Score(
               primary.path("score").asDouble(),
               primary.path("scoreError").asDouble(),

@@ -97,10 +97,11 @@ final class Request<T> implements RequestView, RequestContext {
    * cancelled before its body starts does not run it.
    *
    * @param interruptible whether a cancellation may interrupt this thread (pool workers only)
+   * @return when the body returned
    */
-  void runBody(boolean interruptible) {
+  long runBody(boolean interruptible) {
     if (cancelled) {
-      return;
+      return System.nanoTime();
     }
     Request<?> outer = CURRENT.get();
     CURRENT.set(this);
@@ -110,12 +111,13 @@ final class Request<T> implements RequestView, RequestContext {
       interruptibleBody = interruptible;
       ownSince = beginWorkLocked(System.nanoTime());
     }
+    long now;
     try {
       result = body.run(this);
     } catch (Throwable t) {
       bodyFailure = t;
     } finally {
-      long now = System.nanoTime();
+      now = System.nanoTime();
       synchronized (this) {
         endWorkLocked(ownSince, now);
         ownThread = null;
@@ -125,15 +127,21 @@ final class Request<T> implements RequestView, RequestContext {
       }
       restore(outer);
     }
+    return now;
   }
 
   /**
    * Runs held units on the calling helper while this request may keep it: until none are held, the
-   * request is cancelled or finished, or the degree no longer counts this thread.
+   * request is cancelled or finished, or the degree no longer counts this thread. The helper's
+   * whole stay counts as work on the request.
    */
   void help() {
     Request<?> outer = CURRENT.get();
     CURRENT.set(this);
+    long since;
+    synchronized (this) {
+      since = beginWorkLocked(System.nanoTime());
+    }
     try {
       while (!cancelled) {
         inFlight.incrementAndGet();
@@ -142,27 +150,23 @@ final class Request<T> implements RequestView, RequestContext {
           unitDone();
           return;
         }
-        long since;
-        synchronized (this) {
-          since = beginWorkLocked(System.nanoTime());
-        }
         try {
           unit.run();
         } catch (Throwable t) {
           failUnit(t);
         } finally {
-          long now = System.nanoTime();
-          synchronized (this) {
-            endWorkLocked(since, now);
-          }
           unitDone();
         }
-        scheduler.reevaluate(this, System.nanoTime());
+        scheduler.reevaluate(this, false);
         if (cancelled || bodyDone || threads > Math.max(1, degree)) {
           return;
         }
       }
     } finally {
+      long now = System.nanoTime();
+      synchronized (this) {
+        endWorkLocked(since, now);
+      }
       restore(outer);
     }
   }

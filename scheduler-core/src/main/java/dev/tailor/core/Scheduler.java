@@ -172,11 +172,12 @@ public final class Scheduler implements AutoCloseable {
     if (r.phase == Request.DONE) {
       throw new CancellationException("request " + r.id + " was cancelled before it ran");
     }
+    long end = Request.UNKNOWN;
     try {
       admitted(r);
-      r.runBody(false);
+      end = r.runBody(false);
     } finally {
-      release(null, r, true);
+      release(null, r, true, end);
     }
     // Helpers finish their current unit quickly; wait for them without giving up on an interrupt.
     boolean interrupted = false;
@@ -272,7 +273,7 @@ public final class Scheduler implements AutoCloseable {
     }
     for (Request<?> r : dropped) {
       r.future.cancel(false);
-      finish(r);
+      finish(r, System.nanoTime());
       if (r.caller != null) {
         LockSupport.unpark(r.caller);
       }
@@ -376,7 +377,7 @@ public final class Scheduler implements AutoCloseable {
           unlockAndWake();
         }
         if (removed) {
-          finish(r);
+          finish(r, System.nanoTime());
           finished(null);
           throw new InterruptedException("interrupted while waiting for admission");
         }
@@ -573,28 +574,31 @@ public final class Scheduler implements AutoCloseable {
    * or parks it among the idle.
    */
   void runAssignment(Worker w, Request<?> r, boolean help) {
+    long end = Request.UNKNOWN;
     try {
       if (help) {
         r.help();
       } else {
         admitted(r);
-        r.runBody(true);
+        end = r.runBody(true);
       }
     } finally {
-      release(w, r, !help);
+      release(w, r, !help, end);
     }
   }
 
   /**
    * A body returned (on worker {@code w}, or on a caller if {@code w} is null) or a helper left its
    * request: drops held units after a body, releases the slot, completes the request if nobody is
-   * left on it, and gives the worker its next work.
+   * left on it, and gives the worker its next work. {@code bodyEnd} is when the body returned, or
+   * {@code UNKNOWN} after helping.
    */
-  private void release(Worker w, Request<?> r, boolean body) {
+  private void release(Worker w, Request<?> r, boolean body, long bodyEnd) {
     boolean complete;
+    long now;
     lock.lock();
     try {
-      long now = System.nanoTime();
+      now = bodyEnd != Request.UNKNOWN ? bodyEnd : System.nanoTime();
       if (body) {
         r.bodyDone = true;
         r.held.clear();
@@ -617,7 +621,7 @@ public final class Scheduler implements AutoCloseable {
     if (complete) {
       // Completing the future runs its dependent stages here: the worker takes no new work before
       // they return, and its slot is free meanwhile, so a stage may itself wait on the scheduler.
-      finish(r);
+      finish(r, now);
       finished(w);
     }
   }
@@ -676,8 +680,7 @@ public final class Scheduler implements AutoCloseable {
    * Reports a request and completes its future; called exactly once per request, outside the lock.
    * The report comes first, so that whoever waits on the future finds it in the metrics.
    */
-  private void finish(Request<?> r) {
-    long end = System.nanoTime();
+  private void finish(Request<?> r, long end) {
     RequestRecord record = r.record(end, outcome(r));
     metrics.record(record);
     SchedulerEvents.Completed e = new SchedulerEvents.Completed();
@@ -731,9 +734,15 @@ public final class Scheduler implements AutoCloseable {
     }
   }
 
-  /** Asks the policy for a running request's degree and applies the answer. Lock-free. */
-  void reevaluate(Request<?> r, long now) {
-    r.checkLong(longThresholdNanos, now);
+  /**
+   * Asks the policy for a running request's degree and applies the answer, lock-free. The tick also
+   * refreshes the request's long flag; unit boundaries leave that to the tick.
+   */
+  void reevaluate(Request<?> r, boolean tick) {
+    long now = System.nanoTime();
+    if (tick) {
+      r.checkLong(longThresholdNanos, now);
+    }
     int d;
     try {
       d = Math.max(0, policy.degree(r, view));
@@ -790,7 +799,7 @@ public final class Scheduler implements AutoCloseable {
       unlockAndWake();
     }
     if (dequeued) {
-      finish(r);
+      finish(r, System.nanoTime());
       if (r.caller != null) {
         LockSupport.unpark(r.caller);
       }
@@ -807,7 +816,7 @@ public final class Scheduler implements AutoCloseable {
         LockSupport.parkNanos(this, quantumNanos);
         long now = System.nanoTime();
         for (Request<?> r : running) {
-          reevaluate(r, now);
+          reevaluate(r, true);
         }
         long until = headDelayedUntil;
         if (until != NOT_DELAYED && now - until >= 0 && freeSlots > 0) {

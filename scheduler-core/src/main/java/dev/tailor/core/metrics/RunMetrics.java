@@ -65,10 +65,11 @@ public final class RunMetrics {
   public void observeBusyWorkers(long nowNanos, int busy) {
     if (firstObservationNanos == Long.MIN_VALUE) {
       firstObservationNanos = nowNanos;
-    } else {
+      busySinceNanos = nowNanos;
+    } else if (nowNanos > busySinceNanos) {
       busyWorkerNanos += (double) busyNow * (nowNanos - busySinceNanos);
+      busySinceNanos = nowNanos;
     }
-    busySinceNanos = nowNanos;
     busyNow = busy;
   }
 
