@@ -271,8 +271,18 @@ final class Request<T> implements RequestView, RequestContext {
   }
 
   @Override
+  public void dropHeldUnits() {
+    held.clear();
+  }
+
+  @Override
   public boolean isCancelled() {
     return cancelled;
+  }
+
+  @Override
+  public Scheduler scheduler() {
+    return scheduler;
   }
 
   @Override

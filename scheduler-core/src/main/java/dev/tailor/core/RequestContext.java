@@ -38,8 +38,18 @@ public interface RequestContext {
    */
   void joinUnits();
 
+  /**
+   * Drops the units held and not yet started, for a body that knows they are no longer needed:
+   * Lucene's slice runnables once {@code invokeAll} has returned, or every unit once a deadline has
+   * passed. Units already running finish.
+   */
+  void dropHeldUnits();
+
   /** Whether the request has been cancelled; a long body should check and stop early. */
   boolean isCancelled();
+
+  /** The scheduler the request runs in. */
+  Scheduler scheduler();
 
   /** The live view of this request that policies see. */
   RequestView view();

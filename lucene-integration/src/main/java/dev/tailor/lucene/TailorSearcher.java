@@ -1,0 +1,223 @@
+package dev.tailor.lucene;
+
+import dev.tailor.core.RequestAttributes;
+import dev.tailor.core.RequestContext;
+import dev.tailor.core.Scheduler;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.QueryTimeout;
+import org.apache.lucene.search.Collector;
+import org.apache.lucene.search.CollectorManager;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.Weight;
+import org.apache.lucene.util.ThreadInterruptedException;
+
+/**
+ * An {@link IndexSearcher} whose every search is a request of a {@link Scheduler}: the drop-in.
+ * Replace {@code new IndexSearcher(reader, executor)} with {@code new TailorSearcher(reader,
+ * scheduler)} and each query waits for admission like any request, counts against the scheduler's
+ * thread budget, and gets threads for its slices as the scheduler's policy decides, moment by
+ * moment. Results are exactly those of a plain {@code IndexSearcher}.
+ *
+ * <p>Called on an application thread, a search runs there ({@link Scheduler#run}). Called inside a
+ * request of the same scheduler, for instance from a body submitted with {@link Scheduler#submit},
+ * or nested inside another search, it runs at once as part of that request.
+ *
+ * <p>Queries are cut into units by a {@link Slicing}, by default four per thread of the scheduler's
+ * budget. All of {@code search}, {@code searchAfter} and {@code count} go through the scheduler;
+ * {@link #search(Query, CollectorManager, RequestAttributes, Duration)} also takes the request's
+ * attributes (a label, a predicted time) and a deadline.
+ */
+public final class TailorSearcher extends IndexSearcher {
+
+  private final Scheduler scheduler;
+  private final Slicing slicing;
+  private final UnitListener unitListener;
+  private final ConcurrentHashMap<RequestContext, Deadline> deadlines = new ConcurrentHashMap<>();
+
+  /** A searcher with four units per query per thread of the scheduler's budget. */
+  public TailorSearcher(IndexReader reader, Scheduler scheduler) {
+    this(reader, scheduler, defaultSlicing(scheduler), null);
+  }
+
+  /** A searcher with the given slicing. */
+  public TailorSearcher(IndexReader reader, Scheduler scheduler, Slicing slicing) {
+    this(reader, scheduler, slicing, null);
+  }
+
+  /** A searcher with the given slicing that reports every unit it searches to a listener. */
+  public TailorSearcher(
+      IndexReader reader, Scheduler scheduler, Slicing slicing, UnitListener unitListener) {
+    super(reader, new SchedulingExecutor(scheduler));
+    this.scheduler = scheduler;
+    this.slicing = Objects.requireNonNull(slicing, "slicing");
+    this.unitListener = unitListener;
+  }
+
+  private static Slicing defaultSlicing(Scheduler scheduler) {
+    return Slicing.unitsPerQuery(4 * scheduler.systemView().poolSize());
+  }
+
+  /** The scheduler every search runs in. */
+  public Scheduler scheduler() {
+    return scheduler;
+  }
+
+  /** How queries are cut into units. */
+  public Slicing slicing() {
+    return slicing;
+  }
+
+  @Override
+  protected LeafSlice[] slices(List<LeafReaderContext> leaves) {
+    return slicing.slice(leaves);
+  }
+
+  @Override
+  public <C extends Collector, T> T search(Query query, CollectorManager<C, T> manager)
+      throws IOException {
+    return inRequest(RequestAttributes.NONE, () -> super.search(query, manager));
+  }
+
+  @Override
+  public int count(Query query) throws IOException {
+    return inRequest(RequestAttributes.NONE, () -> super.count(query));
+  }
+
+  @Override
+  public void search(Query query, Collector collector) throws IOException {
+    inRequest(
+        RequestAttributes.NONE,
+        () -> {
+          super.search(query, collector);
+          return null;
+        });
+  }
+
+  /**
+   * Searches as a request with the given attributes and deadline. When the deadline passes, the
+   * units not yet started are dropped, running ones stop at their next check, and the outcome says
+   * the result is partial.
+   *
+   * @param timeout how long the search may take from now, admission included; {@code null} for no
+   *     deadline
+   */
+  public <C extends Collector, T> SearchOutcome<T> search(
+      Query query, CollectorManager<C, T> manager, RequestAttributes attributes, Duration timeout)
+      throws IOException {
+    if (timeout == null) {
+      return new SearchOutcome<>(inRequest(attributes, () -> super.search(query, manager)), false);
+    }
+    if (getTimeout() == null) {
+      setTimeout(new DeadlineTimeout()); // installed once, on the first search with a deadline
+    }
+    Deadline deadline = new Deadline(System.nanoTime() + timeout.toNanos());
+    T result =
+        inRequest(
+            attributes,
+            () -> {
+              RequestContext ctx = RequestContext.current();
+              deadlines.put(ctx, deadline);
+              try {
+                return super.search(query, manager);
+              } finally {
+                deadlines.remove(ctx);
+              }
+            });
+    return new SearchOutcome<>(result, deadline.passed);
+  }
+
+  @Override
+  protected void search(LeafReaderContextPartition[] partitions, Weight weight, Collector collector)
+      throws IOException {
+    if (unitListener == null) {
+      super.search(partitions, weight, collector);
+      return;
+    }
+    long start = System.nanoTime();
+    try {
+      super.search(partitions, weight, collector);
+    } finally {
+      unitListener.unitSearched(partitions, System.nanoTime() - start);
+    }
+  }
+
+  /** A search to run inside a request. */
+  @FunctionalInterface
+  private interface Search<T> {
+    T run() throws IOException;
+  }
+
+  /**
+   * Runs a search inside a request of the scheduler: the current one if the thread already runs
+   * one, else a new one on this thread. Slice runnables still held when it returns are dropped.
+   */
+  private <T> T inRequest(RequestAttributes attributes, Search<T> search) throws IOException {
+    RequestContext current = RequestContext.current();
+    if (current != null && current.scheduler() == scheduler) {
+      try {
+        return search.run();
+      } finally {
+        current.dropHeldUnits();
+      }
+    }
+    try {
+      return scheduler.run(
+          ctx -> {
+            try {
+              return search.run();
+            } finally {
+              ctx.dropHeldUnits();
+            }
+          },
+          attributes);
+    } catch (IOException | RuntimeException | Error e) {
+      throw e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new ThreadInterruptedException(e);
+    } catch (Exception e) {
+      throw new UncheckedIOException(new IOException(e));
+    }
+  }
+
+  /** A request's deadline; passed once the timeout has seen it pass. */
+  private static final class Deadline {
+    final long atNanos;
+    volatile boolean passed;
+
+    Deadline(long atNanos) {
+      this.atNanos = atNanos;
+    }
+  }
+
+  /**
+   * Lucene polls this between scoring windows, on whichever thread searches a unit; it finds the
+   * deadline of the request that thread works for.
+   */
+  private final class DeadlineTimeout implements QueryTimeout {
+    @Override
+    public boolean shouldExit() {
+      if (deadlines.isEmpty()) {
+        return false;
+      }
+      RequestContext ctx = RequestContext.current();
+      Deadline deadline = ctx == null ? null : deadlines.get(ctx);
+      if (deadline == null) {
+        return false;
+      }
+      if (!deadline.passed && System.nanoTime() - deadline.atNanos >= 0) {
+        deadline.passed = true;
+        ctx.dropHeldUnits();
+      }
+      return deadline.passed;
+    }
+  }
+}
