@@ -15,6 +15,9 @@ import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.NoMergePolicy;
+import org.apache.lucene.queryparser.classic.ParseException;
+import org.apache.lucene.queryparser.classic.QueryParser;
+import org.apache.lucene.search.Query;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
 
@@ -100,6 +103,15 @@ final class TestIndex implements AutoCloseable {
     doc.add(new TextField("body", body.toString(), Field.Store.NO));
     doc.add(new NumericDocValuesField("date", random.nextLong(1_000_000)));
     return doc;
+  }
+
+  /** A term query for a vocabulary word, analyzed (stemmed) as the index was. */
+  Query term(int rank) {
+    try {
+      return new QueryParser("body", ANALYZER).parse(vocabulary.get(rank));
+    } catch (ParseException e) {
+      throw new IllegalStateException(e);
+    }
   }
 
   @Override

@@ -1,0 +1,249 @@
+package dev.tailor.lucene;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tailor.core.RequestAttributes;
+import dev.tailor.core.Scheduler;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.SimpleCollector;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.TopScoreDocCollectorManager;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** Deadlines, failures and nesting in the drop-in searcher. */
+class TailorSearcherTest {
+
+  private static TestIndex index;
+
+  @BeforeAll
+  static void build() throws IOException {
+    index = TestIndex.build(6_000, 11);
+  }
+
+  @AfterAll
+  static void close() throws IOException {
+    index.close();
+  }
+
+  private static Scheduler scheduler(String policy, int workers) {
+    return Scheduler.builder()
+        .policy(policy)
+        .workers(workers)
+        .quantum(Duration.ofMillis(1))
+        .build();
+  }
+
+  private static TopScoreDocCollectorManager top10() {
+    return new TopScoreDocCollectorManager(10, Integer.MAX_VALUE);
+  }
+
+  @Test
+  void aDeadlineStopsTheRemainingUnitsAndSaysTheResultIsPartial() throws Exception {
+    try (Scheduler scheduler = scheduler("fixed:2", 2)) {
+      TailorSearcher searcher =
+          new TailorSearcher(index.reader, scheduler, Slicing.unitsPerQuery(12));
+      HookedQuery slow =
+          new HookedQuery(
+              (leaf, doc) -> {
+                if (doc % 50 == 0) {
+                  sleepMillis(1); // about 120 ms in all on one thread
+                }
+              });
+      SearchOutcome<TopDocs> outcome =
+          searcher.search(slow, top10(), RequestAttributes.NONE, Duration.ofMillis(15));
+      assertTrue(outcome.timedOut());
+      long all = index.reader.maxDoc();
+      assertTrue(slow.visited.get() < all, slow.visited.get() + " of " + all + " visited");
+      assertTrue(outcome.result().totalHits.value() < all, "partial hits");
+    }
+  }
+
+  @Test
+  void aSearchWithinItsDeadlineIsCompleteAndEqualToPlainLucene() throws Exception {
+    try (Scheduler scheduler = scheduler("fixed:2", 2)) {
+      TailorSearcher searcher = new TailorSearcher(index.reader, scheduler);
+      Query q = index.term(3);
+      SearchOutcome<TopDocs> outcome =
+          searcher.search(
+              q, top10(), RequestAttributes.labelled("HighTerm"), Duration.ofMinutes(1));
+      assertFalse(outcome.timedOut());
+      ResultEqualityTest.assertSameTopDocs(
+          new IndexSearcher(index.reader).search(q, top10()), outcome.result(), "term");
+    }
+  }
+
+  @Test
+  void anExceptionInOneUnitFailsThatSearchOnly() throws Exception {
+    try (Scheduler scheduler = scheduler("fixed:3", 3)) {
+      TailorSearcher searcher =
+          new TailorSearcher(index.reader, scheduler, Slicing.unitsPerQuery(9));
+      IllegalStateException boom = new IllegalStateException("bad segment");
+      HookedQuery failing =
+          new HookedQuery(
+              (leaf, doc) -> {
+                if (leaf.ord == 2) {
+                  throw boom;
+                }
+              });
+      CompletableFuture<TopDocs> failed =
+          scheduler.submit(ctx -> searcher.search(failing, top10()));
+      Query fine = index.term(0);
+      CompletableFuture<TopDocs> ok = scheduler.submit(ctx -> searcher.search(fine, top10()));
+      ExecutionException e =
+          assertThrows(ExecutionException.class, () -> failed.get(1, TimeUnit.MINUTES));
+      assertSame(boom, e.getCause());
+      assertTrue(ok.get(1, TimeUnit.MINUTES).totalHits.value() > 0);
+      IllegalStateException onCaller =
+          assertThrows(IllegalStateException.class, () -> searcher.search(failing, top10()));
+      assertSame(boom, onCaller);
+      assertTrue(searcher.search(fine, top10()).totalHits.value() > 0, "the searcher still works");
+    }
+  }
+
+  @Test
+  void searchesNestedInsideUnitsDoNotDeadlock() throws Exception {
+    for (int workers : new int[] {1, 2}) {
+      try (Scheduler scheduler = scheduler("fixed:" + workers, workers)) {
+        TailorSearcher searcher =
+            new TailorSearcher(index.reader, scheduler, Slicing.unitsPerQuery(6));
+        Query inner = index.term(1);
+        int innerCount = new IndexSearcher(index.reader).count(inner);
+        assertTrue(innerCount > 0);
+        AtomicInteger nested = new AtomicInteger();
+        // A collector that runs a whole search from inside each unit, on whichever thread has it.
+        SimpleCollector collector =
+            new SimpleCollector() {
+              @Override
+              protected void doSetNextReader(LeafReaderContext context) throws IOException {
+                assertEquals(innerCount, searcher.count(inner));
+                nested.incrementAndGet();
+              }
+
+              @Override
+              public void collect(int doc) {}
+
+              @Override
+              public ScoreMode scoreMode() {
+                return ScoreMode.COMPLETE_NO_SCORES;
+              }
+            };
+        Query outer = index.term(2);
+        CompletableFuture<Integer> pooled =
+            scheduler.submit(
+                ctx -> {
+                  searcher.search(outer, collector);
+                  return searcher.count(outer);
+                });
+        assertTrue(pooled.get(1, TimeUnit.MINUTES) > 0);
+        assertTrue(nested.get() > 0);
+        // And the same through a collector manager, whose slices do go to helpers.
+        int total =
+            searcher.search(
+                outer,
+                new org.apache.lucene.search.CollectorManager<SimpleCollector, Integer>() {
+                  @Override
+                  public SimpleCollector newCollector() {
+                    return new SimpleCollector() {
+                      int n;
+
+                      @Override
+                      protected void doSetNextReader(LeafReaderContext context) throws IOException {
+                        assertEquals(innerCount, searcher.count(inner));
+                      }
+
+                      @Override
+                      public void collect(int doc) {
+                        n++;
+                      }
+
+                      @Override
+                      public ScoreMode scoreMode() {
+                        return ScoreMode.COMPLETE_NO_SCORES;
+                      }
+
+                      @Override
+                      public String toString() {
+                        return Integer.toString(n);
+                      }
+                    };
+                  }
+
+                  @Override
+                  public Integer reduce(java.util.Collection<SimpleCollector> collectors) {
+                    int sum = 0;
+                    for (SimpleCollector c : collectors) {
+                      sum += Integer.parseInt(c.toString());
+                    }
+                    return sum;
+                  }
+                });
+        assertEquals(new IndexSearcher(index.reader).count(outer), total);
+      }
+    }
+  }
+
+  @Test
+  void theDefaultSlicingGivesSeveralUnitsPerThread() throws Exception {
+    try (Scheduler scheduler = scheduler("seq", 2)) {
+      TailorSearcher searcher = new TailorSearcher(index.reader, scheduler);
+      int units = searcher.getSlices().length;
+      assertTrue(units >= 6, units + " units for a budget of 2");
+      int docs = 0;
+      for (IndexSearcher.LeafSlice slice : searcher.getSlices()) {
+        docs += slice.getMaxDocs();
+      }
+      assertEquals(index.reader.maxDoc(), docs, "the units cover the index exactly once");
+    }
+  }
+
+  @Test
+  void slicingCoversEveryDocumentOnceAndKeepsLeavesDistinctPerSlice() {
+    for (Slicing slicing :
+        List.of(
+            Slicing.single(),
+            Slicing.unitsPerQuery(3),
+            Slicing.unitsPerQuery(40),
+            Slicing.docsPerUnit(250))) {
+      IndexSearcher.LeafSlice[] slices = slicing.slice(index.reader.leaves());
+      long[] covered = new long[index.reader.maxDoc()];
+      for (IndexSearcher.LeafSlice slice : slices) {
+        java.util.Set<Integer> leaves = new java.util.HashSet<>();
+        for (IndexSearcher.LeafReaderContextPartition p : slice.partitions) {
+          assertTrue(leaves.add(p.ctx.ord), slicing + ": a leaf twice in one slice");
+          int max = Math.min(p.maxDocId, p.ctx.reader().maxDoc());
+          for (int d = p.minDocId; d < max; d++) {
+            covered[p.ctx.docBase + d]++;
+          }
+        }
+      }
+      for (long c : covered) {
+        assertEquals(1, c, slicing + ": every document in exactly one unit");
+      }
+    }
+    assertEquals(1, Slicing.single().slice(index.reader.leaves()).length);
+  }
+
+  static void sleepMillis(long ms) {
+    try {
+      Thread.sleep(ms);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
