@@ -1,0 +1,359 @@
+package dev.tailor.lucene;
+
+import dev.tailor.core.Scheduler;
+import dev.tailor.core.model.DemandProfile;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.IndexSearcher.LeafReaderContextPartition;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.QueryVisitor;
+import org.apache.lucene.search.TopScoreDocCollectorManager;
+import org.apache.lucene.util.automaton.ByteRunAutomaton;
+
+/**
+ * Measures demand profiles: each query of a trace in isolation, with warm-up and repetitions, at
+ * every degree from 1 to the machine's cores (the median of the repetitions), with the time of each
+ * of its units at degree 1. Beyond the cores it derives speedups from the unit times: the units are
+ * list-scheduled, in Lucene's claim order, onto {@code d} threads, with the measured serial part
+ * and per-unit overhead added. Derived values stay apart from measured ones in the profile.
+ *
+ * <p>The profile is written after every {@value #SAVE_EVERY} queries with {@code complete = false};
+ * a rerun with the same output resumes after the queries already there.
+ */
+public final class DemandProfiler {
+
+  static final int SAVE_EVERY = 10;
+
+  /**
+   * How to profile.
+   *
+   * @param warmups untimed runs per query and degree
+   * @param repetitions timed runs per query and degree
+   * @param measuredDegrees measure degrees 1..this (the machine's cores)
+   * @param maxDegree derive degrees above the measured ones up to this
+   * @param unitsPerQuery the units each query is cut into
+   */
+  public record Options(
+      int warmups, int repetitions, int measuredDegrees, int maxDegree, int unitsPerQuery) {
+
+    /** Checks the options. */
+    public Options {
+      if (warmups < 0 || repetitions < 1 || measuredDegrees < 1 || unitsPerQuery < 1) {
+        throw new IllegalArgumentException(
+            "need warmups >= 0, repetitions >= 1, measuredDegrees >= 1, unitsPerQuery >= 1");
+      }
+      if (maxDegree < measuredDegrees) {
+        throw new IllegalArgumentException(
+            "maxDegree " + maxDegree + " is below the measured degrees " + measuredDegrees);
+      }
+    }
+  }
+
+  /**
+   * A query to profile.
+   *
+   * @param id its id in the trace
+   * @param category its category, or null
+   * @param text the query as the trace gave it
+   * @param query the parsed query
+   */
+  public record ProfiledQuery(String id, String category, String text, Query query) {}
+
+  /** Hears progress: {@code done} of {@code total} queries measured. */
+  @FunctionalInterface
+  public interface Progress {
+    void step(int done, int total);
+  }
+
+  private final IndexReader reader;
+  private final Options options;
+
+  /** A profiler of queries on {@code reader}. */
+  public DemandProfiler(IndexReader reader, Options options) {
+    this.reader = reader;
+    this.options = options;
+  }
+
+  /** The settings this profiler records in its profiles. */
+  public DemandProfile.Settings settings() {
+    return new DemandProfile.Settings(
+        options.warmups(),
+        options.repetitions(),
+        options.unitsPerQuery(),
+        options.measuredDegrees(),
+        options.maxDegree());
+  }
+
+  /**
+   * Profiles the queries, writing the profile to {@code out} as it goes. If {@code out} holds a
+   * partial profile taken with the same settings, the queries already in it are kept and skipped.
+   *
+   * @throws IOException if searching or writing fails, or {@code out} holds a profile taken with
+   *     other settings
+   */
+  public DemandProfile profile(
+      List<ProfiledQuery> queries,
+      DemandProfile.Environment environment,
+      Path out,
+      Progress progress)
+      throws IOException {
+    List<DemandProfile.Request> done = new ArrayList<>(resumable(out, queries));
+    progress.step(done.size(), queries.size());
+    Scheduler[] schedulers = new Scheduler[options.measuredDegrees()];
+    try {
+      TailorSearcher[] searchers = new TailorSearcher[options.measuredDegrees()];
+      UnitTimes unitTimes = new UnitTimes();
+      Slicing slicing = Slicing.unitsPerQuery(options.unitsPerQuery());
+      for (int d = 1; d <= options.measuredDegrees(); d++) {
+        schedulers[d - 1] =
+            Scheduler.builder().policy("fixed:" + d).workers(options.measuredDegrees()).build();
+        searchers[d - 1] =
+            new TailorSearcher(reader, schedulers[d - 1], slicing, d == 1 ? unitTimes : null);
+      }
+      unitTimes.index(searchers[0].getSlices());
+      for (int i = done.size(); i < queries.size(); i++) {
+        done.add(measure(queries.get(i), searchers, unitTimes));
+        if (done.size() % SAVE_EVERY == 0) {
+          DemandProfile.of(environment, settings(), false, done).write(out);
+        }
+        progress.step(done.size(), queries.size());
+      }
+    } finally {
+      for (Scheduler s : schedulers) {
+        if (s != null) {
+          s.close();
+        }
+      }
+    }
+    DemandProfile profile = DemandProfile.of(environment, settings(), true, done);
+    profile.write(out);
+    return profile;
+  }
+
+  /**
+   * The requests of a profile at {@code out} to resume from, or none: it must have been taken with
+   * the same settings on the same queries, in order.
+   */
+  private List<DemandProfile.Request> resumable(Path out, List<ProfiledQuery> queries)
+      throws IOException {
+    if (!Files.exists(out)) {
+      return List.of();
+    }
+    DemandProfile previous = DemandProfile.read(out);
+    List<DemandProfile.Request> measured = previous.requests();
+    for (int i = 0; i < measured.size(); i++) {
+      if (i >= queries.size()
+          || !measured.get(i).id().equals(queries.get(i).id())
+          || !measured.get(i).query().equals(queries.get(i).text())) {
+        throw new IOException(
+            out
+                + ": requests["
+                + i
+                + "] is not the trace's query "
+                + (i + 1)
+                + ": the profile was taken on another trace; remove it or choose another --out");
+      }
+    }
+    if (!previous.settings().equals(settings())) {
+      throw new IOException(
+          out
+              + ": holds a profile taken with "
+              + previous.settings()
+              + ", not "
+              + settings()
+              + "; remove it or choose another --out");
+    }
+    return previous.requests();
+  }
+
+  private DemandProfile.Request measure(
+      ProfiledQuery q, TailorSearcher[] searchers, UnitTimes unitTimes) throws IOException {
+    int degrees = searchers.length;
+    long[] medians = new long[degrees];
+    long[][] unitRuns = new long[options.repetitions()][];
+    for (int d = 1; d <= degrees; d++) {
+      TailorSearcher searcher = searchers[d - 1];
+      for (int w = 0; w < options.warmups(); w++) {
+        run(searcher, q.query());
+      }
+      long[] times = new long[options.repetitions()];
+      for (int r = 0; r < times.length; r++) {
+        if (d == 1) {
+          unitTimes.reset();
+        }
+        times[r] = run(searcher, q.query());
+        if (d == 1) {
+          unitRuns[r] = unitTimes.snapshot();
+        }
+      }
+      medians[d - 1] = median(times);
+    }
+    long sequential = Math.max(1, medians[0]);
+    long[] units = medianPerUnit(unitRuns);
+    double[] measured = new double[degrees];
+    for (int d = 1; d <= degrees; d++) {
+      measured[d - 1] = d == 1 ? 1.0 : (double) sequential / Math.max(1, medians[d - 1]);
+    }
+    double[] derived = derive(sequential, units, medians);
+    return new DemandProfile.Request(
+        q.id(),
+        q.category(),
+        q.text(),
+        sequential,
+        units,
+        measured,
+        derived,
+        features(searchers[0], q.query()));
+  }
+
+  private static long run(IndexSearcher searcher, Query query) throws IOException {
+    long start = System.nanoTime();
+    searcher.search(query, new TopScoreDocCollectorManager(10, 1000));
+    return System.nanoTime() - start;
+  }
+
+  /**
+   * Speedups beyond the measured degrees: the serial part (the time outside units) plus the unit
+   * times, each with the per-unit overhead measured at the highest measured degree, list-scheduled
+   * onto {@code d} threads.
+   */
+  double[] derive(long sequential, long[] units, long[] measuredMedians) {
+    int measuredDegrees = measuredMedians.length;
+    long unitSum = 0;
+    for (long u : units) {
+      unitSum += u;
+    }
+    long serial = Math.max(0, sequential - unitSum);
+    double overheadPerUnit = 0;
+    if (measuredDegrees > 1) {
+      int d = measuredDegrees;
+      double unexplained = measuredMedians[d - 1] - serial - listSchedule(units, 0, d);
+      overheadPerUnit = Math.max(0, unexplained / Math.ceil((double) units.length / d));
+    }
+    double[] derived = new double[options.maxDegree() - measuredDegrees];
+    for (int i = 0; i < derived.length; i++) {
+      int d = measuredDegrees + 1 + i;
+      double time = serial + listSchedule(units, overheadPerUnit, d);
+      derived[i] = Math.max(1.0, sequential / Math.max(1.0, time));
+    }
+    return derived;
+  }
+
+  /** The makespan of the units, in order, each going to the thread that frees up first. */
+  static double listSchedule(long[] units, double overheadPerUnit, int threads) {
+    double[] free = new double[threads];
+    for (long u : units) {
+      int earliest = 0;
+      for (int t = 1; t < threads; t++) {
+        if (free[t] < free[earliest]) {
+          earliest = t;
+        }
+      }
+      free[earliest] += u + overheadPerUnit;
+    }
+    double makespan = 0;
+    for (double f : free) {
+      makespan = Math.max(makespan, f);
+    }
+    return makespan;
+  }
+
+  private static long median(long[] values) {
+    long[] sorted = values.clone();
+    Arrays.sort(sorted);
+    return sorted[sorted.length / 2];
+  }
+
+  private static long[] medianPerUnit(long[][] runs) {
+    int units = runs[0].length;
+    long[] out = new long[units];
+    long[] column = new long[runs.length];
+    for (int u = 0; u < units; u++) {
+      for (int r = 0; r < runs.length; r++) {
+        column[r] = runs[r][u];
+      }
+      out[u] = median(column);
+    }
+    return out;
+  }
+
+  /** Document frequencies of the terms the rewritten query reads, and its leaf clauses. */
+  private DemandProfile.Features features(IndexSearcher searcher, Query query) throws IOException {
+    Query rewritten = searcher.rewrite(query);
+    Set<Term> terms = new LinkedHashSet<>();
+    int[] clauses = {0};
+    rewritten.visit(
+        new QueryVisitor() {
+          @Override
+          public QueryVisitor getSubVisitor(BooleanClause.Occur occur, Query parent) {
+            return this;
+          }
+
+          @Override
+          public void consumeTerms(Query q, Term... ts) {
+            clauses[0]++;
+            terms.addAll(Arrays.asList(ts));
+          }
+
+          @Override
+          public void consumeTermsMatching(
+              Query q, String field, java.util.function.Supplier<ByteRunAutomaton> automaton) {
+            clauses[0]++;
+          }
+
+          @Override
+          public void visitLeaf(Query q) {
+            clauses[0]++;
+          }
+        });
+    long[] dfs = new long[terms.size()];
+    long total = 0;
+    int i = 0;
+    for (Term t : terms) {
+      dfs[i] = reader.docFreq(t);
+      total += dfs[i++];
+    }
+    return new DemandProfile.Features(query.getClass().getSimpleName(), clauses[0], dfs, total);
+  }
+
+  /** Collects the time of each unit of one search at degree 1, by slice. */
+  private static final class UnitTimes implements UnitListener {
+    private final Map<LeafReaderContextPartition[], Integer> sliceIndex = new IdentityHashMap<>();
+    private long[] times = new long[0];
+
+    void index(IndexSearcher.LeafSlice[] slices) {
+      for (int i = 0; i < slices.length; i++) {
+        sliceIndex.put(slices[i].partitions, i);
+      }
+      times = new long[slices.length];
+    }
+
+    synchronized void reset() {
+      Arrays.fill(times, 0);
+    }
+
+    synchronized long[] snapshot() {
+      return times.clone();
+    }
+
+    @Override
+    public synchronized void unitSearched(LeafReaderContextPartition[] partitions, long nanos) {
+      Integer i = sliceIndex.get(partitions);
+      if (i != null) {
+        times[i] += nanos;
+      }
+    }
+  }
+}

@@ -1,0 +1,126 @@
+package dev.tailor.lucene;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tailor.core.model.DemandProfile;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DemandProfilerTest {
+
+  private static TestIndex index;
+  private static List<DemandProfiler.ProfiledQuery> queries;
+  private static final DemandProfile.Environment ENV =
+      new DemandProfile.Environment(
+          "test-index", "synthetic test", 6_000, "generated", 2, "21", "x", "now");
+
+  @BeforeAll
+  static void build() throws Exception {
+    index = TestIndex.build(6_000, 5);
+    queries = new ArrayList<>();
+    int n = 0;
+    for (TestQueries.Named q : TestQueries.generate(index, 1, 3)) {
+      queries.add(new DemandProfiler.ProfiledQuery("q" + n++, q.category(), q.text(), q.query()));
+    }
+  }
+
+  @AfterAll
+  static void close() throws IOException {
+    index.close();
+  }
+
+  private static DemandProfiler profiler() {
+    return new DemandProfiler(index.reader, new DemandProfiler.Options(1, 3, 2, 8, 8));
+  }
+
+  @Test
+  void profilesEveryQueryWithMeasuredAndDerivedSpeedupsAndFeatures(@TempDir Path dir)
+      throws IOException {
+    Path out = dir.resolve("profile.json");
+    List<Integer> steps = new ArrayList<>();
+    DemandProfile profile = profiler().profile(queries, ENV, out, (done, total) -> steps.add(done));
+    assertTrue(profile.complete());
+    assertEquals(queries.size(), profile.requests().size());
+    assertEquals(queries.size(), (int) steps.get(steps.size() - 1));
+    int slices = Slicing.unitsPerQuery(8).slice(index.reader.leaves()).length;
+    for (DemandProfile.Request r : profile.requests()) {
+      assertTrue(r.sequentialNanos() > 0);
+      assertEquals(slices, r.unitNanos().length, "one time per unit");
+      assertEquals(2, r.measuredSpeedup().length);
+      assertEquals(1.0, r.measuredSpeedup()[0]);
+      assertEquals(6, r.derivedSpeedup().length, "degrees 3..8 derived");
+      assertTrue(r.speedupCurve().maxDegree() == 8);
+      assertTrue(r.features().clauses() >= 1, r.query());
+    }
+    DemandProfile.Request term = profile.requests().get(0);
+    assertEquals("HighTerm", term.category());
+    assertEquals(1, term.features().termDocFreqs().length);
+    assertTrue(term.features().totalPostings() > 0);
+    DemandProfile back = DemandProfile.read(out);
+    assertEquals(profile.requests().size(), back.requests().size());
+    assertArrayEquals(term.unitNanos(), back.requests().get(0).unitNanos());
+  }
+
+  @Test
+  void aRerunResumesAfterTheQueriesAlreadyProfiled(@TempDir Path dir) throws IOException {
+    Path out = dir.resolve("profile.json");
+    DemandProfile first = profiler().profile(queries.subList(0, 5), ENV, out, (d, t) -> {});
+    List<Integer> steps = new ArrayList<>();
+    DemandProfile all = profiler().profile(queries, ENV, out, (d, t) -> steps.add(d));
+    assertEquals(5, (int) steps.get(0), "starts after the five already there");
+    assertEquals(queries.size(), all.requests().size());
+    for (int i = 0; i < 5; i++) {
+      assertEquals(
+          first.requests().get(i).sequentialNanos(),
+          all.requests().get(i).sequentialNanos(),
+          "kept, not measured again");
+    }
+  }
+
+  @Test
+  void aProfileOfAnotherTraceOrOtherSettingsIsNotResumed(@TempDir Path dir) throws IOException {
+    Path out = dir.resolve("profile.json");
+    profiler().profile(queries.subList(0, 2), ENV, out, (d, t) -> {});
+    IOException e =
+        assertThrows(
+            IOException.class,
+            () -> profiler().profile(queries.subList(1, 4), ENV, out, (d, t) -> {}));
+    assertTrue(e.getMessage().contains("another trace"), e.getMessage());
+    DemandProfiler other =
+        new DemandProfiler(index.reader, new DemandProfiler.Options(0, 1, 2, 4, 8));
+    e = assertThrows(IOException.class, () -> other.profile(queries, ENV, out, (d, t) -> {}));
+    assertTrue(e.getMessage().contains("taken with"), e.getMessage());
+  }
+
+  @Test
+  void listSchedulingGivesEachUnitToTheFirstFreeThreadInOrder() {
+    // t0: 4, t1: 3, then 2 -> t1 (5), then 1 -> t0 (5).
+    assertEquals(5.0, DemandProfiler.listSchedule(new long[] {4, 3, 2, 1}, 0, 2));
+    assertEquals(10.0, DemandProfiler.listSchedule(new long[] {4, 3, 2, 1}, 0, 1));
+    assertEquals(4.0, DemandProfiler.listSchedule(new long[] {4, 3, 2, 1}, 0, 8));
+    assertEquals(7.0, DemandProfiler.listSchedule(new long[] {4, 3, 2, 1}, 1, 2));
+  }
+
+  @Test
+  void derivedSpeedupsFollowTheUnitsAndFlattenWhenUnitsRunOut() {
+    DemandProfiler p = profiler();
+    // 100 ns serial + 8 units of 100 ns; measured at 2 threads as 100 + 400 exactly: no overhead.
+    double[] derived =
+        p.derive(900, new long[] {100, 100, 100, 100, 100, 100, 100, 100}, new long[] {900, 500});
+    assertEquals(6, derived.length);
+    assertEquals(900.0 / (100 + 300), derived[0], 1e-9, "degree 3: ceil(8/3) = 3 rounds");
+    assertEquals(900.0 / (100 + 200), derived[1], 1e-9, "degree 4");
+    assertEquals(900.0 / (100 + 100), derived[5], 1e-9, "degree 8: one round");
+    assertFalse(derived[5] > 4.5, "never beyond what the units allow");
+  }
+}

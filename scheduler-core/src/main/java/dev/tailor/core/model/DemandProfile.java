@@ -1,0 +1,345 @@
+package dev.tailor.core.model;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A demand profile: what each request of a trace costs on an index, measured in isolation. Every
+ * table is built from one, so its accuracy bounds everything downstream.
+ *
+ * <p>Per request it holds the sequential time, the time of each work unit at degree 1, the speedup
+ * measured at each degree up to the machine's cores and, beyond them, speedups derived from the
+ * unit times (kept apart, never mixed with measured ones), and the query's features. Versioned JSON
+ * ({@value #FORMAT}, version {@value #VERSION}); {@link #read} validates and names the file, the
+ * field and the problem. A profile being taken is written with {@code complete = false} after every
+ * few requests, so an interrupted run leaves valid JSON that a rerun resumes.
+ *
+ * @param format always {@value #FORMAT}
+ * @param version the format version, {@value #VERSION}
+ * @param environment where the profile was taken
+ * @param settings how it was taken
+ * @param complete whether every request of the trace has been measured
+ * @param requests the measured requests, in trace order
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record DemandProfile(
+    String format,
+    int version,
+    Environment environment,
+    Settings settings,
+    boolean complete,
+    List<Request> requests) {
+
+  /** The value of {@code format} in every profile. */
+  public static final String FORMAT = "tailor-demand-profile";
+
+  /** The version this code reads and writes. */
+  public static final int VERSION = 1;
+
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  /** Copies the request list. */
+  public DemandProfile {
+    requests = List.copyOf(requests);
+  }
+
+  /**
+   * Where the profile was taken.
+   *
+   * @param index the index directory
+   * @param indexLabel the index's source label (e.g. "synthetic, trained on wikipedia-summaries")
+   * @param indexDocs the number of documents in the index
+   * @param trace the trace file
+   * @param cores the processors the JVM saw
+   * @param jvm the Java runtime version
+   * @param os the operating system and architecture
+   * @param takenAt when the profile was started, ISO-8601
+   */
+  public record Environment(
+      String index,
+      String indexLabel,
+      long indexDocs,
+      String trace,
+      int cores,
+      String jvm,
+      String os,
+      String takenAt) {}
+
+  /**
+   * How the profile was taken.
+   *
+   * @param warmups untimed runs before the timed ones, per query and degree
+   * @param repetitions timed runs per query and degree; times are their medians
+   * @param unitsPerQuery the units each query was cut into
+   * @param measuredDegrees degrees 1..this were measured
+   * @param maxDegree degrees above {@code measuredDegrees} up to this are derived
+   */
+  public record Settings(
+      int warmups, int repetitions, int unitsPerQuery, int measuredDegrees, int maxDegree) {}
+
+  /**
+   * One request's demand.
+   *
+   * @param id the query's id in its trace (or its line number)
+   * @param category the query's category ({@code HighTerm}, ...), or {@code null}
+   * @param query the query text as the trace gave it
+   * @param sequentialNanos median time at degree 1
+   * @param unitNanos median time of each unit at degree 1, in slice order
+   * @param measuredSpeedup {@code measuredSpeedup[d - 1]} is the measured speedup at degree d
+   * @param derivedSpeedup {@code derivedSpeedup[i]} is the speedup derived for degree {@code
+   *     measuredDegrees + 1 + i} by list-scheduling the unit times
+   * @param features what the predictor learns from
+   */
+  public record Request(
+      String id,
+      String category,
+      String query,
+      long sequentialNanos,
+      long[] unitNanos,
+      double[] measuredSpeedup,
+      double[] derivedSpeedup,
+      Features features) {
+
+    /** Measured speedups, then derived ones: the request's curve up to the profile's max degree. */
+    public SpeedupCurve speedupCurve() {
+      double[] all = new double[measuredSpeedup.length + derivedSpeedup.length];
+      System.arraycopy(measuredSpeedup, 0, all, 0, measuredSpeedup.length);
+      System.arraycopy(derivedSpeedup, 0, all, measuredSpeedup.length, derivedSpeedup.length);
+      for (int i = 0; i < all.length; i++) {
+        all[i] = Math.max(1.0, all[i]); // a curve never drops below sequential
+      }
+      all[0] = 1.0;
+      return SpeedupCurve.of(all);
+    }
+  }
+
+  /**
+   * The query's features, from the query and the index's statistics.
+   *
+   * @param type the query's kind (its Lucene class, e.g. {@code BooleanQuery})
+   * @param clauses leaf clauses in the rewritten query
+   * @param termDocFreqs the document frequency of each term the rewritten query reads
+   * @param totalPostings the sum of those document frequencies
+   */
+  public record Features(String type, int clauses, long[] termDocFreqs, long totalPostings) {}
+
+  /** A profile with the requests so far; {@code complete} says whether that is all of them. */
+  public static DemandProfile of(
+      Environment environment, Settings settings, boolean complete, List<Request> requests) {
+    return new DemandProfile(FORMAT, VERSION, environment, settings, complete, requests);
+  }
+
+  /** Writes the profile as JSON: to a temporary file beside {@code file}, then moved over it. */
+  public void write(Path file) throws IOException {
+    Path dir = file.toAbsolutePath().getParent();
+    Files.createDirectories(dir);
+    Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
+    try {
+      JSON.writeValue(tmp.toFile(), this);
+      try {
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+
+  /**
+   * Reads and validates a profile.
+   *
+   * @throws IOException if the file cannot be read, is not JSON, or is not a valid profile; the
+   *     message names the file, the field and what was expected
+   */
+  public static DemandProfile read(Path file) throws IOException {
+    JsonNode root;
+    try {
+      root = JSON.readTree(file.toFile());
+    } catch (IOException e) {
+      throw new IOException(file + ": not readable JSON: " + e.getMessage(), e);
+    }
+    return new Reader(file).profile(root);
+  }
+
+  /** Reads a profile tree field by field, so that every problem names its field. */
+  private static final class Reader {
+    private final Path file;
+
+    Reader(Path file) {
+      this.file = file;
+    }
+
+    DemandProfile profile(JsonNode root) throws IOException {
+      if (root == null || !root.isObject()) {
+        throw problem("", "expected a JSON object");
+      }
+      String format = text(root, "format", "");
+      if (!FORMAT.equals(format)) {
+        throw problem("format", "expected \"" + FORMAT + "\", got \"" + format + "\"");
+      }
+      int version = (int) integer(root, "version", "", 1);
+      if (version != VERSION) {
+        throw problem("version", "this Tailor reads version " + VERSION + ", got " + version);
+      }
+      JsonNode env = object(root, "environment", "");
+      Environment environment =
+          new Environment(
+              text(env, "index", "environment."),
+              optionalText(env, "indexLabel"),
+              integer(env, "indexDocs", "environment.", 0),
+              text(env, "trace", "environment."),
+              (int) integer(env, "cores", "environment.", 1),
+              optionalText(env, "jvm"),
+              optionalText(env, "os"),
+              optionalText(env, "takenAt"));
+      JsonNode set = object(root, "settings", "");
+      Settings settings =
+          new Settings(
+              (int) integer(set, "warmups", "settings.", 0),
+              (int) integer(set, "repetitions", "settings.", 1),
+              (int) integer(set, "unitsPerQuery", "settings.", 1),
+              (int) integer(set, "measuredDegrees", "settings.", 1),
+              (int) integer(set, "maxDegree", "settings.", 1));
+      if (settings.maxDegree() < settings.measuredDegrees()) {
+        throw problem("settings.maxDegree", "must be >= settings.measuredDegrees");
+      }
+      JsonNode complete = root.get("complete");
+      if (complete == null || !complete.isBoolean()) {
+        throw problem("complete", "expected true or false");
+      }
+      JsonNode list = root.get("requests");
+      if (list == null || !list.isArray()) {
+        throw problem("requests", "expected an array");
+      }
+      List<Request> requests = new ArrayList<>();
+      for (int i = 0; i < list.size(); i++) {
+        requests.add(request(list.get(i), "requests[" + i + "].", settings));
+      }
+      return new DemandProfile(
+          format, version, environment, settings, complete.booleanValue(), requests);
+    }
+
+    private Request request(JsonNode r, String at, Settings settings) throws IOException {
+      if (r == null || !r.isObject()) {
+        throw problem(at.substring(0, at.length() - 1), "expected an object");
+      }
+      long seq = integer(r, "sequentialNanos", at, 1);
+      long[] units = longs(r, "unitNanos", at);
+      if (units.length == 0) {
+        throw problem(at + "unitNanos", "expected at least one unit time");
+      }
+      double[] measured = speedups(r, "measuredSpeedup", at);
+      if (measured.length != settings.measuredDegrees()) {
+        throw problem(
+            at + "measuredSpeedup",
+            "expected " + settings.measuredDegrees() + " values, got " + measured.length);
+      }
+      if (measured[0] != 1.0) {
+        throw problem(at + "measuredSpeedup[0]", "the speedup at degree 1 must be 1");
+      }
+      double[] derived = speedups(r, "derivedSpeedup", at);
+      int expectedDerived = settings.maxDegree() - settings.measuredDegrees();
+      if (derived.length != expectedDerived) {
+        throw problem(
+            at + "derivedSpeedup",
+            "expected " + expectedDerived + " values, got " + derived.length);
+      }
+      JsonNode f = object(r, "features", at);
+      String fat = at + "features.";
+      Features features =
+          new Features(
+              text(f, "type", fat),
+              (int) integer(f, "clauses", fat, 0),
+              longs(f, "termDocFreqs", fat),
+              integer(f, "totalPostings", fat, 0));
+      return new Request(
+          text(r, "id", at),
+          optionalText(r, "category"),
+          text(r, "query", at),
+          seq,
+          units,
+          measured,
+          derived,
+          features);
+    }
+
+    private JsonNode object(JsonNode node, String field, String at) throws IOException {
+      JsonNode v = node.get(field);
+      if (v == null || !v.isObject()) {
+        throw problem(at + field, "expected an object");
+      }
+      return v;
+    }
+
+    private String text(JsonNode node, String field, String at) throws IOException {
+      JsonNode v = node.get(field);
+      if (v == null || !v.isTextual()) {
+        throw problem(at + field, "expected a string");
+      }
+      return v.textValue();
+    }
+
+    private static String optionalText(JsonNode node, String field) {
+      JsonNode v = node.get(field);
+      return v == null || v.isNull() ? null : v.asText();
+    }
+
+    private long integer(JsonNode node, String field, String at, long min) throws IOException {
+      JsonNode v = node.get(field);
+      if (v == null || !v.canConvertToLong() || !v.isIntegralNumber()) {
+        throw problem(at + field, "expected a whole number");
+      }
+      if (v.longValue() < min) {
+        throw problem(at + field, "must be >= " + min + ", got " + v.longValue());
+      }
+      return v.longValue();
+    }
+
+    private long[] longs(JsonNode node, String field, String at) throws IOException {
+      JsonNode v = node.get(field);
+      if (v == null || !v.isArray()) {
+        throw problem(at + field, "expected an array of whole numbers");
+      }
+      long[] out = new long[v.size()];
+      for (int i = 0; i < out.length; i++) {
+        JsonNode e = v.get(i);
+        if (!e.isIntegralNumber() || e.longValue() < 0) {
+          throw problem(at + field + "[" + i + "]", "expected a whole number >= 0");
+        }
+        out[i] = e.longValue();
+      }
+      return out;
+    }
+
+    private double[] speedups(JsonNode node, String field, String at) throws IOException {
+      JsonNode v = node.get(field);
+      if (v == null || !v.isArray()) {
+        throw problem(at + field, "expected an array of numbers");
+      }
+      double[] out = new double[v.size()];
+      for (int i = 0; i < out.length; i++) {
+        JsonNode e = v.get(i);
+        if (!e.isNumber() || !(e.doubleValue() > 0) || Double.isInfinite(e.doubleValue())) {
+          throw problem(at + field + "[" + i + "]", "expected a positive number");
+        }
+        out[i] = e.doubleValue();
+      }
+      return out;
+    }
+
+    private IOException problem(String field, String what) {
+      return new IOException(file + (field.isEmpty() ? "" : ": " + field) + ": " + what);
+    }
+  }
+}

@@ -1,0 +1,77 @@
+package dev.tailor.core.model;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DemandProfileTest {
+
+  static DemandProfile sample() {
+    return DemandProfile.of(
+        new DemandProfile.Environment("idx", "synthetic", 1000, "trace.txt", 2, "25", "linux", "t"),
+        new DemandProfile.Settings(1, 3, 8, 2, 4),
+        true,
+        List.of(
+            new DemandProfile.Request(
+                "1",
+                "HighTerm",
+                "foo",
+                2_000_000,
+                new long[] {900_000, 1_000_000},
+                new double[] {1.0, 1.8},
+                new double[] {1.9, 2.0},
+                new DemandProfile.Features("TermQuery", 1, new long[] {500}, 500))));
+  }
+
+  @Test
+  void roundTripsThroughJson(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("p.json");
+    sample().write(file);
+    DemandProfile back = DemandProfile.read(file);
+    DemandProfile.Request r = back.requests().get(0);
+    assertEquals(sample().environment(), back.environment());
+    assertEquals(sample().settings(), back.settings());
+    assertEquals(2_000_000, r.sequentialNanos());
+    assertArrayEquals(new long[] {900_000, 1_000_000}, r.unitNanos());
+    assertEquals(SpeedupCurve.of(1, 1.8, 1.9, 2.0), r.speedupCurve());
+    try (var files = Files.list(dir)) {
+      assertEquals(1, files.count(), "no temporary file left behind");
+    }
+  }
+
+  @Test
+  void aBadFileNamesTheFieldAndWhatWasExpected(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("p.json");
+    sample().write(file);
+    String good = Files.readString(file);
+    assertProblem(dir, good.replace("tailor-demand-profile", "other"), "format: expected");
+    assertProblem(dir, good.replace("\"version\" : 1", "\"version\" : 9"), "version: this Tailor");
+    assertProblem(
+        dir,
+        good.replace("\"sequentialNanos\" : 2000000", "\"sequentialNanos\" : 0"),
+        "requests[0].sequentialNanos: must be >= 1");
+    assertProblem(
+        dir,
+        good.replace("\"measuredSpeedup\" : [ 1.0, 1.8 ]", "\"measuredSpeedup\" : [ 1.0 ]"),
+        "requests[0].measuredSpeedup: expected 2 values, got 1");
+    assertProblem(
+        dir, good.replace("\"complete\" : true", "\"complete\" : \"yes\""), "complete: expected");
+    assertProblem(dir, "{ not json", "not readable JSON");
+  }
+
+  private static void assertProblem(Path dir, String content, String expected) throws IOException {
+    Path bad = dir.resolve("bad.json");
+    Files.writeString(bad, content);
+    IOException e = assertThrows(IOException.class, () -> DemandProfile.read(bad));
+    assertTrue(e.getMessage().startsWith(bad.toString()), e.getMessage());
+    assertTrue(e.getMessage().contains(expected), e.getMessage());
+  }
+}
