@@ -198,7 +198,7 @@ public final class DemandProfiler {
           unitRuns[r] = unitTimes.snapshot();
         }
       }
-      medians[d - 1] = median(times);
+      medians[d - 1] = SearchTimings.median(times);
     }
     long sequential = Math.max(1, medians[0]);
     long[] units = medianPerUnit(unitRuns);
@@ -270,12 +270,6 @@ public final class DemandProfiler {
     return makespan;
   }
 
-  private static long median(long[] values) {
-    long[] sorted = values.clone();
-    Arrays.sort(sorted);
-    return sorted[sorted.length / 2];
-  }
-
   private static long[] medianPerUnit(long[][] runs) {
     int units = runs[0].length;
     long[] out = new long[units];
@@ -284,7 +278,7 @@ public final class DemandProfiler {
       for (int r = 0; r < runs.length; r++) {
         column[r] = runs[r][u];
       }
-      out[u] = median(column);
+      out[u] = SearchTimings.median(column);
     }
     return out;
   }
