@@ -32,7 +32,7 @@ class SearchTimingsTest {
         assertTrue(timed.get(i).baselineNanos() > 0 && timed.get(i).candidateNanos() > 0);
       }
       assertEquals(
-          queries.size() * (2 + 3),
+          queries.size() * (1 + 3),
           scheduler.metrics().latency().getTotalCount(),
           "each query ran warm-up and repetitions on the candidate");
     }
