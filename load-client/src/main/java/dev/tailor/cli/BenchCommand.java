@@ -1,6 +1,7 @@
 package dev.tailor.cli;
 
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -23,7 +24,12 @@ import picocli.CommandLine.Spec;
 final class BenchCommand implements Callable<Integer> {
 
   /** The benchmarks, by name. */
-  static final List<Bench> BENCHES = List.of(new SchedulerOverheadBench());
+  static final List<Bench> BENCHES =
+      List.of(
+          new SchedulerOverheadBench(),
+          new SearchBenches.Overhead(),
+          new SearchBenches.Speedup(),
+          new SearchBenches.SlicingCost());
 
   @Spec CommandSpec spec;
 
@@ -36,8 +42,27 @@ final class BenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--quick",
-      description = "One fork and fewer iterations: a rough figure in a fraction of the time.")
+      description =
+          "Fewer forks, iterations and repetitions: a rough figure in a fraction of the time.")
   boolean quick;
+
+  @Option(
+      names = "--index",
+      paramLabel = "DIR",
+      description = "The index, for the search benchmarks.")
+  Path index;
+
+  @Option(
+      names = "--trace",
+      paramLabel = "FILE",
+      description = "The queries, for the search benchmarks.")
+  Path trace;
+
+  @Option(
+      names = "--limit",
+      paramLabel = "N",
+      description = "Only the first N queries of the trace.")
+  Integer limit;
 
   @Override
   public Integer call() throws Exception {
@@ -54,17 +79,20 @@ final class BenchCommand implements Callable<Integer> {
                             + "'; known: "
                             + String.join(", ", new Names())));
     PrintWriter out = spec.commandLine().getOut();
-    int status = bench.run(quick, out);
+    int status = bench.run(new Options(quick, index, trace, limit), out);
     out.flush();
     return status;
   }
+
+  /** What a benchmark was asked for. */
+  record Options(boolean quick, Path index, Path trace, Integer limit) {}
 
   /** A benchmark the command can run. */
   interface Bench {
     String name();
 
     /** Runs the benchmark, prints its figures and returns the exit status. */
-    int run(boolean quick, PrintWriter out) throws Exception;
+    int run(Options options, PrintWriter out) throws Exception;
   }
 
   /** The benchmark names, for help and completion. */

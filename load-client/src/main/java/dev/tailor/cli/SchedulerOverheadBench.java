@@ -22,9 +22,10 @@ final class SchedulerOverheadBench implements BenchCommand.Bench {
   }
 
   @Override
-  public int run(boolean quick, PrintWriter out) throws IOException, InterruptedException {
+  public int run(BenchCommand.Options options, PrintWriter out)
+      throws IOException, InterruptedException {
     Map<String, JmhRun.Score> s =
-        JmhRun.run("SchedulerOverheadBenchmark|HelperUnitBenchmark", quick);
+        JmhRun.run("SchedulerOverheadBenchmark|HelperUnitBenchmark", options.quick());
     print(s, Runtime.getRuntime().availableProcessors(), out);
     return 0;
   }

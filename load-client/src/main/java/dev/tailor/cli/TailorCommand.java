@@ -19,8 +19,13 @@ import picocli.CommandLine.Spec;
     },
     subcommands = {
       PoliciesCommand.class,
+      ProfileCommand.class,
+      ServeCommand.class,
       BenchCommand.class,
       TestCommand.class,
+      CorpusCommand.class,
+      IndexCommand.class,
+      TraceCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class TailorCommand implements Runnable {

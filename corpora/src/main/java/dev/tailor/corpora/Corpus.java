@@ -1,0 +1,30 @@
+package dev.tailor.corpora;
+
+import java.io.IOException;
+
+/** A corpus that can be read, from the start, as often as needed. */
+public interface Corpus {
+
+  /** Where the corpus comes from: a file path or a corpus name. */
+  String source();
+
+  /**
+   * What the text is, to repeat in every report that uses it: for generated text this says
+   * "synthetic" and names the source it was trained on.
+   */
+  String label();
+
+  /** A new stream of the corpus's documents, from the first. */
+  DocSource open() throws IOException;
+
+  /** The number of documents; by default reads them all. */
+  default long count() throws IOException {
+    long n = 0;
+    try (DocSource docs = open()) {
+      while (docs.next() != null) {
+        n++;
+      }
+    }
+    return n;
+  }
+}

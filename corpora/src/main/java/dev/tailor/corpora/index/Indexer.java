@@ -1,0 +1,235 @@
+package dev.tailor.corpora.index;
+
+import dev.tailor.corpora.BadInputException;
+import dev.tailor.corpora.Corpus;
+import dev.tailor.corpora.CorpusDoc;
+import dev.tailor.corpora.DocSource;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.SegmentCommitInfo;
+import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.index.SerialMergeScheduler;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.util.Version;
+
+/**
+ * Builds a Lucene index from a corpus: fields {@code id} (the document's ordinal, stored), {@code
+ * title} (analyzed and stored), {@code body} (analyzed, not stored) and {@code date} (stored as
+ * written), with a reproducible segment layout and a {@link IndexManifest}.
+ *
+ * <p>The layout: documents are added in corpus order by one thread, and segment {@code i} holds
+ * documents {@code [i * k, (i + 1) * k)} with {@code k = ceil(docs / segments)} (see {@link
+ * BandMergePolicy}), so the same corpus and segment count always give the same segments.
+ *
+ * <p>The index is built in a directory beside the target and moved into place when complete, so a
+ * half-built index is never where a complete one is expected; an existing index is replaced only
+ * when asked.
+ */
+public final class Indexer {
+
+  /** Documents between two progress reports. */
+  static final int PROGRESS_EVERY = 1_000;
+
+  /**
+   * How to build.
+   *
+   * @param segments the number of segments wanted (fewer if there are fewer documents)
+   * @param force whether an existing target is replaced
+   * @param analyzer the analyzer for title and body
+   * @param ramBufferMb the indexing buffer; larger buffers mean fewer intermediate flushes
+   */
+  public record Options(int segments, boolean force, IndexAnalyzer analyzer, double ramBufferMb) {
+    /** Checks the values. */
+    public Options {
+      if (segments < 1) {
+        throw new IllegalArgumentException("segments must be at least 1, got " + segments);
+      }
+      if (ramBufferMb <= 0) {
+        throw new IllegalArgumentException("ramBufferMb must be positive, got " + ramBufferMb);
+      }
+    }
+  }
+
+  /** Hears how far the build is. */
+  @FunctionalInterface
+  public interface Progress {
+    /** Called every {@value #PROGRESS_EVERY} documents and at the end. */
+    void update(long docsDone, long docsTotal);
+  }
+
+  private Indexer() {}
+
+  /**
+   * Builds the index of {@code corpus} at {@code out}.
+   *
+   * @throws FileAlreadyExistsException if {@code out} exists and {@code force} is not set
+   * @throws BadInputException if the corpus has no document or is malformed
+   */
+  public static IndexManifest build(Corpus corpus, Path out, Options options, Progress progress)
+      throws IOException {
+    out = out.toAbsolutePath().normalize();
+    if (Files.exists(out) && !options.force()) {
+      throw new FileAlreadyExistsException(
+          out.toString(), null, "exists already; pass --force to replace it");
+    }
+    long start = System.nanoTime();
+    long total = corpus.count();
+    if (total == 0) {
+      throw new BadInputException(Path.of(corpus.source()), "the corpus has no document");
+    }
+    long perSegment = (total + options.segments() - 1) / options.segments();
+    Files.createDirectories(out.getParent());
+    Path tmp = Files.createTempDirectory(out.getParent(), "." + out.getFileName() + ".building-");
+    try {
+      long added = write(corpus, tmp, options, perSegment, total, progress);
+      if (added != total) {
+        throw new BadInputException(
+            Path.of(corpus.source()),
+            "the corpus yielded "
+                + added
+                + " documents on the second read, "
+                + total
+                + " on the first");
+      }
+      List<IndexManifest.Segment> segments = segments(tmp, added);
+      IndexManifest manifest =
+          new IndexManifest(
+              corpus.source(),
+              corpus.label(),
+              added,
+              segments,
+              options.analyzer(),
+              Version.LATEST.toString(),
+              Instant.now().toString(),
+              (System.nanoTime() - start) / 1e9);
+      manifest.write(tmp);
+      moveIntoPlace(tmp, out);
+      return manifest;
+    } finally {
+      deleteTree(tmp);
+    }
+  }
+
+  private static long write(
+      Corpus corpus, Path dir, Options options, long perSegment, long total, Progress progress)
+      throws IOException {
+    IndexWriterConfig config =
+        new IndexWriterConfig(options.analyzer().create())
+            .setOpenMode(IndexWriterConfig.OpenMode.CREATE)
+            .setMergePolicy(new BandMergePolicy(perSegment))
+            .setMergeScheduler(new SerialMergeScheduler())
+            .setRAMBufferSizeMB(options.ramBufferMb())
+            .setUseCompoundFile(false)
+            .setCommitOnClose(true);
+    // One reusable document: the fields are reset for every corpus document.
+    StringField id = new StringField("id", "", Field.Store.YES);
+    Field title = new Field("title", "", TextField.TYPE_STORED);
+    Field body = new Field("body", "", TextField.TYPE_NOT_STORED);
+    StringField date = new StringField("date", "", Field.Store.YES);
+    Document doc = new Document();
+    doc.add(id);
+    doc.add(title);
+    doc.add(body);
+    doc.add(date);
+    long n = 0;
+    try (FSDirectory directory = FSDirectory.open(dir);
+        IndexWriter writer = new IndexWriter(directory, config);
+        DocSource docs = corpus.open()) {
+      CorpusDoc d;
+      while ((d = docs.next()) != null) {
+        id.setStringValue(Long.toString(n));
+        title.setStringValue(d.title());
+        body.setStringValue(d.body());
+        date.setStringValue(d.date());
+        writer.addDocument(doc);
+        n++;
+        if (n % perSegment == 0) {
+          writer.flush();
+        }
+        if (n % PROGRESS_EVERY == 0) {
+          progress.update(n, total);
+        }
+      }
+      writer.forceMerge(Integer.MAX_VALUE);
+      writer.commit();
+    }
+    progress.update(n, total);
+    return n;
+  }
+
+  private static List<IndexManifest.Segment> segments(Path dir, long expectedDocs)
+      throws IOException {
+    List<IndexManifest.Segment> result = new ArrayList<>();
+    try (FSDirectory directory = FSDirectory.open(dir)) {
+      for (SegmentCommitInfo info : SegmentInfos.readLatestCommit(directory)) {
+        result.add(
+            new IndexManifest.Segment(info.info.name, info.info.maxDoc(), info.sizeInBytes()));
+      }
+      try (DirectoryReader reader = DirectoryReader.open(directory)) {
+        if (reader.numDocs() != expectedDocs) {
+          throw new IOException(
+              dir
+                  + ": the index holds "
+                  + reader.numDocs()
+                  + " documents, expected "
+                  + expectedDocs);
+        }
+      }
+    }
+    return result;
+  }
+
+  private static void moveIntoPlace(Path tmp, Path out) throws IOException {
+    Path old = null;
+    if (Files.exists(out)) {
+      old = Files.createTempDirectory(out.getParent(), "." + out.getFileName() + ".old-");
+      Files.delete(old);
+      Files.move(out, old, StandardCopyOption.ATOMIC_MOVE);
+    }
+    try {
+      Files.move(tmp, out, StandardCopyOption.ATOMIC_MOVE);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(tmp, out);
+    }
+    if (old != null) {
+      deleteTree(old);
+    }
+  }
+
+  static void deleteTree(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(root)) {
+      paths
+          .sorted(Comparator.reverseOrder())
+          .forEach(
+              p -> {
+                try {
+                  Files.delete(p);
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
+    }
+  }
+}

@@ -1,0 +1,2 @@
+/** The Lucene indexer with its reproducible segment layout, and the index manifest. */
+package dev.tailor.corpora.index;

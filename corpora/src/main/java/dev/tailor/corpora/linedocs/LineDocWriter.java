@@ -1,0 +1,85 @@
+package dev.tailor.corpora.linedocs;
+
+import dev.tailor.corpora.AtomicFiles;
+import dev.tailor.corpora.CorpusDoc;
+import java.io.BufferedWriter;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * Writes luceneutil line docs, with the header line, to a temporary file beside the target that
+ * {@link #commit()} moves into place; closing without committing deletes it. Tabs and line breaks
+ * inside fields become spaces, since they separate fields and documents. A target ending in {@code
+ * .gz} is gzip-compressed.
+ */
+public final class LineDocWriter implements Closeable {
+
+  private final Path target;
+  private final Path tmp;
+  private final Writer out;
+  private long docs;
+  private boolean committed;
+
+  /** Starts writing to {@code target}, which stays untouched until {@link #commit()}. */
+  public LineDocWriter(Path target) throws IOException {
+    this.target = target;
+    this.tmp = AtomicFiles.sibling(target, "writing");
+    var stream = Files.newOutputStream(tmp);
+    if (target.getFileName().toString().endsWith(".gz")) {
+      stream = new GZIPOutputStream(stream, 1 << 16);
+    }
+    this.out = new BufferedWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8), 1 << 16);
+    out.write(LineDocReader.HEADER + "\ttitle\tdate\tbody\n");
+  }
+
+  /** Appends a document. */
+  public void write(CorpusDoc doc) throws IOException {
+    field(doc.title());
+    out.write('\t');
+    field(doc.date());
+    out.write('\t');
+    field(doc.body());
+    if (doc.label() != null) {
+      out.write('\t');
+      field(doc.label());
+    }
+    out.write('\n');
+    docs++;
+  }
+
+  private void field(String s) throws IOException {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      out.write(c == '\t' || c == '\n' || c == '\r' ? ' ' : c);
+    }
+  }
+
+  /** The documents written so far. */
+  public long docs() {
+    return docs;
+  }
+
+  /** Finishes the file and moves it into place. */
+  public void commit() throws IOException {
+    out.close();
+    AtomicFiles.moveIntoPlace(tmp, target);
+    committed = true;
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (!committed) {
+      try {
+        out.close();
+      } finally {
+        Files.deleteIfExists(tmp);
+      }
+    }
+  }
+}

@@ -1,0 +1,257 @@
+package dev.tailor.corpora.trace;
+
+import dev.tailor.corpora.BadInputException;
+import dev.tailor.corpora.Inputs;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.queryparser.classic.ParseException;
+import org.apache.lucene.queryparser.classic.QueryParser;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.util.QueryBuilder;
+
+/**
+ * A query trace read from a file: the queries Tailor can run, in file order, and a count of the
+ * lines it could not run, by reason.
+ *
+ * <p>luceneutil tasks are parsed with Lucene's classic QueryParser (their syntax is the
+ * QueryParser's); the natural-language formats are matched as a bag of words (a disjunction of the
+ * analyzed terms), because their text is typed by people and is not query syntax. Every query is on
+ * field {@value #FIELD}.
+ *
+ * <p>A malformed line (a luceneutil line without a category, a TREC line without an id, an NQ line
+ * without its answers) is reported in {@link #warnings()} with file and line and skipped, or is
+ * fatal when {@code strict}. Lines that are well-formed but not runnable (luceneutil special forms,
+ * queries whose terms are all stop words) are counted in {@link #skipped()} in both modes. A trace
+ * with no runnable query is an error.
+ */
+public final class QueryTrace {
+
+  /** The field every query searches. */
+  public static final String FIELD = "body";
+
+  static final String REASON_MALFORMED = "malformed line";
+  static final String REASON_UNPARSABLE = "unparsable query";
+  static final String REASON_NO_TERMS = "no terms after analysis";
+
+  private static final Pattern TREC_LINE = Pattern.compile("^(\\d+):(?:(\\d+):)?(.*)$");
+  private static final Pattern SPECIAL_PREFIX = Pattern.compile("^([A-Za-z][A-Za-z0-9_]*)//");
+
+  private final Path source;
+  private final List<TraceQuery> queries;
+  private final Map<String, Integer> skipped;
+  private final List<String> warnings;
+
+  private QueryTrace(
+      Path source, List<TraceQuery> queries, Map<String, Integer> skipped, List<String> warnings) {
+    this.source = source;
+    this.queries = Collections.unmodifiableList(queries);
+    this.skipped = Collections.unmodifiableMap(skipped);
+    this.warnings = Collections.unmodifiableList(warnings);
+  }
+
+  /**
+   * Reads a trace.
+   *
+   * @param file the trace, plain or compressed (bzip2, gzip)
+   * @param format its format (see {@link TraceFormat#detect})
+   * @param analyzer the index's analyzer, which query text is analyzed with
+   * @param strict whether a malformed line is fatal rather than reported and skipped
+   * @throws BadInputException for a malformed line when strict, a truncated file, or a trace with
+   *     no runnable query
+   */
+  public static QueryTrace read(Path file, TraceFormat format, Analyzer analyzer, boolean strict)
+      throws IOException {
+    Reading r = new Reading(file, format, analyzer, strict);
+    try (BufferedReader in = Inputs.reader(file, format.charset())) {
+      String line;
+      int n = 0;
+      while ((line = in.readLine()) != null) {
+        n++;
+        r.line(n, line);
+      }
+      if (r.queries.isEmpty()) {
+        throw new BadInputException(
+            file,
+            "no runnable query in "
+                + n
+                + " lines read as "
+                + format
+                + (r.skipped.isEmpty() ? "" : "; skipped: " + r.skipped)
+                + (r.warnings.isEmpty() ? "" : "; first problem: " + r.warnings.get(0)));
+      }
+    }
+    return new QueryTrace(file, r.queries, r.skipped, r.warnings);
+  }
+
+  /** The runnable queries, in file order. */
+  public List<TraceQuery> queries() {
+    return queries;
+  }
+
+  /** The lines that were not turned into queries, counted by reason. */
+  public Map<String, Integer> skipped() {
+    return skipped;
+  }
+
+  /** One message per malformed line skipped, each naming the file and the line. */
+  public List<String> warnings() {
+    return warnings;
+  }
+
+  /** The file the trace was read from. */
+  public Path source() {
+    return source;
+  }
+
+  /** The state of one read: parsers are not thread-safe, so each read has its own. */
+  private static final class Reading {
+    final Path file;
+    final TraceFormat format;
+    final boolean strict;
+    final QueryParser parser;
+    final QueryBuilder words;
+    final List<TraceQuery> queries = new ArrayList<>();
+    final Map<String, Integer> skipped = new TreeMap<>();
+    final List<String> warnings = new ArrayList<>();
+
+    Reading(Path file, TraceFormat format, Analyzer analyzer, boolean strict) {
+      this.file = file;
+      this.format = format;
+      this.strict = strict;
+      this.parser = new QueryParser(FIELD, analyzer);
+      this.words = new QueryBuilder(analyzer);
+    }
+
+    void line(int n, String raw) throws BadInputException {
+      String line = raw.strip();
+      if (line.isEmpty() || (line.startsWith("#") && format != TraceFormat.TREC)) {
+        return;
+      }
+      switch (format) {
+        case LUCENEUTIL -> luceneutil(n, line);
+        case PLAIN -> words(n, String.valueOf(n), "plain", line);
+        case TREC -> trec(n, line);
+        case NQ -> nq(n, line);
+      }
+    }
+
+    private void luceneutil(int n, String line) throws BadInputException {
+      int comment = line.indexOf(" #");
+      if (comment >= 0) {
+        line = line.substring(0, comment).strip();
+      }
+      int colon = line.indexOf(':');
+      if (colon <= 0) {
+        malformed(n, "expected 'Category: query', found no category before a ':'");
+        return;
+      }
+      String category = line.substring(0, colon).strip();
+      String text = line.substring(colon + 1).strip();
+      if (text.isEmpty()) {
+        malformed(n, "expected a query after '" + category + ":'");
+        return;
+      }
+      String special = specialForm(text);
+      if (special != null) {
+        count(special);
+        return;
+      }
+      try {
+        add(n, String.valueOf(n), category, text, parser.parse(text));
+      } catch (ParseException | RuntimeException e) {
+        // QueryParser reports bad syntax as ParseException, and too many clauses as a runtime
+        // error.
+        if (strict) {
+          throw new BadInputException(
+              file, n, "cannot parse '" + text + "': " + firstLine(e.getMessage()));
+        }
+        count(REASON_UNPARSABLE);
+        warn(n, "cannot parse '" + text + "': " + firstLine(e.getMessage()));
+      }
+    }
+
+    /** The reason a luceneutil query is a form Tailor cannot run, or null if it is plain syntax. */
+    private static String specialForm(String text) {
+      Matcher m = SPECIAL_PREFIX.matcher(text);
+      if (m.find()) {
+        return "special form " + m.group(1) + "//";
+      }
+      for (String token : text.split("\\s+")) {
+        if (token.startsWith("+filter=")) {
+          return "special form +filter=";
+        }
+        if (token.startsWith("+facets:") || token.startsWith("+facets=")) {
+          return "special form +facets";
+        }
+      }
+      return null;
+    }
+
+    private void trec(int n, String line) throws BadInputException {
+      Matcher m = TREC_LINE.matcher(line);
+      if (!m.matches() || m.group(3).isBlank()) {
+        malformed(n, "expected 'id:query' or 'id:priority:query' with a numeric id");
+        return;
+      }
+      String category = m.group(2) == null ? "trec" : "trec-p" + m.group(2);
+      words(n, m.group(1), category, m.group(3).strip());
+    }
+
+    private void nq(int n, String line) throws BadInputException {
+      int tab = line.indexOf('\t');
+      if (tab <= 0 || !line.substring(tab + 1).strip().startsWith("[")) {
+        malformed(n, "expected 'question<TAB>[answers]'");
+        return;
+      }
+      words(n, String.valueOf(n), "nq", line.substring(0, tab).strip());
+    }
+
+    private void words(int n, String id, String category, String text) {
+      Query q = words.createBooleanQuery(FIELD, text, BooleanClause.Occur.SHOULD);
+      add(n, id, category, text, q);
+    }
+
+    private void add(int n, String id, String category, String text, Query q) {
+      if (q == null || (q instanceof BooleanQuery b && b.clauses().isEmpty())) {
+        count(REASON_NO_TERMS);
+        return;
+      }
+      queries.add(new TraceQuery(n, id, category, text, q));
+    }
+
+    private void malformed(int n, String expected) throws BadInputException {
+      if (strict) {
+        throw new BadInputException(file, n, expected + " (format " + format + ")");
+      }
+      count(REASON_MALFORMED);
+      warn(n, expected + " (format " + format + "); skipped");
+    }
+
+    private void warn(int n, String message) {
+      warnings.add(file + ":" + n + ": " + message);
+    }
+
+    private void count(String reason) {
+      skipped.merge(reason, 1, Integer::sum);
+    }
+
+    private static String firstLine(String s) {
+      if (s == null) {
+        return "";
+      }
+      int nl = s.indexOf('\n');
+      return nl < 0 ? s : s.substring(0, nl);
+    }
+  }
+}

@@ -1,0 +1,96 @@
+package dev.tailor.cli;
+
+import dev.tailor.corpora.Corpora;
+import dev.tailor.corpora.Corpus;
+import dev.tailor.corpora.fetch.Dataset;
+import dev.tailor.corpora.fetch.Fetcher;
+import dev.tailor.corpora.wiki.Redirects;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.function.Consumer;
+import picocli.CommandLine.Option;
+
+/**
+ * The data directory option shared by the commands that fetch or read cached data, and the
+ * resolution of a corpus given as a file or a name.
+ */
+final class DataOptions {
+
+  @Option(
+      names = "--data-dir",
+      paramLabel = "DIR",
+      description =
+          "Where fetched data is cached (git-ignored). Default: $TAILOR_DATA, else ./data in the"
+              + " checkout.")
+  Path dataDir;
+
+  Path dataDir() {
+    if (dataDir != null) {
+      return dataDir.toAbsolutePath();
+    }
+    String env = System.getenv("TAILOR_DATA");
+    return env != null && !env.isBlank()
+        ? Path.of(env).toAbsolutePath()
+        : TailorHome.root().resolve("data");
+  }
+
+  Fetcher fetcher(PrintWriter err) {
+    return new Fetcher(
+        dataDir(),
+        TailorHome.root(),
+        line -> {
+          err.println(line);
+          err.flush();
+        });
+  }
+
+  /**
+   * A corpus given as an existing file or as the name of a fetchable corpus (fetched if it is not
+   * cached yet).
+   */
+  Corpus corpus(
+      String fileOrName,
+      boolean strict,
+      Redirects redirects,
+      PrintWriter err,
+      Consumer<String> warnings)
+      throws IOException {
+    Dataset d = Dataset.byId(fileOrName);
+    if (d != null && d.kind() == Dataset.Kind.CORPUS && !Files.exists(Path.of(fileOrName))) {
+      Path file = fetcher(err).fetch(d).get(0);
+      Corpus c = Corpora.file(file, d.label(), strict, redirects, warnings);
+      return new Corpus() {
+        @Override
+        public String source() {
+          return d.id();
+        }
+
+        @Override
+        public String label() {
+          return c.label();
+        }
+
+        @Override
+        public dev.tailor.corpora.DocSource open() throws IOException {
+          return c.open();
+        }
+
+        @Override
+        public long count() throws IOException {
+          return c.count();
+        }
+      };
+    }
+    Path file = Path.of(fileOrName);
+    if (!Files.isRegularFile(file)) {
+      throw new IOException(
+          fileOrName
+              + ": no such corpus file, and not a corpus name (names: "
+              + String.join(", ", Dataset.ids(Dataset.Kind.CORPUS))
+              + ")");
+    }
+    return Corpora.file(file, null, strict, redirects, warnings);
+  }
+}

@@ -1,0 +1,272 @@
+package dev.tailor.cli;
+
+import dev.tailor.core.Scheduler;
+import dev.tailor.corpora.trace.TraceQuery;
+import dev.tailor.lucene.SearchTimings;
+import dev.tailor.lucene.Slicing;
+import dev.tailor.lucene.TailorSearcher;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.ToDoubleFunction;
+import org.apache.lucene.search.IndexSearcher;
+
+/**
+ * The search benchmarks: a trace's queries on an index, timed on two searchers in the same run
+ * ({@link SearchTimings}), reported as ratios of medians.
+ */
+final class SearchBenches {
+
+  private static final int SLICED_UNITS = 32;
+
+  private SearchBenches() {}
+
+  /** What every search benchmark shares: the index, the queries, the report's header. */
+  abstract static class Base implements BenchCommand.Bench {
+
+    @Override
+    public int run(BenchCommand.Options options, PrintWriter out) throws Exception {
+      if (options.index() == null || options.trace() == null) {
+        throw new IllegalArgumentException(
+            "bench "
+                + name()
+                + " needs --index DIR and --trace FILE (./tailor index, ./tailor trace)");
+      }
+      IndexAndTrace input = new IndexAndTrace();
+      input.index = options.index();
+      input.trace = options.trace();
+      input.limit = options.limit() != null ? options.limit() : options.quick() ? 200 : 1_000;
+      int warmups = options.quick() ? 1 : 3;
+      int repetitions = options.quick() ? 3 : 7;
+      try (IndexAndTrace.Opened opened = input.open()) {
+        List<SearchTimings.Labelled> queries = new ArrayList<>();
+        for (TraceQuery q : opened.queries()) {
+          queries.add(new SearchTimings.Labelled(q.category(), q.query()));
+        }
+        out.printf(
+            "%n%s: %d queries of %s on %s (%s, %d docs), measured on this machine (%d cores);"
+                + " medians of %d runs after %d warm-ups%n",
+            name(),
+            queries.size(),
+            input.trace.getFileName(),
+            input.index.getFileName(),
+            opened.manifest().sourceLabel(),
+            opened.reader().maxDoc(),
+            Runtime.getRuntime().availableProcessors(),
+            repetitions,
+            warmups);
+        int cores = Math.max(2, Runtime.getRuntime().availableProcessors());
+        try (Scheduler a = Scheduler.builder().policy(baselinePolicy()).workers(cores).build();
+            Scheduler b = Scheduler.builder().policy(candidatePolicy()).workers(cores).build()) {
+          List<SearchTimings.Timed> timed =
+              SearchTimings.compare(
+                  baseline(opened, a), candidate(opened, b), queries, warmups, repetitions);
+          report(timed, out);
+        }
+      }
+      return 0;
+    }
+
+    String baselinePolicy() {
+      return "seq";
+    }
+
+    String candidatePolicy() {
+      return "seq";
+    }
+
+    abstract IndexSearcher baseline(IndexAndTrace.Opened opened, Scheduler scheduler);
+
+    abstract IndexSearcher candidate(IndexAndTrace.Opened opened, Scheduler scheduler);
+
+    abstract void report(List<SearchTimings.Timed> timed, PrintWriter out);
+  }
+
+  /** {@code bench search-overhead}: the drop-in at degree 1 against plain IndexSearcher. */
+  static final class Overhead extends Base {
+    static final double GOAL = 1.02;
+
+    @Override
+    public String name() {
+      return "search-overhead";
+    }
+
+    @Override
+    IndexSearcher baseline(IndexAndTrace.Opened opened, Scheduler scheduler) {
+      return new IndexSearcher(opened.reader());
+    }
+
+    @Override
+    IndexSearcher candidate(IndexAndTrace.Opened opened, Scheduler scheduler) {
+      return new TailorSearcher(opened.reader(), scheduler, Slicing.unitsPerQuery(SLICED_UNITS));
+    }
+
+    @Override
+    void report(List<SearchTimings.Timed> timed, PrintWriter out) {
+      out.printf(
+          "  baseline: plain IndexSearcher, no executor; candidate: TailorSearcher, policy seq,"
+              + " %d units per query%n",
+          SLICED_UNITS);
+      byCategory(timed, out, "candidate/baseline", SearchTimings.Timed::ratio);
+      List<SearchTimings.Timed> long1ms = atLeast(timed, 1_000_000);
+      double ratio = median(long1ms, SearchTimings.Timed::ratio);
+      out.printf(
+          "  all queries: median ratio %.3f; queries of 1 ms or more (%d): median ratio %.3f,"
+              + " ratio of summed medians %.3f%n",
+          median(timed, SearchTimings.Timed::ratio), long1ms.size(), ratio, sumRatio(long1ms));
+      out.printf(
+          "  goal: at most %.2f for queries of 1 ms or more -> %s%n",
+          GOAL, long1ms.isEmpty() ? "no such query" : ratio <= GOAL ? "met" : "NOT met");
+    }
+  }
+
+  /** {@code bench speedup}: degree 2 against degree 1, all queries and the longest 5%. */
+  static final class Speedup extends Base {
+    @Override
+    public String name() {
+      return "speedup";
+    }
+
+    @Override
+    String baselinePolicy() {
+      return "fixed:1";
+    }
+
+    @Override
+    String candidatePolicy() {
+      return "fixed:2";
+    }
+
+    @Override
+    IndexSearcher baseline(IndexAndTrace.Opened opened, Scheduler scheduler) {
+      return new TailorSearcher(opened.reader(), scheduler, Slicing.unitsPerQuery(SLICED_UNITS));
+    }
+
+    @Override
+    IndexSearcher candidate(IndexAndTrace.Opened opened, Scheduler scheduler) {
+      return new TailorSearcher(opened.reader(), scheduler, Slicing.unitsPerQuery(SLICED_UNITS));
+    }
+
+    @Override
+    void report(List<SearchTimings.Timed> timed, PrintWriter out) {
+      out.printf(
+          "  speedup = time at degree 1 / time at degree 2, both TailorSearcher with %d units%n",
+          SLICED_UNITS);
+      ToDoubleFunction<SearchTimings.Timed> speedup = t -> 1.0 / t.ratio();
+      byCategory(timed, out, "speedup", speedup);
+      List<SearchTimings.Timed> sorted = new ArrayList<>(timed);
+      sorted.sort(Comparator.comparingLong(SearchTimings.Timed::baselineNanos).reversed());
+      List<SearchTimings.Timed> longest = sorted.subList(0, Math.max(1, sorted.size() / 20));
+      out.printf(
+          "  all %d queries: median speedup %.2f, mean %.2f%n",
+          timed.size(), median(timed, speedup), mean(timed, speedup));
+      out.printf(
+          "  longest 5%% (%d queries, from %.1f ms): median speedup %.2f, mean %.2f%n",
+          longest.size(),
+          longest.get(longest.size() - 1).baselineNanos() / 1e6,
+          median(longest, speedup),
+          mean(longest, speedup));
+    }
+  }
+
+  /** {@code bench slicing}: many units against one, both at degree 1. */
+  static final class SlicingCost extends Base {
+    static final double REPEATS_WORK = 1.05;
+
+    @Override
+    public String name() {
+      return "slicing";
+    }
+
+    @Override
+    IndexSearcher baseline(IndexAndTrace.Opened opened, Scheduler scheduler) {
+      return new TailorSearcher(opened.reader(), scheduler, Slicing.single());
+    }
+
+    @Override
+    IndexSearcher candidate(IndexAndTrace.Opened opened, Scheduler scheduler) {
+      return new TailorSearcher(opened.reader(), scheduler, Slicing.unitsPerQuery(SLICED_UNITS));
+    }
+
+    @Override
+    void report(List<SearchTimings.Timed> timed, PrintWriter out) {
+      out.printf(
+          "  degree 1 both; baseline: one unit per query; candidate: %d units (segment"
+              + " partitions)%n",
+          SLICED_UNITS);
+      Map<String, List<SearchTimings.Timed>> groups =
+          byCategory(timed, out, "k units/1 unit", SearchTimings.Timed::ratio);
+      List<String> repeating = new ArrayList<>();
+      groups.forEach(
+          (category, list) -> {
+            if (median(list, SearchTimings.Timed::ratio) > REPEATS_WORK) {
+              repeating.add(category);
+            }
+          });
+      out.printf(
+          "  all queries: median cost of slicing %.3f; categories above %.2f (repeating"
+              + " per-segment work per partition): %s%n",
+          median(timed, SearchTimings.Timed::ratio),
+          REPEATS_WORK,
+          repeating.isEmpty() ? "none" : String.join(", ", repeating));
+    }
+  }
+
+  /** Prints a row per category: count, median baseline time, median of the figure. */
+  static Map<String, List<SearchTimings.Timed>> byCategory(
+      List<SearchTimings.Timed> timed,
+      PrintWriter out,
+      String figure,
+      ToDoubleFunction<SearchTimings.Timed> f) {
+    Map<String, List<SearchTimings.Timed>> groups = new TreeMap<>();
+    for (SearchTimings.Timed t : timed) {
+      groups
+          .computeIfAbsent(t.category() == null ? "-" : t.category(), k -> new ArrayList<>())
+          .add(t);
+    }
+    out.printf(
+        "  %-16s %7s %14s %14s %18s%n",
+        "category", "queries", "baseline p50", "baseline max", "median " + figure);
+    groups.forEach(
+        (category, list) ->
+            out.printf(
+                "  %-16s %7d %11.2f ms %11.2f ms %18.3f%n",
+                category,
+                list.size(),
+                median(list, t -> t.baselineNanos() / 1e6),
+                list.stream().mapToLong(SearchTimings.Timed::baselineNanos).max().orElse(0) / 1e6,
+                median(list, f)));
+    return groups;
+  }
+
+  static List<SearchTimings.Timed> atLeast(List<SearchTimings.Timed> timed, long nanos) {
+    return timed.stream().filter(t -> t.baselineNanos() >= nanos).toList();
+  }
+
+  static double median(List<SearchTimings.Timed> timed, ToDoubleFunction<SearchTimings.Timed> f) {
+    if (timed.isEmpty()) {
+      return Double.NaN;
+    }
+    double[] v = timed.stream().mapToDouble(f).toArray();
+    Arrays.sort(v);
+    return v[v.length / 2];
+  }
+
+  static double mean(List<SearchTimings.Timed> timed, ToDoubleFunction<SearchTimings.Timed> f) {
+    return timed.stream().mapToDouble(f).average().orElse(Double.NaN);
+  }
+
+  static double sumRatio(List<SearchTimings.Timed> timed) {
+    long a = 0;
+    long b = 0;
+    for (SearchTimings.Timed t : timed) {
+      a += t.baselineNanos();
+      b += t.candidateNanos();
+    }
+    return a == 0 ? Double.NaN : (double) b / a;
+  }
+}

@@ -1,0 +1,112 @@
+package dev.tailor.cli;
+
+import dev.tailor.core.Scheduler;
+import dev.tailor.corpora.index.IndexManifest;
+import dev.tailor.lucene.Slicing;
+import dev.tailor.lucene.TailorSearcher;
+import dev.tailor.lucene.server.SearchServer;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.store.FSDirectory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code tailor serve}: an HTTP JSON search server over an index, scheduled by a policy. */
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Serve an index over HTTP JSON (GET/POST /search, GET /stats, GET /policy), every search"
+          + " scheduled by the policy. Stops gracefully on Ctrl-C or SIGTERM."
+    })
+final class ServeCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--index", required = true, paramLabel = "DIR", description = "A Tailor index.")
+  Path index;
+
+  @Option(
+      names = "--policy",
+      defaultValue = "seq",
+      description = "The scheduling policy (./tailor policies; default ${DEFAULT-VALUE}).")
+  String policy;
+
+  @Option(
+      names = "--workers",
+      description = "The parallelism budget (default: this machine's processors).")
+  Integer workers;
+
+  @Option(
+      names = "--queue",
+      defaultValue = "1000",
+      description = "Admission queue limit; beyond it a fast 503 (default ${DEFAULT-VALUE}).")
+  int queue;
+
+  @Option(
+      names = "--bind",
+      defaultValue = "127.0.0.1",
+      description = "Address to bind (default ${DEFAULT-VALUE}).")
+  String bind;
+
+  @Option(
+      names = "--port",
+      defaultValue = "8080",
+      description = "Port (default ${DEFAULT-VALUE}; 0 for any free one).")
+  int port;
+
+  @Option(
+      names = "--units-per-query",
+      defaultValue = "32",
+      description = "Units each query is cut into (default ${DEFAULT-VALUE}).")
+  int unitsPerQuery;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter err = spec.commandLine().getErr();
+    if (!Files.isDirectory(index)) {
+      throw new IllegalArgumentException(index + ": no such index directory");
+    }
+    IndexManifest manifest = IndexManifest.read(index);
+    Scheduler.Builder builder = Scheduler.builder().policy(policy).queueCapacity(queue);
+    if (workers != null) {
+      builder.workers(workers);
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    try (DirectoryReader reader = DirectoryReader.open(FSDirectory.open(index));
+        Scheduler scheduler = builder.build()) {
+      SearchServer server =
+          new SearchServer(
+              new TailorSearcher(reader, scheduler, Slicing.unitsPerQuery(unitsPerQuery)),
+              manifest.analyzer(),
+              "body",
+              SearchServer.Options.defaults().at(bind, port));
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    server.stop(Duration.ofSeconds(5)); // running searches finish
+                    scheduler.close();
+                    stopped.countDown();
+                  }));
+      err.printf(
+          "serving %s (%s, %d docs) on http://%s:%d with policy %s; Ctrl-C stops%n",
+          index,
+          manifest.sourceLabel(),
+          reader.maxDoc(),
+          server.address().getHostString(),
+          server.address().getPort(),
+          scheduler.policy().spec());
+      err.flush();
+      stopped.await();
+    }
+    return 0;
+  }
+}
