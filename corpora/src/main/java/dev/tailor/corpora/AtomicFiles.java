@@ -2,9 +2,11 @@ package dev.tailor.corpora;
 
 import java.io.IOException;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.security.SecureRandom;
 
 /**
  * Writing beside a target and moving into place, so that a reader never sees a half-written file
@@ -12,13 +14,50 @@ import java.nio.file.StandardCopyOption;
  */
 public final class AtomicFiles {
 
+  private static final SecureRandom RANDOM = new SecureRandom();
+
   private AtomicFiles() {}
 
-  /** A fresh temporary path in the target's directory, named after it. */
+  /**
+   * A fresh, empty, hidden file in the target's directory, named after it. Unlike {@link
+   * Files#createTempFile}, which makes files only their owner may read, it gets the permissions any
+   * new file gets, so the target has them too once moved.
+   */
   public static Path sibling(Path target, String purpose) throws IOException {
     Path dir = target.toAbsolutePath().getParent();
     Files.createDirectories(dir);
-    return Files.createTempFile(dir, "." + target.getFileName() + "." + purpose + "-", ".tmp");
+    while (true) {
+      Path tmp = dir.resolve(hiddenName(target, purpose));
+      try {
+        return Files.createFile(tmp);
+      } catch (FileAlreadyExistsException e) {
+        // Another writer drew the same name; draw again.
+      }
+    }
+  }
+
+  /** Like {@link #sibling}, a fresh empty directory beside the target. */
+  public static Path siblingDirectory(Path target, String purpose) throws IOException {
+    Path dir = target.toAbsolutePath().getParent();
+    Files.createDirectories(dir);
+    while (true) {
+      Path tmp = dir.resolve(hiddenName(target, purpose));
+      try {
+        return Files.createDirectory(tmp);
+      } catch (FileAlreadyExistsException e) {
+        // Another writer drew the same name; draw again.
+      }
+    }
+  }
+
+  private static String hiddenName(Path target, String purpose) {
+    return "."
+        + target.getFileName()
+        + "."
+        + purpose
+        + "-"
+        + Long.toUnsignedString(RANDOM.nextLong(), 36)
+        + ".tmp";
   }
 
   /** Moves a finished file or directory into place, atomically when the file system can. */

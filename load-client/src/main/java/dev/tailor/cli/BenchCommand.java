@@ -29,7 +29,8 @@ final class BenchCommand implements Callable<Integer> {
           new SchedulerOverheadBench(),
           new SearchBenches.Overhead(),
           new SearchBenches.Speedup(),
-          new SearchBenches.SlicingCost());
+          new SearchBenches.SlicingCost(),
+          new LoadClientBench());
 
   @Spec CommandSpec spec;
 

@@ -21,6 +21,7 @@ import picocli.CommandLine.Spec;
       PoliciesCommand.class,
       ProfileCommand.class,
       ServeCommand.class,
+      ReplayCommand.class,
       BenchCommand.class,
       TestCommand.class,
       CorpusCommand.class,

@@ -1,5 +1,6 @@
 package dev.tailor.corpora.index;
 
+import dev.tailor.corpora.AtomicFiles;
 import dev.tailor.corpora.BadInputException;
 import dev.tailor.corpora.Corpus;
 import dev.tailor.corpora.CorpusDoc;
@@ -96,7 +97,7 @@ public final class Indexer {
     }
     long perSegment = (total + options.segments() - 1) / options.segments();
     Files.createDirectories(out.getParent());
-    Path tmp = Files.createTempDirectory(out.getParent(), "." + out.getFileName() + ".building-");
+    Path tmp = AtomicFiles.siblingDirectory(out, "building");
     try {
       long added = write(corpus, tmp, options, perSegment, total, progress);
       if (added != total) {
@@ -199,7 +200,7 @@ public final class Indexer {
   private static void moveIntoPlace(Path tmp, Path out) throws IOException {
     Path old = null;
     if (Files.exists(out)) {
-      old = Files.createTempDirectory(out.getParent(), "." + out.getFileName() + ".old-");
+      old = AtomicFiles.siblingDirectory(out, "old");
       Files.delete(old);
       Files.move(out, old, StandardCopyOption.ATOMIC_MOVE);
     }

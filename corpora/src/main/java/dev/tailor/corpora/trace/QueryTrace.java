@@ -29,11 +29,12 @@ import org.apache.lucene.util.QueryBuilder;
  * analyzed terms), because their text is typed by people and is not query syntax. Every query is on
  * field {@value #FIELD}.
  *
- * <p>A malformed line (a luceneutil line without a category, a TREC line without an id, an NQ line
- * without its answers) is reported in {@link #warnings()} with file and line and skipped, or is
- * fatal when {@code strict}. Lines that are well-formed but not runnable (luceneutil special forms,
- * queries whose terms are all stop words) are counted in {@link #skipped()} in both modes. A trace
- * with no runnable query is an error.
+ * <p>A malformed line (a luceneutil line without a category or with a query the QueryParser
+ * rejects, a TREC line without an id, an NQ line without its answers) is counted in {@link
+ * #skipped()}, reported in {@link #warnings()} with file and line, and skipped; or is fatal when
+ * {@code strict}. Lines that are well-formed but not runnable (luceneutil special forms such as
+ * {@code nrq//}, {@code +filter=} and facets, and queries whose terms are all stop words) are
+ * counted in {@link #skipped()} in both modes. A trace with no runnable query is an error.
  */
 public final class QueryTrace {
 
@@ -210,7 +211,9 @@ public final class QueryTrace {
 
     private void nq(int n, String line) throws BadInputException {
       int tab = line.indexOf('\t');
-      if (tab <= 0 || !line.substring(tab + 1).strip().startsWith("[")) {
+      String answers = tab <= 0 ? "" : line.substring(tab + 1).strip();
+      // The answers are a Python list, CSV-quoted when an answer holds a double quote.
+      if (!answers.startsWith("[") && !answers.startsWith("\"[")) {
         malformed(n, "expected 'question<TAB>[answers]'");
         return;
       }

@@ -25,7 +25,7 @@ public enum TraceFormat {
   private static final Pattern LUCENEUTIL_LINE =
       Pattern.compile("^[A-Za-z][A-Za-z0-9_]*:\\s*\\S.*");
   private static final Pattern TREC_LINE = Pattern.compile("^\\d+:.*\\S.*");
-  private static final Pattern NQ_LINE = Pattern.compile("^[^\\t]+\\t\\[.*\\]\\s*$");
+  private static final Pattern NQ_LINE = Pattern.compile("^[^\\t]+\\t\"?\\[.*\\]\"?\\s*$");
   private static final int SAMPLE_LINES = 100;
 
   private final Charset charset;

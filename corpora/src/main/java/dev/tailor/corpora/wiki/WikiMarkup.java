@@ -23,7 +23,7 @@ public final class WikiMarkup {
   private static final Pattern COMMENT = Pattern.compile("<!--.*?(-->|$)", Pattern.DOTALL);
   private static final Pattern REF =
       Pattern.compile(
-          "<ref\\b[^>/]*/>|<ref\\b[^>]*>.*?(</ref\\s*>|$)",
+          "<ref\\b[^>]*/>|<ref\\b[^>]*>.*?(</ref\\s*>|$)",
           Pattern.DOTALL | Pattern.CASE_INSENSITIVE);
   private static final Pattern BLOCKS =
       Pattern.compile(

@@ -141,7 +141,9 @@ class QueryTraceTest {
   @Test
   void naturalQuestionsTakeTheQuestionOnly() throws IOException {
     QueryTrace trace = QueryTrace.read(fixture("nq.txt"), TraceFormat.NQ, analyzer, false);
-    assertEquals(2, trace.queries().size());
+    assertEquals(3, trace.queries().size());
+    // Answers holding a double quote are CSV-quoted, as in the real NQ files.
+    assertEquals("name of black man in to kill a mockingbird", trace.queries().get(2).text());
     assertEquals("who sings does he love me with reba", trace.queries().get(0).text());
     assertEquals("nq", trace.queries().get(0).category());
     assertEquals(Map.of(QueryTrace.REASON_MALFORMED, 1), trace.skipped());

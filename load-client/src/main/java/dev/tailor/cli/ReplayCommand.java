@@ -1,0 +1,222 @@
+package dev.tailor.cli;
+
+import dev.tailor.core.Durations;
+import dev.tailor.core.metrics.PointResult;
+import dev.tailor.core.policy.PolicyRegistry;
+import dev.tailor.corpora.trace.TraceQuery;
+import dev.tailor.load.HttpTarget;
+import dev.tailor.load.InProcessTarget;
+import dev.tailor.load.OpenLoopReplayer;
+import dev.tailor.load.Sweep;
+import dev.tailor.load.report.Report;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code tailor replay}: an open-loop sweep of policies and loads, with its report. */
+@Command(
+    name = "replay",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Replay a trace open-loop against the scheduler, for every policy at every load, and write"
+          + " a report: JSON and .hgrm per point, a CSV, a Markdown summary and PNG plots.",
+      "Latency counts from each request's intended send time; warm-up is left out."
+    })
+final class ReplayCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Mixin IndexAndTrace input;
+
+  @Option(
+      names = "--policies",
+      split = ",",
+      defaultValue = "seq,fixed:2",
+      description = "Policy specifications (./tailor policies; default ${DEFAULT-VALUE}).")
+  List<String> policies;
+
+  @Option(
+      names = "--rps",
+      split = ",",
+      required = true,
+      description = "Offered loads, requests per second, e.g. 5,10,20.")
+  List<Double> rps;
+
+  @Option(
+      names = "--duration",
+      defaultValue = "60s",
+      description = "Each point's length, warm-up included (default ${DEFAULT-VALUE}).")
+  String duration;
+
+  @Option(
+      names = "--warmup",
+      defaultValue = "10s",
+      description = "Left out of each point's figures (default ${DEFAULT-VALUE}).")
+  String warmup;
+
+  @Option(
+      names = "--targets",
+      split = ",",
+      defaultValue = "50ms,100ms",
+      description = "Latency targets for miss ratios (default ${DEFAULT-VALUE}).")
+  List<String> targets;
+
+  @Option(
+      names = "--arrivals",
+      defaultValue = "poisson",
+      description = "poisson or lognormal:CV (default ${DEFAULT-VALUE}).")
+  String arrivals;
+
+  @Option(
+      names = "--seed",
+      defaultValue = "42",
+      description = "Seed of arrivals and query order (default ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Option(
+      names = "--target",
+      paramLabel = "URL",
+      description = "A search server (./tailor serve) to replay against; default: in this process.")
+  URI target;
+
+  @Option(
+      names = "--workers",
+      description = "In-process parallelism budget (default: this machine's processors).")
+  Integer workers;
+
+  @Option(
+      names = "--queue",
+      defaultValue = "10000",
+      description = "In-process admission queue limit (default ${DEFAULT-VALUE}).")
+  int queue;
+
+  @Option(
+      names = "--units-per-query",
+      defaultValue = "32",
+      description = "Units each query is cut into (default ${DEFAULT-VALUE}).")
+  int unitsPerQuery;
+
+  @Option(
+      names = "--max-backlog",
+      defaultValue = "2000",
+      description =
+          "Requests in flight beyond which a point counts as saturated (default ${DEFAULT-VALUE}).")
+  int maxBacklog;
+
+  @Option(
+      names = "--cdf-rps",
+      description = "The load whose latency CDF is plotted (default: the highest unsaturated).")
+  Double cdfRps;
+
+  @Option(names = "--out", description = "The report's directory (default: reports/replay-TIME).")
+  Path out;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter err = spec.commandLine().getErr();
+    for (String p : policies) {
+      PolicyRegistry.of(p); // an unknown name fails here, listing the known ones
+    }
+    long durationNanos = Durations.parseNanos(duration);
+    long warmupNanos = Durations.parseNanos(warmup);
+    List<Long> targetNanos = new ArrayList<>();
+    for (String t : targets) {
+      targetNanos.add(Durations.parseNanos(t));
+    }
+    Sweep.Plan plan =
+        new Sweep.Plan(
+            policies,
+            rps,
+            arrivals,
+            seed,
+            durationNanos,
+            new OpenLoopReplayer.Settings(
+                warmupNanos,
+                maxBacklog,
+                Math.max(TimeUnit.SECONDS.toNanos(30), durationNanos),
+                targetNanos));
+    Path dir =
+        out != null
+            ? out
+            : TailorHome.root()
+                .resolve("reports")
+                .resolve(
+                    "replay-"
+                        + LocalDateTime.now()
+                            .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    int budget = workers != null ? workers : Runtime.getRuntime().availableProcessors();
+    String environment =
+        "measured on this machine (" + Runtime.getRuntime().availableProcessors() + " cores)";
+    try (IndexAndTrace.Opened opened = input.open()) {
+      List<InProcessTarget.TraceEntry> entries = new ArrayList<>();
+      List<String> texts = new ArrayList<>();
+      for (TraceQuery q : opened.queries()) {
+        entries.add(new InProcessTarget.TraceEntry(q.category(), q.query()));
+        texts.add(q.text());
+      }
+      Sweep.Targets factory =
+          target != null
+              ? policy -> new HttpTarget(target, texts)
+              : policy ->
+                  new InProcessTarget(
+                      opened.reader(), entries, policy, budget, queue, unitsPerQuery);
+      err.printf(
+          "replaying %d queries of %s on %s (%s): %d policies x %d loads, %s each (%s warm-up)%n",
+          entries.size(),
+          input.trace.getFileName(),
+          input.index.getFileName(),
+          opened.manifest().sourceLabel(),
+          target != null ? 1 : policies.size(),
+          rps.size(),
+          duration,
+          warmup);
+      err.flush();
+      Sweep.Plan run =
+          target != null
+              ? new Sweep.Plan(
+                  List.of("server"),
+                  plan.rps(),
+                  plan.arrivals(),
+                  plan.seed(),
+                  plan.durationNanos(),
+                  plan.settings())
+              : plan;
+      List<PointResult> points =
+          Sweep.run(
+              run,
+              factory,
+              entries.size(),
+              environment,
+              opened.manifest().sourceLabel(),
+              p -> {
+                err.printf(
+                    "  %-16s %8.1f rps: p50 %8.2f ms  p99 %8.2f ms  achieved %8.1f rps%s%n",
+                    p.policy(),
+                    p.offeredRps(),
+                    p.latencyAt("p50") / 1e6,
+                    p.latencyAt("p99") / 1e6,
+                    p.achievedRps(),
+                    p.saturated() ? "  SATURATED" : "");
+                err.flush();
+              });
+      String summary = Report.write(dir, points, cdfRps == null ? Double.NaN : cdfRps);
+      PrintWriter outw = spec.commandLine().getOut();
+      outw.println(summary);
+      outw.printf(
+          "report: %s (summary.md, results.csv, p99.png, p999.png, cdf.png, points/)%n", dir);
+      outw.flush();
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,32 @@
+package dev.tailor.load;
+
+import dev.tailor.core.metrics.RunMetrics;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Where a replay sends its requests. {@link #send} must not block: an open-loop client sends on
+ * schedule whatever the backlog, so a target that cannot take a request fails its future instead.
+ */
+public interface Target extends AutoCloseable {
+
+  /**
+   * Sends the trace's query number {@code query}.
+   *
+   * @return completes when the answer arrives, exceptionally if the request failed or was refused
+   */
+  CompletableFuture<?> send(int query);
+
+  /**
+   * Starts a fresh account of the scheduler's side, counting requests that arrive from {@code
+   * nanoTime} on: queueing delay and degrees. Targets that cannot see the scheduler return null.
+   */
+  default RunMetrics measureFrom(long nanoTime) {
+    return null;
+  }
+
+  /** What the policy deciding on this target is, e.g. {@code fixed:2}. */
+  String policy();
+
+  @Override
+  void close();
+}

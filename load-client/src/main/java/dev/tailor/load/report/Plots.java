@@ -1,0 +1,101 @@
+package dev.tailor.load.report;
+
+import dev.tailor.core.metrics.PointResult;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+
+/** The report's PNG plots, drawn with XChart. */
+final class Plots {
+
+  private static final int WIDTH = 900;
+  private static final int HEIGHT = 560;
+
+  private Plots() {}
+
+  /** A percentile of latency against offered load, one line per policy, as the papers plot it. */
+  static void latencyAgainstLoad(List<PointResult> points, String percentile, Path file)
+      throws IOException {
+    PointResult first = points.get(0);
+    XYChart chart =
+        new XYChartBuilder()
+            .width(WIDTH)
+            .height(HEIGHT)
+            .title(
+                percentile.toUpperCase(Locale.ROOT)
+                    + " latency against load — "
+                    + first.environment())
+            .xAxisTitle("offered load (requests/s)")
+            .yAxisTitle(percentile.toUpperCase(Locale.ROOT) + " latency (ms)")
+            .build();
+    style(chart);
+    for (String policy : Report.policies(points)) {
+      List<Double> x = new ArrayList<>();
+      List<Double> y = new ArrayList<>();
+      for (PointResult p : points) {
+        if (p.policy().equals(policy) && !p.saturated() && p.latency().containsKey(percentile)) {
+          x.add(p.offeredRps());
+          y.add(p.latency().get(percentile) / 1e6);
+        }
+      }
+      if (!x.isEmpty()) {
+        chart.addSeries(policy, x, y).setMarker(SeriesMarkers.CIRCLE);
+      }
+    }
+    save(chart, file);
+  }
+
+  /** The latency CDF of every policy at one load. */
+  static void cdf(List<PointResult> points, double load, Path file) throws IOException {
+    PointResult first = points.get(0);
+    XYChart chart =
+        new XYChartBuilder()
+            .width(WIDTH)
+            .height(HEIGHT)
+            .title(
+                String.format(
+                    Locale.ROOT, "Latency CDF at %.0f requests/s — %s", load, first.environment()))
+            .xAxisTitle("latency (ms)")
+            .yAxisTitle("fraction of requests at or below")
+            .build();
+    style(chart);
+    chart.getStyler().setXAxisLogarithmic(true);
+    for (PointResult p : points) {
+      if (p.offeredRps() != load) {
+        continue;
+      }
+      Histogram h = p.decodeLatency();
+      if (h.getTotalCount() == 0) {
+        continue;
+      }
+      List<Double> x = new ArrayList<>();
+      List<Double> y = new ArrayList<>();
+      for (HistogramIterationValue v : h.percentiles(5)) {
+        x.add(Math.max(1e-3, v.getValueIteratedTo() / 1e6));
+        y.add(v.getPercentileLevelIteratedTo() / 100.0);
+      }
+      chart.addSeries(p.policy(), x, y).setMarker(SeriesMarkers.NONE);
+    }
+    save(chart, file);
+  }
+
+  private static void style(XYChart chart) {
+    chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+    chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+  }
+
+  private static void save(XYChart chart, Path file) throws IOException {
+    String name = file.toString();
+    String base = name.endsWith(".png") ? name.substring(0, name.length() - 4) : name;
+    BitmapEncoder.saveBitmap(chart, base, BitmapEncoder.BitmapFormat.PNG);
+  }
+}

@@ -1,0 +1,388 @@
+package dev.tailor.core.table;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tailor.core.model.Schedule;
+import java.io.IOException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * A Few-to-Many interval table: one {@link Schedule} per load {@code q = 1..loads}, the number of
+ * requests in the system, as the offline search (the paper's Fig. 7) chose it. A load above the
+ * last row reads the last row.
+ *
+ * <p>Versioned JSON ({@value #FORMAT}, version {@value #VERSION}, kind {@value #KIND}) that records
+ * the inputs the table was built from, the profile's SHA-256 included, and per row the schedule
+ * with the tail, mean and average parallelism the model expects of it. {@link #read} validates and
+ * names the file, the field and the problem; {@link #write} writes a temporary file and moves it
+ * over the target, so that a watcher never sees half a table. Immutable.
+ */
+public final class IntervalTable {
+
+  /** The value of {@code format} in every table. */
+  public static final String FORMAT = "tailor-table";
+
+  /** The version this code reads and writes. */
+  public static final int VERSION = 1;
+
+  /** The value of {@code kind} for an interval table. */
+  public static final String KIND = "fm-interval";
+
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+  private static final Pattern DIGEST = Pattern.compile("sha256:[0-9a-f]{64}");
+
+  private final Inputs inputs;
+  private final String builtAt;
+  private final double buildSeconds;
+  private final List<Row> rows;
+  private final Schedule[] byLoad; // byLoad[q - 1]
+
+  /**
+   * A table.
+   *
+   * @throws IllegalArgumentException unless there is one row per load {@code 1..inputs.loads()} in
+   *     order, each with {@code inputs.maxDegree()} intervals
+   */
+  public IntervalTable(Inputs inputs, String builtAt, double buildSeconds, List<Row> rows) {
+    this.inputs = inputs;
+    this.builtAt = builtAt;
+    this.buildSeconds = buildSeconds;
+    this.rows = List.copyOf(rows);
+    if (this.rows.size() != inputs.loads()) {
+      throw new IllegalArgumentException(
+          "expected " + inputs.loads() + " rows, got " + this.rows.size());
+    }
+    byLoad = new Schedule[this.rows.size()];
+    for (int i = 0; i < byLoad.length; i++) {
+      Row r = this.rows.get(i);
+      if (r.load() != i + 1) {
+        throw new IllegalArgumentException(
+            "row " + i + " is for load " + r.load() + ", not " + (i + 1));
+      }
+      if (r.schedule().maxDegree() != inputs.maxDegree()) {
+        throw new IllegalArgumentException(
+            "row for load " + r.load() + " has maximum degree " + r.schedule().maxDegree());
+      }
+      byLoad[i] = r.schedule();
+    }
+  }
+
+  /**
+   * What a table was built from.
+   *
+   * @param profile the demand profile's file, as given
+   * @param profileDigest {@code sha256:} and the hex SHA-256 of the profile file
+   * @param requests the profile's requests
+   * @param bins demand bins the search used, 0 for every request
+   * @param cores the cores of the target machine
+   * @param targetParallelism target_p: the most threads {@code q·A(S)} may keep busy
+   * @param maxDegree n, the highest degree
+   * @param degrees the degrees a schedule could use (the others' intervals were held at 0)
+   * @param stepNanos the grid's step
+   * @param horizonNanos y: the largest interval, and the most the running intervals may sum to
+   * @param phi the tail's quantile
+   * @param loads the rows: loads 1 to this
+   */
+  public record Inputs(
+      String profile,
+      String profileDigest,
+      int requests,
+      int bins,
+      int cores,
+      double targetParallelism,
+      int maxDegree,
+      int[] degrees,
+      long stepNanos,
+      long horizonNanos,
+      double phi,
+      int loads) {}
+
+  /**
+   * One row: the schedule for a load and what the model expects of it.
+   *
+   * @param load q, the number of requests in the system
+   * @param schedule the schedule
+   * @param tailNanos its φ-tail over the profile
+   * @param meanNanos its mean
+   * @param parallelism A(S), so that {@code q·A(S)} threads are busy on average
+   */
+  public record Row(
+      int load, Schedule schedule, double tailNanos, double meanNanos, double parallelism) {}
+
+  /** What the table was built from. */
+  public Inputs inputs() {
+    return inputs;
+  }
+
+  /** When the table was built, ISO-8601. */
+  public String builtAt() {
+    return builtAt;
+  }
+
+  /** How long the build took. */
+  public double buildSeconds() {
+    return buildSeconds;
+  }
+
+  /** The rows, for loads 1, 2, .... */
+  public List<Row> rows() {
+    return rows;
+  }
+
+  /**
+   * The schedule for a load: row {@code q}, the first row below 1 and the last above the last.
+   * Allocates nothing.
+   */
+  public Schedule schedule(int load) {
+    return byLoad[Math.max(1, Math.min(load, byLoad.length)) - 1];
+  }
+
+  /** Writes the table as JSON: to a temporary file beside {@code file}, then moved over it. */
+  public void write(Path file) throws IOException {
+    Path dir = file.toAbsolutePath().getParent();
+    Files.createDirectories(dir);
+    Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
+    try {
+      JSON.writeValue(tmp.toFile(), toJson());
+      try {
+        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+
+  private ObjectNode toJson() {
+    ObjectNode root = JSON.createObjectNode();
+    root.put("format", FORMAT);
+    root.put("version", VERSION);
+    root.put("kind", KIND);
+    root.set("inputs", JSON.valueToTree(inputs));
+    root.put("builtAt", builtAt);
+    root.put("buildSeconds", buildSeconds);
+    ArrayNode list = root.putArray("rows");
+    for (Row r : rows) {
+      ObjectNode o = list.addObject();
+      o.put("load", r.load());
+      o.put("awaitExit", r.schedule().awaitsExit());
+      ArrayNode v = o.putArray("intervalsNanos");
+      for (long x : r.schedule().intervals()) {
+        v.add(x);
+      }
+      o.put("tailNanos", r.tailNanos());
+      o.put("meanNanos", r.meanNanos());
+      o.put("parallelism", r.parallelism());
+    }
+    return root;
+  }
+
+  /**
+   * Reads and validates a table.
+   *
+   * @throws IOException if the file cannot be read, is not JSON, or is not a valid interval table;
+   *     the message names the file, the field and what was expected
+   */
+  public static IntervalTable read(Path file) throws IOException {
+    JsonNode root;
+    try {
+      root = JSON.readTree(file.toFile());
+    } catch (IOException e) {
+      throw new IOException(file + ": not readable JSON: " + e.getMessage(), e);
+    }
+    return new Reader(file).table(root);
+  }
+
+  /** Reads a table tree field by field, so that every problem names its field. */
+  private static final class Reader {
+    private final Path file;
+
+    Reader(Path file) {
+      this.file = file;
+    }
+
+    IntervalTable table(JsonNode root) throws IOException {
+      if (root == null || !root.isObject()) {
+        throw problem("", "expected a JSON object");
+      }
+      String format = text(root, "format", "");
+      if (!FORMAT.equals(format)) {
+        throw problem("format", "expected \"" + FORMAT + "\", got \"" + format + "\"");
+      }
+      long version = integer(root, "version", "", 1);
+      if (version != VERSION) {
+        throw problem("version", "this Tailor reads version " + VERSION + ", got " + version);
+      }
+      String kind = text(root, "kind", "");
+      if (!KIND.equals(kind)) {
+        throw problem("kind", "expected \"" + KIND + "\", got \"" + kind + "\"");
+      }
+      JsonNode in = object(root, "inputs", "");
+      String at = "inputs.";
+      String digest = text(in, "profileDigest", at);
+      if (!DIGEST.matcher(digest).matches()) {
+        throw problem(at + "profileDigest", "expected sha256: and 64 hex digits, got " + digest);
+      }
+      int maxDegree = (int) integer(in, "maxDegree", at, 1);
+      int[] degrees = degrees(in, at, maxDegree);
+      double phi = number(in, "phi", at);
+      if (!(phi > 0 && phi <= 1)) {
+        throw problem(at + "phi", "must be in (0, 1], got " + phi);
+      }
+      double target = number(in, "targetParallelism", at);
+      if (!(target > 0)) {
+        throw problem(at + "targetParallelism", "must be > 0, got " + target);
+      }
+      Inputs inputs =
+          new Inputs(
+              text(in, "profile", at),
+              digest,
+              (int) integer(in, "requests", at, 1),
+              (int) integer(in, "bins", at, 0),
+              (int) integer(in, "cores", at, 1),
+              target,
+              maxDegree,
+              degrees,
+              integer(in, "stepNanos", at, 1),
+              integer(in, "horizonNanos", at, 0),
+              phi,
+              (int) integer(in, "loads", at, 1));
+      String builtAt = text(root, "builtAt", "");
+      double buildSeconds = number(root, "buildSeconds", "");
+      JsonNode list = root.get("rows");
+      if (list == null || !list.isArray()) {
+        throw problem("rows", "expected an array");
+      }
+      if (list.size() != inputs.loads()) {
+        throw problem(
+            "rows",
+            "expected one row per load 1.."
+                + inputs.loads()
+                + " (inputs.loads), got "
+                + list.size());
+      }
+      List<Row> rows = new ArrayList<>();
+      for (int i = 0; i < list.size(); i++) {
+        rows.add(row(list.get(i), "rows[" + i + "].", i + 1, maxDegree));
+      }
+      return new IntervalTable(inputs, builtAt, buildSeconds, rows);
+    }
+
+    private int[] degrees(JsonNode in, String at, int maxDegree) throws IOException {
+      JsonNode v = in.get("degrees");
+      if (v == null || !v.isArray() || v.isEmpty()) {
+        throw problem(at + "degrees", "expected a non-empty array of degrees");
+      }
+      int[] out = new int[v.size()];
+      for (int i = 0; i < out.length; i++) {
+        JsonNode e = v.get(i);
+        int prev = i == 0 ? 0 : out[i - 1];
+        if (!e.isIntegralNumber() || e.intValue() <= prev || e.intValue() > maxDegree) {
+          throw problem(
+              at + "degrees[" + i + "]",
+              "expected increasing degrees between 1 and inputs.maxDegree (" + maxDegree + ")");
+        }
+        out[i] = e.intValue();
+      }
+      if (out[out.length - 1] != maxDegree) {
+        throw problem(at + "degrees", "must end with inputs.maxDegree (" + maxDegree + ")");
+      }
+      return out;
+    }
+
+    private Row row(JsonNode r, String at, int load, int maxDegree) throws IOException {
+      if (r == null || !r.isObject()) {
+        throw problem(at.substring(0, at.length() - 1), "expected an object");
+      }
+      long q = integer(r, "load", at, 1);
+      if (q != load) {
+        throw problem(at + "load", "expected " + load + " (rows go by load from 1), got " + q);
+      }
+      JsonNode awaitExit = r.get("awaitExit");
+      if (awaitExit == null || !awaitExit.isBoolean()) {
+        throw problem(at + "awaitExit", "expected true or false");
+      }
+      JsonNode v = r.get("intervalsNanos");
+      if (v == null || !v.isArray()) {
+        throw problem(at + "intervalsNanos", "expected an array of whole numbers");
+      }
+      if (v.size() != maxDegree) {
+        throw problem(
+            at + "intervalsNanos",
+            "expected " + maxDegree + " intervals (inputs.maxDegree), got " + v.size());
+      }
+      long[] intervals = new long[maxDegree];
+      for (int i = 0; i < maxDegree; i++) {
+        JsonNode e = v.get(i);
+        if (!e.isIntegralNumber() || !e.canConvertToLong() || e.longValue() < 0) {
+          throw problem(at + "intervalsNanos[" + i + "]", "expected a whole number >= 0");
+        }
+        intervals[i] = e.longValue();
+      }
+      Schedule s =
+          awaitExit.booleanValue() ? Schedule.awaitingExit(intervals) : Schedule.of(intervals);
+      double tail = nonNegative(r, "tailNanos", at);
+      double mean = nonNegative(r, "meanNanos", at);
+      double parallelism = nonNegative(r, "parallelism", at);
+      return new Row(load, s, tail, mean, parallelism);
+    }
+
+    private JsonNode object(JsonNode node, String field, String at) throws IOException {
+      JsonNode v = node.get(field);
+      if (v == null || !v.isObject()) {
+        throw problem(at + field, "expected an object");
+      }
+      return v;
+    }
+
+    private String text(JsonNode node, String field, String at) throws IOException {
+      JsonNode v = node.get(field);
+      if (v == null || !v.isTextual()) {
+        throw problem(at + field, "expected a string");
+      }
+      return v.textValue();
+    }
+
+    private long integer(JsonNode node, String field, String at, long min) throws IOException {
+      JsonNode v = node.get(field);
+      if (v == null || !v.isIntegralNumber() || !v.canConvertToLong()) {
+        throw problem(at + field, "expected a whole number");
+      }
+      if (v.longValue() < min) {
+        throw problem(at + field, "must be >= " + min + ", got " + v.longValue());
+      }
+      return v.longValue();
+    }
+
+    private double number(JsonNode node, String field, String at) throws IOException {
+      JsonNode v = node.get(field);
+      if (v == null || !v.isNumber() || !Double.isFinite(v.doubleValue())) {
+        throw problem(at + field, "expected a number");
+      }
+      return v.doubleValue();
+    }
+
+    private double nonNegative(JsonNode node, String field, String at) throws IOException {
+      double v = number(node, field, at);
+      if (v < 0) {
+        throw problem(at + field, "must be >= 0, got " + v);
+      }
+      return v;
+    }
+
+    private IOException problem(String field, String what) {
+      return new IOException(file + (field.isEmpty() ? "" : ": " + field) + ": " + what);
+    }
+  }
+}
