@@ -1,7 +1,7 @@
 package dev.tailor.corpora;
 
 import dev.tailor.corpora.linedocs.CorpusMetadata;
-import dev.tailor.corpora.linedocs.LineDocReader;
+import dev.tailor.corpora.linedocs.LineDocsCorpus;
 import dev.tailor.corpora.summaries.SummariesReader;
 import dev.tailor.corpora.wiki.Redirects;
 import dev.tailor.corpora.wiki.WikiDumpReader;
@@ -68,6 +68,9 @@ public final class Corpora {
     if (resolved == null) {
       resolved = "real text from " + file.getFileName();
     }
+    if (kind == Kind.LINE_DOCS) {
+      return new LineDocsCorpus(file, resolved, strict, warnings);
+    }
     String finalLabel = resolved;
     return new Corpus() {
       @Override
@@ -82,26 +85,9 @@ public final class Corpora {
 
       @Override
       public DocSource open() throws IOException {
-        return switch (kind) {
-          case WIKI_DUMP -> new WikiDumpReader(file, redirects);
-          case SUMMARIES -> new SummariesReader(file);
-          case LINE_DOCS -> new LineDocReader(file, strict, warnings);
-        };
-      }
-
-      @Override
-      public long count() throws IOException {
-        if (kind != Kind.LINE_DOCS) {
-          return Corpus.super.count();
-        }
-        // Count quietly: skipped lines are reported once, by the read that uses the documents.
-        long n = 0;
-        try (LineDocReader docs = new LineDocReader(file, strict, s -> {})) {
-          while (docs.next() != null) {
-            n++;
-          }
-        }
-        return n;
+        return kind == Kind.WIKI_DUMP
+            ? new WikiDumpReader(file, redirects)
+            : new SummariesReader(file);
       }
     };
   }

@@ -30,7 +30,8 @@ final class BenchCommand implements Callable<Integer> {
           new SearchBenches.Overhead(),
           new SearchBenches.Speedup(),
           new SearchBenches.SlicingCost(),
-          new LoadClientBench());
+          new LoadClientBench(),
+          new FmBuildBench());
 
   @Spec CommandSpec spec;
 

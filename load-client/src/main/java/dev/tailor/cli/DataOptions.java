@@ -78,6 +78,16 @@ final class DataOptions {
         }
 
         @Override
+        public dev.tailor.corpora.DocSource openAt(long first) throws IOException {
+          return c.openAt(first);
+        }
+
+        @Override
+        public boolean seeksCheaply() {
+          return c.seeksCheaply();
+        }
+
+        @Override
         public long count() throws IOException {
           return c.count();
         }

@@ -2,7 +2,9 @@ package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
 import dev.tailor.core.metrics.PointResult;
+import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.PolicyRegistry;
+import dev.tailor.core.policy.RequestView;
 import dev.tailor.corpora.trace.TraceQuery;
 import dev.tailor.load.HttpTarget;
 import dev.tailor.load.InProcessTarget;
@@ -15,7 +17,9 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
@@ -41,10 +45,12 @@ final class ReplayCommand implements Callable<Integer> {
 
   @Option(
       names = "--policies",
-      split = ",",
       defaultValue = "seq,fixed:2",
-      description = "Policy specifications (./tailor policies; default ${DEFAULT-VALUE}).")
-  List<String> policies;
+      description =
+          "Policy specifications, comma-separated (./tailor policies; default ${DEFAULT-VALUE}).")
+  String policyList;
+
+  private List<String> policies;
 
   @Option(
       names = "--rps",
@@ -103,9 +109,8 @@ final class ReplayCommand implements Callable<Integer> {
 
   @Option(
       names = "--units-per-query",
-      defaultValue = "32",
-      description = "Units each query is cut into (default ${DEFAULT-VALUE}).")
-  int unitsPerQuery;
+      description = "Units each query is cut into (default: four per thread of the budget).")
+  Integer unitsPerQuery;
 
   @Option(
       names = "--max-backlog",
@@ -113,6 +118,14 @@ final class ReplayCommand implements Callable<Integer> {
       description =
           "Requests in flight beyond which a point counts as saturated (default ${DEFAULT-VALUE}).")
   int maxBacklog;
+
+  @Option(
+      names = "--profile",
+      paramLabel = "FILE",
+      description =
+          "A demand profile of this trace (./tailor profile): each query's profiled sequential"
+              + " time becomes its prediction, which the clairvoyant rc policy uses.")
+  Path profile;
 
   @Option(
       names = "--cdf-rps",
@@ -125,9 +138,7 @@ final class ReplayCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
-    for (String p : policies) {
-      PolicyRegistry.of(p); // an unknown name fails here, listing the known ones
-    }
+    policies = PolicyRegistry.standard().splitList(policyList); // unknown names fail here
     long durationNanos = Durations.parseNanos(duration);
     long warmupNanos = Durations.parseNanos(warmup);
     List<Long> targetNanos = new ArrayList<>();
@@ -159,10 +170,18 @@ final class ReplayCommand implements Callable<Integer> {
     String environment =
         "measured on this machine (" + Runtime.getRuntime().availableProcessors() + " cores)";
     try (IndexAndTrace.Opened opened = input.open()) {
+      Map<String, Long> predictions = new HashMap<>();
+      if (profile != null) {
+        for (DemandProfile.Request r : DemandProfile.read(profile).requests()) {
+          predictions.put(r.id(), r.sequentialNanos());
+        }
+      }
       List<InProcessTarget.TraceEntry> entries = new ArrayList<>();
       List<String> texts = new ArrayList<>();
       for (TraceQuery q : opened.queries()) {
-        entries.add(new InProcessTarget.TraceEntry(q.category(), q.query()));
+        entries.add(
+            new InProcessTarget.TraceEntry(
+                q.category(), q.query(), predictions.getOrDefault(q.id(), RequestView.UNKNOWN)));
         texts.add(q.text());
       }
       Sweep.Targets factory =
@@ -170,7 +189,12 @@ final class ReplayCommand implements Callable<Integer> {
               ? policy -> new HttpTarget(target, texts)
               : policy ->
                   new InProcessTarget(
-                      opened.reader(), entries, policy, budget, queue, unitsPerQuery);
+                      opened.reader(),
+                      entries,
+                      policy,
+                      budget,
+                      queue,
+                      unitsPerQuery != null ? unitsPerQuery : 4 * budget);
       err.printf(
           "replaying %d queries of %s on %s (%s): %d policies x %d loads, %s each (%s warm-up)%n",
           entries.size(),
@@ -202,7 +226,7 @@ final class ReplayCommand implements Callable<Integer> {
               p -> {
                 err.printf(
                     "  %-16s %8.1f rps: p50 %8.2f ms  p99 %8.2f ms  achieved %8.1f rps%s%n",
-                    p.policy(),
+                    Report.displayName(p.policy()),
                     p.offeredRps(),
                     p.latencyAt("p50") / 1e6,
                     p.latencyAt("p99") / 1e6,

@@ -102,15 +102,18 @@ final class SearchBenches {
 
     @Override
     IndexSearcher candidate(IndexAndTrace.Opened opened, Scheduler scheduler) {
-      return new TailorSearcher(opened.reader(), scheduler, Slicing.unitsPerQuery(SLICED_UNITS));
+      candidate = new TailorSearcher(opened.reader(), scheduler); // the drop-in, as a user gets it
+      return candidate;
     }
+
+    private TailorSearcher candidate;
 
     @Override
     void report(List<SearchTimings.Timed> timed, PrintWriter out) {
       out.printf(
-          "  baseline: plain IndexSearcher, no executor; candidate: TailorSearcher, policy seq,"
-              + " %d units per query%n",
-          SLICED_UNITS);
+          "  baseline: plain IndexSearcher, no executor; candidate: the drop-in TailorSearcher with"
+              + " its default slicing (%s: %d units here), policy seq%n",
+          candidate.slicing(), candidate.getSlices().length);
       byCategory(timed, out, "candidate/baseline", SearchTimings.Timed::ratio);
       List<SearchTimings.Timed> long1ms = atLeast(timed, 1_000_000);
       double ratio = median(long1ms, SearchTimings.Timed::ratio);

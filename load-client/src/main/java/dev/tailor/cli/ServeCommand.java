@@ -64,9 +64,8 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--units-per-query",
-      defaultValue = "32",
-      description = "Units each query is cut into (default ${DEFAULT-VALUE}).")
-  int unitsPerQuery;
+      description = "Units each query is cut into (default: four per thread of the budget).")
+  Integer unitsPerQuery;
 
   @Override
   public Integer call() throws Exception {
@@ -84,7 +83,9 @@ final class ServeCommand implements Callable<Integer> {
         Scheduler scheduler = builder.build()) {
       SearchServer server =
           new SearchServer(
-              new TailorSearcher(reader, scheduler, Slicing.unitsPerQuery(unitsPerQuery)),
+              unitsPerQuery == null
+                  ? new TailorSearcher(reader, scheduler)
+                  : new TailorSearcher(reader, scheduler, Slicing.unitsPerQuery(unitsPerQuery)),
               manifest.analyzer(),
               "body",
               SearchServer.Options.defaults().at(bind, port));

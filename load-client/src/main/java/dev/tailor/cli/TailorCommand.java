@@ -18,6 +18,7 @@ import picocli.CommandLine.Spec;
       "Tailor decides, per request and moment by moment, how many threads work on it."
     },
     subcommands = {
+      DemoCommand.class,
       PoliciesCommand.class,
       ProfileCommand.class,
       ServeCommand.class,
@@ -27,6 +28,7 @@ import picocli.CommandLine.Spec;
       CorpusCommand.class,
       IndexCommand.class,
       TraceCommand.class,
+      TablesCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class TailorCommand implements Runnable {
@@ -39,7 +41,28 @@ public final class TailorCommand implements Runnable {
   }
 
   static CommandLine commandLine() {
-    return new CommandLine(new TailorCommand()).setCaseInsensitiveEnumValuesAllowed(true);
+    return new CommandLine(new TailorCommand())
+        .setCaseInsensitiveEnumValuesAllowed(true)
+        .setExecutionExceptionHandler(TailorCommand::report);
+  }
+
+  /**
+   * Bad input (a missing file, a malformed argument, an unreachable server) is reported as its
+   * message, which names the file, field or value; anything else with its stack trace.
+   */
+  private static int report(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
+    Throwable cause =
+        e instanceof CommandLine.ExecutionException && e.getCause() != null ? e.getCause() : e;
+    if (cause instanceof IllegalArgumentException
+        || cause instanceof java.io.IOException
+        || cause instanceof java.io.UncheckedIOException
+        || cause instanceof CommandLine.ExecutionException) {
+      cl.getErr().println("tailor " + cl.getCommandName() + ": " + cause.getMessage());
+    } else {
+      cause.printStackTrace(cl.getErr());
+    }
+    cl.getErr().flush();
+    return 1;
   }
 
   @Override

@@ -6,6 +6,7 @@ import dev.tailor.core.SchedulerListener;
 import dev.tailor.core.metrics.RequestClasses;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.metrics.RunMetrics;
+import dev.tailor.core.policy.RequestView;
 import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TailorSearcher;
 import java.util.List;
@@ -26,8 +27,10 @@ public final class InProcessTarget implements Target {
    *
    * @param category its category, or null
    * @param query the parsed query
+   * @param predictedNanos its predicted (or, for the clairvoyant {@code rc}, profiled) sequential
+   *     time, or {@link RequestView#UNKNOWN}
    */
-  public record TraceEntry(String category, Query query) {}
+  public record TraceEntry(String category, Query query, long predictedNanos) {}
 
   private final Scheduler scheduler;
   private final TailorSearcher searcher;
@@ -74,7 +77,7 @@ public final class InProcessTarget implements Target {
     try {
       return scheduler.submit(
           ctx -> searcher.search(entry.query(), new TopScoreDocCollectorManager(10, 1000)),
-          RequestAttributes.labelled(entry.category()));
+          new RequestAttributes(entry.category(), entry.predictedNanos()));
     } catch (RejectedExecutionException e) {
       return CompletableFuture.failedFuture(e);
     }

@@ -21,14 +21,14 @@ import java.util.stream.IntStream;
  * (the order the paper's loops meet them). A wait of {@code y} becomes "await exit" (the paper's
  * e1).
  *
- * <p>How it avoids the paper's hours: a schedule's per-request times and {@code A(S)} do not
- * depend on the load, only the constraint does, so each running part {@code (v1, ..., v_{n-1})} is
+ * <p>How it avoids the paper's hours: a schedule's per-request times and {@code A(S)} do not depend
+ * on the load, only the constraint does, so each running part {@code (v1, ..., v_{n-1})} is
  * evaluated once over the requests ({@link ScheduleEvaluator#run}) and every wait {@code v0} is
  * derived from it exactly. A schedule that violates the target at load q violates it at every
  * higher load (the paper's third speed-up), so it fits at exactly the loads {@code 1..h(S)}; the
  * builder files each schedule under {@code h(S)} and a suffix minimum over the loads gives every
- * row. The running parts are evaluated in parallel; the choice is a minimum under a total order,
- * so the table is the same whatever the thread count.
+ * row. The running parts are evaluated in parallel; the choice is a minimum under a total order, so
+ * the table is the same whatever the thread count.
  *
  * <p>A load at which no schedule fits gets the schedule with the lowest {@code A(S)}, which waits
  * the longest: an exit wait.
@@ -36,7 +36,7 @@ import java.util.stream.IntStream;
 public final class FmTableBuilder {
 
   /** The most running parts a search may enumerate, to fail fast on an impossible grid. */
-  static final long MAX_RUNS = 20_000_000L;
+  static final long MAX_RUNS = 5_000_000L;
 
   private final Options options;
 
@@ -118,16 +118,15 @@ public final class FmTableBuilder {
     long step = options.stepNanos();
     long y = options.horizonNanos();
     if (y == 0) {
-      y = (long) Math.ceil(workload.longestNanos() / step) * step;
+      y = (long) Math.ceil(workload.longestNanos());
     }
+    y = Math.ceilDiv(y, step) * step; // the grid ends on y, so that v0 = y can mean "await exit"
     int steps = (int) Math.min(Integer.MAX_VALUE, y / step);
     Workload searched = options.bins() > 0 ? workload.binned(options.bins()) : workload;
     ScheduleEvaluator evaluator = new ScheduleEvaluator(searched, n, options.phi());
     int[] runs = runs(n, steps, options.degrees());
-    int count = runs.length / Math.max(1, n - 1);
-    if (n == 1) {
-      count = 1;
-    }
+    // With n = 1 there is no running interval: one empty running part.
+    int count = n == 1 ? 1 : runs.length / (n - 1);
     Search search = new Search(evaluator, runs, count, n, step, steps, y);
     Best[] byLoad = search.run(options.threads(), options.loads(), options.targetParallelism());
 
@@ -155,8 +154,8 @@ public final class FmTableBuilder {
   }
 
   /**
-   * Every running part {@code (v1, ..., v_{n-1})} in steps, flattened, in lexicographic order:
-   * each value in {@code 0..steps}, their sum at most {@code steps}, zero for degrees not allowed.
+   * Every running part {@code (v1, ..., v_{n-1})} in steps, flattened, in lexicographic order: each
+   * value in {@code 0..steps}, their sum at most {@code steps}, zero for degrees not allowed.
    */
   static int[] runs(int n, int steps, int[] degrees) {
     boolean[] allowed = new boolean[n + 1];
@@ -167,6 +166,23 @@ public final class FmTableBuilder {
     if (width == 0) {
       return new int[0];
     }
+    // k free intervals summing to at most `steps`: C(steps + k, k) running parts. Checked before
+    // enumerating, so that an impossible grid fails at once rather than out of memory.
+    int k = 0;
+    for (int d = 1; d < n; d++) {
+      k += allowed[d] ? 1 : 0;
+    }
+    double parts = 1;
+    for (int i = 1; i <= k; i++) {
+      parts = parts * (steps + i) / i;
+    }
+    if (parts > MAX_RUNS) {
+      throw new IllegalArgumentException(
+          String.format(
+              "the grid has %.3g running parts, more than %d; use a larger step, a smaller"
+                  + " horizon or fewer degrees",
+              parts, MAX_RUNS));
+    }
     IntList out = new IntList();
     int[] v = new int[width];
     enumerate(v, 0, steps, allowed, out);
@@ -175,12 +191,6 @@ public final class FmTableBuilder {
 
   private static void enumerate(int[] v, int i, int left, boolean[] allowed, IntList out) {
     if (i == v.length) {
-      if (out.size() / v.length >= MAX_RUNS) {
-        throw new IllegalArgumentException(
-            "the grid has more than "
-                + MAX_RUNS
-                + " running parts; use a larger step, a smaller horizon or a lower max degree");
-      }
       out.addAll(v);
       return;
     }
@@ -220,6 +230,7 @@ public final class FmTableBuilder {
     final double tail;
     final double mean;
     final double parallelism;
+    private final long[] intervals;
     private final double tailKey; // rounded to whole nanoseconds: sub-ns noise is a tie
     private final double meanKey;
 
@@ -228,6 +239,7 @@ public final class FmTableBuilder {
       this.tail = e.tailNanos();
       this.mean = e.meanNanos();
       this.parallelism = e.parallelism();
+      this.intervals = schedule.intervals();
       this.tailKey = Math.rint(tail);
       this.meanKey = Math.rint(mean);
     }
@@ -243,6 +255,21 @@ public final class FmTableBuilder {
       }
       if (c == 0) {
         c = schedule.compareTo(o.schedule);
+      }
+      return c < 0;
+    }
+
+    /** {@link #betterThan} for a candidate not yet made into a Best (the search's hot path). */
+    static boolean beats(ScheduleEvaluator.Evaluation e, long[] intervals, Best o) {
+      if (o == null) {
+        return true;
+      }
+      int c = Double.compare(Math.rint(e.tailNanos()), o.tailKey);
+      if (c == 0) {
+        c = Double.compare(Math.rint(e.meanNanos()), o.meanKey);
+      }
+      if (c == 0) {
+        c = Arrays.compare(intervals, o.intervals);
       }
       return c < 0;
     }
@@ -286,7 +313,7 @@ public final class FmTableBuilder {
       int chunks = Math.min(count, Math.max(1, threads * 64));
       Chunk merged;
       if (threads == 1) {
-        merged = chunk(0, chunks, loads, target);
+        merged = chunk(0, 1, loads, target);
       } else {
         ForkJoinPool pool = new ForkJoinPool(threads);
         try {
@@ -319,6 +346,10 @@ public final class FmTableBuilder {
       return byLoad;
     }
 
+    private Schedule schedule(long[] intervals, int waitSteps) {
+      return waitSteps == steps ? Schedule.awaitingExit(intervals) : Schedule.of(intervals);
+    }
+
     /** The c-th of {@code chunks} contiguous slices of the running parts (all of them if 1). */
     private Chunk chunk(int c, int chunks, int loads, double target) {
       ScheduleEvaluator evaluator = prototype.forAnotherThread();
@@ -335,17 +366,16 @@ public final class FmTableBuilder {
           long v0 = w * step;
           ScheduleEvaluator.Evaluation e = run.withWait(v0);
           int h = Math.min(loads, e.highestLoad(target));
-          boolean leaner = out.leanest == null || e.parallelism() <= out.leanest.parallelism;
-          if (h < 1 && !leaner) {
-            continue;
-          }
           intervals[0] = v0;
-          Best b = new Best(w == steps ? Schedule.awaitingExit(intervals) : Schedule.of(intervals), e);
-          if (h >= 1 && b.betterThan(out.filed[h])) {
-            out.filed[h] = b;
+          // Allocate only for a schedule that would replace a best: most never do.
+          if (h >= 1 && Best.beats(e, intervals, out.filed[h])) {
+            out.filed[h] = new Best(schedule(intervals, w), e);
           }
-          if (b.leanerThan(out.leanest)) {
-            out.leanest = b;
+          if (out.leanest == null || e.parallelism() <= out.leanest.parallelism) {
+            Best b = new Best(schedule(intervals, w), e);
+            if (b.leanerThan(out.leanest)) {
+              out.leanest = b;
+            }
           }
         }
         intervals[0] = 0;

@@ -16,6 +16,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -56,7 +61,8 @@ public final class Indexer {
    * @param analyzer the analyzer for title and body
    * @param ramBufferMb the indexing buffer; larger buffers mean fewer intermediate flushes
    */
-  public record Options(int segments, boolean force, IndexAnalyzer analyzer, double ramBufferMb) {
+  public record Options(
+      int segments, boolean force, IndexAnalyzer analyzer, double ramBufferMb, int threads) {
     /** Checks the values. */
     public Options {
       if (segments < 1) {
@@ -65,6 +71,14 @@ public final class Indexer {
       if (ramBufferMb <= 0) {
         throw new IllegalArgumentException("ramBufferMb must be positive, got " + ramBufferMb);
       }
+      if (threads < 1) {
+        throw new IllegalArgumentException("threads must be at least 1, got " + threads);
+      }
+    }
+
+    /** Options with one indexing thread per processor. */
+    public Options(int segments, boolean force, IndexAnalyzer analyzer, double ramBufferMb) {
+      this(segments, force, analyzer, ramBufferMb, Runtime.getRuntime().availableProcessors());
     }
   }
 
@@ -131,35 +145,131 @@ public final class Indexer {
   private static long write(
       Corpus corpus, Path dir, Options options, long perSegment, long total, Progress progress)
       throws IOException {
-    IndexWriterConfig config =
-        new IndexWriterConfig(options.analyzer().create())
-            .setOpenMode(IndexWriterConfig.OpenMode.CREATE)
-            .setMergePolicy(new BandMergePolicy(perSegment))
-            .setMergeScheduler(new SerialMergeScheduler())
-            .setRAMBufferSizeMB(options.ramBufferMb())
-            .setUseCompoundFile(false)
-            .setCommitOnClose(true);
-    // One reusable document: the fields are reset for every corpus document.
-    StringField id = new StringField("id", "", Field.Store.YES);
-    Field title = new Field("title", "", TextField.TYPE_STORED);
-    Field body = new Field("body", "", TextField.TYPE_NOT_STORED);
-    StringField date = new StringField("date", "", Field.Store.YES);
-    Document doc = new Document();
-    doc.add(id);
-    doc.add(title);
-    doc.add(body);
-    doc.add(date);
+    int bands = (int) ((total + perSegment - 1) / perSegment);
+    int threads = Math.min(options.threads(), bands);
+    if (threads > 1 && corpus.seeksCheaply()) {
+      return writeParallel(corpus, dir, options, perSegment, total, bands, threads, progress);
+    }
+    return writeSequential(corpus, dir, options, perSegment, total, progress);
+  }
+
+  private static IndexWriterConfig config(Options options, long perSegment, double ramBufferMb) {
+    return new IndexWriterConfig(options.analyzer().create())
+        .setOpenMode(IndexWriterConfig.OpenMode.CREATE)
+        .setMergePolicy(new BandMergePolicy(perSegment))
+        .setMergeScheduler(new SerialMergeScheduler())
+        .setRAMBufferSizeMB(ramBufferMb)
+        .setUseCompoundFile(false)
+        .setCommitOnClose(true);
+  }
+
+  /**
+   * Builds every band as a one-segment index of its own, {@code threads} at a time, each reading
+   * its documents from where they start in the corpus, then adds the bands to the index in order
+   * ({@code addIndexes} copies segments as they are), so the result is the sequential layout.
+   */
+  private static long writeParallel(
+      Corpus corpus,
+      Path dir,
+      Options options,
+      long perSegment,
+      long total,
+      int bands,
+      int threads,
+      Progress progress)
+      throws IOException {
+    Path bandsRoot = dir.resolveSibling(dir.getFileName() + ".bands");
+    Files.createDirectories(bandsRoot);
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    AtomicLong done = new AtomicLong();
+    Object progressLock = new Object();
+    try {
+      List<Future<Long>> futures = new ArrayList<>();
+      for (int b = 0; b < bands; b++) {
+        long first = b * perSegment;
+        long count = Math.min(perSegment, total - first);
+        Path bandDir = bandsRoot.resolve(Integer.toString(b));
+        futures.add(
+            pool.submit(
+                () -> {
+                  long added = 0;
+                  try (FSDirectory directory = FSDirectory.open(bandDir);
+                      IndexWriter writer =
+                          new IndexWriter(
+                              directory,
+                              config(options, perSegment, options.ramBufferMb() / threads));
+                      DocSource docs = corpus.openAt(first)) {
+                    DocFields fields = new DocFields();
+                    CorpusDoc d;
+                    while (added < count && (d = docs.next()) != null) {
+                      writer.addDocument(fields.of(first + added, d));
+                      added++;
+                      if (added % PROGRESS_EVERY == 0) {
+                        long now = done.addAndGet(PROGRESS_EVERY);
+                        synchronized (progressLock) {
+                          progress.update(now, total);
+                        }
+                      }
+                    }
+                    done.addAndGet(added % PROGRESS_EVERY);
+                    writer.forceMerge(1);
+                    writer.commit();
+                  }
+                  return added;
+                }));
+      }
+      long added = 0;
+      for (Future<Long> f : futures) {
+        added += f.get();
+      }
+      try (FSDirectory directory = FSDirectory.open(dir);
+          IndexWriter writer = new IndexWriter(directory, config(options, perSegment, 16))) {
+        FSDirectory[] parts = new FSDirectory[bands];
+        try {
+          for (int b = 0; b < bands; b++) {
+            parts[b] = FSDirectory.open(bandsRoot.resolve(Integer.toString(b)));
+          }
+          writer.addIndexes(parts);
+        } finally {
+          for (FSDirectory p : parts) {
+            if (p != null) {
+              p.close();
+            }
+          }
+        }
+        writer.commit();
+      }
+      progress.update(done.get(), total);
+      return added;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while indexing", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw new IOException(e.getCause());
+    } finally {
+      pool.shutdownNow();
+      deleteTree(bandsRoot);
+    }
+  }
+
+  private static long writeSequential(
+      Corpus corpus, Path dir, Options options, long perSegment, long total, Progress progress)
+      throws IOException {
+    IndexWriterConfig config = config(options, perSegment, options.ramBufferMb());
+    DocFields fields = new DocFields();
     long n = 0;
     try (FSDirectory directory = FSDirectory.open(dir);
         IndexWriter writer = new IndexWriter(directory, config);
         DocSource docs = corpus.open()) {
       CorpusDoc d;
       while ((d = docs.next()) != null) {
-        id.setStringValue(Long.toString(n));
-        title.setStringValue(d.title());
-        body.setStringValue(d.body());
-        date.setStringValue(d.date());
-        writer.addDocument(doc);
+        writer.addDocument(fields.of(n, d));
         n++;
         if (n % perSegment == 0) {
           writer.flush();
@@ -173,6 +283,30 @@ public final class Indexer {
     }
     progress.update(n, total);
     return n;
+  }
+
+  /** One reusable Lucene document per indexing thread: its fields are reset for every document. */
+  private static final class DocFields {
+    private final StringField id = new StringField("id", "", Field.Store.YES);
+    private final Field title = new Field("title", "", TextField.TYPE_STORED);
+    private final Field body = new Field("body", "", TextField.TYPE_NOT_STORED);
+    private final StringField date = new StringField("date", "", Field.Store.YES);
+    private final Document doc = new Document();
+
+    DocFields() {
+      doc.add(id);
+      doc.add(title);
+      doc.add(body);
+      doc.add(date);
+    }
+
+    Document of(long ordinal, CorpusDoc d) {
+      id.setStringValue(Long.toString(ordinal));
+      title.setStringValue(d.title());
+      body.setStringValue(d.body());
+      date.setStringValue(d.date());
+      return doc;
+    }
   }
 
   private static List<IndexManifest.Segment> segments(Path dir, long expectedDocs)

@@ -6,6 +6,9 @@ import dev.tailor.corpora.DocSource;
 import dev.tailor.corpora.Inputs;
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.function.Consumer;
@@ -34,6 +37,26 @@ public final class LineDocReader implements DocSource {
   public LineDocReader(Path file, boolean strict, Consumer<String> warnings) throws IOException {
     this.file = file;
     this.in = Inputs.reader(file, StandardCharsets.UTF_8);
+    this.strict = strict;
+    this.warnings = warnings;
+  }
+
+  /**
+   * Opens an uncompressed line-docs file at a line start.
+   *
+   * @param offset the byte offset of a line start
+   * @param linesBefore the number of lines before that offset, so that messages name true lines
+   */
+  LineDocReader(Path file, long offset, long linesBefore, boolean strict, Consumer<String> warnings)
+      throws IOException {
+    this.file = file;
+    FileChannel channel = FileChannel.open(file);
+    channel.position(offset);
+    this.in =
+        new BufferedReader(
+            new InputStreamReader(Channels.newInputStream(channel), StandardCharsets.UTF_8),
+            1 << 16);
+    this.line = linesBefore;
     this.strict = strict;
     this.warnings = warnings;
   }

@@ -37,12 +37,16 @@ class GensimExcerptTest {
   @Test
   void all106ArticlesParseToSensibleText() throws IOException {
     Path file = excerpt();
-    assumeTrue(
-        Files.isRegularFile(file),
+    String why =
         "the gensim Wikipedia excerpt is not cached at "
             + file
             + "; run ./tailor corpus fetch wikipedia-dump-sample (needs pip and PyPI) to run this"
-            + " test");
+            + " test";
+    if (!Files.isRegularFile(file)) {
+      // Surefire's summary shows a skip but not its reason: say it where the build log shows it.
+      System.err.println("GensimExcerptTest skipped: " + why);
+    }
+    assumeTrue(Files.isRegularFile(file), why);
     List<CorpusDoc> docs = WikiDumpReaderTest.readAll(file, Redirects.SKIP);
     assertEquals(106, docs.size());
     assertEquals("Anarchism", docs.get(0).title());

@@ -48,7 +48,7 @@ final class Plots {
         }
       }
       if (!x.isEmpty()) {
-        chart.addSeries(policy, x, y).setMarker(SeriesMarkers.CIRCLE);
+        chart.addSeries(Report.displayName(policy), x, y).setMarker(SeriesMarkers.CIRCLE);
       }
     }
     save(chart, file);
@@ -83,7 +83,7 @@ final class Plots {
         x.add(Math.max(1e-3, v.getValueIteratedTo() / 1e6));
         y.add(v.getPercentileLevelIteratedTo() / 100.0);
       }
-      chart.addSeries(p.policy(), x, y).setMarker(SeriesMarkers.NONE);
+      chart.addSeries(Report.displayName(p.policy()), x, y).setMarker(SeriesMarkers.NONE);
     }
     save(chart, file);
   }

@@ -169,7 +169,7 @@ public final class Report {
             + " backlog grew without bound.\n\n");
     md.append("| load (rps) |");
     for (String p : policies) {
-      md.append(' ').append(p).append(" |");
+      md.append(' ').append(displayName(p)).append(" |");
     }
     md.append("\n|---|");
     md.append("---|".repeat(policies.size()));
@@ -204,6 +204,14 @@ public final class Report {
       md.append('\n');
     }
     return md.toString();
+  }
+
+  /**
+   * A policy's name for tables and legends: its specification with any file path shortened to the
+   * file's name ({@code fm:/long/path/table.json} becomes {@code fm:table.json}).
+   */
+  public static String displayName(String spec) {
+    return spec.replaceAll("(?<=:)[^,]*/([^/,]+)", "$1");
   }
 
   static boolean isBaseline(String spec) {

@@ -49,6 +49,9 @@ public final class ScheduleEvaluator {
 
   private final double[] times; // scratch for the tail selection
   private final double[] weights;
+  private double lastTail; // the last selected tail, for the next call's guess; results never
+
+  // depend on it
 
   /**
    * An evaluator of schedules with maximum degree {@code maxDegree} over {@code workload}.
@@ -143,44 +146,60 @@ public final class ScheduleEvaluator {
     int n = seq.length;
     double v1 = maxDegree > 1 ? intervals[1] : Double.POSITIVE_INFINITY;
     int done = upperBound(v1); // requests [0, done) finish at degree 1: time = busy = seq
-    double sumTime = prefixTime[done];
-    double sumBusy = prefixTime[done];
-    int m = 0;
-    for (int r = done; r < n; r++) {
-      // The model, for one request: W is the sequential work done so far.
-      int base = r * maxDegree;
-      double need = seq[r];
-      double work = 0;
-      double time = 0;
-      double busy = 0;
-      int k = 1;
-      for (; k < maxDegree; k++) {
-        double v = intervals[k];
-        double s = speedup[base + k - 1];
-        if (need - work <= s * v) {
-          break;
-        }
-        work += s * v;
-        time += v;
-        busy += k * v;
-      }
-      double last = (need - work) / speedup[base + k - 1];
-      time += last;
-      busy += k * last;
-      double w = weight[r];
-      sumTime += w * time;
-      sumBusy += w * busy;
-      times[m] = time;
-      weights[m] = w;
-      m++;
-    }
+    double rest = tailRank - prefixWeight[done]; // the tail's rank among the others, if > 0
+    // Only times above a guess are kept for the tail's selection: the last tail found, a little
+    // lowered, since neighbouring schedules have neighbouring tails. Those at or below it all
+    // precede the kept ones, so only their weight matters. A guess too high is caught and redone.
+    double guess = rest > 0 ? lastTail * 0.9 : Double.POSITIVE_INFINITY;
     double tail;
-    if (prefixWeight[done] >= tailRank) {
-      tail = seq[firstReaching(tailRank, done)];
-    } else {
-      tail = select(times, weights, m, tailRank - prefixWeight[done]);
+    while (true) {
+      double sumTime = prefixTime[done];
+      double sumBusy = prefixTime[done];
+      double below = 0;
+      int m = 0;
+      for (int r = done; r < n; r++) {
+        // The model, for one request: work is the sequential work done so far.
+        int base = r * maxDegree;
+        double need = seq[r];
+        double work = 0;
+        double time = 0;
+        double busy = 0;
+        int k = 1;
+        for (; k < maxDegree; k++) {
+          double v = intervals[k];
+          double s = speedup[base + k - 1];
+          if (need - work <= s * v) {
+            break;
+          }
+          work += s * v;
+          time += v;
+          busy += k * v;
+        }
+        double last = (need - work) / speedup[base + k - 1];
+        time += last;
+        busy += k * last;
+        double w = weight[r];
+        sumTime += w * time;
+        sumBusy += w * busy;
+        if (time > guess) {
+          times[m] = time;
+          weights[m] = w;
+          m++;
+        } else {
+          below += w;
+        }
+      }
+      if (rest <= 0) {
+        tail = seq[firstReaching(tailRank, done)];
+      } else if (below >= rest) {
+        guess = Double.NEGATIVE_INFINITY; // the guess was too high: keep every time
+        continue;
+      } else {
+        tail = select(times, weights, m, rest - below);
+        lastTail = tail;
+      }
+      return new Run(sumTime, sumBusy, tail, totalWeight);
     }
-    return new Run(sumTime, sumBusy, tail, totalWeight);
   }
 
   /** The number of requests with {@code seq <= limit}. */

@@ -39,6 +39,7 @@ public final class PolicyRegistry {
     for (PolicyFactory f : BaselinePolicies.factories()) {
       byName.put(f.name(), f);
     }
+    byName.put("fm", FewToManyPolicy.factory());
     for (PolicyFactory f : ServiceLoader.load(PolicyFactory.class)) {
       byName.putIfAbsent(f.name(), f);
     }
@@ -68,6 +69,35 @@ public final class PolicyRegistry {
           "bad policy '" + spec + "': " + e.getMessage() + " (expected " + factory.usage() + ")",
           e);
     }
+  }
+
+  /**
+   * Splits a comma-separated list of specifications, such as {@code seq,fixed:2,rampup:10ms,6}: a
+   * piece that does not start with a known policy name continues the specification before it, so
+   * the arguments of {@code rampup:10ms,6} stay together.
+   *
+   * @throws IllegalArgumentException if the list starts with an unknown name (listing the known
+   *     ones)
+   */
+  public List<String> splitList(String specs) {
+    List<String> out = new ArrayList<>();
+    for (String piece : specs.split(",")) {
+      String trimmed = piece.trim();
+      if (trimmed.isEmpty()) {
+        continue;
+      }
+      char first = trimmed.charAt(0);
+      boolean argument = Character.isDigit(first) || first == '.';
+      if (!argument || out.isEmpty()) {
+        out.add(trimmed);
+      } else {
+        out.set(out.size() - 1, out.get(out.size() - 1) + "," + trimmed);
+      }
+    }
+    for (String spec : out) {
+      create(spec); // an unknown name or bad arguments fail here, saying what was expected
+    }
+    return out;
   }
 
   /** The factories, in registration order. */

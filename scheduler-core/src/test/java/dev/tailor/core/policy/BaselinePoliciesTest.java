@@ -113,7 +113,7 @@ class BaselinePoliciesTest {
 
   @Test
   void everyBaselineHelpsFirst() {
-    for (PolicyFactory f : PolicyRegistry.standard().factories()) {
+    for (PolicyFactory f : BaselinePolicies.factories()) {
       String spec =
           switch (f.name()) {
             case "fixed" -> "fixed:2";

