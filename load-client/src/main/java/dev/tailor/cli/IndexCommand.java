@@ -87,6 +87,14 @@ final class IndexCommand implements Callable<Integer> {
       description = "IndexWriter buffer (default ${DEFAULT-VALUE}); does not change the layout.")
   double ramBufferMb;
 
+  @Option(
+      names = "--threads",
+      paramLabel = "N",
+      description =
+          "Indexing threads (default: the processors); used for uncompressed line docs, does not"
+              + " change the layout.")
+  Integer threads;
+
   @Override
   public Integer call() throws Exception {
     IndexAnalyzer a = IndexAnalyzer.byName(analyzer);
@@ -94,8 +102,9 @@ final class IndexCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "unknown analyzer '" + analyzer + "'; known: english, standard");
     }
-    if (segments < 1) {
-      throw new ParameterException(spec.commandLine(), "--segments must be at least 1");
+    if (segments < 1 || (threads != null && threads < 1)) {
+      throw new ParameterException(
+          spec.commandLine(), "--segments and --threads must be at least 1");
     }
     if (Files.exists(out) && !force) {
       throw new ParameterException(
@@ -123,7 +132,12 @@ final class IndexCommand implements Callable<Integer> {
           Indexer.build(
               c,
               out,
-              new Indexer.Options(segments, force, a, ramBufferMb),
+              new Indexer.Options(
+                  segments,
+                  force,
+                  a,
+                  ramBufferMb,
+                  threads != null ? threads : Runtime.getRuntime().availableProcessors()),
               (done, total) -> {
                 if (bar.get() == null) {
                   bar.set(Progress.docs("index", total));

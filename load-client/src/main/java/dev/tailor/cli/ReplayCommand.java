@@ -1,6 +1,7 @@
 package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
+import dev.tailor.core.Scheduler;
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.PolicyRegistry;
@@ -11,6 +12,7 @@ import dev.tailor.load.InProcessTarget;
 import dev.tailor.load.OpenLoopReplayer;
 import dev.tailor.load.Sweep;
 import dev.tailor.load.report.Report;
+import dev.tailor.lucene.TailorSearcher;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
@@ -184,6 +186,9 @@ final class ReplayCommand implements Callable<Integer> {
                 q.category(), q.query(), predictions.getOrDefault(q.id(), RequestView.UNKNOWN)));
         texts.add(q.text());
       }
+      if (target == null) {
+        warmUp(opened, entries, budget, err);
+      }
       Sweep.Targets factory =
           target != null
               ? policy -> new HttpTarget(target, texts)
@@ -242,5 +247,27 @@ final class ReplayCommand implements Callable<Integer> {
       outw.flush();
     }
     return 0;
+  }
+
+  /**
+   * Runs every query a few times before the first point, so that the first policy measured does not
+   * pay for the JIT compiler and a cold index alone.
+   */
+  private static void warmUp(
+      IndexAndTrace.Opened opened,
+      List<InProcessTarget.TraceEntry> entries,
+      int workers,
+      PrintWriter err)
+      throws java.io.IOException {
+    err.printf("warming up: every query 3 times%n");
+    err.flush();
+    try (Scheduler scheduler = Scheduler.builder().policy("seq").workers(workers).build()) {
+      TailorSearcher searcher = new TailorSearcher(opened.reader(), scheduler);
+      for (int round = 0; round < 3; round++) {
+        for (InProcessTarget.TraceEntry e : entries) {
+          searcher.search(e.query(), 10);
+        }
+      }
+    }
   }
 }

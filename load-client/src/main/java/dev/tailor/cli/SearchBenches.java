@@ -66,6 +66,7 @@ final class SearchBenches {
               SearchTimings.compare(
                   baseline(opened, a), candidate(opened, b), queries, warmups, repetitions);
           report(timed, out);
+          more(opened, b, queries, warmups, repetitions, out);
         }
       }
       return 0;
@@ -84,6 +85,16 @@ final class SearchBenches {
     abstract IndexSearcher candidate(IndexAndTrace.Opened opened, Scheduler scheduler);
 
     abstract void report(List<SearchTimings.Timed> timed, PrintWriter out);
+
+    /** A further comparison in the same run, where a benchmark needs one. */
+    void more(
+        IndexAndTrace.Opened opened,
+        Scheduler scheduler,
+        List<SearchTimings.Labelled> queries,
+        int warmups,
+        int repetitions,
+        PrintWriter out)
+        throws java.io.IOException {}
   }
 
   /** {@code bench search-overhead}: the drop-in at degree 1 against plain IndexSearcher. */
@@ -124,6 +135,32 @@ final class SearchBenches {
       out.printf(
           "  goal: at most %.2f for queries of 1 ms or more -> %s%n",
           GOAL, long1ms.isEmpty() ? "no such query" : ratio <= GOAL ? "met" : "NOT met");
+    }
+
+    /** Separates the scheduler's own cost from slicing's: the drop-in with one unit per query. */
+    @Override
+    void more(
+        IndexAndTrace.Opened opened,
+        Scheduler scheduler,
+        List<SearchTimings.Labelled> queries,
+        int warmups,
+        int repetitions,
+        PrintWriter out)
+        throws java.io.IOException {
+      List<SearchTimings.Timed> single =
+          SearchTimings.compare(
+              new IndexSearcher(opened.reader()),
+              new TailorSearcher(opened.reader(), scheduler, Slicing.single()),
+              queries,
+              warmups,
+              repetitions);
+      List<SearchTimings.Timed> long1ms = atLeast(single, 1_000_000);
+      out.printf(
+          "  the scheduler alone (drop-in with one unit per query against plain): median ratio"
+              + " %.3f; queries of 1 ms or more (%d): %.3f; the rest is what slicing costs%n",
+          median(single, SearchTimings.Timed::ratio),
+          long1ms.size(),
+          median(long1ms, SearchTimings.Timed::ratio));
     }
   }
 

@@ -140,7 +140,7 @@ final class TablesCommand implements Runnable {
     Integer threads;
 
     @Override
-    public Integer call() throws IOException {
+    public Integer call() {
       PrintWriter err = spec.commandLine().getErr();
       FmTableBuilder.Options options;
       try {
@@ -159,11 +159,19 @@ final class TablesCommand implements Runnable {
       } catch (IllegalArgumentException e) {
         throw new ParameterException(spec.commandLine(), e.getMessage(), e);
       }
-      DemandProfile demand = DemandProfile.read(profile);
-      Workload workload = Workload.of(demand);
-      IntervalTable table =
-          new FmTableBuilder(options).build(workload, profile.toString(), Digests.sha256(profile));
-      table.write(out);
+      DemandProfile demand;
+      IntervalTable table;
+      try {
+        demand = DemandProfile.read(profile);
+        table =
+            new FmTableBuilder(options)
+                .build(Workload.of(demand), profile.toString(), Digests.sha256(profile));
+        table.write(out);
+      } catch (IOException | IllegalArgumentException e) {
+        err.println(e.getMessage()); // names the file and the field, or the grid's problem
+        err.flush();
+        return 1;
+      }
       PrintWriter o = spec.commandLine().getOut();
       Show.print(table, o);
       o.flush();
@@ -272,17 +280,39 @@ final class TablesCommand implements Runnable {
   @Command(
       name = "validate",
       mixinStandardHelpOptions = true,
-      description = "Check a table file; on a problem, name the field and exit 1.")
+      description = {
+        "Check a table file; on a problem, name the field and exit 1.",
+        "With --profile, also check that the table was built from that profile (its SHA-256)."
+      })
   static final class Validate implements Callable<Integer> {
     @Spec CommandSpec spec;
 
     @Parameters(paramLabel = "FILE", description = "The table.")
     Path file;
 
+    @Option(
+        names = "--profile",
+        paramLabel = "FILE",
+        description = "The profile the table should have been built from.")
+    Path profile;
+
     @Override
     public Integer call() {
       try {
         IntervalTable t = IntervalTable.read(file);
+        if (profile != null) {
+          String digest = Digests.sha256(profile);
+          if (!digest.equals(t.inputs().profileDigest())) {
+            throw new IOException(
+                file
+                    + ": inputs.profileDigest: built from "
+                    + t.inputs().profileDigest()
+                    + ", but "
+                    + profile
+                    + " is "
+                    + digest);
+          }
+        }
         spec.commandLine()
             .getOut()
             .printf(

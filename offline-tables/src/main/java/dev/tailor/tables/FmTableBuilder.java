@@ -127,7 +127,7 @@ public final class FmTableBuilder {
     int[] runs = runs(n, steps, options.degrees());
     // With n = 1 there is no running interval: one empty running part.
     int count = n == 1 ? 1 : runs.length / (n - 1);
-    Search search = new Search(evaluator, runs, count, n, step, steps, y);
+    Search search = new Search(evaluator, runs, count, n, step, steps);
     Best[] byLoad = search.run(options.threads(), options.loads(), options.targetParallelism());
 
     List<IntervalTable.Row> rows = new ArrayList<>();
@@ -296,17 +296,14 @@ public final class FmTableBuilder {
     private final int n;
     private final long step;
     private final int steps;
-    private final long y;
 
-    Search(
-        ScheduleEvaluator prototype, int[] runs, int count, int n, long step, int steps, long y) {
+    Search(ScheduleEvaluator prototype, int[] runs, int count, int n, long step, int steps) {
       this.prototype = prototype;
       this.runs = runs;
       this.count = count;
       this.n = n;
       this.step = step;
       this.steps = steps;
-      this.y = y;
     }
 
     Best[] run(int threads, int loads, double target) {

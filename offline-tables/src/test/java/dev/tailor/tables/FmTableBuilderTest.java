@@ -155,6 +155,17 @@ class FmTableBuilderTest {
         () -> new FmTableBuilder.Options(4, 5, 3, null, MS, 0, 1.5, 8, 0, 1));
   }
 
+  @Test
+  void anImpossibleGridFailsAtOnceWithTheRemedy() {
+    FmTableBuilder.Options o =
+        new FmTableBuilder.Options(16, 18, 8, null, MS, 1_000 * MS, 0.99, 4, 0, 1);
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new FmTableBuilder(o).build(fig5(), "fig5", DIGEST));
+    assertTrue(e.getMessage().contains("use a larger step"), e.getMessage());
+  }
+
   private static IntervalTable build(Workload w, int threads, int bins) {
     FmTableBuilder.Options o =
         new FmTableBuilder.Options(8, 8, 4, null, 25 * MS, 0, 0.99, 16, bins, threads);

@@ -40,9 +40,12 @@ import org.apache.lucene.util.Version;
  * title} (analyzed and stored), {@code body} (analyzed, not stored) and {@code date} (stored as
  * written), with a reproducible segment layout and a {@link IndexManifest}.
  *
- * <p>The layout: documents are added in corpus order by one thread, and segment {@code i} holds
- * documents {@code [i * k, (i + 1) * k)} with {@code k = ceil(docs / segments)} (see {@link
- * BandMergePolicy}), so the same corpus and segment count always give the same segments.
+ * <p>The layout: segment {@code i} holds documents {@code [i * k, (i + 1) * k)} in corpus order,
+ * with {@code k = ceil(docs / segments)} (see {@link BandMergePolicy}), so the same corpus and
+ * segment count always give the same segments, whatever the number of threads. When the corpus can
+ * start reading anywhere ({@link Corpus#seeksCheaply()}: uncompressed line docs), the segments are
+ * built in parallel, each as an index of its own, and then added in order; otherwise one thread
+ * adds the documents in order and flushes at every segment boundary.
  *
  * <p>The index is built in a directory beside the target and moved into place when complete, so a
  * half-built index is never where a complete one is expected; an existing index is replaced only
@@ -210,6 +213,11 @@ public final class Indexer {
                           progress.update(now, total);
                         }
                       }
+                    }
+                    if (added == count && first + count == total && docs.next() != null) {
+                      // Reading on also reports malformed lines after the last document.
+                      throw new IOException(
+                          corpus.source() + ": more documents on the second read than counted");
                     }
                     done.addAndGet(added % PROGRESS_EVERY);
                     writer.forceMerge(1);

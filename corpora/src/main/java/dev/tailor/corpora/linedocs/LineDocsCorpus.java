@@ -76,12 +76,26 @@ public final class LineDocsCorpus implements Corpus {
       return Corpus.super.openAt(first);
     }
     int k = (int) Math.min(first / CHECKPOINT_EVERY, offsets.length - 1);
-    LineDocReader docs = new LineDocReader(file, offsets[k], linesBefore[k], strict, warnings);
+    // Lines skipped on the way to `first` belong to the reader of the documents before it: mute
+    // them here, so that every malformed line is reported once.
+    boolean[] skipping = {true};
+    LineDocReader docs =
+        new LineDocReader(
+            file,
+            offsets[k],
+            linesBefore[k],
+            strict,
+            w -> {
+              if (!skipping[0]) {
+                warnings.accept(w);
+              }
+            });
     for (long i = (long) k * CHECKPOINT_EVERY; i < first; i++) {
       if (docs.next() == null) {
         break;
       }
     }
+    skipping[0] = false;
     return docs;
   }
 
@@ -103,7 +117,9 @@ public final class LineDocsCorpus implements Corpus {
   /**
    * Counts the documents as {@link LineDocReader} would read them (lines end at {@code \n}, {@code
    * \r} or {@code \r\n}; the header, empty lines and lines with fewer than two tabs are not
-   * documents), noting checkpoints.
+   * documents), noting checkpoints. A checkpoint for document {@code k} is where the line after
+   * document {@code k - 1} starts (the file's start for document 0), so that a reader started there
+   * also sees the lines between the two documents.
    */
   private long scan() throws IOException {
     long[] offs = new long[64];
@@ -112,12 +128,13 @@ public final class LineDocsCorpus implements Corpus {
     long docs = 0;
     long line = 0;
     long pos = 0;
-    long lineStart = 0;
     int tabs = 0;
     int length = 0;
     int headerMatched = 0;
     byte[] header = LineDocReader.HEADER.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     boolean afterCr = false;
+    long afterPrevDoc = 0;
+    long linesAfterPrevDoc = 0;
     try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
       byte[] buf = new byte[1 << 16];
       int n;
@@ -126,7 +143,9 @@ public final class LineDocsCorpus implements Corpus {
           byte b = buf[i];
           if (b == '\n' && afterCr) {
             afterCr = false;
-            lineStart = pos + 1;
+            if (afterPrevDoc == pos) {
+              afterPrevDoc = pos + 1;
+            }
             continue;
           }
           afterCr = false;
@@ -141,10 +160,12 @@ public final class LineDocsCorpus implements Corpus {
                     offs = Arrays.copyOf(offs, checkpoints * 2);
                     lines = Arrays.copyOf(lines, checkpoints * 2);
                   }
-                  offs[checkpoints] = lineStart;
-                  lines[checkpoints++] = line - 1;
+                  offs[checkpoints] = afterPrevDoc;
+                  lines[checkpoints++] = linesAfterPrevDoc;
                 }
                 docs++;
+                afterPrevDoc = pos + 1;
+                linesAfterPrevDoc = line;
               } else if (strict) {
                 throw new BadInputException(
                     file,
@@ -152,7 +173,6 @@ public final class LineDocsCorpus implements Corpus {
                     "expected 'title<TAB>date<TAB>body[<TAB>label]', found fewer than 3 fields");
               }
             }
-            lineStart = pos + 1;
             tabs = 0;
             length = 0;
             continue;
@@ -177,8 +197,8 @@ public final class LineDocsCorpus implements Corpus {
             offs = Arrays.copyOf(offs, checkpoints + 1);
             lines = Arrays.copyOf(lines, checkpoints + 1);
           }
-          offs[checkpoints] = lineStart;
-          lines[checkpoints++] = line - 1;
+          offs[checkpoints] = afterPrevDoc;
+          lines[checkpoints++] = linesAfterPrevDoc;
         }
         docs++;
       } else if (!isHeader && strict) {

@@ -96,18 +96,18 @@ class IndexerTest {
   @Test
   void theLayoutIsTheSameWhateverTheBufferSize() throws IOException {
     Path docs = lineDocs(2_000);
-    // A tiny buffer forces flushes inside every band; the forced merge restores the layout.
+    // One thread and a tiny buffer: flushes inside every band, which the forced merge undoes.
     IndexManifest small =
         Indexer.build(
             corpus(docs),
             tmp.resolve("a"),
-            new Indexer.Options(3, false, IndexAnalyzer.ENGLISH, 0.1),
+            new Indexer.Options(3, false, IndexAnalyzer.ENGLISH, 0.1, 1),
             (d, t) -> {});
     IndexManifest large =
         Indexer.build(
             corpus(docs),
             tmp.resolve("b"),
-            new Indexer.Options(3, false, IndexAnalyzer.ENGLISH, 64),
+            new Indexer.Options(3, false, IndexAnalyzer.ENGLISH, 64, 1),
             (d, t) -> {});
     List<Integer> expected = List.of(667, 667, 666);
     assertEquals(expected, small.segments().stream().map(IndexManifest.Segment::docs).toList());
@@ -119,6 +119,62 @@ class IndexerTest {
 
   private static List<String> names(IndexManifest m) {
     return m.segments().stream().map(IndexManifest.Segment::name).toList();
+  }
+
+  @Test
+  void parallelAndSequentialBuildsGiveTheSameIndex() throws IOException {
+    Path docs = lineDocs(2_500);
+    Path gz = tmp.resolve("docs.txt.gz");
+    try (var in = Files.newInputStream(docs);
+        var out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(gz))) {
+      in.transferTo(out);
+    }
+    Corpus plain = corpus(docs);
+    assertTrue(plain.seeksCheaply());
+    assertFalse(corpus(gz).seeksCheaply());
+    long[] last = new long[1];
+    IndexManifest parallel =
+        Indexer.build(
+            plain,
+            tmp.resolve("parallel"),
+            new Indexer.Options(5, false, IndexAnalyzer.ENGLISH, 16, 3),
+            (d, t) -> last[0] = d);
+    assertEquals(2_500, last[0]);
+    Indexer.build(
+        plain,
+        tmp.resolve("one-thread"),
+        new Indexer.Options(5, false, IndexAnalyzer.ENGLISH, 16, 1),
+        (d, t) -> {});
+    Indexer.build(
+        corpus(gz),
+        tmp.resolve("compressed"),
+        new Indexer.Options(5, false, IndexAnalyzer.ENGLISH, 16, 3),
+        (d, t) -> {});
+    List<List<String>> expected = titlesBySegment(tmp.resolve("one-thread"));
+    assertEquals(5, expected.size());
+    assertEquals(500, expected.get(0).size());
+    assertEquals("Title 500", expected.get(1).get(0));
+    assertEquals(expected, titlesBySegment(tmp.resolve("parallel")));
+    assertEquals(expected, titlesBySegment(tmp.resolve("compressed")));
+    assertEquals(List.of("_0", "_1", "_2", "_3", "_4"), names(parallel));
+  }
+
+  private static List<List<String>> titlesBySegment(Path index) throws IOException {
+    List<List<String>> result = new java.util.ArrayList<>();
+    try (FSDirectory dir = FSDirectory.open(index);
+        DirectoryReader reader = DirectoryReader.open(dir)) {
+      for (LeafReaderContext leaf : reader.leaves()) {
+        List<String> titles = new java.util.ArrayList<>();
+        var stored = leaf.reader().storedFields();
+        for (int d = 0; d < leaf.reader().maxDoc(); d++) {
+          var doc = stored.document(d);
+          assertEquals(Integer.toString(leaf.docBase + d), doc.get("id"));
+          titles.add(doc.get("title"));
+        }
+        result.add(titles);
+      }
+    }
+    return result;
   }
 
   @Test

@@ -35,9 +35,10 @@ final class Plots {
                     + " latency against load — "
                     + first.environment())
             .xAxisTitle("offered load (requests/s)")
-            .yAxisTitle(percentile.toUpperCase(Locale.ROOT) + " latency (ms)")
+            .yAxisTitle(percentile.toUpperCase(Locale.ROOT) + " latency (ms, log scale)")
             .build();
     style(chart);
+    chart.getStyler().setYAxisLogarithmic(true);
     for (String policy : Report.policies(points)) {
       List<Double> x = new ArrayList<>();
       List<Double> y = new ArrayList<>();

@@ -1,11 +1,10 @@
 package dev.tailor.core.model;
 
-import java.util.Arrays;
-
 /**
- * The Few-to-Many model of ALGORITHMS.md §1 (the paper's Fig. 6), the one copy of it that the table
- * builder and the online policy's tests share. For a schedule {@code S} and a request r with
- * sequential time {@code seq_r} and speedups {@code s_r(i)}, with {@code W_k = sum_{i<=k}
+ * The Few-to-Many model of ALGORITHMS.md §1 (the paper's Fig. 6): the one copy of the schedule
+ * maths, which the table builder searches with and the tests hold against the paper's example (the
+ * online policy reads the resulting {@link Schedule}s). For a schedule {@code S} and a request r
+ * with sequential time {@code seq_r} and speedups {@code s_r(i)}, with {@code W_k = sum_{i<=k}
  * s_r(i)·v_i}:
  *
  * <ul>
@@ -49,9 +48,7 @@ public final class ScheduleEvaluator {
 
   private final double[] times; // scratch for the tail selection
   private final double[] weights;
-  private double lastTail; // the last selected tail, for the next call's guess; results never
-
-  // depend on it
+  private double lastTail; // for the next call's guess only: no result depends on it
 
   /**
    * An evaluator of schedules with maximum degree {@code maxDegree} over {@code workload}.
@@ -341,10 +338,5 @@ public final class ScheduleEvaluator {
   @Override
   public String toString() {
     return "ScheduleEvaluator[" + seq.length + " requests, n=" + maxDegree + ", phi=" + phi + "]";
-  }
-
-  /** For tests: the sorted sequential times. */
-  double[] sequentialTimes() {
-    return Arrays.copyOf(seq, seq.length);
   }
 }
