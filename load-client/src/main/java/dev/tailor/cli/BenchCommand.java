@@ -31,6 +31,7 @@ final class BenchCommand implements Callable<Integer> {
           new SearchBenches.Speedup(),
           new SearchBenches.SlicingCost(),
           new LoadClientBench(),
+          new SimulatorBench(),
           new FmBuildBench());
 
   @Spec CommandSpec spec;

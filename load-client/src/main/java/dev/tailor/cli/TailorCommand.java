@@ -23,6 +23,7 @@ import picocli.CommandLine.Spec;
       ProfileCommand.class,
       ServeCommand.class,
       ReplayCommand.class,
+      SimulateCommand.class,
       BenchCommand.class,
       TestCommand.class,
       CorpusCommand.class,

@@ -1,11 +1,11 @@
 package dev.tailor.load;
 
 import dev.tailor.core.arrival.ArrivalProcess;
+import dev.tailor.core.arrival.RequestOrder;
 import dev.tailor.core.metrics.PointResult;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.function.Consumer;
 
 /**
@@ -81,7 +81,7 @@ public final class Sweep {
     for (double rps : plan.rps()) {
       ArrivalProcess process = ArrivalProcess.parse(plan.arrivals(), rps, plan.seed());
       long[] offsets = process.schedule(plan.durationNanos());
-      int[] order = queryOrder(offsets.length, queries, plan.seed());
+      int[] order = RequestOrder.shuffled(offsets.length, queries, plan.seed());
       for (String policy : plan.policies()) {
         try (Target target = targets.open(policy)) {
           PointResult r =
@@ -98,25 +98,5 @@ public final class Sweep {
       }
     }
     return results;
-  }
-
-  /** Request {@code i} asks query {@code order[i]}: a seeded shuffle of the trace, cycled. */
-  static int[] queryOrder(int requests, int queries, long seed) {
-    int[] perm = new int[queries];
-    for (int i = 0; i < queries; i++) {
-      perm[i] = i;
-    }
-    SplittableRandom random = new SplittableRandom(seed);
-    for (int i = queries - 1; i > 0; i--) {
-      int j = random.nextInt(i + 1);
-      int t = perm[i];
-      perm[i] = perm[j];
-      perm[j] = t;
-    }
-    int[] order = new int[requests];
-    for (int i = 0; i < requests; i++) {
-      order[i] = perm[i % queries];
-    }
-    return order;
   }
 }

@@ -1,0 +1,176 @@
+package dev.tailor.cli;
+
+import dev.tailor.core.Durations;
+import dev.tailor.core.arrival.ArrivalProcess;
+import dev.tailor.core.arrival.RequestOrder;
+import dev.tailor.core.metrics.PointResult;
+import dev.tailor.core.model.DemandProfile;
+import dev.tailor.core.model.ParametricProfile;
+import dev.tailor.core.policy.PolicyRegistry;
+import dev.tailor.core.sim.Simulator;
+import dev.tailor.load.report.Report;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code tailor simulate}: a sweep in the discrete-event simulator, with the same report. */
+@Command(
+    name = "simulate",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Simulate a sweep of policies and loads on N cores from a demand profile (or the"
+          + " parametric profile shaped like the Few-to-Many paper's Lucene workload), with the"
+          + " same policy objects and the same report as a real replay."
+    })
+final class SimulateCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  static final class Source {
+    @Option(
+        names = "--profile",
+        paramLabel = "FILE",
+        description = "A demand profile (./tailor profile).")
+    Path profile;
+
+    @Option(
+        names = "--parametric",
+        paramLabel = "N",
+        description = "N requests of the paper-shaped parametric profile.")
+    Integer parametric;
+  }
+
+  @ArgGroup(exclusive = true, multiplicity = "1")
+  Source source;
+
+  @Option(
+      names = "--cores",
+      defaultValue = "16",
+      description = "Simulated threads (default ${DEFAULT-VALUE}).")
+  int cores;
+
+  @Option(
+      names = "--policies",
+      defaultValue = "seq,fixed:2,fixed:4",
+      description = "Policy specifications (default ${DEFAULT-VALUE}).")
+  String policyList;
+
+  @Option(
+      names = "--rps",
+      split = ",",
+      required = true,
+      description = "Offered loads, requests per second.")
+  List<Double> rps;
+
+  @Option(
+      names = "--requests",
+      defaultValue = "20000",
+      description = "Requests per point, 10% of them warm-up (default ${DEFAULT-VALUE}).")
+  int requests;
+
+  @Option(
+      names = "--seed",
+      defaultValue = "42",
+      description =
+          "Seed of arrivals, order and the parametric profile (default ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Option(
+      names = "--arrivals",
+      defaultValue = "poisson",
+      description = "poisson or lognormal:CV (default ${DEFAULT-VALUE}).")
+  String arrivals;
+
+  @Option(
+      names = "--quantum",
+      defaultValue = "5ms",
+      description = "The policies' tick (default ${DEFAULT-VALUE}).")
+  String quantum;
+
+  @Option(
+      names = "--targets",
+      split = ",",
+      defaultValue = "100ms,200ms",
+      description = "Latency targets for miss ratios (default ${DEFAULT-VALUE}).")
+  List<String> targets;
+
+  @Option(names = "--out", description = "The report's directory (default: reports/simulate-TIME).")
+  Path out;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter err = spec.commandLine().getErr();
+    List<String> policies = PolicyRegistry.standard().splitList(policyList);
+    DemandProfile profile =
+        source.profile != null
+            ? DemandProfile.read(source.profile)
+            : ParametricProfile.generate(source.parametric, Math.max(cores, 16), seed);
+    String corpus =
+        source.profile != null
+            ? "profile "
+                + source.profile.getFileName()
+                + " of "
+                + profile.environment().indexLabel()
+            : "parametric profile shaped like the FM paper's Lucene workload (synthetic)";
+    List<Long> targetNanos = new ArrayList<>();
+    for (String t : targets) {
+      targetNanos.add(Durations.parseNanos(t));
+    }
+    Simulator.Config config =
+        new Simulator.Config(
+            cores,
+            Durations.parseNanos(quantum),
+            80_000_000L,
+            true,
+            requests / 10,
+            Math.max(1_000, requests),
+            targetNanos);
+    List<PointResult> points = new ArrayList<>();
+    for (double rate : rps) {
+      ArrivalProcess process = ArrivalProcess.parse(arrivals, rate, seed);
+      long[] offsets = new long[requests];
+      for (int i = 0; i < requests; i++) {
+        offsets[i] = (i == 0 ? 0 : offsets[i - 1]) + process.nextGapNanos();
+      }
+      int[] order = RequestOrder.shuffled(requests, profile.requests().size(), seed);
+      for (String policy : policies) {
+        PointResult p =
+            new Simulator(profile, PolicyRegistry.of(policy), config)
+                .run(offsets, order, new Simulator.Labels(rate, process.toString(), seed, corpus));
+        points.add(p);
+        err.printf(
+            "  %-16s %8.1f rps: p50 %8.2f ms  p99 %8.2f ms%s%n",
+            Report.displayName(p.policy()),
+            rate,
+            p.latencyAt("p50") / 1e6,
+            p.latencyAt("p99") / 1e6,
+            p.saturated() ? "  SATURATED" : "");
+        err.flush();
+      }
+    }
+    Path dir =
+        out != null
+            ? out
+            : TailorHome.root()
+                .resolve("reports")
+                .resolve(
+                    "simulate-"
+                        + LocalDateTime.now()
+                            .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    String summary = Report.write(dir, points, Double.NaN);
+    PrintWriter o = spec.commandLine().getOut();
+    o.println(summary);
+    o.printf("report: %s%n", dir);
+    o.flush();
+    return 0;
+  }
+}
