@@ -103,6 +103,13 @@ final class SimulateCommand implements Callable<Integer> {
       description = "Latency targets for miss ratios (default ${DEFAULT-VALUE}).")
   List<String> targets;
 
+  @Option(
+      names = "--save-profile",
+      paramLabel = "FILE",
+      description =
+          "Also write the profile simulated (e.g. the parametric one, to build tables from).")
+  Path saveProfile;
+
   @Option(names = "--out", description = "The report's directory (default: reports/simulate-TIME).")
   Path out;
 
@@ -114,6 +121,9 @@ final class SimulateCommand implements Callable<Integer> {
         source.profile != null
             ? DemandProfile.read(source.profile)
             : ParametricProfile.generate(source.parametric, Math.max(cores, 16), seed);
+    if (saveProfile != null) {
+      profile.write(saveProfile);
+    }
     String corpus =
         source.profile != null
             ? "profile "
