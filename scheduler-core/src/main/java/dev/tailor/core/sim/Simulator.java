@@ -93,6 +93,7 @@ public final class Simulator {
   private int freeSlots;
   private long headDelayedUntil = Long.MIN_VALUE;
   private boolean headAwaitsExit;
+  private boolean mayHelp; // false once a scan found no request to help, until a degree rises
   private final View view = new View();
 
   /** A simulator of {@code profile}'s requests under {@code policy}. */
@@ -122,7 +123,8 @@ public final class Simulator {
     freeSlots = config.workers();
     headDelayedUntil = Long.MIN_VALUE;
     headAwaitsExit = false;
-    RunMetrics metrics = new RunMetrics(RequestClasses.tpcDefault());
+    mayHelp = false;
+    RunMetrics metrics = RunMetrics.singleThreaded(RequestClasses.tpcDefault());
     metrics.observeBusyWorkers(0, 0);
     long measureFrom =
         config.warmupRequests() < arrivalsNanos.length
@@ -172,36 +174,24 @@ public final class Simulator {
 
   private long nextCompletion() {
     long best = Long.MAX_VALUE;
-    for (SimRequest r : running) {
-      if (r.threads > 0) {
-        double rate = r.curve.at(r.threads);
-        long t = now + (long) Math.ceil(r.remaining / rate);
-        best = Math.min(best, t);
-      }
+    for (int i = 0, n = running.size(); i < n; i++) {
+      best = Math.min(best, running.get(i).completesAt);
     }
     return best;
   }
 
+  /** Moves the clock; requests settle their progress lazily, when their rate changes. */
   private void advanceTo(long t) {
-    long dt = t - now;
-    if (dt > 0) {
-      for (SimRequest r : running) {
-        if (r.threads > 0) {
-          r.remaining -= r.curve.at(r.threads) * dt;
-          r.work += (long) r.threads * dt;
-        }
-      }
-    }
     now = Math.max(now, t);
   }
 
   private void completeFinished(RunMetrics metrics, long measureFrom) {
     for (int i = 0; i < running.size(); i++) {
       SimRequest r = running.get(i);
-      if (r.remaining <= 0.5) { // half a nanosecond of work: rounding, not work
+      if (r.completesAt <= now) {
         running.remove(i--);
-        freeSlots += r.threads;
-        r.threads = 0;
+        r.setThreads(0, now);
+        freeSlots += r.finishedThreads;
         metrics.observeBusyWorkers(now, config.workers() - freeSlots);
         headAwaitsExit = false;
         if (r.arrival >= measureFrom) {
@@ -216,9 +206,10 @@ public final class Simulator {
       int d = Math.max(0, policy.degree(r, view));
       r.setDegree(d, now);
       int allowed = Math.max(1, d);
+      mayHelp |= r.threads < allowed;
       if (r.threads > allowed) {
         freeSlots += r.threads - allowed; // helpers leave at their next boundary
-        r.threads = allowed;
+        r.setThreads(allowed, now);
       }
       r.checkLong(config.longThresholdNanos());
     }
@@ -239,14 +230,17 @@ public final class Simulator {
   }
 
   private boolean help() {
+    if (!mayHelp) {
+      return false;
+    }
     for (SimRequest r : running) {
       if (r.threads < Math.max(1, r.degree)) {
-        r.threads++;
-        r.maxThreads = Math.max(r.maxThreads, r.threads);
+        r.setThreads(r.threads + 1, now);
         freeSlots--;
         return true;
       }
     }
+    mayHelp = false;
     return false;
   }
 
@@ -280,6 +274,7 @@ public final class Simulator {
     queue.pollFirst();
     headDelayedUntil = Long.MIN_VALUE;
     head.start(a.kind() == Admission.Kind.START ? a.degree() : 1, now);
+    mayHelp |= head.degree > 1;
     running.add(head);
     freeSlots--;
     return true;
@@ -325,11 +320,15 @@ public final class Simulator {
     final long arrival;
     final DemandProfile.Request demand;
     final SpeedupCurve curve;
-    double remaining;
     long start = UNKNOWN;
     int degree;
     int threads;
-    long work;
+    int finishedThreads;
+    long completesAt = Long.MAX_VALUE;
+    // Progress, settled at 'since': sequential work left and busy time so far.
+    private double remaining;
+    private long work;
+    private long since;
     boolean isLong;
     int maxDegree;
     int maxThreads;
@@ -349,9 +348,32 @@ public final class Simulator {
       degree = d;
       maxDegree = d;
       degreeSince = at;
-      threads = 1;
-      maxThreads = 1;
+      since = at;
+      setThreads(1, at);
       checkLong(config.longThresholdNanos());
+    }
+
+    /** Settles progress up to {@code at}, then runs on with {@code t} threads. */
+    void setThreads(int t, long at) {
+      long dt = at - since;
+      if (dt > 0 && threads > 0) {
+        remaining -= curve.at(threads) * dt;
+        work += (long) threads * dt;
+      }
+      since = at;
+      if (t == 0) {
+        finishedThreads = threads;
+      }
+      threads = t;
+      maxThreads = Math.max(maxThreads, t);
+      completesAt =
+          t == 0
+              ? Long.MAX_VALUE
+              : at + Math.max(0, (long) Math.ceil(remaining / curve.at(t) - 0.5));
+    }
+
+    long work(long at) {
+      return work + (threads > 0 ? (long) threads * (at - since) : 0);
     }
 
     void setDegree(int d, long at) {
@@ -365,7 +387,7 @@ public final class Simulator {
 
     void checkLong(long threshold) {
       if (!isLong
-          && (work >= threshold
+          && (work(now) >= threshold
               || (config.clairvoyant() && demand.sequentialNanos() >= threshold))) {
         isLong = true;
       }
@@ -408,7 +430,7 @@ public final class Simulator {
 
     @Override
     public long workNanos() {
-      return work;
+      return work(now);
     }
 
     @Override
