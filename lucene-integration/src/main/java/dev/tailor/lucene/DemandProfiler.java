@@ -8,19 +8,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.lucene.index.IndexReader;
-import org.apache.lucene.index.Term;
-import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.IndexSearcher.LeafReaderContextPartition;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.QueryVisitor;
 import org.apache.lucene.search.TopScoreDocCollectorManager;
-import org.apache.lucene.util.automaton.ByteRunAutomaton;
 
 /**
  * Measures demand profiles: each query of a trace in isolation, with warm-up and repetitions, at
@@ -285,41 +279,15 @@ public final class DemandProfiler {
 
   /** Document frequencies of the terms the rewritten query reads, and its leaf clauses. */
   private DemandProfile.Features features(IndexSearcher searcher, Query query) throws IOException {
-    Query rewritten = searcher.rewrite(query);
-    Set<Term> terms = new LinkedHashSet<>();
-    int[] clauses = {0};
-    rewritten.visit(
-        new QueryVisitor() {
-          @Override
-          public QueryVisitor getSubVisitor(BooleanClause.Occur occur, Query parent) {
-            return this;
-          }
-
-          @Override
-          public void consumeTerms(Query q, Term... ts) {
-            clauses[0]++;
-            terms.addAll(Arrays.asList(ts));
-          }
-
-          @Override
-          public void consumeTermsMatching(
-              Query q, String field, java.util.function.Supplier<ByteRunAutomaton> automaton) {
-            clauses[0]++;
-          }
-
-          @Override
-          public void visitLeaf(Query q) {
-            clauses[0]++;
-          }
-        });
-    long[] dfs = new long[terms.size()];
+    QueryShape shape = QueryShape.of(searcher.rewrite(query));
+    long[] dfs = new long[shape.terms().size()];
     long total = 0;
-    int i = 0;
-    for (Term t : terms) {
-      dfs[i] = reader.docFreq(t);
-      total += dfs[i++];
+    for (int i = 0; i < dfs.length; i++) {
+      dfs[i] = reader.docFreq(shape.terms().get(i));
+      total += dfs[i];
     }
-    return new DemandProfile.Features(query.getClass().getSimpleName(), clauses[0], dfs, total);
+    return new DemandProfile.Features(
+        query.getClass().getSimpleName(), shape.clauses(), dfs, total);
   }
 
   /** Collects the time of each unit of one search at degree 1, by slice. */

@@ -10,6 +10,7 @@ import dev.tailor.core.RequestAttributes;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.metrics.RunMetrics;
 import dev.tailor.core.policy.SystemView;
+import dev.tailor.lucene.QueryShape;
 import dev.tailor.lucene.SearchOutcome;
 import dev.tailor.lucene.TailorSearcher;
 import java.io.IOException;
@@ -32,10 +33,8 @@ import org.HdrHistogram.Histogram;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.queryparser.classic.ParseException;
 import org.apache.lucene.queryparser.classic.QueryParser;
-import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.QueryVisitor;
 import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TopScoreDocCollectorManager;
@@ -197,7 +196,7 @@ public final class SearchServer implements AutoCloseable {
         error(exchange, 400, "query too complex: " + e.getMessage());
         return;
       }
-      int clauses = clauses(query);
+      int clauses = QueryShape.of(query).clauses();
       if (clauses > options.maxClauses()) {
         error(
             exchange,
@@ -248,36 +247,6 @@ public final class SearchServer implements AutoCloseable {
     }
     int nl = message.indexOf('\n');
     return nl < 0 ? message : message.substring(0, nl);
-  }
-
-  private static int clauses(Query query) {
-    int[] n = {0};
-    query.visit(
-        new QueryVisitor() {
-          @Override
-          public QueryVisitor getSubVisitor(BooleanClause.Occur occur, Query parent) {
-            return this;
-          }
-
-          @Override
-          public void consumeTerms(Query q, org.apache.lucene.index.Term... terms) {
-            n[0] += Math.max(1, terms.length);
-          }
-
-          @Override
-          public void consumeTermsMatching(
-              Query q,
-              String f,
-              java.util.function.Supplier<org.apache.lucene.util.automaton.ByteRunAutomaton> a) {
-            n[0]++;
-          }
-
-          @Override
-          public void visitLeaf(Query q) {
-            n[0]++;
-          }
-        });
-    return n[0];
   }
 
   private void stats(HttpExchange exchange) throws IOException {

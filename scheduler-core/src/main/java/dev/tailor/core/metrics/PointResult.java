@@ -2,13 +2,10 @@ package dev.tailor.core.metrics;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.tailor.core.json.JsonFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -74,9 +71,6 @@ public record PointResult(
   /** The version this code writes. */
   public static final int VERSION = 1;
 
-  private static final ObjectMapper JSON =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-
   /** The percentiles every histogram is summarised by. */
   public static Map<String, Double> percentiles(Histogram h) {
     Map<String, Double> out = new LinkedHashMap<>();
@@ -119,9 +113,7 @@ public record PointResult(
 
   /** Writes the point as JSON, to a temporary file then moved into place. */
   public void write(Path file) throws IOException {
-    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-    JSON.writeValue(tmp.toFile(), this);
-    Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    JsonFile.writeAtomically(file, this);
   }
 
   /**
@@ -130,12 +122,7 @@ public record PointResult(
    * @throws IOException naming the file and the problem if it is not a point result
    */
   public static PointResult read(Path file) throws IOException {
-    JsonNode root;
-    try {
-      root = JSON.readTree(file.toFile());
-    } catch (IOException e) {
-      throw new IOException(file + ": not readable JSON: " + e.getMessage(), e);
-    }
+    JsonNode root = JsonFile.readTree(file);
     if (root == null || !FORMAT.equals(root.path("format").asText())) {
       throw new IOException(file + ": format: expected \"" + FORMAT + "\"");
     }
@@ -143,7 +130,7 @@ public record PointResult(
       throw new IOException(file + ": version: this Tailor reads version " + VERSION);
     }
     try {
-      return JSON.treeToValue(root, PointResult.class);
+      return JsonFile.mapper().treeToValue(root, PointResult.class);
     } catch (IOException e) {
       throw new IOException(file + ": " + e.getMessage(), e);
     }

@@ -2,13 +2,10 @@ package dev.tailor.core.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.tailor.core.json.JsonFields;
+import dev.tailor.core.json.JsonFile;
 import java.io.IOException;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -44,9 +41,6 @@ public record DemandProfile(
 
   /** The version this code reads and writes. */
   public static final int VERSION = 1;
-
-  private static final ObjectMapper JSON =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   /** Copies the request list. */
   public DemandProfile {
@@ -141,19 +135,7 @@ public record DemandProfile(
 
   /** Writes the profile as JSON: to a temporary file beside {@code file}, then moved over it. */
   public void write(Path file) throws IOException {
-    Path dir = file.toAbsolutePath().getParent();
-    Files.createDirectories(dir);
-    Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
-    try {
-      JSON.writeValue(tmp.toFile(), this);
-      try {
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-      }
-    } finally {
-      Files.deleteIfExists(tmp);
-    }
+    JsonFile.writeAtomically(file, this);
   }
 
   /**
@@ -163,64 +145,59 @@ public record DemandProfile(
    *     message names the file, the field and what was expected
    */
   public static DemandProfile read(Path file) throws IOException {
-    JsonNode root;
-    try {
-      root = JSON.readTree(file.toFile());
-    } catch (IOException e) {
-      throw new IOException(file + ": not readable JSON: " + e.getMessage(), e);
-    }
-    return new Reader(file).profile(root);
+    return new Reader(file).profile(JsonFile.readTree(file));
   }
 
   /** Reads a profile tree field by field, so that every problem names its field. */
   private static final class Reader {
-    private final Path file;
+    private final JsonFields fields;
 
     Reader(Path file) {
-      this.file = file;
+      this.fields = new JsonFields(file);
     }
 
     DemandProfile profile(JsonNode root) throws IOException {
       if (root == null || !root.isObject()) {
-        throw problem("", "expected a JSON object");
+        throw fields.problem("", "expected a JSON object");
       }
-      String format = text(root, "format", "");
+      String format = fields.text(root, "format", "");
       if (!FORMAT.equals(format)) {
-        throw problem("format", "expected \"" + FORMAT + "\", got \"" + format + "\"");
+        throw fields.problem("format", "expected \"" + FORMAT + "\", got \"" + format + "\"");
       }
-      int version = (int) integer(root, "version", "", 1);
+      int version = (int) fields.integer(root, "version", "", 1);
       if (version != VERSION) {
-        throw problem("version", "this Tailor reads version " + VERSION + ", got " + version);
+        throw fields.problem(
+            "version", "this Tailor reads version " + VERSION + ", got " + version);
       }
-      JsonNode env = object(root, "environment", "");
+      JsonNode env = fields.object(root, "environment", "");
       Environment environment =
           new Environment(
-              text(env, "index", "environment."),
-              optionalText(env, "indexLabel"),
-              integer(env, "indexDocs", "environment.", 0),
-              text(env, "trace", "environment."),
-              (int) integer(env, "cores", "environment.", 1),
-              optionalText(env, "jvm"),
-              optionalText(env, "os"),
-              optionalText(env, "takenAt"));
-      JsonNode set = object(root, "settings", "");
+              fields.text(env, "index", "environment."),
+              fields.optionalText(env, "indexLabel"),
+              fields.integer(env, "indexDocs", "environment.", 0),
+              fields.text(env, "trace", "environment."),
+              (int) fields.integer(env, "cores", "environment.", 1),
+              fields.optionalText(env, "jvm"),
+              fields.optionalText(env, "os"),
+              fields.optionalText(env, "takenAt"));
+      JsonNode set = fields.object(root, "settings", "");
       Settings settings =
           new Settings(
-              (int) integer(set, "warmups", "settings.", 0),
-              (int) integer(set, "repetitions", "settings.", 1),
-              (int) integer(set, "unitsPerQuery", "settings.", 1),
-              (int) integer(set, "measuredDegrees", "settings.", 1),
-              (int) integer(set, "maxDegree", "settings.", 1));
+              (int) fields.integer(set, "warmups", "settings.", 0),
+              (int) fields.integer(set, "repetitions", "settings.", 1),
+              (int) fields.integer(set, "unitsPerQuery", "settings.", 1),
+              (int) fields.integer(set, "measuredDegrees", "settings.", 1),
+              (int) fields.integer(set, "maxDegree", "settings.", 1));
       if (settings.maxDegree() < settings.measuredDegrees()) {
-        throw problem("settings.maxDegree", "must be >= settings.measuredDegrees");
+        throw fields.problem("settings.maxDegree", "must be >= settings.measuredDegrees");
       }
       JsonNode complete = root.get("complete");
       if (complete == null || !complete.isBoolean()) {
-        throw problem("complete", "expected true or false");
+        throw fields.problem("complete", "expected true or false");
       }
       JsonNode list = root.get("requests");
       if (list == null || !list.isArray()) {
-        throw problem("requests", "expected an array");
+        throw fields.problem("requests", "expected an array");
       }
       List<Request> requests = new ArrayList<>();
       for (int i = 0; i < list.size(); i++) {
@@ -232,114 +209,46 @@ public record DemandProfile(
 
     private Request request(JsonNode r, String at, Settings settings) throws IOException {
       if (r == null || !r.isObject()) {
-        throw problem(at.substring(0, at.length() - 1), "expected an object");
+        throw fields.problem(at.substring(0, at.length() - 1), "expected an object");
       }
-      long seq = integer(r, "sequentialNanos", at, 1);
-      long[] units = longs(r, "unitNanos", at);
+      long seq = fields.integer(r, "sequentialNanos", at, 1);
+      long[] units = fields.longs(r, "unitNanos", at);
       if (units.length == 0) {
-        throw problem(at + "unitNanos", "expected at least one unit time");
+        throw fields.problem(at + "unitNanos", "expected at least one unit time");
       }
-      double[] measured = speedups(r, "measuredSpeedup", at);
+      double[] measured = fields.positiveNumbers(r, "measuredSpeedup", at);
       if (measured.length != settings.measuredDegrees()) {
-        throw problem(
+        throw fields.problem(
             at + "measuredSpeedup",
             "expected " + settings.measuredDegrees() + " values, got " + measured.length);
       }
       if (measured[0] != 1.0) {
-        throw problem(at + "measuredSpeedup[0]", "the speedup at degree 1 must be 1");
+        throw fields.problem(at + "measuredSpeedup[0]", "the speedup at degree 1 must be 1");
       }
-      double[] derived = speedups(r, "derivedSpeedup", at);
+      double[] derived = fields.positiveNumbers(r, "derivedSpeedup", at);
       int expectedDerived = settings.maxDegree() - settings.measuredDegrees();
       if (derived.length != expectedDerived) {
-        throw problem(
+        throw fields.problem(
             at + "derivedSpeedup",
             "expected " + expectedDerived + " values, got " + derived.length);
       }
-      JsonNode f = object(r, "features", at);
+      JsonNode f = fields.object(r, "features", at);
       String fat = at + "features.";
       Features features =
           new Features(
-              text(f, "type", fat),
-              (int) integer(f, "clauses", fat, 0),
-              longs(f, "termDocFreqs", fat),
-              integer(f, "totalPostings", fat, 0));
+              fields.text(f, "type", fat),
+              (int) fields.integer(f, "clauses", fat, 0),
+              fields.longs(f, "termDocFreqs", fat),
+              fields.integer(f, "totalPostings", fat, 0));
       return new Request(
-          text(r, "id", at),
-          optionalText(r, "category"),
-          text(r, "query", at),
+          fields.text(r, "id", at),
+          fields.optionalText(r, "category"),
+          fields.text(r, "query", at),
           seq,
           units,
           measured,
           derived,
           features);
-    }
-
-    private JsonNode object(JsonNode node, String field, String at) throws IOException {
-      JsonNode v = node.get(field);
-      if (v == null || !v.isObject()) {
-        throw problem(at + field, "expected an object");
-      }
-      return v;
-    }
-
-    private String text(JsonNode node, String field, String at) throws IOException {
-      JsonNode v = node.get(field);
-      if (v == null || !v.isTextual()) {
-        throw problem(at + field, "expected a string");
-      }
-      return v.textValue();
-    }
-
-    private static String optionalText(JsonNode node, String field) {
-      JsonNode v = node.get(field);
-      return v == null || v.isNull() ? null : v.asText();
-    }
-
-    private long integer(JsonNode node, String field, String at, long min) throws IOException {
-      JsonNode v = node.get(field);
-      if (v == null || !v.canConvertToLong() || !v.isIntegralNumber()) {
-        throw problem(at + field, "expected a whole number");
-      }
-      if (v.longValue() < min) {
-        throw problem(at + field, "must be >= " + min + ", got " + v.longValue());
-      }
-      return v.longValue();
-    }
-
-    private long[] longs(JsonNode node, String field, String at) throws IOException {
-      JsonNode v = node.get(field);
-      if (v == null || !v.isArray()) {
-        throw problem(at + field, "expected an array of whole numbers");
-      }
-      long[] out = new long[v.size()];
-      for (int i = 0; i < out.length; i++) {
-        JsonNode e = v.get(i);
-        if (!e.isIntegralNumber() || e.longValue() < 0) {
-          throw problem(at + field + "[" + i + "]", "expected a whole number >= 0");
-        }
-        out[i] = e.longValue();
-      }
-      return out;
-    }
-
-    private double[] speedups(JsonNode node, String field, String at) throws IOException {
-      JsonNode v = node.get(field);
-      if (v == null || !v.isArray()) {
-        throw problem(at + field, "expected an array of numbers");
-      }
-      double[] out = new double[v.size()];
-      for (int i = 0; i < out.length; i++) {
-        JsonNode e = v.get(i);
-        if (!e.isNumber() || !(e.doubleValue() > 0) || Double.isInfinite(e.doubleValue())) {
-          throw problem(at + field + "[" + i + "]", "expected a positive number");
-        }
-        out[i] = e.doubleValue();
-      }
-      return out;
-    }
-
-    private IOException problem(String field, String what) {
-      return new IOException(file + (field.isEmpty() ? "" : ": " + field) + ": " + what);
     }
   }
 }

@@ -1,16 +1,13 @@
 package dev.tailor.core.table;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tailor.core.json.JsonFields;
+import dev.tailor.core.json.JsonFile;
 import dev.tailor.core.model.Schedule;
 import java.io.IOException;
-import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -37,8 +34,6 @@ public final class IntervalTable {
   /** The value of {@code kind} for an interval table. */
   public static final String KIND = "fm-interval";
 
-  private static final ObjectMapper JSON =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
   private static final Pattern DIGEST = Pattern.compile("sha256:[0-9a-f]{64}");
 
   private final Inputs inputs;
@@ -149,27 +144,15 @@ public final class IntervalTable {
 
   /** Writes the table as JSON: to a temporary file beside {@code file}, then moved over it. */
   public void write(Path file) throws IOException {
-    Path dir = file.toAbsolutePath().getParent();
-    Files.createDirectories(dir);
-    Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
-    try {
-      JSON.writeValue(tmp.toFile(), toJson());
-      try {
-        Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-      }
-    } finally {
-      Files.deleteIfExists(tmp);
-    }
+    JsonFile.writeAtomically(file, toJson());
   }
 
   private ObjectNode toJson() {
-    ObjectNode root = JSON.createObjectNode();
+    ObjectNode root = JsonFile.mapper().createObjectNode();
     root.put("format", FORMAT);
     root.put("version", VERSION);
     root.put("kind", KIND);
-    root.set("inputs", JSON.valueToTree(inputs));
+    root.set("inputs", JsonFile.mapper().valueToTree(inputs));
     root.put("builtAt", builtAt);
     root.put("buildSeconds", buildSeconds);
     ArrayNode list = root.putArray("rows");
@@ -195,77 +178,73 @@ public final class IntervalTable {
    *     the message names the file, the field and what was expected
    */
   public static IntervalTable read(Path file) throws IOException {
-    JsonNode root;
-    try {
-      root = JSON.readTree(file.toFile());
-    } catch (IOException e) {
-      throw new IOException(file + ": not readable JSON: " + e.getMessage(), e);
-    }
-    return new Reader(file).table(root);
+    return new Reader(file).table(JsonFile.readTree(file));
   }
 
   /** Reads a table tree field by field, so that every problem names its field. */
   private static final class Reader {
-    private final Path file;
+    private final JsonFields fields;
 
     Reader(Path file) {
-      this.file = file;
+      this.fields = new JsonFields(file);
     }
 
     IntervalTable table(JsonNode root) throws IOException {
       if (root == null || !root.isObject()) {
-        throw problem("", "expected a JSON object");
+        throw fields.problem("", "expected a JSON object");
       }
-      String format = text(root, "format", "");
+      String format = fields.text(root, "format", "");
       if (!FORMAT.equals(format)) {
-        throw problem("format", "expected \"" + FORMAT + "\", got \"" + format + "\"");
+        throw fields.problem("format", "expected \"" + FORMAT + "\", got \"" + format + "\"");
       }
-      long version = integer(root, "version", "", 1);
+      long version = fields.integer(root, "version", "", 1);
       if (version != VERSION) {
-        throw problem("version", "this Tailor reads version " + VERSION + ", got " + version);
+        throw fields.problem(
+            "version", "this Tailor reads version " + VERSION + ", got " + version);
       }
-      String kind = text(root, "kind", "");
+      String kind = fields.text(root, "kind", "");
       if (!KIND.equals(kind)) {
-        throw problem("kind", "expected \"" + KIND + "\", got \"" + kind + "\"");
+        throw fields.problem("kind", "expected \"" + KIND + "\", got \"" + kind + "\"");
       }
-      JsonNode in = object(root, "inputs", "");
+      JsonNode in = fields.object(root, "inputs", "");
       String at = "inputs.";
-      String digest = text(in, "profileDigest", at);
+      String digest = fields.text(in, "profileDigest", at);
       if (!DIGEST.matcher(digest).matches()) {
-        throw problem(at + "profileDigest", "expected sha256: and 64 hex digits, got " + digest);
+        throw fields.problem(
+            at + "profileDigest", "expected sha256: and 64 hex digits, got " + digest);
       }
-      int maxDegree = (int) integer(in, "maxDegree", at, 1);
+      int maxDegree = (int) fields.integer(in, "maxDegree", at, 1);
       int[] degrees = degrees(in, at, maxDegree);
-      double phi = number(in, "phi", at);
+      double phi = fields.number(in, "phi", at);
       if (!(phi > 0 && phi <= 1)) {
-        throw problem(at + "phi", "must be in (0, 1], got " + phi);
+        throw fields.problem(at + "phi", "must be in (0, 1], got " + phi);
       }
-      double target = number(in, "targetParallelism", at);
+      double target = fields.number(in, "targetParallelism", at);
       if (!(target > 0)) {
-        throw problem(at + "targetParallelism", "must be > 0, got " + target);
+        throw fields.problem(at + "targetParallelism", "must be > 0, got " + target);
       }
       Inputs inputs =
           new Inputs(
-              text(in, "profile", at),
+              fields.text(in, "profile", at),
               digest,
-              (int) integer(in, "requests", at, 1),
-              (int) integer(in, "bins", at, 0),
-              (int) integer(in, "cores", at, 1),
+              (int) fields.integer(in, "requests", at, 1),
+              (int) fields.integer(in, "bins", at, 0),
+              (int) fields.integer(in, "cores", at, 1),
               target,
               maxDegree,
               degrees,
-              integer(in, "stepNanos", at, 1),
-              integer(in, "horizonNanos", at, 0),
+              fields.integer(in, "stepNanos", at, 1),
+              fields.integer(in, "horizonNanos", at, 0),
               phi,
-              (int) integer(in, "loads", at, 1));
-      String builtAt = text(root, "builtAt", "");
-      double buildSeconds = number(root, "buildSeconds", "");
+              (int) fields.integer(in, "loads", at, 1));
+      String builtAt = fields.text(root, "builtAt", "");
+      double buildSeconds = fields.number(root, "buildSeconds", "");
       JsonNode list = root.get("rows");
       if (list == null || !list.isArray()) {
-        throw problem("rows", "expected an array");
+        throw fields.problem("rows", "expected an array");
       }
       if (list.size() != inputs.loads()) {
-        throw problem(
+        throw fields.problem(
             "rows",
             "expected one row per load 1.."
                 + inputs.loads()
@@ -282,43 +261,44 @@ public final class IntervalTable {
     private int[] degrees(JsonNode in, String at, int maxDegree) throws IOException {
       JsonNode v = in.get("degrees");
       if (v == null || !v.isArray() || v.isEmpty()) {
-        throw problem(at + "degrees", "expected a non-empty array of degrees");
+        throw fields.problem(at + "degrees", "expected a non-empty array of degrees");
       }
       int[] out = new int[v.size()];
       for (int i = 0; i < out.length; i++) {
         JsonNode e = v.get(i);
         int prev = i == 0 ? 0 : out[i - 1];
         if (!e.isIntegralNumber() || e.intValue() <= prev || e.intValue() > maxDegree) {
-          throw problem(
+          throw fields.problem(
               at + "degrees[" + i + "]",
               "expected increasing degrees between 1 and inputs.maxDegree (" + maxDegree + ")");
         }
         out[i] = e.intValue();
       }
       if (out[out.length - 1] != maxDegree) {
-        throw problem(at + "degrees", "must end with inputs.maxDegree (" + maxDegree + ")");
+        throw fields.problem(at + "degrees", "must end with inputs.maxDegree (" + maxDegree + ")");
       }
       return out;
     }
 
     private Row row(JsonNode r, String at, int load, int maxDegree) throws IOException {
       if (r == null || !r.isObject()) {
-        throw problem(at.substring(0, at.length() - 1), "expected an object");
+        throw fields.problem(at.substring(0, at.length() - 1), "expected an object");
       }
-      long q = integer(r, "load", at, 1);
+      long q = fields.integer(r, "load", at, 1);
       if (q != load) {
-        throw problem(at + "load", "expected " + load + " (rows go by load from 1), got " + q);
+        throw fields.problem(
+            at + "load", "expected " + load + " (rows go by load from 1), got " + q);
       }
       JsonNode awaitExit = r.get("awaitExit");
       if (awaitExit == null || !awaitExit.isBoolean()) {
-        throw problem(at + "awaitExit", "expected true or false");
+        throw fields.problem(at + "awaitExit", "expected true or false");
       }
       JsonNode v = r.get("intervalsNanos");
       if (v == null || !v.isArray()) {
-        throw problem(at + "intervalsNanos", "expected an array of whole numbers");
+        throw fields.problem(at + "intervalsNanos", "expected an array of whole numbers");
       }
       if (v.size() != maxDegree) {
-        throw problem(
+        throw fields.problem(
             at + "intervalsNanos",
             "expected " + maxDegree + " intervals (inputs.maxDegree), got " + v.size());
       }
@@ -326,63 +306,16 @@ public final class IntervalTable {
       for (int i = 0; i < maxDegree; i++) {
         JsonNode e = v.get(i);
         if (!e.isIntegralNumber() || !e.canConvertToLong() || e.longValue() < 0) {
-          throw problem(at + "intervalsNanos[" + i + "]", "expected a whole number >= 0");
+          throw fields.problem(at + "intervalsNanos[" + i + "]", "expected a whole number >= 0");
         }
         intervals[i] = e.longValue();
       }
       Schedule s =
           awaitExit.booleanValue() ? Schedule.awaitingExit(intervals) : Schedule.of(intervals);
-      double tail = nonNegative(r, "tailNanos", at);
-      double mean = nonNegative(r, "meanNanos", at);
-      double parallelism = nonNegative(r, "parallelism", at);
+      double tail = fields.nonNegative(r, "tailNanos", at);
+      double mean = fields.nonNegative(r, "meanNanos", at);
+      double parallelism = fields.nonNegative(r, "parallelism", at);
       return new Row(load, s, tail, mean, parallelism);
-    }
-
-    private JsonNode object(JsonNode node, String field, String at) throws IOException {
-      JsonNode v = node.get(field);
-      if (v == null || !v.isObject()) {
-        throw problem(at + field, "expected an object");
-      }
-      return v;
-    }
-
-    private String text(JsonNode node, String field, String at) throws IOException {
-      JsonNode v = node.get(field);
-      if (v == null || !v.isTextual()) {
-        throw problem(at + field, "expected a string");
-      }
-      return v.textValue();
-    }
-
-    private long integer(JsonNode node, String field, String at, long min) throws IOException {
-      JsonNode v = node.get(field);
-      if (v == null || !v.isIntegralNumber() || !v.canConvertToLong()) {
-        throw problem(at + field, "expected a whole number");
-      }
-      if (v.longValue() < min) {
-        throw problem(at + field, "must be >= " + min + ", got " + v.longValue());
-      }
-      return v.longValue();
-    }
-
-    private double number(JsonNode node, String field, String at) throws IOException {
-      JsonNode v = node.get(field);
-      if (v == null || !v.isNumber() || !Double.isFinite(v.doubleValue())) {
-        throw problem(at + field, "expected a number");
-      }
-      return v.doubleValue();
-    }
-
-    private double nonNegative(JsonNode node, String field, String at) throws IOException {
-      double v = number(node, field, at);
-      if (v < 0) {
-        throw problem(at + field, "must be >= 0, got " + v);
-      }
-      return v;
-    }
-
-    private IOException problem(String field, String what) {
-      return new IOException(file + (field.isEmpty() ? "" : ": " + field) + ": " + what);
     }
   }
 }
