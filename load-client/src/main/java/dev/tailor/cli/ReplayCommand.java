@@ -4,7 +4,6 @@ import dev.tailor.core.Durations;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.core.model.DemandProfile;
-import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.core.policy.RequestView;
 import dev.tailor.corpora.trace.TraceQuery;
 import dev.tailor.load.HttpTarget;
@@ -16,8 +15,6 @@ import dev.tailor.lucene.TailorSearcher;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -45,21 +42,7 @@ final class ReplayCommand implements Callable<Integer> {
 
   @Mixin IndexAndTrace input;
 
-  @Option(
-      names = "--policies",
-      defaultValue = "seq,fixed:2",
-      description =
-          "Policy specifications, comma-separated (./tailor policies; default ${DEFAULT-VALUE}).")
-  String policyList;
-
-  private List<String> policies;
-
-  @Option(
-      names = "--rps",
-      split = ",",
-      required = true,
-      description = "Offered loads, requests per second, e.g. 5,10,20.")
-  List<Double> rps;
+  @Mixin SweepOptions sweep;
 
   @Option(
       names = "--duration",
@@ -72,25 +55,6 @@ final class ReplayCommand implements Callable<Integer> {
       defaultValue = "10s",
       description = "Left out of each point's figures (default ${DEFAULT-VALUE}).")
   String warmup;
-
-  @Option(
-      names = "--targets",
-      split = ",",
-      defaultValue = "50ms,100ms",
-      description = "Latency targets for miss ratios (default ${DEFAULT-VALUE}).")
-  List<String> targets;
-
-  @Option(
-      names = "--arrivals",
-      defaultValue = "poisson",
-      description = "poisson or lognormal:CV (default ${DEFAULT-VALUE}).")
-  String arrivals;
-
-  @Option(
-      names = "--seed",
-      defaultValue = "42",
-      description = "Seed of arrivals and query order (default ${DEFAULT-VALUE}).")
-  long seed;
 
   @Option(
       names = "--target",
@@ -129,45 +93,25 @@ final class ReplayCommand implements Callable<Integer> {
               + " time becomes its prediction, which the clairvoyant rc policy uses.")
   Path profile;
 
-  @Option(
-      names = "--cdf-rps",
-      description = "The load whose latency CDF is plotted (default: the highest unsaturated).")
-  Double cdfRps;
-
-  @Option(names = "--out", description = "The report's directory (default: reports/replay-TIME).")
-  Path out;
-
   @Override
   public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
-    policies = PolicyRegistry.standard().splitList(policyList); // unknown names fail here
+    List<String> policies = sweep.policies();
     long durationNanos = Durations.parseNanos(duration);
     long warmupNanos = Durations.parseNanos(warmup);
-    List<Long> targetNanos = new ArrayList<>();
-    for (String t : targets) {
-      targetNanos.add(Durations.parseNanos(t));
-    }
     Sweep.Plan plan =
         new Sweep.Plan(
             policies,
-            rps,
-            arrivals,
-            seed,
+            sweep.rps,
+            sweep.arrivals,
+            sweep.seed,
             durationNanos,
             new OpenLoopReplayer.Settings(
                 warmupNanos,
                 maxBacklog,
                 Math.max(TimeUnit.SECONDS.toNanos(30), durationNanos),
-                targetNanos));
-    Path dir =
-        out != null
-            ? out
-            : TailorHome.root()
-                .resolve("reports")
-                .resolve(
-                    "replay-"
-                        + LocalDateTime.now()
-                            .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+                sweep.targetNanos()));
+    Path dir = sweep.reportDir("replay");
     int budget = workers != null ? workers : Runtime.getRuntime().availableProcessors();
     String environment =
         "measured on this machine (" + Runtime.getRuntime().availableProcessors() + " cores)";
@@ -207,7 +151,7 @@ final class ReplayCommand implements Callable<Integer> {
           input.index.getFileName(),
           opened.manifest().sourceLabel(),
           target != null ? 1 : policies.size(),
-          rps.size(),
+          sweep.rps.size(),
           duration,
           warmup);
       err.flush();
@@ -239,7 +183,7 @@ final class ReplayCommand implements Callable<Integer> {
                     p.saturated() ? "  SATURATED" : "");
                 err.flush();
               });
-      String summary = Report.write(dir, points, cdfRps == null ? Double.NaN : cdfRps);
+      String summary = Report.write(dir, points, sweep.cdfLoad());
       PrintWriter outw = spec.commandLine().getOut();
       outw.println(summary);
       outw.printf(

@@ -11,13 +11,12 @@ import dev.tailor.core.sim.Simulator;
 import dev.tailor.load.report.Report;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -52,24 +51,13 @@ final class SimulateCommand implements Callable<Integer> {
   @ArgGroup(exclusive = true, multiplicity = "1")
   Source source;
 
+  @Mixin SweepOptions sweep;
+
   @Option(
       names = "--cores",
       defaultValue = "16",
       description = "Simulated threads (default ${DEFAULT-VALUE}).")
   int cores;
-
-  @Option(
-      names = "--policies",
-      defaultValue = "seq,fixed:2,fixed:4",
-      description = "Policy specifications (default ${DEFAULT-VALUE}).")
-  String policyList;
-
-  @Option(
-      names = "--rps",
-      split = ",",
-      required = true,
-      description = "Offered loads, requests per second.")
-  List<Double> rps;
 
   @Option(
       names = "--requests",
@@ -78,30 +66,10 @@ final class SimulateCommand implements Callable<Integer> {
   int requests;
 
   @Option(
-      names = "--seed",
-      defaultValue = "42",
-      description =
-          "Seed of arrivals, order and the parametric profile (default ${DEFAULT-VALUE}).")
-  long seed;
-
-  @Option(
-      names = "--arrivals",
-      defaultValue = "poisson",
-      description = "poisson or lognormal:CV (default ${DEFAULT-VALUE}).")
-  String arrivals;
-
-  @Option(
       names = "--quantum",
       defaultValue = "5ms",
       description = "The policies' tick (default ${DEFAULT-VALUE}).")
   String quantum;
-
-  @Option(
-      names = "--targets",
-      split = ",",
-      defaultValue = "100ms,200ms",
-      description = "Latency targets for miss ratios (default ${DEFAULT-VALUE}).")
-  List<String> targets;
 
   @Option(
       names = "--save-profile",
@@ -110,17 +78,14 @@ final class SimulateCommand implements Callable<Integer> {
           "Also write the profile simulated (e.g. the parametric one, to build tables from).")
   Path saveProfile;
 
-  @Option(names = "--out", description = "The report's directory (default: reports/simulate-TIME).")
-  Path out;
-
   @Override
   public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
-    List<String> policies = PolicyRegistry.standard().splitList(policyList);
+    List<String> policies = sweep.policies();
     DemandProfile profile =
         source.profile != null
             ? DemandProfile.read(source.profile)
-            : ParametricProfile.generate(source.parametric, Math.max(cores, 16), seed);
+            : ParametricProfile.generate(source.parametric, Math.max(cores, 16), sweep.seed);
     if (saveProfile != null) {
       profile.write(saveProfile);
     }
@@ -131,10 +96,6 @@ final class SimulateCommand implements Callable<Integer> {
                 + " of "
                 + profile.environment().indexLabel()
             : "parametric profile shaped like the FM paper's Lucene workload (synthetic)";
-    List<Long> targetNanos = new ArrayList<>();
-    for (String t : targets) {
-      targetNanos.add(Durations.parseNanos(t));
-    }
     Simulator.Config config =
         new Simulator.Config(
             cores,
@@ -143,19 +104,22 @@ final class SimulateCommand implements Callable<Integer> {
             true,
             requests / 10,
             Math.max(1_000, requests),
-            targetNanos);
+            sweep.targetNanos());
     List<PointResult> points = new ArrayList<>();
-    for (double rate : rps) {
-      ArrivalProcess process = ArrivalProcess.parse(arrivals, rate, seed);
+    for (double rate : sweep.rps) {
+      ArrivalProcess process = ArrivalProcess.parse(sweep.arrivals, rate, sweep.seed);
       long[] offsets = new long[requests];
       for (int i = 0; i < requests; i++) {
         offsets[i] = (i == 0 ? 0 : offsets[i - 1]) + process.nextGapNanos();
       }
-      int[] order = RequestOrder.shuffled(requests, profile.requests().size(), seed);
+      int[] order = RequestOrder.shuffled(requests, profile.requests().size(), sweep.seed);
       for (String policy : policies) {
         PointResult p =
             new Simulator(profile, PolicyRegistry.of(policy), config)
-                .run(offsets, order, new Simulator.Labels(rate, process.toString(), seed, corpus));
+                .run(
+                    offsets,
+                    order,
+                    new Simulator.Labels(rate, process.toString(), sweep.seed, corpus));
         points.add(p);
         err.printf(
             "  %-16s %8.1f rps: p50 %8.2f ms  p99 %8.2f ms%s%n",
@@ -167,16 +131,8 @@ final class SimulateCommand implements Callable<Integer> {
         err.flush();
       }
     }
-    Path dir =
-        out != null
-            ? out
-            : TailorHome.root()
-                .resolve("reports")
-                .resolve(
-                    "simulate-"
-                        + LocalDateTime.now()
-                            .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
-    String summary = Report.write(dir, points, Double.NaN);
+    Path dir = sweep.reportDir("simulate");
+    String summary = Report.write(dir, points, sweep.cdfLoad());
     PrintWriter o = spec.commandLine().getOut();
     o.println(summary);
     o.printf("report: %s%n", dir);
