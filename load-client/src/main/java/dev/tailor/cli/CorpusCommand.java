@@ -56,24 +56,7 @@ final class CorpusCommand implements Runnable {
 
     @Override
     public Integer call() throws Exception {
-      PrintWriter out = spec.commandLine().getOut();
-      PrintWriter err = spec.commandLine().getErr();
-      for (String name : names) {
-        Dataset d = Dataset.byId(name);
-        if (d == null || d.kind() != Dataset.Kind.CORPUS) {
-          throw new ParameterException(
-              spec.commandLine(),
-              "unknown corpus '"
-                  + name
-                  + "'; known: "
-                  + String.join(", ", Dataset.ids(Dataset.Kind.CORPUS)));
-        }
-        for (Path p : data.fetcher(err).fetch(d)) {
-          out.println(p);
-        }
-      }
-      out.flush();
-      return 0;
+      return data.fetchAll(names, Dataset.Kind.CORPUS, spec);
     }
   }
 

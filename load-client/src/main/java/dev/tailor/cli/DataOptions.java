@@ -9,8 +9,11 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Consumer;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /**
  * The data directory option shared by the commands that fetch or read cached data, and the
@@ -102,5 +105,31 @@ final class DataOptions {
               + ")");
     }
     return Corpora.file(file, null, strict, redirects, warnings);
+  }
+
+  /**
+   * Fetches the named datasets of one kind, printing each fetched file; a name of another kind or
+   * none is a usage error that lists the known ones.
+   */
+  int fetchAll(List<String> names, Dataset.Kind kind, CommandSpec spec) throws IOException {
+    PrintWriter out = spec.commandLine().getOut();
+    for (String name : names) {
+      Dataset d = Dataset.byId(name);
+      if (d == null || d.kind() != kind) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "unknown "
+                + kind.name().toLowerCase(java.util.Locale.ROOT)
+                + " '"
+                + name
+                + "'; known: "
+                + String.join(", ", Dataset.ids(kind)));
+      }
+      for (Path p : fetcher(spec.commandLine().getErr()).fetch(d)) {
+        out.println(p);
+      }
+    }
+    out.flush();
+    return 0;
   }
 }

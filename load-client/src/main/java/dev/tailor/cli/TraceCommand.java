@@ -53,23 +53,7 @@ final class TraceCommand implements Runnable {
 
     @Override
     public Integer call() throws Exception {
-      PrintWriter out = spec.commandLine().getOut();
-      for (String name : names) {
-        Dataset d = Dataset.byId(name);
-        if (d == null || d.kind() != Dataset.Kind.TRACE) {
-          throw new ParameterException(
-              spec.commandLine(),
-              "unknown trace '"
-                  + name
-                  + "'; known: "
-                  + String.join(", ", Dataset.ids(Dataset.Kind.TRACE)));
-        }
-        for (Path p : data.fetcher(spec.commandLine().getErr()).fetch(d)) {
-          out.println(p);
-        }
-      }
-      out.flush();
-      return 0;
+      return data.fetchAll(names, Dataset.Kind.TRACE, spec);
     }
   }
 
