@@ -108,10 +108,7 @@ final class SimulateCommand implements Callable<Integer> {
     List<PointResult> points = new ArrayList<>();
     for (double rate : sweep.rps) {
       ArrivalProcess process = ArrivalProcess.parse(sweep.arrivals, rate, sweep.seed);
-      long[] offsets = new long[requests];
-      for (int i = 0; i < requests; i++) {
-        offsets[i] = (i == 0 ? 0 : offsets[i - 1]) + process.nextGapNanos();
-      }
+      long[] offsets = process.first(requests);
       int[] order = RequestOrder.shuffled(requests, profile.requests().size(), sweep.seed);
       for (String policy : policies) {
         PointResult p =

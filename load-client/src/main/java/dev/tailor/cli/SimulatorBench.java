@@ -31,11 +31,7 @@ final class SimulatorBench implements BenchCommand.Bench {
             .average()
             .orElse(1);
     double rate = 0.6 * 16 * 1e9 / mean;
-    long[] offsets = new long[requests];
-    ArrivalProcess arrivals = ArrivalProcess.poisson(rate, 7);
-    for (int i = 0; i < requests; i++) {
-      offsets[i] = (i == 0 ? 0 : offsets[i - 1]) + arrivals.nextGapNanos();
-    }
+    long[] offsets = ArrivalProcess.poisson(rate, 7).first(requests);
     int[] order = RequestOrder.shuffled(requests, profile.requests().size(), 7);
     out.printf(
         "%nsimulator: %,d requests per point, parametric profile, 16 simulated cores, %.0f rps"

@@ -108,6 +108,26 @@ public abstract class ArrivalProcess {
     return java.util.Arrays.copyOf(out, n);
   }
 
+  /**
+   * The offsets from the start of a run of the next {@code n} arrivals (fewer if the process runs
+   * out).
+   *
+   * @return offsets in nanoseconds, ascending
+   */
+  public long[] first(int n) {
+    long[] out = new long[n];
+    long t = 0;
+    for (int i = 0; i < n; i++) {
+      long gap = nextGapNanos();
+      if (gap == Long.MAX_VALUE) {
+        return java.util.Arrays.copyOf(out, i);
+      }
+      t += gap;
+      out[i] = t;
+    }
+    return out;
+  }
+
   private static void requirePositive(double v, String what) {
     if (!(v > 0) || Double.isInfinite(v)) {
       throw new IllegalArgumentException(what + " must be a positive number, got " + v);

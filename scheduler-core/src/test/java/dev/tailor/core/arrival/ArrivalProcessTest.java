@@ -57,6 +57,14 @@ class ArrivalProcessTest {
   }
 
   @Test
+  void theFirstNArrivalsMatchTheSchedule() {
+    long[] first = ArrivalProcess.poisson(50, 7).first(100);
+    long[] scheduled = ArrivalProcess.poisson(50, 7).schedule(first[99] + 1);
+    assertArrayEquals(first, scheduled);
+    assertArrayEquals(new long[] {0, 5}, ArrivalProcess.atOffsets(new long[] {0, 5}).first(3));
+  }
+
+  @Test
   void offsetsReplayATracesOwnTimestamps() {
     long[] offsets = {0, 5, 5, 20};
     assertArrayEquals(offsets, ArrivalProcess.atOffsets(offsets).schedule(100));
