@@ -22,8 +22,9 @@ import picocli.CommandLine.Spec;
  * {@code tailor demo}: the whole pipeline on an embedded default, from real data to a report. It
  * runs the other commands in turn, each of which reuses what an earlier run built: fetch the
  * Wikipedia summaries and the Natural Questions queries, generate a synthetic scale-up corpus
- * trained on the summaries, index it, profile a sample of the queries, and sweep every available
- * policy over light to heavy load.
+ * trained on the summaries, index it, profile a sample of the queries, sweep every available policy
+ * over light to heavy load, and simulate the same sweep to show how far the simulator is from the
+ * measurements.
  */
 @Command(
     name = "demo",
@@ -169,6 +170,17 @@ final class DemoCommand implements Callable<Integer> {
         "5ms,20ms",
         "--out",
         report.toString());
+    step(out, 7, "simulator fidelity: the same profile, policies, loads and arrivals, simulated");
+    run(
+        "fidelity",
+        "--report",
+        report.toString(),
+        "--profile",
+        profile.toString(),
+        "--duration",
+        duration,
+        "--warmup",
+        warmup);
     out.println();
     out.println("What is real and what is synthetic:");
     out.println(
@@ -184,7 +196,7 @@ final class DemoCommand implements Callable<Integer> {
     out.println(
         "report: "
             + root.relativize(report)
-            + " (summary.md, p99.png, p999.png, cdf.png, results.csv)");
+            + " (summary.md, fidelity.md, p99.png, p999.png, cdf.png, results.csv)");
     out.flush();
     return 0;
   }
@@ -221,6 +233,7 @@ final class DemoCommand implements Callable<Integer> {
             table.toString());
       }
       extra.add("fm:" + table);
+      extra.add("fm-wc:" + table);
     } else {
       out.println(
           "   (no table-driven policy is available yet: Few-to-Many joins the sweep once it is)");
@@ -247,7 +260,7 @@ final class DemoCommand implements Callable<Integer> {
   }
 
   private static void step(PrintWriter out, int n, String what) {
-    out.printf("%n[%d/6] %s%n", n, what);
+    out.printf("%n[%d/7] %s%n", n, what);
     out.flush();
   }
 

@@ -24,6 +24,7 @@ import picocli.CommandLine.Spec;
       ServeCommand.class,
       ReplayCommand.class,
       SimulateCommand.class,
+      FidelityCommand.class,
       BenchCommand.class,
       TestCommand.class,
       CorpusCommand.class,

@@ -6,28 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.corpora.index.IndexManifest;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /** The corpus, index and trace commands strung together on a small corpus of our own. */
 class CorpusCommandsTest {
 
   @TempDir Path tmp;
 
-  private final StringWriter out = new StringWriter();
-  private final StringWriter err = new StringWriter();
-
-  private int run(String... args) {
-    CommandLine cl = TailorCommand.commandLine();
-    cl.setOut(new PrintWriter(out, true));
-    cl.setErr(new PrintWriter(err, true));
-    return cl.execute(args);
-  }
+  private final Cli cli = new Cli();
 
   @Test
   void synthIndexGenerateAndCheckATrace() throws IOException {
@@ -49,7 +38,7 @@ class CorpusCommandsTest {
 
     assertEquals(
         0,
-        run(
+        cli.run(
             "corpus",
             "synth",
             "--from",
@@ -60,24 +49,25 @@ class CorpusCommandsTest {
             "3",
             "--out",
             synth.toString()),
-        err.toString());
-    assertTrue(out.toString().contains("synthetic text (bigram model trained on"), out.toString());
+        cli.err());
+    assertTrue(cli.out().contains("synthetic text (bigram model trained on"), cli.out());
 
     assertEquals(
         0,
-        run("index", "--corpus", synth.toString(), "--out", index.toString(), "--segments", "3"),
-        err.toString());
+        cli.run(
+            "index", "--corpus", synth.toString(), "--out", index.toString(), "--segments", "3"),
+        cli.err());
     IndexManifest m = IndexManifest.read(index);
     assertEquals(300, m.docCount());
     assertEquals(3, m.segments().size());
     assertTrue(m.sourceLabel().startsWith("synthetic text"), m.sourceLabel());
 
-    assertNotEquals(0, run("index", "--corpus", synth.toString(), "--out", index.toString()));
-    assertTrue(err.toString().contains("pass --force"), err.toString());
+    assertNotEquals(0, cli.run("index", "--corpus", synth.toString(), "--out", index.toString()));
+    assertTrue(cli.err().contains("pass --force"), cli.err());
 
     assertEquals(
         0,
-        run(
+        cli.run(
             "trace",
             "gen",
             "--index",
@@ -88,16 +78,16 @@ class CorpusCommandsTest {
             "2",
             "--out",
             tasks.toString()),
-        err.toString());
-    assertEquals(0, run("trace", "check", tasks.toString(), "--index", index.toString()));
-    assertTrue(out.toString().contains("(LUCENEUTIL): 32 queries"), out.toString());
+        cli.err());
+    assertEquals(0, cli.run("trace", "check", tasks.toString(), "--index", index.toString()));
+    assertTrue(cli.out().contains("(LUCENEUTIL): 32 queries"), cli.out());
   }
 
   @Test
   void unknownNamesAreRejectedWithTheKnownOnes() {
-    assertNotEquals(0, run("corpus", "fetch", "--data-dir", tmp.toString(), "no-such-corpus"));
-    assertTrue(err.toString().contains("known: wikipedia-summaries"), err.toString());
-    assertNotEquals(0, run("trace", "fetch", "--data-dir", tmp.toString(), "no-such-trace"));
-    assertTrue(err.toString().contains("known: nq, trec-tb05, trec-mq"), err.toString());
+    assertNotEquals(0, cli.run("corpus", "fetch", "--data-dir", tmp.toString(), "no-such-corpus"));
+    assertTrue(cli.err().contains("known: wikipedia-summaries"), cli.err());
+    assertNotEquals(0, cli.run("trace", "fetch", "--data-dir", tmp.toString(), "no-such-trace"));
+    assertTrue(cli.err().contains("known: nq, trec-tb05, trec-mq"), cli.err());
   }
 }

@@ -5,6 +5,7 @@ import dev.tailor.core.table.IntervalTable;
 import dev.tailor.core.table.TableSource;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -35,6 +36,19 @@ import java.util.concurrent.atomic.AtomicReference;
  * oversubscription to arbitrate and no cap on boosted threads to keep; with a budget above the
  * cores, the OS schedules the extra threads round-robin, as the paper's unboosted case does.
  *
+ * <p><b>Two admissions.</b> {@code fm:TABLE.json} is the paper's: a row's wait and exit wait are
+ * honoured as written. {@code fm-wc:TABLE.json} is work-conserving: it reads the same rows for the
+ * degrees but starts the head whenever a thread is free for it (after the running requests have had
+ * the threads their degrees allow), leaving the waits to the queue. Why both: the model counts a
+ * waiting request as using no thread, so at loads above the target parallelism every row must wait,
+ * and below it a row may wait to buy an earlier ramp-up; the model stands for a fixed number of
+ * requests in the system, so it does not see that a wait keeps requests in the system longer,
+ * raises the load the next decision reads, and leaves threads idle that nothing else may take. In a
+ * fixed pool that does not preempt, the queue already makes requests wait exactly while every
+ * thread is busy, which is the wait the model needs at high load; what the work-conserving
+ * admission gives up is the deliberate hold-back of a new request while a thread is free, i.e. a
+ * reservation for a ramp-up that is due soon.
+ *
  * <p>The only state is the head waiting for an exit (admission is FIFO, so there is at most one):
  * its id and the number of running requests when it began to wait, so that the ask after an exit
  * starts it as the paper says, instead of waiting again while the row still says {@code e1}.
@@ -42,51 +56,74 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class FewToManyPolicy implements Policy {
 
   private final TableSource table;
+  private final boolean workConserving;
   private final String spec;
   private final AtomicReference<Waiting> waiting = new AtomicReference<>();
 
-  private FewToManyPolicy(TableSource table, String spec) {
+  private FewToManyPolicy(TableSource table, boolean workConserving) {
     this.table = table;
-    this.spec = spec;
+    this.workConserving = workConserving;
+    Path file = table.file();
+    this.spec = name(workConserving) + ":" + (file == null ? "(in memory)" : file);
   }
 
-  /** A policy reading its rows from {@code table}, fixed or watched. */
+  /** The paper's policy, reading its rows from {@code table}, fixed or watched. */
   public static FewToManyPolicy of(TableSource table) {
-    Path file = table.file();
-    return new FewToManyPolicy(table, "fm:" + (file == null ? "(in memory)" : file));
+    return new FewToManyPolicy(table, false);
+  }
+
+  /** The work-conserving policy, reading its rows from {@code table}, fixed or watched. */
+  public static FewToManyPolicy workConserving(TableSource table) {
+    return new FewToManyPolicy(table, true);
   }
 
   /**
-   * A policy reading a table file and watching it for a new table.
+   * The paper's policy, reading a table file and watching it for a new table.
    *
    * @throws IllegalArgumentException if the file is missing or invalid, naming file, field and
    *     problem
    */
   public static FewToManyPolicy watching(Path file) {
+    return new FewToManyPolicy(watch(file), false);
+  }
+
+  private static TableSource watch(Path file) {
     try {
-      return new FewToManyPolicy(TableSource.watch(file), "fm:" + file);
+      return TableSource.watch(file);
     } catch (IOException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
   }
 
-  /** The factory for {@code fm:TABLE.json}. */
-  static PolicyFactory factory() {
+  private static String name(boolean workConserving) {
+    return workConserving ? "fm-wc" : "fm";
+  }
+
+  /** The factories for {@code fm:TABLE.json} and {@code fm-wc:TABLE.json}. */
+  static List<PolicyFactory> factories() {
+    return List.of(factory(false), factory(true));
+  }
+
+  private static PolicyFactory factory(boolean workConserving) {
     return new PolicyFactory() {
       @Override
       public String name() {
-        return "fm";
+        return FewToManyPolicy.name(workConserving);
       }
 
       @Override
       public String usage() {
-        return "fm:TABLE.json";
+        return name() + ":TABLE.json";
       }
 
       @Override
       public String description() {
-        return "Few-to-Many: start with few threads and add more as a request runs, per an"
-            + " interval table indexed by load (watched and swapped when rebuilt)";
+        return workConserving
+            ? "Few-to-Many with work-conserving admission: the table's degrees, but a request"
+                + " starts whenever a thread is free for it (the table's waits are left to the"
+                + " queue)"
+            : "Few-to-Many: start with few threads and add more as a request runs, per an"
+                + " interval table indexed by load (watched and swapped when rebuilt)";
       }
 
       @Override
@@ -94,7 +131,7 @@ public final class FewToManyPolicy implements Policy {
         if (args.isEmpty()) {
           throw new IllegalArgumentException("expected the interval table's file");
         }
-        return watching(Path.of(args));
+        return new FewToManyPolicy(watch(Path.of(args)), workConserving);
       }
     };
   }
@@ -107,6 +144,9 @@ public final class FewToManyPolicy implements Policy {
   @Override
   public Admission admit(RequestView request, SystemView system) {
     Schedule s = table.current().schedule(system.requestsInSystem());
+    if (workConserving) {
+      return Admission.start(s.startDegree()); // asked only when a thread is free for the head
+    }
     if (s.awaitsExit()) {
       Waiting w = waiting.get();
       int active = system.activeRequests();

@@ -39,7 +39,9 @@ public final class PolicyRegistry {
     for (PolicyFactory f : BaselinePolicies.factories()) {
       byName.put(f.name(), f);
     }
-    byName.put("fm", FewToManyPolicy.factory());
+    for (PolicyFactory f : FewToManyPolicy.factories()) {
+      byName.put(f.name(), f);
+    }
     for (PolicyFactory f : ServiceLoader.load(PolicyFactory.class)) {
       byName.putIfAbsent(f.name(), f);
     }

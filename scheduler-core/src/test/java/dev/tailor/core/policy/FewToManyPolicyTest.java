@@ -100,6 +100,24 @@ class FewToManyPolicyTest {
   }
 
   @Test
+  void workConservingStartsWhateverTheRowsWaitAndRampsAsTheRowSays() {
+    Policy wc = FewToManyPolicy.workConserving(TableSource.fixed(table(50)));
+    assertTrue(wc.spec().startsWith("fm-wc:"), wc.spec());
+    load(4); // the row waits 30 ms
+    system.now = 10 * MS;
+    assertEquals(Admission.start(1), wc.admit(request, system));
+    load(9); // the row waits for an exit
+    assertEquals(Admission.start(1), wc.admit(request, system));
+    load(1);
+    assertEquals(Admission.start(3), wc.admit(request, system));
+    load(3);
+    request.elapsed = 120 * MS;
+    request.degree = 1;
+    assertEquals(2, wc.degree(request, system), "load 3: past 100 ms, degree 2");
+    assertSame(WorkerPreference.HELP_FIRST, wc.workerPreference(system));
+  }
+
+  @Test
   void raisesTheDegreeAsTheRunTimePassesTheRowsIntervals() {
     Policy fm = fm();
     load(3);

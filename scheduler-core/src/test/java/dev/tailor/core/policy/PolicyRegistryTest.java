@@ -13,7 +13,8 @@ class PolicyRegistryTest {
   void findsEveryBaselineByName() {
     List<String> names =
         PolicyRegistry.standard().factories().stream().map(PolicyFactory::name).toList();
-    assertEquals(List.of("seq", "fixed", "adaptive", "wq-linear", "rampup", "rc", "fm"), names);
+    assertEquals(
+        List.of("seq", "fixed", "adaptive", "wq-linear", "rampup", "rc", "fm", "fm-wc"), names);
   }
 
   @Test

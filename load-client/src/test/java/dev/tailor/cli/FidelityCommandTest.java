@@ -1,0 +1,127 @@
+package dev.tailor.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code tailor fidelity} on a real replay of a small index: every measured point is simulated with
+ * the very arrivals the replay sent.
+ */
+class FidelityCommandTest {
+
+  @TempDir Path tmp;
+
+  private final Cli cli = new Cli();
+
+  @Test
+  void simulatesEachMeasuredPointWithTheReplaysArrivals() throws IOException {
+    Path corpus = tmp.resolve("corpus.txt");
+    StringBuilder lines = new StringBuilder();
+    String[] words = {"river", "delta", "sea", "lake", "town", "valley", "flood", "salt"};
+    for (int i = 0; i < 400; i++) {
+      lines.append("Doc ").append(i).append("\t\t");
+      for (int w = 0; w < 12; w++) {
+        lines.append(words[(i * 7 + w * 3) % words.length]).append(' ');
+      }
+      lines.append('\n');
+    }
+    Files.writeString(corpus, lines);
+    Path index = tmp.resolve("index");
+    Path trace = tmp.resolve("trace.tasks");
+    Path profile = tmp.resolve("profile.json");
+    Path report = tmp.resolve("report");
+    assertEquals(
+        0,
+        cli.run(
+            "index", "--corpus", corpus.toString(), "--out", index.toString(), "--segments", "2"),
+        cli.err());
+    assertEquals(
+        0,
+        cli.run(
+            "trace",
+            "gen",
+            "--index",
+            index.toString(),
+            "--seed",
+            "1",
+            "--per-category",
+            "1",
+            "--out",
+            trace.toString()),
+        cli.err());
+    assertEquals(
+        0,
+        cli.run(
+            "profile",
+            "--index",
+            index.toString(),
+            "--trace",
+            trace.toString(),
+            "--warmups",
+            "0",
+            "--repetitions",
+            "1",
+            "--cores",
+            "2",
+            "--out",
+            profile.toString()),
+        cli.err());
+    assertEquals(
+        0,
+        cli.run(
+            "replay",
+            "--index",
+            index.toString(),
+            "--trace",
+            trace.toString(),
+            "--policies",
+            "seq,fixed:2",
+            "--rps",
+            "40",
+            "--duration",
+            "1s",
+            "--warmup",
+            "200ms",
+            "--out",
+            report.toString()),
+        cli.err());
+
+    assertEquals(
+        0,
+        cli.run(
+            "fidelity",
+            "--report",
+            report.toString(),
+            "--profile",
+            profile.toString(),
+            "--duration",
+            "1s",
+            "--warmup",
+            "200ms"),
+        cli.err());
+
+    String md = Files.readString(report.resolve("fidelity.md"));
+    assertTrue(md.contains("| seq | 40 |"), md);
+    assertTrue(md.contains("| fixed:2 | 40 |"), md);
+    assertEquals(2, md.lines().filter(l -> l.matches("\\| \\S+ \\| 40 \\|.*%.*")).count(), md);
+    // Both sides counted the same requests: the arrivals and the warm-up cut were re-created.
+    assertFalse(cli.err().contains("warning"), cli.err());
+    assertTrue(cli.out().contains(md), cli.out());
+  }
+
+  @Test
+  void aDirectoryWithoutPointsIsRejectedByName() throws IOException {
+    Path empty = Files.createDirectories(tmp.resolve("not-a-report"));
+    assertNotEquals(
+        0, cli.run("fidelity", "--report", empty.toString(), "--profile", "unused.json"));
+    assertTrue(cli.err().contains(empty.resolve("points") + ": not a directory"), cli.err());
+  }
+}
