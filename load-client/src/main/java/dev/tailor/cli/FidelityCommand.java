@@ -99,6 +99,11 @@ final class FidelityCommand implements Callable<Integer> {
     }
     DemandProfile demand = DemandProfile.read(profile);
     int workers = cores != null ? cores : demand.environment().cores();
+    // The unit model is the runtime's and needs unit times; the fluid one is the tables'.
+    List<Simulator.WorkModel> models =
+        demand.requests().stream().allMatch(r -> r.unitWork() != null)
+            ? List.of(Simulator.WorkModel.FLUID, Simulator.WorkModel.UNITS)
+            : List.of(Simulator.WorkModel.FLUID);
     List<Row> rows = new ArrayList<>();
     PrintWriter err = spec.commandLine().getErr();
     for (PointResult real : measured) {
@@ -116,31 +121,33 @@ final class FidelityCommand implements Callable<Integer> {
         warm++;
       }
       int[] order = RequestOrder.shuffled(offsets.length, demand.requests().size(), real.seed());
-      Simulator.Config config =
-          new Simulator.Config(
-              workers,
-              Durations.parseNanos(quantum),
-              80_000_000L,
-              true,
-              warm,
-              Math.max(1_000, offsets.length),
-              List.of());
-      PointResult sim =
-          new Simulator(demand, PolicyRegistry.of(real.policy()), config)
-              .run(
-                  offsets,
-                  order,
-                  new Simulator.Labels(
-                      real.offeredRps(), real.arrivals(), real.seed(), real.corpus()));
-      if (sim.sent() != real.sent() && !real.saturated()) {
-        err.printf(
-            "warning: %s at %s rps: %d requests measured but %d simulated; were --duration and"
-                + " --warmup the replay's?%n",
-            real.policy(), real.offeredRps(), real.sent(), sim.sent());
+      Simulator.Labels labels =
+          new Simulator.Labels(real.offeredRps(), real.arrivals(), real.seed(), real.corpus());
+      PointResult[] sims = new PointResult[models.size()];
+      for (int m = 0; m < sims.length; m++) {
+        Simulator.Config config =
+            new Simulator.Config(
+                workers,
+                Durations.parseNanos(quantum),
+                80_000_000L,
+                true,
+                warm,
+                Math.max(1_000, offsets.length),
+                List.of(),
+                models.get(m));
+        sims[m] =
+            new Simulator(demand, PolicyRegistry.of(real.policy()), config)
+                .run(offsets, order, labels);
+        if (sims[m].sent() != real.sent() && !real.saturated()) {
+          err.printf(
+              "warning: %s at %s rps: %d requests measured but %d simulated; were --duration and"
+                  + " --warmup the replay's?%n",
+              real.policy(), real.offeredRps(), real.sent(), sims[m].sent());
+        }
       }
-      rows.add(new Row(real, sim));
+      rows.add(new Row(real, sims));
     }
-    String table = table(rows, workers);
+    String table = table(rows, workers, models);
     Path file = report.resolve("fidelity.md");
     Path tmp = AtomicFiles.sibling(file, "fidelity");
     Files.writeString(tmp, table);
@@ -172,33 +179,44 @@ final class FidelityCommand implements Callable<Integer> {
     return out;
   }
 
-  private String table(List<Row> rows, int workers) {
+  private String table(List<Row> rows, int workers, List<Simulator.WorkModel> models) {
     StringBuilder md = new StringBuilder();
     md.append(
         String.format(
             Locale.ROOT,
             "Simulator fidelity: profile %s simulated on %d cores against the measured points"
-                + " of %s.%nError = (simulated - measured) / measured.%n%n",
+                + " of %s.%nError = (simulated - measured) / measured. Work models: fluid is"
+                + " Few-to-Many's (the tables' model), units the runtime's.%n%n",
             profile.getFileName(),
             workers,
             report));
-    md.append(
-        "| policy | load (rps) | P50 measured (ms) | P50 simulated (ms) | error | P99 measured"
-            + " (ms) | P99 simulated (ms) | error |\n");
-    md.append("|---|---|---|---|---|---|---|---|\n");
+    StringBuilder header = new StringBuilder("| policy | load (rps) |");
+    StringBuilder rule = new StringBuilder("|---|---|");
+    for (String pct : List.of("P50", "P99")) {
+      header.append(' ').append(pct).append(" measured (ms) |");
+      rule.append("---|");
+      for (Simulator.WorkModel m : models) {
+        String name = m.name().toLowerCase(Locale.ROOT);
+        header.append(' ').append(pct).append(' ').append(name).append(" (ms) | error |");
+        rule.append("---|---|");
+      }
+    }
+    md.append(header).append('\n').append(rule).append('\n');
     for (Row r : rows) {
       md.append(
           String.format(
               Locale.ROOT,
-              "| %s | %.0f | %s | %s | %s | %s | %s | %s |%n",
+              "| %s | %.0f |",
               Report.displayName(r.real.policy()),
-              r.real.offeredRps(),
-              ms(r.real, "p50"),
-              ms(r.sim, "p50"),
-              error(r, "p50"),
-              ms(r.real, "p99"),
-              ms(r.sim, "p99"),
-              error(r, "p99")));
+              r.real.offeredRps()));
+      for (String pct : List.of("p50", "p99")) {
+        md.append(' ').append(ms(r.real, pct)).append(" |");
+        for (PointResult sim : r.sims) {
+          md.append(' ').append(ms(sim, pct)).append(" | ");
+          md.append(error(r.real, sim, pct)).append(" |");
+        }
+      }
+      md.append('\n');
     }
     return md.toString();
   }
@@ -207,13 +225,13 @@ final class FidelityCommand implements Callable<Integer> {
     return p.saturated() ? "sat." : String.format(Locale.ROOT, "%.2f", p.latencyAt(pct) / 1e6);
   }
 
-  private static String error(Row r, String pct) {
-    if (r.real.saturated() || r.sim.saturated()) {
+  private static String error(PointResult real, PointResult sim, String pct) {
+    if (real.saturated() || sim.saturated()) {
       return "-";
     }
-    double real = r.real.latencyAt(pct);
-    return String.format(Locale.ROOT, "%+.0f%%", 100 * (r.sim.latencyAt(pct) - real) / real);
+    double measured = real.latencyAt(pct);
+    return String.format(Locale.ROOT, "%+.0f%%", 100 * (sim.latencyAt(pct) - measured) / measured);
   }
 
-  private record Row(PointResult real, PointResult sim) {}
+  private record Row(PointResult real, PointResult[] sims) {}
 }

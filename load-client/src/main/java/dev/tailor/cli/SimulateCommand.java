@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code tailor simulate}: a sweep in the discrete-event simulator, with the same report. */
@@ -72,6 +73,15 @@ final class SimulateCommand implements Callable<Integer> {
   String quantum;
 
   @Option(
+      names = "--model",
+      defaultValue = "fluid",
+      description =
+          "Work model: fluid (Few-to-Many's: speedup curves, threads held to the end; the tables'"
+              + " model) or units (the runtime's: units taken one at a time, helpers leave when"
+              + " none is left; needs a measured profile). Default ${DEFAULT-VALUE}.")
+  String model;
+
+  @Option(
       names = "--save-profile",
       paramLabel = "FILE",
       description =
@@ -96,6 +106,13 @@ final class SimulateCommand implements Callable<Integer> {
                 + " of "
                 + profile.environment().indexLabel()
             : "parametric profile shaped like the FM paper's Lucene workload (synthetic)";
+    Simulator.WorkModel workModel = WorkModels.parse(spec, model);
+    if (workModel == Simulator.WorkModel.UNITS && source.profile == null) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--model units needs a measured profile (--profile): the parametric profile's requests"
+              + " are one unit each");
+    }
     Simulator.Config config =
         new Simulator.Config(
             cores,
@@ -104,7 +121,8 @@ final class SimulateCommand implements Callable<Integer> {
             true,
             requests / 10,
             Math.max(1_000, requests),
-            sweep.targetNanos());
+            sweep.targetNanos(),
+            workModel);
     List<PointResult> points = new ArrayList<>();
     for (double rate : sweep.rps) {
       ArrivalProcess process = ArrivalProcess.parse(sweep.arrivals, rate, sweep.seed);

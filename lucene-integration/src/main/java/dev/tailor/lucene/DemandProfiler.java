@@ -2,6 +2,7 @@ package dev.tailor.lucene;
 
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.model.DemandProfile;
+import dev.tailor.core.model.UnitWork;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -229,47 +230,25 @@ public final class DemandProfiler {
   /**
    * Speedups beyond the measured degrees: the serial part (the time outside units) plus the unit
    * times, each with the per-unit overhead measured at the highest measured degree, list-scheduled
-   * onto {@code d} threads.
+   * onto {@code d} threads ({@link UnitWork}).
    */
   double[] derive(long sequential, long[] units, long[] measuredMedians) {
     int measuredDegrees = measuredMedians.length;
-    long unitSum = 0;
-    for (long u : units) {
-      unitSum += u;
-    }
-    long serial = Math.max(0, sequential - unitSum);
-    double overheadPerUnit = 0;
-    if (measuredDegrees > 1) {
-      int d = measuredDegrees;
-      double unexplained = measuredMedians[d - 1] - serial - listSchedule(units, 0, d);
-      overheadPerUnit = Math.max(0, unexplained / Math.ceil((double) units.length / d));
-    }
     double[] derived = new double[options.maxDegree() - measuredDegrees];
+    if (units.length == 0) {
+      Arrays.fill(derived, 1.0);
+      return derived;
+    }
+    double[] measured = new double[measuredDegrees];
+    for (int d = 0; d < measuredDegrees; d++) {
+      measured[d] = measuredMedians[d];
+    }
+    UnitWork work = UnitWork.of(sequential, units, measured);
     for (int i = 0; i < derived.length; i++) {
-      int d = measuredDegrees + 1 + i;
-      double time = serial + listSchedule(units, overheadPerUnit, d);
+      double time = work.nanosOn(measuredDegrees + 1 + i);
       derived[i] = Math.max(1.0, sequential / Math.max(1.0, time));
     }
     return derived;
-  }
-
-  /** The makespan of the units, in order, each going to the thread that frees up first. */
-  static double listSchedule(long[] units, double overheadPerUnit, int threads) {
-    double[] free = new double[threads];
-    for (long u : units) {
-      int earliest = 0;
-      for (int t = 1; t < threads; t++) {
-        if (free[t] < free[earliest]) {
-          earliest = t;
-        }
-      }
-      free[earliest] += u + overheadPerUnit;
-    }
-    double makespan = 0;
-    for (double f : free) {
-      makespan = Math.max(makespan, f);
-    }
-    return makespan;
   }
 
   private static long[] medianPerUnit(long[][] runs) {

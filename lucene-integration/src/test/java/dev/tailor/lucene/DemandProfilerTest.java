@@ -103,15 +103,6 @@ class DemandProfilerTest {
   }
 
   @Test
-  void listSchedulingGivesEachUnitToTheFirstFreeThreadInOrder() {
-    // t0: 4, t1: 3, then 2 -> t1 (5), then 1 -> t0 (5).
-    assertEquals(5.0, DemandProfiler.listSchedule(new long[] {4, 3, 2, 1}, 0, 2));
-    assertEquals(10.0, DemandProfiler.listSchedule(new long[] {4, 3, 2, 1}, 0, 1));
-    assertEquals(4.0, DemandProfiler.listSchedule(new long[] {4, 3, 2, 1}, 0, 8));
-    assertEquals(7.0, DemandProfiler.listSchedule(new long[] {4, 3, 2, 1}, 1, 2));
-  }
-
-  @Test
   void derivedSpeedupsFollowTheUnitsAndFlattenWhenUnitsRunOut() {
     DemandProfiler p = profiler();
     // 100 ns serial + 8 units of 100 ns; measured at 2 threads as 100 + 400 exactly: no overhead.

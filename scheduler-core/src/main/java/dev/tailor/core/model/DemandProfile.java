@@ -115,6 +115,21 @@ public record DemandProfile(
       all[0] = 1.0;
       return SpeedupCurve.of(all);
     }
+
+    /**
+     * The request's work as the runtime cuts it, calibrated by its measured speedups; null if the
+     * profile has no unit times for it (a parametric profile).
+     */
+    public UnitWork unitWork() {
+      if (unitNanos == null || unitNanos.length == 0) {
+        return null;
+      }
+      double[] measured = new double[measuredSpeedup.length];
+      for (int d = 0; d < measured.length; d++) {
+        measured[d] = sequentialNanos / measuredSpeedup[d];
+      }
+      return UnitWork.of(sequentialNanos, unitNanos, measured);
+    }
   }
 
   /**

@@ -7,9 +7,9 @@ import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.metrics.RunMetrics;
 import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.model.SpeedupCurve;
+import dev.tailor.core.model.UnitWork;
 import dev.tailor.core.policy.Admission;
 import dev.tailor.core.policy.Policy;
-import dev.tailor.core.policy.RequestView;
 import dev.tailor.core.policy.SystemView;
 import dev.tailor.core.policy.WorkerPreference;
 import java.util.ArrayDeque;
@@ -26,11 +26,12 @@ import org.HdrHistogram.Histogram;
  * help-or-admit choice when a thread is free. It is what lets a 2-core machine speak about a
  * 16-core server.
  *
- * <p>The model is Few-to-Many's: a request holds its sequential time as work; while {@code t}
- * threads are on it, it completes {@code s(t)} nanoseconds of that work per nanosecond, {@code s}
- * being its speedup curve. Work is fluid, so a helper always finds some; granularity shows only
- * through the measured speedups. A lower degree takes effect at the next tick (as the runtime's
- * helpers leave at their next unit boundary); a higher one as soon as threads are free.
+ * <p>Two work models say how a request's threads progress ({@link WorkModel}). {@code FLUID} is
+ * Few-to-Many's, the one its interval tables are built with: the request's sequential time is its
+ * work, done {@code s(t)} times as fast on {@code t} threads, and its threads stay until it ends.
+ * {@code UNITS} is the runtime's: a serial part, then units taken one at a time by the request's
+ * threads, a helper leaving as soon as no unit is left; it needs a profile with unit times. In both
+ * a higher degree takes effect as soon as threads are free.
  *
  * <p>Single-threaded and deterministic: the same inputs give the same result.
  */
@@ -46,6 +47,7 @@ public final class Simulator {
    * @param warmupRequests the first requests, simulated but not counted
    * @param maxBacklog queued requests beyond which the point stops as saturated
    * @param targetsNanos latency targets for the miss ratios
+   * @param model how requests' threads progress through their work
    */
   public record Config(
       int workers,
@@ -54,7 +56,8 @@ public final class Simulator {
       boolean clairvoyant,
       int warmupRequests,
       int maxBacklog,
-      List<Long> targetsNanos) {
+      List<Long> targetsNanos,
+      WorkModel model) {
 
     /** Checks the configuration. */
     public Config {
@@ -63,12 +66,40 @@ public final class Simulator {
             "need workers >= 1, quantum > 0, warmupRequests >= 0, maxBacklog >= 1");
       }
       targetsNanos = List.copyOf(targetsNanos);
+      if (model == null) {
+        throw new IllegalArgumentException("need a work model");
+      }
     }
 
-    /** 5 ms quantum, 80 ms long threshold, clairvoyant, 10% warm-up, backlog 100,000. */
+    /**
+     * 5 ms quantum, 80 ms long threshold, clairvoyant, 10% warm-up, backlog 100,000, fluid work.
+     */
     public static Config of(int workers, int requests) {
-      return new Config(workers, 5_000_000L, 80_000_000L, true, requests / 10, 100_000, List.of());
+      return new Config(
+          workers,
+          5_000_000L,
+          80_000_000L,
+          true,
+          requests / 10,
+          100_000,
+          List.of(),
+          WorkModel.FLUID);
     }
+  }
+
+  /** How a request's threads progress through its work. */
+  public enum WorkModel {
+    /**
+     * Few-to-Many's model: sequential work done {@code s(t)} times as fast on {@code t} threads,
+     * every thread staying until the request ends or the degree falls (then they leave at the next
+     * tick).
+     */
+    FLUID,
+    /**
+     * The runtime's: a serial part, then units taken one at a time, with the profile's measured
+     * hand-off overhead; helpers leave at unit boundaries. Needs unit times in the profile.
+     */
+    UNITS
   }
 
   /**
@@ -83,6 +114,7 @@ public final class Simulator {
 
   private final DemandProfile profile;
   private final SpeedupCurve[] curves;
+  private final UnitWork[] units;
   private final Policy policy;
   private final Config config;
 
@@ -96,7 +128,12 @@ public final class Simulator {
   private boolean mayHelp; // false once a scan found no request to help, until a degree rises
   private final View view = new View();
 
-  /** A simulator of {@code profile}'s requests under {@code policy}. */
+  /**
+   * A simulator of {@code profile}'s requests under {@code policy}.
+   *
+   * @throws IllegalArgumentException if the profile is empty, or the unit model is asked for and a
+   *     request has no unit times
+   */
   public Simulator(DemandProfile profile, Policy policy, Config config) {
     if (profile.requests().isEmpty()) {
       throw new IllegalArgumentException("the profile has no request");
@@ -104,9 +141,22 @@ public final class Simulator {
     this.profile = profile;
     this.policy = policy;
     this.config = config;
-    this.curves = new SpeedupCurve[profile.requests().size()];
-    for (int i = 0; i < curves.length; i++) {
-      curves[i] = profile.requests().get(i).speedupCurve();
+    int n = profile.requests().size();
+    this.curves = new SpeedupCurve[n];
+    this.units = config.model() == WorkModel.UNITS ? new UnitWork[n] : null;
+    for (int i = 0; i < n; i++) {
+      DemandProfile.Request r = profile.requests().get(i);
+      curves[i] = r.speedupCurve();
+      if (units != null) {
+        units[i] = r.unitWork();
+        if (units[i] == null) {
+          throw new IllegalArgumentException(
+              "request "
+                  + r.id()
+                  + " of the profile has no unit times; the unit model needs a profile measured"
+                  + " by ./tailor profile");
+        }
+      }
     }
   }
 
@@ -137,7 +187,7 @@ public final class Simulator {
     long lastArrival = arrivalsNanos.length == 0 ? 0 : arrivalsNanos[arrivalsNanos.length - 1];
     while (next < arrivalsNanos.length || !queue.isEmpty() || !running.isEmpty()) {
       long tArrival = next < arrivalsNanos.length ? arrivalsNanos[next] : Long.MAX_VALUE;
-      long tCompletion = nextCompletion();
+      long tCompletion = nextEvent();
       // A delayed head matters when its time comes and a thread is free to take it.
       long tDelay =
           headDelayedUntil > now && freeSlots > 0 && !queue.isEmpty()
@@ -149,8 +199,7 @@ public final class Simulator {
       advanceTo(t);
       completeFinished(metrics, measureFrom);
       while (next < arrivalsNanos.length && arrivalsNanos[next] <= now) {
-        DemandProfile.Request r = profile.requests().get(order[next]);
-        queue.addLast(new SimRequest(next, arrivalsNanos[next], r, curves[order[next]]));
+        queue.addLast(request(next, arrivalsNanos[next], order[next]));
         if (arrivalsNanos[next] >= measureFrom) {
           sent++;
         }
@@ -172,10 +221,17 @@ public final class Simulator {
     return result(metrics, labels, sent, saturated, window);
   }
 
-  private long nextCompletion() {
+  private SimRequest request(long id, long arrival, int index) {
+    DemandProfile.Request r = profile.requests().get(index);
+    return units != null
+        ? new UnitRequest(id, arrival, r, units[index], view, config)
+        : new FluidRequest(id, arrival, r, curves[index], view, config);
+  }
+
+  private long nextEvent() {
     long best = Long.MAX_VALUE;
     for (int i = 0, n = running.size(); i < n; i++) {
-      best = Math.min(best, running.get(i).completesAt);
+      best = Math.min(best, running.get(i).nextEventAt());
     }
     return best;
   }
@@ -185,19 +241,34 @@ public final class Simulator {
     now = Math.max(now, t);
   }
 
+  /**
+   * Lets every request whose threads reached a boundary move on, and retires the completed ones.
+   * Under the unit model the degree is asked for first, as the runtime's helpers ask after each
+   * unit.
+   */
   private void completeFinished(RunMetrics metrics, long measureFrom) {
+    int before = freeSlots;
     for (int i = 0; i < running.size(); i++) {
       SimRequest r = running.get(i);
-      if (r.completesAt <= now) {
+      if (r.nextEventAt() > now) {
+        continue;
+      }
+      if (units != null) {
+        r.setDegree(Math.max(0, policy.degree(r, view)), now);
+      }
+      freeSlots += r.advance(now);
+      if (r.done()) {
         running.remove(i--);
-        r.setThreads(0, now);
-        freeSlots += r.finishedThreads;
-        metrics.observeBusyWorkers(now, config.workers() - freeSlots);
         headAwaitsExit = false;
         if (r.arrival >= measureFrom) {
           metrics.record(r.record(now));
         }
+      } else {
+        mayHelp |= r.wantsHelper();
       }
+    }
+    if (freeSlots != before) {
+      metrics.observeBusyWorkers(now, config.workers() - freeSlots);
     }
   }
 
@@ -205,13 +276,9 @@ public final class Simulator {
     for (SimRequest r : running) {
       int d = Math.max(0, policy.degree(r, view));
       r.setDegree(d, now);
-      int allowed = Math.max(1, d);
-      mayHelp |= r.threads < allowed;
-      if (r.threads > allowed) {
-        freeSlots += r.threads - allowed; // helpers leave at their next boundary
-        r.setThreads(allowed, now);
-      }
-      r.checkLong(config.longThresholdNanos());
+      freeSlots += r.shed(now);
+      mayHelp |= r.wantsHelper();
+      r.checkLong();
     }
   }
 
@@ -234,8 +301,8 @@ public final class Simulator {
       return false;
     }
     for (SimRequest r : running) {
-      if (r.threads < Math.max(1, r.degree)) {
-        r.setThreads(r.threads + 1, now);
+      if (r.wantsHelper()) {
+        r.addHelper(now);
         freeSlots--;
         return true;
       }
@@ -274,7 +341,7 @@ public final class Simulator {
     queue.pollFirst();
     headDelayedUntil = Long.MIN_VALUE;
     head.start(a.kind() == Admission.Kind.START ? a.degree() : 1, now);
-    mayHelp |= head.degree > 1;
+    mayHelp |= head.wantsHelper();
     running.add(head);
     freeSlots--;
     return true;
@@ -314,151 +381,6 @@ public final class Simulator {
         PointResult.encode(latency));
   }
 
-  /** A request in the simulation: its remaining work and its view for the policy. */
-  private final class SimRequest implements RequestView {
-    final long id;
-    final long arrival;
-    final DemandProfile.Request demand;
-    final SpeedupCurve curve;
-    long start = UNKNOWN;
-    int degree;
-    int threads;
-    int finishedThreads;
-    long completesAt = Long.MAX_VALUE;
-    // Progress, settled at 'since': sequential work left and busy time so far.
-    private double remaining;
-    private long work;
-    private long since;
-    boolean isLong;
-    int maxDegree;
-    int maxThreads;
-    double degreeIntegral;
-    long degreeSince;
-
-    SimRequest(long id, long arrival, DemandProfile.Request demand, SpeedupCurve curve) {
-      this.id = id;
-      this.arrival = arrival;
-      this.demand = demand;
-      this.curve = curve;
-      this.remaining = demand.sequentialNanos();
-    }
-
-    void start(int d, long at) {
-      start = at;
-      degree = d;
-      maxDegree = d;
-      degreeSince = at;
-      since = at;
-      setThreads(1, at);
-      checkLong(config.longThresholdNanos());
-    }
-
-    /** Settles progress up to {@code at}, then runs on with {@code t} threads. */
-    void setThreads(int t, long at) {
-      long dt = at - since;
-      if (dt > 0 && threads > 0) {
-        remaining -= curve.at(threads) * dt;
-        work += (long) threads * dt;
-      }
-      since = at;
-      if (t == 0) {
-        finishedThreads = threads;
-      }
-      threads = t;
-      maxThreads = Math.max(maxThreads, t);
-      completesAt =
-          t == 0
-              ? Long.MAX_VALUE
-              : at + Math.max(0, (long) Math.ceil(remaining / curve.at(t) - 0.5));
-    }
-
-    long work(long at) {
-      return work + (threads > 0 ? (long) threads * (at - since) : 0);
-    }
-
-    void setDegree(int d, long at) {
-      if (d != degree) {
-        degreeIntegral += (double) degree * (at - degreeSince);
-        degreeSince = at;
-        degree = d;
-        maxDegree = Math.max(maxDegree, d);
-      }
-    }
-
-    void checkLong(long threshold) {
-      if (!isLong
-          && (work(now) >= threshold
-              || (config.clairvoyant() && demand.sequentialNanos() >= threshold))) {
-        isLong = true;
-      }
-    }
-
-    RequestRecord record(long end) {
-      double integral = degreeIntegral + (double) degree * (end - degreeSince);
-      return new RequestRecord(
-          id,
-          demand.category(),
-          arrival,
-          start,
-          end,
-          work,
-          maxThreads,
-          maxDegree,
-          end > start ? integral / (end - start) : degree,
-          RequestRecord.Outcome.COMPLETED);
-    }
-
-    @Override
-    public long id() {
-      return id;
-    }
-
-    @Override
-    public long arrivalNanos() {
-      return arrival;
-    }
-
-    @Override
-    public long startNanos() {
-      return start;
-    }
-
-    @Override
-    public long elapsedNanos() {
-      return start == UNKNOWN ? 0 : now - start;
-    }
-
-    @Override
-    public long workNanos() {
-      return work(now);
-    }
-
-    @Override
-    public int degree() {
-      return degree;
-    }
-
-    @Override
-    public int threads() {
-      return threads;
-    }
-
-    @Override
-    public long predictedSequentialNanos() {
-      return config.clairvoyant() ? demand.sequentialNanos() : UNKNOWN;
-    }
-
-    @Override
-    public String label() {
-      return demand.category();
-    }
-
-    @Override
-    public boolean isLong() {
-      return isLong;
-    }
-  }
-
   /** The simulated system, on the virtual clock. */
   private final class View implements SystemView {
     @Override
@@ -490,7 +412,7 @@ public final class Simulator {
     public int busyThreadsOnLongRequests() {
       int n = 0;
       for (SimRequest r : running) {
-        if (r.isLong) {
+        if (r.isLong()) {
           n += r.threads;
         }
       }

@@ -2,6 +2,7 @@ package dev.tailor.core.sim;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.arrival.ArrivalProcess;
@@ -41,7 +42,8 @@ class SimulatorTest {
   }
 
   private static Simulator.Config config(int workers) {
-    return new Simulator.Config(workers, 5 * MS, 80 * MS, true, 0, 1_000, List.of(100 * MS));
+    return new Simulator.Config(
+        workers, 5 * MS, 80 * MS, true, 0, 1_000, List.of(100 * MS), Simulator.WorkModel.FLUID);
   }
 
   private static final Simulator.Labels LABELS = new Simulator.Labels(1, "test", 1, "test");
@@ -95,7 +97,9 @@ class SimulatorTest {
   void anOverloadedPointStopsSaturated() {
     DemandProfile p = profile(100);
     long[] arrivals = ArrivalProcess.poisson(1_000, 1).schedule(10_000 * MS);
-    Simulator.Config c = new Simulator.Config(2, 5 * MS, 80 * MS, true, 0, 500, List.of());
+    Simulator.Config c =
+        new Simulator.Config(
+            2, 5 * MS, 80 * MS, true, 0, 500, List.of(), Simulator.WorkModel.FLUID);
     PointResult r =
         new Simulator(p, PolicyRegistry.of("seq"), c)
             .run(arrivals, new int[arrivals.length], LABELS);
@@ -128,5 +132,104 @@ class SimulatorTest {
     PointResult r =
         new Simulator(profile(10), delaying, config(2)).run(new long[] {0}, new int[] {0}, LABELS);
     assertEquals(40.0, latencyMs(r, "max"), 0.1);
+  }
+
+  /** A request of the unit model: its sequential time, unit times, and speedups measured. */
+  private static DemandProfile.Request unitRequest(
+      long sequentialMs, long[] unitsMs, double[] measured, double derived) {
+    long[] units = new long[unitsMs.length];
+    for (int i = 0; i < units.length; i++) {
+      units[i] = unitsMs[i] * MS;
+    }
+    return new DemandProfile.Request(
+        "r" + sequentialMs,
+        null,
+        "q",
+        sequentialMs * MS,
+        units,
+        measured,
+        new double[] {derived},
+        new DemandProfile.Features("test", 1, new long[0], 0));
+  }
+
+  private static DemandProfile profileOf(DemandProfile.Request... requests) {
+    return DemandProfile.of(
+        new DemandProfile.Environment("i", "test", 1, "t", 2, "j", "o", "now"),
+        new DemandProfile.Settings(0, 1, 4, 2, 3),
+        true,
+        List.of(requests));
+  }
+
+  private static Simulator.Config unitConfig(int workers) {
+    return new Simulator.Config(
+        workers, 5 * MS, 80 * MS, true, 0, 1_000, List.of(), Simulator.WorkModel.UNITS);
+  }
+
+  @Test
+  void underTheUnitModelALoneRequestTakesTheTimeMeasuredAtItsDegree() {
+    // Serial 20 ms, four units of 20 ms; measured 70 ms on 2 threads, where the units explain
+    // 20 + 40: a hand-off overhead of 5 ms per unit round.
+    DemandProfile p =
+        profileOf(unitRequest(100, new long[] {20, 20, 20, 20}, new double[] {1.0, 100 / 70.0}, 2));
+    PointResult two =
+        new Simulator(p, PolicyRegistry.of("fixed:2"), unitConfig(4))
+            .run(new long[] {0}, new int[] {0}, LABELS);
+    assertEquals(70.0, latencyMs(two, "max"), 0.1);
+    PointResult one =
+        new Simulator(p, PolicyRegistry.of("seq"), unitConfig(4))
+            .run(new long[] {0}, new int[] {0}, LABELS);
+    assertEquals(100.0, latencyMs(one, "max"), 0.1, "alone on one thread: no overhead");
+  }
+
+  @Test
+  void underTheUnitModelAHelperLeavesWhenNoUnitIsLeftAndItsThreadServesTheNextRequest() {
+    // A: serial 20 ms, then units of 10, 10 and 60 ms. On two threads the helper takes the second
+    // unit and leaves at 30 ms, while A's own thread runs the last unit until 90 ms.
+    DemandProfile p =
+        profileOf(
+            unitRequest(100, new long[] {10, 10, 60}, new double[] {1.0}, 1.2),
+            unitRequest(10, new long[] {10}, new double[] {1.0}, 1.0));
+    long[] arrivals = {0, 35 * MS};
+    int[] order = {0, 1};
+    PointResult units =
+        new Simulator(p, PolicyRegistry.of("fixed:2"), unitConfig(2)).run(arrivals, order, LABELS);
+    assertEquals(90.0, latencyMs(units, "max"), 0.1);
+    assertEquals(10.0, latencyMs(units, "p50"), 0.1, "B ran at once on the helper's thread");
+    assertTrue(units.queueing().get("max") < MS, units.queueing().toString());
+    assertEquals(2, units.completed());
+
+    // The fluid model keeps both threads on A (100 ms at speedup 1.2) until it ends: B queues.
+    PointResult fluid =
+        new Simulator(p, PolicyRegistry.of("fixed:2"), config(2)).run(arrivals, order, LABELS);
+    assertTrue(fluid.queueing().get("max") > 40 * MS, fluid.queueing().toString());
+  }
+
+  @Test
+  void everyRequestCompletesExactlyOnceUnderTheUnitModel() {
+    DemandProfile p =
+        profileOf(
+            unitRequest(100, new long[] {10, 10, 60}, new double[] {1.0, 1.1}, 1.2),
+            unitRequest(10, new long[] {2, 3, 4}, new double[] {1.0, 1.3}, 1.5),
+            unitRequest(40, new long[] {5, 5, 5, 5, 5, 5}, new double[] {1.0, 1.6}, 2.0));
+    long[] arrivals = ArrivalProcess.poisson(40, 3).first(5_000);
+    int[] order = RequestOrder.shuffled(arrivals.length, 3, 3);
+    for (String policy : List.of("seq", "fixed:4", "rampup:10ms,3", "adaptive")) {
+      PointResult r =
+          new Simulator(p, PolicyRegistry.of(policy), unitConfig(4)).run(arrivals, order, LABELS);
+      assertFalse(r.saturated(), policy);
+      assertEquals(arrivals.length, r.completed(), policy);
+      assertEquals(arrivals.length, r.sent(), policy);
+    }
+  }
+
+  @Test
+  void theUnitModelNeedsUnitTimes() {
+    DemandProfile p = profileOf(unitRequest(10, new long[0], new double[] {1.0}, 1.0));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> new Simulator(p, PolicyRegistry.of("seq"), unitConfig(2)));
+    assertTrue(
+        e.getMessage().contains("request r10 of the profile has no unit times"), e.getMessage());
   }
 }
