@@ -3,6 +3,9 @@ package dev.tailor.cli;
 import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.PolicyFactory;
 import dev.tailor.core.policy.PolicyRegistry;
+import dev.tailor.core.table.Digests;
+import dev.tailor.core.table.IntervalTable;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -214,7 +217,7 @@ final class DemoCommand implements Callable<Integer> {
       Path table =
           profile.resolveSibling(
               profile.getFileName().toString().replace(".json", ".fm-table.json"));
-      if (!Files.exists(table)) {
+      if (!isBuiltFrom(table, profile)) {
         run(
             "tables",
             "build",
@@ -239,6 +242,18 @@ final class DemoCommand implements Callable<Integer> {
           "   (no table-driven policy is available yet: Few-to-Many joins the sweep once it is)");
     }
     return extra;
+  }
+
+  /** Whether {@code table} exists and was built from the profile as it is now. */
+  private static boolean isBuiltFrom(Path table, Path profile) throws IOException {
+    if (!Files.exists(table)) {
+      return false;
+    }
+    try {
+      return IntervalTable.read(table).inputs().profileDigest().equals(Digests.sha256(profile));
+    } catch (IOException | IllegalArgumentException e) {
+      return false; // unreadable or invalid: rebuilt over
+    }
   }
 
   private Path profileOrRun(Path profile, Path index, Path trace) {

@@ -105,7 +105,14 @@ public final class DemandProfiler {
       Path out,
       Progress progress)
       throws IOException {
-    List<DemandProfile.Request> done = new ArrayList<>(resumable(out, queries));
+    DemandProfile previous = resumable(out, queries);
+    if (previous != null && previous.complete() && previous.requests().size() == queries.size()) {
+      // Complete already: left as it is, so that tables built from it still match its digest.
+      progress.step(queries.size(), queries.size());
+      return previous;
+    }
+    List<DemandProfile.Request> done =
+        new ArrayList<>(previous != null ? previous.requests() : List.of());
     progress.step(done.size(), queries.size());
     Scheduler[] schedulers = new Scheduler[options.measuredDegrees()];
     try {
@@ -146,13 +153,12 @@ public final class DemandProfiler {
   }
 
   /**
-   * The requests of a profile at {@code out} to resume from, or none: it must have been taken with
-   * the same settings on the same queries, in order.
+   * The profile at {@code out} to resume from, or null if there is none: it must have been taken
+   * with the same settings on the same queries, in order.
    */
-  private List<DemandProfile.Request> resumable(Path out, List<ProfiledQuery> queries)
-      throws IOException {
+  private DemandProfile resumable(Path out, List<ProfiledQuery> queries) throws IOException {
     if (!Files.exists(out)) {
-      return List.of();
+      return null;
     }
     DemandProfile previous = DemandProfile.read(out);
     List<DemandProfile.Request> measured = previous.requests();
@@ -178,7 +184,7 @@ public final class DemandProfiler {
               + settings()
               + "; remove it or choose another --out");
     }
-    return previous.requests();
+    return previous;
   }
 
   private DemandProfile.Request measure(

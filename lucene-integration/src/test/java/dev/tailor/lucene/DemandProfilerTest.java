@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.model.DemandProfile;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -85,6 +86,17 @@ class DemandProfilerTest {
           all.requests().get(i).sequentialNanos(),
           "kept, not measured again");
     }
+  }
+
+  @Test
+  void aCompleteProfileIsLeftAsItIsSoThatItsDigestHolds(@TempDir Path dir) throws IOException {
+    Path out = dir.resolve("profile.json");
+    profiler().profile(queries.subList(0, 3), ENV, out, (d, t) -> {});
+    byte[] before = Files.readAllBytes(out);
+    DemandProfile again = profiler().profile(queries.subList(0, 3), ENV, out, (d, t) -> {});
+    assertArrayEquals(before, Files.readAllBytes(out));
+    assertEquals(3, again.requests().size());
+    assertTrue(again.complete());
   }
 
   @Test
