@@ -7,6 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.SecureRandom;
+import java.util.Comparator;
+import java.util.stream.Stream;
 
 /**
  * Writing beside a target and moving into place, so that a reader never sees a half-written file
@@ -66,6 +68,40 @@ public final class AtomicFiles {
       Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     } catch (AtomicMoveNotSupportedException e) {
       Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+    }
+  }
+
+  /**
+   * Replaces the directory {@code target} (if any) with the finished directory {@code tmp}: the old
+   * one is moved aside, the new one moved in, then the old one deleted. Readers see the old tree or
+   * the new one, never a mix.
+   */
+  public static void replaceDirectory(Path tmp, Path target) throws IOException {
+    Path old = null;
+    if (Files.exists(target)) {
+      old = siblingDirectory(target, "old");
+      Files.delete(old);
+      Files.move(target, old, StandardCopyOption.ATOMIC_MOVE);
+    }
+    try {
+      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(tmp, target);
+    }
+    if (old != null) {
+      deleteTree(old);
+    }
+  }
+
+  /** Deletes a file or a directory with everything below it; nothing if it does not exist. */
+  public static void deleteTree(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (Stream<Path> paths = Files.walk(root)) {
+      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
     }
   }
 }

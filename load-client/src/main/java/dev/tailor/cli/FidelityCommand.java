@@ -148,13 +148,13 @@ final class FidelityCommand implements Callable<Integer> {
       rows.add(new Row(real, sims));
     }
     String table = table(rows, workers, models);
-    Path file = report.resolve("fidelity.md");
+    Path file = report.resolve(Report.FIDELITY);
     Path tmp = AtomicFiles.sibling(file, "fidelity");
     Files.writeString(tmp, table);
     AtomicFiles.moveIntoPlace(tmp, file);
     PrintWriter out = spec.commandLine().getOut();
     out.print(table);
-    out.printf("written to %s%n", report.resolve("fidelity.md"));
+    out.printf("written to %s%n", file);
     out.flush();
     return 0;
   }

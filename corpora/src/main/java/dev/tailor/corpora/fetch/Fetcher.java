@@ -14,7 +14,6 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.HexFormat;
 import java.util.List;
@@ -139,13 +138,13 @@ public final class Fetcher {
               + "\n"
               + record);
       if (Files.exists(dir)) {
-        deleteTree(dir); // an interrupted earlier fetch
+        AtomicFiles.deleteTree(dir); // an interrupted earlier fetch
       }
       AtomicFiles.moveIntoPlace(out, dir);
       log.accept(d.id() + ": verified and cached in " + dir);
       return files(d);
     } finally {
-      deleteTree(tmp);
+      AtomicFiles.deleteTree(tmp);
     }
   }
 
@@ -312,16 +311,5 @@ public final class Fetcher {
 
   private static boolean isWindows() {
     return System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).startsWith("win");
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(root)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
   }
 }

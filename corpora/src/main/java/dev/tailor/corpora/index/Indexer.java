@@ -6,22 +6,17 @@ import dev.tailor.corpora.Corpus;
 import dev.tailor.corpora.CorpusDoc;
 import dev.tailor.corpora.DocSource;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.StringField;
@@ -138,10 +133,10 @@ public final class Indexer {
               Instant.now().toString(),
               (System.nanoTime() - start) / 1e9);
       manifest.write(tmp);
-      moveIntoPlace(tmp, out);
+      AtomicFiles.replaceDirectory(tmp, out);
       return manifest;
     } finally {
-      deleteTree(tmp);
+      AtomicFiles.deleteTree(tmp);
     }
   }
 
@@ -262,7 +257,7 @@ public final class Indexer {
       throw new IOException(e.getCause());
     } finally {
       pool.shutdownNow();
-      deleteTree(bandsRoot);
+      AtomicFiles.deleteTree(bandsRoot);
     }
   }
 
@@ -337,42 +332,5 @@ public final class Indexer {
       }
     }
     return result;
-  }
-
-  private static void moveIntoPlace(Path tmp, Path out) throws IOException {
-    Path old = null;
-    if (Files.exists(out)) {
-      old = AtomicFiles.siblingDirectory(out, "old");
-      Files.delete(old);
-      Files.move(out, old, StandardCopyOption.ATOMIC_MOVE);
-    }
-    try {
-      Files.move(tmp, out, StandardCopyOption.ATOMIC_MOVE);
-    } catch (AtomicMoveNotSupportedException e) {
-      Files.move(tmp, out);
-    }
-    if (old != null) {
-      deleteTree(old);
-    }
-  }
-
-  static void deleteTree(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(root)) {
-      paths
-          .sorted(Comparator.reverseOrder())
-          .forEach(
-              p -> {
-                try {
-                  Files.delete(p);
-                } catch (IOException e) {
-                  throw new UncheckedIOException(e);
-                }
-              });
-    } catch (UncheckedIOException e) {
-      throw e.getCause();
-    }
   }
 }

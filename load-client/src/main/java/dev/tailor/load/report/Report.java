@@ -1,6 +1,7 @@
 package dev.tailor.load.report;
 
 import dev.tailor.core.metrics.PointResult;
+import dev.tailor.corpora.AtomicFiles;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -26,17 +27,24 @@ public final class Report {
   static final Set<String> BASELINES =
       Set.of("seq", "fixed", "adaptive", "wq-linear", "rampup", "rc");
 
+  /** The simulator-fidelity table that {@code tailor fidelity} adds to a report. */
+  public static final String FIDELITY = "fidelity.md";
+
   private Report() {}
 
   /**
-   * Writes every file of the report.
+   * Writes every file of the report. A report directory holds one sweep: the points of an earlier
+   * report there are replaced (the whole {@code points} directory at once) and its fidelity table
+   * removed.
    *
    * @param cdfRps the load whose latency CDF is plotted, or NaN for the highest unsaturated one
    * @return the Markdown summary
    */
   public static String write(Path dir, List<PointResult> points, double cdfRps) throws IOException {
-    Path pointsDir = dir.resolve("points");
-    Files.createDirectories(pointsDir);
+    // A report holds one sweep: its points replace a previous report's rather than mix with them,
+    // and the fidelity table made from those goes with them.
+    Files.createDirectories(dir);
+    Path pointsDir = AtomicFiles.siblingDirectory(dir.resolve("points"), "writing");
     for (PointResult p : points) {
       String name = fileName(p);
       p.write(pointsDir.resolve(name + ".json"));
@@ -46,6 +54,8 @@ public final class Report {
         p.decodeLatency().outputPercentileDistribution(out, 1e6); // milliseconds
       }
     }
+    AtomicFiles.replaceDirectory(pointsDir, dir.resolve("points"));
+    Files.deleteIfExists(dir.resolve(FIDELITY));
     writeCsv(dir.resolve("results.csv"), points);
     String summary = summary(points);
     Files.writeString(dir.resolve("summary.md"), summary);

@@ -2,6 +2,7 @@ package dev.tailor.load.report;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -91,6 +92,21 @@ class ReportTest {
         byte[] bytes = Files.readAllBytes(dir.resolve(plot));
         assertTrue(bytes.length > 1000, plot);
         assertArrayEquals(png, Arrays.copyOf(bytes, 4), plot + " is a PNG");
+      }
+
+      // A second report in the same directory replaces the first one's points and fidelity table.
+      Files.writeString(dir.resolve(Report.FIDELITY), "from the first report");
+      Report.write(dir, points.subList(0, 1), Double.NaN);
+      try (var files = Files.list(dir.resolve("points"))) {
+        assertEquals(
+            List.of(
+                Report.fileName(points.get(0)) + ".hgrm", Report.fileName(points.get(0)) + ".json"),
+            files.map(f -> f.getFileName().toString()).sorted().toList());
+      }
+      assertFalse(Files.exists(dir.resolve(Report.FIDELITY)));
+      try (var files = Files.list(dir)) {
+        assertTrue(
+            files.noneMatch(f -> f.getFileName().toString().endsWith(".tmp")), "no leftovers");
       }
     } finally {
       timer.shutdownNow();
