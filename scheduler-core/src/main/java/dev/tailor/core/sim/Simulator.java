@@ -187,7 +187,7 @@ public final class Simulator {
     long lastArrival = arrivalsNanos.length == 0 ? 0 : arrivalsNanos[arrivalsNanos.length - 1];
     while (next < arrivalsNanos.length || !queue.isEmpty() || !running.isEmpty()) {
       long tArrival = next < arrivalsNanos.length ? arrivalsNanos[next] : Long.MAX_VALUE;
-      long tCompletion = nextEvent();
+      long tBoundary = nextBoundary();
       // A delayed head matters when its time comes and a thread is free to take it.
       long tDelay =
           headDelayedUntil > now && freeSlots > 0 && !queue.isEmpty()
@@ -195,9 +195,9 @@ public final class Simulator {
               : Long.MAX_VALUE;
       boolean ticking = !running.isEmpty();
       long tTick = ticking ? nextTick : Long.MAX_VALUE;
-      long t = Math.min(Math.min(tArrival, tCompletion), Math.min(tDelay, tTick));
+      long t = Math.min(Math.min(tArrival, tBoundary), Math.min(tDelay, tTick));
       advanceTo(t);
-      completeFinished(metrics, measureFrom);
+      reachBoundaries(metrics, measureFrom);
       while (next < arrivalsNanos.length && arrivalsNanos[next] <= now) {
         queue.addLast(request(next, arrivalsNanos[next], order[next]));
         if (arrivalsNanos[next] >= measureFrom) {
@@ -228,7 +228,7 @@ public final class Simulator {
         : new FluidRequest(id, arrival, r, curves[index], view, config);
   }
 
-  private long nextEvent() {
+  private long nextBoundary() {
     long best = Long.MAX_VALUE;
     for (int i = 0, n = running.size(); i < n; i++) {
       best = Math.min(best, running.get(i).nextEventAt());
@@ -246,7 +246,7 @@ public final class Simulator {
    * Under the unit model the degree is asked for first, as the runtime's helpers ask after each
    * unit.
    */
-  private void completeFinished(RunMetrics metrics, long measureFrom) {
+  private void reachBoundaries(RunMetrics metrics, long measureFrom) {
     int before = freeSlots;
     for (int i = 0; i < running.size(); i++) {
       SimRequest r = running.get(i);
