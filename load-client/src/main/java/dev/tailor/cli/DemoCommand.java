@@ -35,8 +35,9 @@ import picocli.CommandLine.Spec;
     description = {
       "The main job, on an embedded default: real Wikipedia text and real Natural Questions"
           + " queries, a synthetic scale-up index trained on the text, a demand profile, and a"
-          + " short open-loop sweep of every policy from light to heavy load, with a report and"
-          + " plots. A second run reuses what the first built."
+          + " short open-loop sweep of every policy from light to heavy load, with a report,"
+          + " plots and the simulator's fidelity on the same sweep. A second run reuses what the"
+          + " first built."
     })
 final class DemoCommand implements Callable<Integer> {
 
