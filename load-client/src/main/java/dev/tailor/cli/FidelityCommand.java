@@ -1,6 +1,7 @@
 package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
+import dev.tailor.core.Scheduler;
 import dev.tailor.core.arrival.ArrivalProcess;
 import dev.tailor.core.arrival.RequestOrder;
 import dev.tailor.core.metrics.PointResult;
@@ -92,6 +93,7 @@ final class FidelityCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     long durationNanos = Durations.parseNanos(duration);
     long warmupNanos = Durations.parseNanos(warmup);
+    long quantumNanos = Durations.parseNanos(quantum);
     List<PointResult> measured = measuredPoints();
     if (measured.isEmpty()) {
       throw new ParameterException(
@@ -101,7 +103,7 @@ final class FidelityCommand implements Callable<Integer> {
     int workers = cores != null ? cores : demand.environment().cores();
     // The unit model is the runtime's and needs unit times; the fluid one is the tables'.
     List<Simulator.WorkModel> models =
-        demand.requests().stream().allMatch(r -> r.unitWork() != null)
+        demand.requests().stream().allMatch(DemandProfile.Request::hasUnitTimes)
             ? List.of(Simulator.WorkModel.FLUID, Simulator.WorkModel.UNITS)
             : List.of(Simulator.WorkModel.FLUID);
     List<Row> rows = new ArrayList<>();
@@ -128,8 +130,8 @@ final class FidelityCommand implements Callable<Integer> {
         Simulator.Config config =
             new Simulator.Config(
                 workers,
-                Durations.parseNanos(quantum),
-                80_000_000L,
+                quantumNanos,
+                Scheduler.DEFAULT_LONG_THRESHOLD_NANOS,
                 true,
                 warm,
                 Math.max(1_000, offsets.length),

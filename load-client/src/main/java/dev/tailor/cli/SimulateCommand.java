@@ -1,6 +1,7 @@
 package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
+import dev.tailor.core.Scheduler;
 import dev.tailor.core.arrival.ArrivalProcess;
 import dev.tailor.core.arrival.RequestOrder;
 import dev.tailor.core.metrics.PointResult;
@@ -79,7 +80,7 @@ final class SimulateCommand implements Callable<Integer> {
           "Work model: fluid (Few-to-Many's: speedup curves, threads held to the end; the tables'"
               + " model) or units (the runtime's: units taken one at a time, helpers leave when"
               + " none is left; needs a measured profile). Default ${DEFAULT-VALUE}.")
-  String model;
+  Simulator.WorkModel model;
 
   @Option(
       names = "--save-profile",
@@ -106,8 +107,7 @@ final class SimulateCommand implements Callable<Integer> {
                 + " of "
                 + profile.environment().indexLabel()
             : "parametric profile shaped like the FM paper's Lucene workload (synthetic)";
-    Simulator.WorkModel workModel = WorkModels.parse(spec, model);
-    if (workModel == Simulator.WorkModel.UNITS && source.profile == null) {
+    if (model == Simulator.WorkModel.UNITS && source.profile == null) {
       throw new ParameterException(
           spec.commandLine(),
           "--model units needs a measured profile (--profile): the parametric profile's requests"
@@ -117,12 +117,12 @@ final class SimulateCommand implements Callable<Integer> {
         new Simulator.Config(
             cores,
             Durations.parseNanos(quantum),
-            80_000_000L,
+            Scheduler.DEFAULT_LONG_THRESHOLD_NANOS,
             true,
             requests / 10,
             Math.max(1_000, requests),
             sweep.targetNanos(),
-            workModel);
+            model);
     List<PointResult> points = new ArrayList<>();
     for (double rate : sweep.rps) {
       ArrivalProcess process = ArrivalProcess.parse(sweep.arrivals, rate, sweep.seed);

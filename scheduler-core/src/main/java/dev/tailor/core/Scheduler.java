@@ -881,13 +881,16 @@ public final class Scheduler implements AutoCloseable {
     }
   }
 
+  /** Work (or prediction) from which a request counts as long unless configured: 80 ms, as TPC. */
+  public static final long DEFAULT_LONG_THRESHOLD_NANOS = 80_000_000L;
+
   /** Configures a {@link Scheduler}. */
   public static final class Builder {
     private Policy policy = PolicyRegistry.of("seq");
     private int workers = Runtime.getRuntime().availableProcessors();
     private int queueCapacity = 10_000;
     private long quantumNanos = 5_000_000L;
-    private long longThresholdNanos = 80_000_000L;
+    private long longThresholdNanos = DEFAULT_LONG_THRESHOLD_NANOS;
     private RequestClasses classes = RequestClasses.tpcDefault();
     private SchedulerListener listener;
     private ThreadFactory threadFactory = Worker.DEFAULT_FACTORY;

@@ -116,12 +116,17 @@ public record DemandProfile(
       return SpeedupCurve.of(all);
     }
 
+    /** Whether the profile has unit times for the request, so that it has a {@link #unitWork}. */
+    public boolean hasUnitTimes() {
+      return unitNanos != null && unitNanos.length > 0;
+    }
+
     /**
      * The request's work as the runtime cuts it, calibrated by its measured speedups; null if the
      * profile has no unit times for it (a parametric profile).
      */
     public UnitWork unitWork() {
-      if (unitNanos == null || unitNanos.length == 0) {
+      if (!hasUnitTimes()) {
         return null;
       }
       double[] measured = new double[measuredSpeedup.length];

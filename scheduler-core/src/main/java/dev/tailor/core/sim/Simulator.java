@@ -1,6 +1,7 @@
 package dev.tailor.core.sim;
 
 import dev.tailor.core.Durations;
+import dev.tailor.core.Scheduler;
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.core.metrics.RequestClasses;
 import dev.tailor.core.metrics.RequestRecord;
@@ -72,13 +73,14 @@ public final class Simulator {
     }
 
     /**
-     * 5 ms quantum, 80 ms long threshold, clairvoyant, 10% warm-up, backlog 100,000, fluid work.
+     * 5 ms quantum, the runtime's default long threshold, clairvoyant, 10% warm-up, backlog
+     * 100,000, fluid work.
      */
     public static Config of(int workers, int requests) {
       return new Config(
           workers,
           5_000_000L,
-          80_000_000L,
+          Scheduler.DEFAULT_LONG_THRESHOLD_NANOS,
           true,
           requests / 10,
           100_000,
