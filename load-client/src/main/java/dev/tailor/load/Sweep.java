@@ -1,8 +1,8 @@
 package dev.tailor.load;
 
-import dev.tailor.core.arrival.ArrivalProcess;
-import dev.tailor.core.arrival.RequestOrder;
 import dev.tailor.core.metrics.PointResult;
+import dev.tailor.sim.arrival.ArrivalProcess;
+import dev.tailor.sim.arrival.RequestOrder;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

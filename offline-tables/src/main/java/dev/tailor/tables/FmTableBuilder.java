@@ -1,9 +1,9 @@
 package dev.tailor.tables;
 
 import dev.tailor.core.model.Schedule;
-import dev.tailor.core.model.ScheduleEvaluator;
-import dev.tailor.core.model.Workload;
 import dev.tailor.core.table.IntervalTable;
+import dev.tailor.sim.model.ScheduleEvaluator;
+import dev.tailor.sim.model.Workload;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.model.Schedule;
-import dev.tailor.core.model.ScheduleEvaluator;
 import dev.tailor.core.model.SpeedupCurve;
-import dev.tailor.core.model.Workload;
 import dev.tailor.core.table.IntervalTable;
+import dev.tailor.sim.model.ScheduleEvaluator;
+import dev.tailor.sim.model.Workload;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 

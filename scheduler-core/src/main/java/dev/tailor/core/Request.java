@@ -27,6 +27,7 @@ final class Request<T> implements RequestView, RequestContext {
   static final int DONE = 2;
 
   final Scheduler scheduler;
+  final WorkerPool pool;
   final long id;
   final RequestAttributes attributes;
   final RequestBody<T> body;
@@ -72,12 +73,14 @@ final class Request<T> implements RequestView, RequestContext {
 
   Request(
       Scheduler scheduler,
+      WorkerPool pool,
       long id,
       RequestAttributes attributes,
       RequestBody<T> body,
       Thread caller,
       long arrivalNanos) {
     this.scheduler = scheduler;
+    this.pool = pool;
     this.id = id;
     this.attributes = attributes;
     this.body = body;
@@ -157,7 +160,7 @@ final class Request<T> implements RequestView, RequestContext {
         } finally {
           unitDone();
         }
-        scheduler.reevaluate(this, false);
+        pool.ticker.reevaluate(this, false);
         if (cancelled || bodyDone || threads > Math.max(1, degree)) {
           return;
         }
@@ -208,7 +211,7 @@ final class Request<T> implements RequestView, RequestContext {
     if (j != null) {
       LockSupport.unpark(j); // a unit forked by a unit: the joining own thread may run it
     }
-    scheduler.unitForked(this);
+    pool.unitForked(this);
   }
 
   @Override
@@ -297,7 +300,7 @@ final class Request<T> implements RequestView, RequestContext {
     runningSinceSum += now;
     maxThreads = Math.max(maxThreads, running);
     if (isLong) {
-      scheduler.longThreadsChanged(1);
+      pool.longThreads.incrementAndGet();
     }
     return now;
   }
@@ -307,7 +310,7 @@ final class Request<T> implements RequestView, RequestContext {
     runningSinceSum -= since;
     completedWork += now - since;
     if (isLong) {
-      scheduler.longThreadsChanged(-1);
+      pool.longThreads.decrementAndGet();
     }
   }
 
@@ -340,7 +343,7 @@ final class Request<T> implements RequestView, RequestContext {
       synchronized (this) {
         if (!isLong) {
           isLong = true;
-          scheduler.longThreadsChanged(running);
+          pool.longThreads.addAndGet(running);
         }
       }
     }
@@ -375,8 +378,26 @@ final class Request<T> implements RequestView, RequestContext {
         outcome);
   }
 
-  Throwable unitFailure() {
-    return unitFailure.get();
+  /** How the request ended; asked once, when it completes. */
+  RequestRecord.Outcome outcome() {
+    if (future.isCancelled() || cancelled) {
+      return RequestRecord.Outcome.CANCELLED;
+    }
+    return bodyFailure != null || unitFailure.get() != null
+        ? RequestRecord.Outcome.FAILED
+        : RequestRecord.Outcome.COMPLETED;
+  }
+
+  /** Completes the future with the body's result, its failure or the cancellation. */
+  void complete() {
+    Throwable failure = bodyFailure != null ? bodyFailure : unitFailure.get();
+    if (cancelled) {
+      future.cancel(false);
+    } else if (failure != null) {
+      future.failFromRequest(failure);
+    } else {
+      future.completeFromRequest(result);
+    }
   }
 
   // ---- RequestView ----------------------------------------------------------------------------

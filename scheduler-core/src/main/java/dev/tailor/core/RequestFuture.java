@@ -21,7 +21,7 @@ final class RequestFuture<T> extends CompletableFuture<T> {
   public boolean cancel(boolean mayInterruptIfRunning) {
     boolean cancelled = super.cancel(mayInterruptIfRunning);
     if (cancelled) {
-      request.scheduler.cancel(request, mayInterruptIfRunning);
+      request.pool.cancel(request, mayInterruptIfRunning);
     }
     return cancelled;
   }
@@ -30,7 +30,7 @@ final class RequestFuture<T> extends CompletableFuture<T> {
   public boolean complete(T value) {
     boolean completed = super.complete(value);
     if (completed) {
-      request.scheduler.cancel(request, false);
+      request.pool.cancel(request, false);
     }
     return completed;
   }
@@ -39,7 +39,7 @@ final class RequestFuture<T> extends CompletableFuture<T> {
   public boolean completeExceptionally(Throwable failure) {
     boolean completed = super.completeExceptionally(failure);
     if (completed) {
-      request.scheduler.cancel(request, false);
+      request.pool.cancel(request, false);
     }
     return completed;
   }

@@ -22,15 +22,15 @@ final class Worker implements Runnable {
         return t;
       };
 
-  private final Scheduler scheduler;
+  private final WorkerPool pool;
   final Thread thread;
 
   private volatile Request<?> assigned;
   private boolean help; // written before assigned, read after it
   private volatile boolean stopped;
 
-  Worker(Scheduler scheduler, ThreadFactory factory) {
-    this.scheduler = scheduler;
+  Worker(WorkerPool pool, ThreadFactory factory) {
+    this.pool = pool;
     this.thread = factory.newThread(this);
   }
 
@@ -64,14 +64,14 @@ final class Worker implements Runnable {
         }
         assigned = null;
         try {
-          scheduler.runAssignment(this, r, help);
+          pool.runAssignment(this, r, help);
         } catch (Throwable t) {
           // Bodies, units, policies and listeners are all guarded; this is a scheduler bug.
           LOG.log(System.Logger.Level.ERROR, "tailor worker survived an internal error", t);
         }
       }
     } finally {
-      scheduler.workerExited();
+      pool.threadExited();
     }
   }
 }

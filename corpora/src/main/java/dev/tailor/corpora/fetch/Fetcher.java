@@ -1,6 +1,6 @@
 package dev.tailor.corpora.fetch;
 
-import dev.tailor.corpora.AtomicFiles;
+import dev.tailor.core.io.AtomicFiles;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

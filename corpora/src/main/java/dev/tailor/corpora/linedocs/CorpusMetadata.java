@@ -3,7 +3,7 @@ package dev.tailor.corpora.linedocs;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.tailor.corpora.AtomicFiles;
+import dev.tailor.core.io.AtomicFiles;
 import dev.tailor.corpora.BadInputException;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package dev.tailor.corpora.linedocs;
 
-import dev.tailor.corpora.AtomicFiles;
+import dev.tailor.core.io.AtomicFiles;
 import dev.tailor.corpora.CorpusDoc;
 import java.io.BufferedWriter;
 import java.io.Closeable;

@@ -1,6 +1,6 @@
 package dev.tailor.corpora.trace;
 
-import dev.tailor.corpora.AtomicFiles;
+import dev.tailor.core.io.AtomicFiles;
 import dev.tailor.corpora.BadInputException;
 import dev.tailor.corpora.index.IndexManifest;
 import java.io.BufferedWriter;

@@ -1,0 +1,157 @@
+package dev.tailor.cli;
+
+import dev.tailor.core.Durations;
+import dev.tailor.core.Scheduler;
+import dev.tailor.core.metrics.PointResult;
+import dev.tailor.core.model.DemandProfile;
+import dev.tailor.core.policy.PolicyRegistry;
+import dev.tailor.load.report.Report;
+import dev.tailor.sim.Simulator;
+import dev.tailor.sim.arrival.ArrivalProcess;
+import dev.tailor.sim.arrival.RequestOrder;
+import dev.tailor.sim.model.ParametricProfile;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code tailor simulate}: a sweep in the discrete-event simulator, with the same report. */
+@Command(
+    name = "simulate",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Simulate a sweep of policies and loads on N cores from a demand profile (or the"
+          + " parametric profile shaped like the Few-to-Many paper's Lucene workload), with the"
+          + " same policy objects and the same report as a real replay."
+    })
+final class SimulateCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  static final class Source {
+    @Option(
+        names = "--profile",
+        paramLabel = "FILE",
+        description = "A demand profile (./tailor profile).")
+    Path profile;
+
+    @Option(
+        names = "--parametric",
+        paramLabel = "N",
+        description = "N requests of the paper-shaped parametric profile.")
+    Integer parametric;
+  }
+
+  @ArgGroup(exclusive = true, multiplicity = "1")
+  Source source;
+
+  @Mixin SweepOptions sweep;
+
+  @Option(
+      names = "--cores",
+      defaultValue = "16",
+      description = "Simulated threads (default ${DEFAULT-VALUE}).")
+  int cores;
+
+  @Option(
+      names = "--requests",
+      defaultValue = "20000",
+      description = "Requests per point, 10% of them warm-up (default ${DEFAULT-VALUE}).")
+  int requests;
+
+  @Option(
+      names = "--quantum",
+      defaultValue = "5ms",
+      description = "The policies' tick (default ${DEFAULT-VALUE}).")
+  String quantum;
+
+  @Option(
+      names = "--model",
+      defaultValue = "fluid",
+      description =
+          "Work model: fluid (Few-to-Many's: speedup curves, threads held to the end; the tables'"
+              + " model) or units (the runtime's: units taken one at a time, helpers leave when"
+              + " none is left; needs a measured profile). Default ${DEFAULT-VALUE}.")
+  Simulator.WorkModel model;
+
+  @Option(
+      names = "--save-profile",
+      paramLabel = "FILE",
+      description =
+          "Also write the profile simulated (e.g. the parametric one, to build tables from).")
+  Path saveProfile;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter err = spec.commandLine().getErr();
+    List<String> policies = sweep.policies();
+    DemandProfile profile =
+        source.profile != null
+            ? DemandProfile.read(source.profile)
+            : ParametricProfile.generate(source.parametric, Math.max(cores, 16), sweep.seed);
+    if (saveProfile != null) {
+      profile.write(saveProfile);
+    }
+    String corpus =
+        source.profile != null
+            ? "profile "
+                + source.profile.getFileName()
+                + " of "
+                + profile.environment().indexLabel()
+            : "parametric profile shaped like the FM paper's Lucene workload (synthetic)";
+    if (model == Simulator.WorkModel.UNITS && source.profile == null) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--model units needs a measured profile (--profile): the parametric profile's requests"
+              + " are one unit each");
+    }
+    Simulator.Config config =
+        new Simulator.Config(
+            cores,
+            Durations.parseNanos(quantum),
+            Scheduler.DEFAULT_LONG_THRESHOLD_NANOS,
+            true,
+            requests / 10,
+            Math.max(1_000, requests),
+            sweep.targetNanos(),
+            model);
+    List<PointResult> points = new ArrayList<>();
+    for (double rate : sweep.rps) {
+      ArrivalProcess process = ArrivalProcess.parse(sweep.arrivals, rate, sweep.seed);
+      long[] offsets = process.first(requests);
+      int[] order = RequestOrder.shuffled(requests, profile.requests().size(), sweep.seed);
+      for (String policy : policies) {
+        PointResult p =
+            new Simulator(profile, PolicyRegistry.of(policy), config)
+                .run(
+                    offsets,
+                    order,
+                    new Simulator.Labels(rate, process.toString(), sweep.seed, corpus));
+        points.add(p);
+        err.printf(
+            "  %-16s %8.1f rps: p50 %8.2f ms  p99 %8.2f ms%s%n",
+            Report.displayName(p.policy()),
+            rate,
+            p.latencyAt("p50") / 1e6,
+            p.latencyAt("p99") / 1e6,
+            p.saturated() ? "  SATURATED" : "");
+        err.flush();
+      }
+    }
+    Path dir = sweep.reportDir("simulate");
+    String summary = Report.write(dir, points, sweep.cdfLoad());
+    PrintWriter o = spec.commandLine().getOut();
+    o.println(summary);
+    o.printf("report: %s%n", dir);
+    o.flush();
+    return 0;
+  }
+}

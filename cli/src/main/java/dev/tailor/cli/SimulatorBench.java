@@ -1,0 +1,55 @@
+package dev.tailor.cli;
+
+import dev.tailor.core.model.DemandProfile;
+import dev.tailor.core.policy.PolicyRegistry;
+import dev.tailor.sim.Simulator;
+import dev.tailor.sim.arrival.ArrivalProcess;
+import dev.tailor.sim.arrival.RequestOrder;
+import dev.tailor.sim.model.ParametricProfile;
+import java.io.PrintWriter;
+
+/**
+ * {@code bench simulator}: simulated requests per second of this machine's time, for the simple
+ * policies, on the parametric profile at 16 simulated cores and about 60% load.
+ */
+final class SimulatorBench implements BenchCommand.Bench {
+
+  static final double GOAL = 500_000;
+
+  @Override
+  public String name() {
+    return "simulator";
+  }
+
+  @Override
+  public int run(BenchCommand.Options options, PrintWriter out) {
+    int requests = options.quick() ? 100_000 : 400_000;
+    DemandProfile profile = ParametricProfile.generate(10_000, 16, 1);
+    double mean =
+        profile.requests().stream()
+            .mapToLong(DemandProfile.Request::sequentialNanos)
+            .average()
+            .orElse(1);
+    double rate = 0.6 * 16 * 1e9 / mean;
+    long[] offsets = ArrivalProcess.poisson(rate, 7).first(requests);
+    int[] order = RequestOrder.shuffled(requests, profile.requests().size(), 7);
+    out.printf(
+        "%nsimulator: %,d requests per point, parametric profile, 16 simulated cores, %.0f rps"
+            + " (about 60%% load); one thread of this machine%n",
+        requests, rate);
+    for (String policy : new String[] {"seq", "fixed:4", "rampup:20ms,4", "adaptive"}) {
+      Simulator sim =
+          new Simulator(profile, PolicyRegistry.of(policy), Simulator.Config.of(16, requests));
+      sim.run(offsets, order, new Simulator.Labels(rate, "warm-up", 7, "bench")); // JIT warm-up
+      long start = System.nanoTime();
+      sim.run(offsets, order, new Simulator.Labels(rate, "poisson", 7, "bench"));
+      double seconds = (System.nanoTime() - start) / 1e9;
+      double perSecond = requests / seconds;
+      out.printf(
+          "  %-16s %10.0f simulated requests/s (%.2f s)  goal >= %.0f per core -> %s%n",
+          policy, perSecond, seconds, GOAL, perSecond >= GOAL ? "met" : "NOT met");
+    }
+    out.flush();
+    return 0;
+  }
+}

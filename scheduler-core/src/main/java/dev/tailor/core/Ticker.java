@@ -1,0 +1,76 @@
+package dev.tailor.core;
+
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Re-reads running requests' degrees: every quantum on its own thread, and at each unit boundary on
+ * the helper that reached it. Lock-free: the policy is asked through the dispatch core's guard, and
+ * the answer applied to the request under its own monitor; only a degree that rises while a slot is
+ * free takes the dispatch lock, to send a helper.
+ */
+final class Ticker implements Runnable {
+
+  private final WorkerPool pool;
+  private final long quantumNanos;
+  private final long longThresholdNanos;
+  private final Thread thread;
+
+  Ticker(WorkerPool pool, long quantumNanos, long longThresholdNanos, ThreadFactory factory) {
+    this.pool = pool;
+    this.quantumNanos = quantumNanos;
+    this.longThresholdNanos = longThresholdNanos;
+    this.thread = factory.newThread(this);
+    thread.setName("tailor-ticker");
+    thread.setDaemon(true);
+  }
+
+  void start() {
+    thread.start();
+  }
+
+  /** Lets the ticker see that the pool is stopping. */
+  void wake() {
+    LockSupport.unpark(thread);
+  }
+
+  @Override
+  public void run() {
+    try {
+      while (!pool.isStopping()) {
+        LockSupport.parkNanos(this, quantumNanos);
+        for (Request<?> r : pool.dispatch.running()) {
+          reevaluate(r, true);
+        }
+        if (pool.dispatch.headDelayExpired(System.nanoTime()) && pool.dispatch.freeSlots() > 0) {
+          pool.dispatchDelayedHead();
+        }
+      }
+    } finally {
+      pool.threadExited();
+    }
+  }
+
+  /**
+   * Asks the policy for a running request's degree and applies the answer. The tick also refreshes
+   * the request's long flag; unit boundaries leave that to the tick.
+   */
+  void reevaluate(Request<?> r, boolean tick) {
+    long now = System.nanoTime();
+    if (tick) {
+      r.checkLong(longThresholdNanos, now);
+    }
+    int d = pool.dispatch.askDegree(r);
+    if (d == r.degree || r.phase != Request.RUNNING) {
+      return;
+    }
+    int old = r.changeDegree(d, now);
+    if (old == d) {
+      return; // another thread applied the same answer first
+    }
+    pool.notifications.degreeChanged(r, old, d, now);
+    if (d > old && !r.held.isEmpty()) {
+      pool.unitForked(r);
+    }
+  }
+}

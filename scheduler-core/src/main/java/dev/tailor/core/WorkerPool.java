@@ -1,0 +1,471 @@
+package dev.tailor.core;
+
+import dev.tailor.core.dispatch.Dispatcher;
+import dev.tailor.core.metrics.RequestRecord;
+import dev.tailor.core.metrics.RunMetrics;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The runtime's driver of the {@link Dispatcher}: real threads, one lock, and the life of a request
+ * around the decisions. The dispatch core decides who a free slot goes to; this class holds the
+ * lock it is called under, hands pool work to an idle {@link Worker} or wakes an admitted caller,
+ * releases slots when a body returns or a helper leaves, completes requests exactly once, and
+ * handles cancellation and shutdown.
+ *
+ * <p>Threads given work under the lock are woken after it is released, so that a woken thread does
+ * not run straight into the lock its waker still holds.
+ */
+final class WorkerPool {
+
+  private final Scheduler scheduler;
+  private final int poolSize;
+  private final int queueCapacity;
+  final RunMetrics metrics;
+  final Notifications notifications;
+  final AtomicInteger longThreads = new AtomicInteger();
+
+  // Guarded by lock: the dispatch core, the idle workers and the threads to wake after unlocking.
+  private final ReentrantLock lock = new ReentrantLock();
+  final Dispatcher<Request<?>> dispatch;
+  private final ArrayDeque<Worker> idle = new ArrayDeque<>();
+  private final ArrayDeque<Thread> toWake = new ArrayDeque<>();
+  private int finishing; // requests done but not yet reported
+  private volatile boolean shutdown;
+  private volatile boolean stopping;
+
+  private final Worker[] workers;
+  final Ticker ticker;
+  private final CountDownLatch terminated;
+
+  WorkerPool(Scheduler scheduler, Scheduler.Builder b) {
+    this.scheduler = scheduler;
+    this.poolSize = b.workers;
+    this.queueCapacity = b.queueCapacity;
+    this.metrics = new RunMetrics(b.classes);
+    this.notifications = new Notifications(b.listener);
+    this.dispatch = new Dispatcher<>(b.policy, poolSize, new Request<?>[0], new Host(), false);
+    dispatch.decisionListener(b.decisions);
+    this.terminated = new CountDownLatch(poolSize + 1);
+    this.workers = new Worker[poolSize];
+    metrics.observeBusyWorkers(System.nanoTime(), 0);
+    for (int i = 0; i < poolSize; i++) {
+      workers[i] = new Worker(this, b.threadFactory);
+      idle.push(workers[i]);
+    }
+    this.ticker = new Ticker(this, b.quantumNanos, b.longThresholdNanos, b.threadFactory);
+    for (Worker w : workers) {
+      w.thread.start();
+    }
+    ticker.start();
+  }
+
+  // ---- arrival and admission ------------------------------------------------------------------
+
+  <T> Request<T> newRequest(long id, RequestBody<T> body, RequestAttributes attrs, Thread caller) {
+    return new Request<>(scheduler, this, id, attrs, body, caller, System.nanoTime());
+  }
+
+  /** Queues an arrival and dispatches, or rejects it. */
+  void enqueue(Request<?> r) {
+    lock.lock();
+    try {
+      if (shutdown) {
+        throw new RejectedExecutionException("scheduler is shut down; request not accepted");
+      }
+      if (dispatch.queued() >= queueCapacity) {
+        throw new RejectedExecutionException(
+            "admission queue full: limit " + queueCapacity + " queued requests");
+      }
+      dispatch.enqueue(r);
+      dispatchLocked(System.nanoTime());
+    } finally {
+      unlockAndWake();
+    }
+  }
+
+  /**
+   * Parks a caller until its request is admitted. Interrupted while still queued, the request
+   * leaves the queue and completes as cancelled.
+   */
+  void awaitAdmission(Request<?> r) throws InterruptedException {
+    while (r.phase == Request.QUEUED) {
+      LockSupport.park(scheduler);
+      if (Thread.interrupted()) {
+        boolean removed;
+        lock.lock();
+        try {
+          removed = r.phase == Request.QUEUED;
+          if (removed) {
+            r.cancelled = true;
+            dequeueLocked(r);
+          }
+        } finally {
+          unlockAndWake();
+        }
+        if (removed) {
+          finish(r, System.nanoTime());
+          finished(null);
+          throw new InterruptedException("interrupted while waiting for admission");
+        }
+        Thread.currentThread().interrupt(); // admitted meanwhile: run, and keep the interrupt
+      }
+    }
+  }
+
+  /** Takes a queued request out of the queue; it is then finishing. */
+  private void dequeueLocked(Request<?> r) {
+    if (dispatch.removeQueued(r)) {
+      dispatchLocked(System.nanoTime());
+    }
+    r.phase = Request.DONE;
+    finishing++;
+    maybeStopLocked();
+  }
+
+  /**
+   * Hands free slots to work while there is both, as the dispatch core decides. Pool work goes to
+   * an idle worker, an admitted caller is woken.
+   */
+  private void dispatchLocked(long now) {
+    while (dispatch.freeSlots() > 0) {
+      // A worker still completing its last request holds no slot but is not idle yet: then a
+      // free slot can only go to a caller.
+      Request<?> r = dispatch.takeWork(now, !idle.isEmpty());
+      if (r == null) {
+        return;
+      }
+      boolean help = dispatch.tookHelp();
+      if (!help && r.caller != null) {
+        wakeCaller(r);
+        continue;
+      }
+      Worker w = idle.pollFirst();
+      w.assign(r, help);
+      toWake.addLast(w.thread);
+    }
+  }
+
+  private void wakeCaller(Request<?> r) {
+    if (r.caller != Thread.currentThread()) {
+      toWake.addLast(r.caller);
+    }
+  }
+
+  private void unlockAndWake() {
+    Thread first = toWake.pollFirst();
+    Thread[] more = toWake.isEmpty() ? null : toWake.toArray(Thread[]::new);
+    toWake.clear();
+    lock.unlock();
+    if (first != null) {
+      LockSupport.unpark(first);
+    }
+    if (more != null) {
+      for (Thread t : more) {
+        LockSupport.unpark(t);
+      }
+    }
+  }
+
+  // ---- running --------------------------------------------------------------------------------
+
+  /** A worker's assignment: runs the body or helps, then releases and takes its next work. */
+  void runAssignment(Worker w, Request<?> r, boolean help) {
+    long end = Request.UNKNOWN;
+    try {
+      if (help) {
+        r.help();
+      } else {
+        admitted(r);
+        end = r.runBody(true);
+      }
+    } finally {
+      release(w, r, !help, end);
+    }
+  }
+
+  /** Runs an admitted caller's body on the caller's thread, holding its slot until it returns. */
+  void runOnCaller(Request<?> r) {
+    long end = Request.UNKNOWN;
+    try {
+      admitted(r);
+      end = r.runBody(false);
+    } finally {
+      release(null, r, true, end);
+    }
+  }
+
+  private void admitted(Request<?> r) {
+    notifications.admitted(r, dispatch.running().length, dispatch.queued());
+  }
+
+  /**
+   * A body returned (on worker {@code w}, or on a caller if {@code w} is null) or a helper left its
+   * request: drops held units after a body, releases the slot, completes the request if nobody is
+   * left on it, and gives the worker its next work. {@code bodyEnd} is when the body returned, or
+   * {@code UNKNOWN} after helping.
+   */
+  private void release(Worker w, Request<?> r, boolean body, long bodyEnd) {
+    boolean complete;
+    long now;
+    lock.lock();
+    try {
+      now = bodyEnd != Request.UNKNOWN ? bodyEnd : System.nanoTime();
+      if (body) {
+        r.bodyDone = true;
+        r.held.clear();
+      }
+      r.threads--;
+      dispatch.releaseSlots(1, now);
+      complete = r.bodyDone && r.threads == 0;
+      if (complete) {
+        dispatch.exited(r);
+        r.phase = Request.DONE;
+        finishing++;
+      } else if (w != null) {
+        nextForWorkerLocked(w, now);
+      }
+      dispatchLocked(now);
+    } finally {
+      unlockAndWake();
+    }
+    if (complete) {
+      // Completing the future runs its dependent stages here: the worker takes no new work before
+      // they return, and its slot is free meanwhile, so a stage may itself wait on the scheduler.
+      finish(r, now);
+      finished(w);
+    }
+  }
+
+  /**
+   * After a request's completion was reported: lets a shutdown finish, and gives the worker that
+   * reported it (if any) its next work.
+   */
+  private void finished(Worker w) {
+    lock.lock();
+    try {
+      finishing--;
+      long now = System.nanoTime();
+      if (w != null) {
+        nextForWorkerLocked(w, now);
+      }
+      dispatchLocked(now);
+      maybeStopLocked();
+    } finally {
+      unlockAndWake();
+    }
+  }
+
+  /**
+   * Gives a worker without work its next work: pool work is its own, callers it finds are woken.
+   * With none, the worker joins the idle.
+   */
+  private void nextForWorkerLocked(Worker w, long now) {
+    while (dispatch.freeSlots() > 0) {
+      Request<?> r = dispatch.takeWork(now, true);
+      if (r == null) {
+        break;
+      }
+      boolean help = dispatch.tookHelp();
+      if (help || r.caller == null) {
+        w.assign(r, help);
+        return;
+      }
+      wakeCaller(r);
+    }
+    idle.push(w);
+  }
+
+  /**
+   * Reports a request and completes its future; called exactly once per request, outside the lock.
+   * The report comes first, so that whoever waits on the future finds it in the metrics.
+   */
+  private void finish(Request<?> r, long end) {
+    RequestRecord record = r.record(end, r.outcome());
+    metrics.record(record);
+    notifications.completed(record);
+    r.complete();
+  }
+
+  /** A unit was forked, or a degree rose: wake a free slot if the request may take a thread. */
+  void unitForked(Request<?> r) {
+    if (dispatch.freeSlots() > 0 && r.threads < Math.max(1, r.degree)) {
+      lock.lock();
+      try {
+        dispatchLocked(System.nanoTime());
+      } finally {
+        unlockAndWake();
+      }
+    }
+  }
+
+  /** Runs at each tick when the delayed head's time has come and a slot is free. */
+  void dispatchDelayedHead() {
+    lock.lock();
+    try {
+      dispatchLocked(System.nanoTime()); // busy-time observations stay in time order
+    } finally {
+      unlockAndWake();
+    }
+  }
+
+  /** Cancels a request whose future was just cancelled. */
+  void cancel(Request<?> r, boolean interrupt) {
+    boolean dequeued = false;
+    lock.lock();
+    try {
+      r.cancelled = true;
+      r.held.clear();
+      if (r.phase == Request.QUEUED) {
+        dequeueLocked(r);
+        dequeued = true;
+      }
+    } finally {
+      unlockAndWake();
+    }
+    if (dequeued) {
+      finish(r, System.nanoTime());
+      if (r.caller != null) {
+        LockSupport.unpark(r.caller);
+      }
+      finished(null);
+    } else if (interrupt && r.caller == null) {
+      r.interruptBody();
+    }
+  }
+
+  // ---- lifecycle ------------------------------------------------------------------------------
+
+  boolean isShutdown() {
+    return shutdown;
+  }
+
+  boolean isStopping() {
+    return stopping;
+  }
+
+  void shutdown() {
+    lock.lock();
+    try {
+      shutdown = true;
+      maybeStopLocked();
+    } finally {
+      unlockAndWake();
+    }
+  }
+
+  int shutdownNow() {
+    List<Request<?>> dropped = new ArrayList<>();
+    Request<?>[] toCancel;
+    lock.lock();
+    try {
+      shutdown = true;
+      dispatch.drainQueue(
+          r -> {
+            r.phase = Request.DONE;
+            dropped.add(r);
+          });
+      finishing += dropped.size();
+      toCancel = dispatch.running();
+      maybeStopLocked();
+    } finally {
+      unlockAndWake();
+    }
+    for (Request<?> r : dropped) {
+      r.future.cancel(false);
+      finish(r, System.nanoTime());
+      if (r.caller != null) {
+        LockSupport.unpark(r.caller);
+      }
+      finished(null);
+    }
+    for (Request<?> r : toCancel) {
+      r.future.cancel(true);
+    }
+    return dropped.size();
+  }
+
+  /** After a shutdown, once nothing is queued or running, stops the workers and the ticker. */
+  private void maybeStopLocked() {
+    if (shutdown
+        && !stopping
+        && dispatch.queued() == 0
+        && dispatch.running().length == 0
+        && finishing == 0) {
+      stopping = true;
+      for (Worker w : workers) {
+        w.stop();
+      }
+      ticker.wake();
+    }
+  }
+
+  boolean awaitTermination(long nanos) throws InterruptedException {
+    return terminated.await(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  boolean isTerminated() {
+    return terminated.getCount() == 0;
+  }
+
+  void threadExited() {
+    terminated.countDown();
+  }
+
+  double meanBusyWorkers() {
+    lock.lock();
+    try {
+      return metrics.meanBusyWorkers(System.nanoTime());
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** What the dispatch core does to a runtime request. */
+  private final class Host implements Dispatcher.Host<Request<?>> {
+    @Override
+    public long nanoTime() {
+      return System.nanoTime();
+    }
+
+    @Override
+    public boolean wantsHelper(Request<?> r) {
+      return !r.bodyDone && !r.cancelled && r.threads < Math.max(1, r.degree) && !r.held.isEmpty();
+    }
+
+    @Override
+    public void start(Request<?> r, int degree, long now) {
+      r.startNanos = now;
+      r.startWithDegree(degree, now);
+      r.threads = 1;
+      r.phase = Request.RUNNING;
+    }
+
+    @Override
+    public void addHelper(Request<?> r, long now) {
+      r.threads++;
+    }
+
+    @Override
+    public boolean runsOnCaller(Request<?> r) {
+      return r.caller != null;
+    }
+
+    @Override
+    public int busyThreadsOnLongRequests() {
+      return longThreads.get();
+    }
+
+    @Override
+    public void busyWorkersChanged(long now, int busy) {
+      metrics.observeBusyWorkers(now, busy);
+    }
+  }
+}

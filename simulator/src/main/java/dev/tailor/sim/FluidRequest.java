@@ -1,0 +1,94 @@
+package dev.tailor.sim;
+
+import dev.tailor.core.model.DemandProfile;
+import dev.tailor.core.model.SpeedupCurve;
+import dev.tailor.core.policy.SystemView;
+
+/**
+ * Few-to-Many's work model: the request holds its sequential time as work; while {@code t} threads
+ * are on it, it completes {@code s(t)} nanoseconds of that work per nanosecond, {@code s} being its
+ * speedup curve. Work is fluid, so a helper always finds some, and every thread stays until the
+ * request completes or the degree falls (then the extra threads leave at once, standing for the
+ * runtime's next unit boundary).
+ */
+final class FluidRequest extends SimRequest {
+
+  private final SpeedupCurve curve;
+  private double remaining; // sequential work left, settled at 'since'
+  private long since;
+  private long completesAt = Long.MAX_VALUE;
+  private boolean done;
+
+  FluidRequest(
+      long id,
+      long arrival,
+      DemandProfile.Request demand,
+      SpeedupCurve curve,
+      SystemView clock,
+      Simulator.Config config) {
+    super(id, arrival, demand, clock, config);
+    this.curve = curve;
+    this.remaining = demand.sequentialNanos();
+  }
+
+  @Override
+  void begin(long at) {
+    since = at;
+    runOn(1, at);
+  }
+
+  @Override
+  boolean wantsHelper() {
+    return !done && threads < allowedThreads();
+  }
+
+  @Override
+  void addHelper(long at) {
+    runOn(threads + 1, at);
+  }
+
+  @Override
+  int shed(long at) {
+    int allowed = allowedThreads();
+    if (threads <= allowed) {
+      return 0;
+    }
+    int leaving = threads - allowed;
+    runOn(allowed, at);
+    return leaving;
+  }
+
+  @Override
+  long nextEventAt() {
+    return completesAt;
+  }
+
+  @Override
+  int advance(long at) {
+    if (completesAt > at) {
+      return 0;
+    }
+    int leaving = threads;
+    runOn(0, at);
+    done = true;
+    return leaving;
+  }
+
+  @Override
+  boolean done() {
+    return done;
+  }
+
+  /** Settles progress up to {@code at}, then runs on with {@code t} threads. */
+  private void runOn(int t, long at) {
+    long dt = at - since;
+    if (dt > 0 && threads > 0) {
+      remaining -= curve.at(threads) * dt;
+    }
+    since = at;
+    setBusy(t, at);
+    setThreads(t);
+    completesAt =
+        t == 0 ? Long.MAX_VALUE : at + Math.max(0, (long) Math.ceil(remaining / curve.at(t) - 0.5));
+  }
+}

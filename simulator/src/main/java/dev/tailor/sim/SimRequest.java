@@ -1,0 +1,188 @@
+package dev.tailor.sim;
+
+import dev.tailor.core.metrics.RequestRecord;
+import dev.tailor.core.model.DemandProfile;
+import dev.tailor.core.policy.RequestView;
+import dev.tailor.core.policy.SystemView;
+
+/**
+ * A request in the simulation: what the policy sees of it, and how its threads progress through its
+ * work. Subclasses are the work models: {@link FluidRequest} (Few-to-Many's) and {@link
+ * UnitRequest} (the runtime's).
+ */
+abstract class SimRequest implements RequestView {
+
+  final long id;
+  final long arrival;
+  final DemandProfile.Request demand;
+  private final SystemView clock;
+  private final long longThresholdNanos;
+  private final boolean clairvoyant;
+
+  long start = UNKNOWN;
+  int degree;
+
+  /** Threads on the request, waiting ones included: the slots it holds. */
+  int threads;
+
+  private int maxDegree;
+  private int maxThreads;
+  private double degreeIntegral;
+  private long degreeSince;
+  private boolean isLong;
+  // Busy thread-time, settled at 'busySince' with 'busy' threads working since.
+  private long work;
+  private int busy;
+  private long busySince;
+
+  SimRequest(
+      long id, long arrival, DemandProfile.Request demand, SystemView clock, Simulator.Config c) {
+    this.id = id;
+    this.arrival = arrival;
+    this.demand = demand;
+    this.clock = clock;
+    this.longThresholdNanos = c.longThresholdNanos();
+    this.clairvoyant = c.clairvoyant();
+  }
+
+  /** Admits the request with degree {@code d} on one thread at {@code at}. */
+  final void start(int d, long at) {
+    start = at;
+    degree = d;
+    maxDegree = d;
+    degreeSince = at;
+    busySince = at;
+    threads = 1;
+    maxThreads = 1;
+    begin(at);
+    checkLong();
+  }
+
+  /** Sets the degree the policy answered; threads follow as the work model says. */
+  final void setDegree(int d, long at) {
+    if (d != degree) {
+      degreeIntegral += (double) degree * (at - degreeSince);
+      degreeSince = at;
+      degree = d;
+      maxDegree = Math.max(maxDegree, d);
+    }
+  }
+
+  /** The most threads the current degree lets the request hold. */
+  final int allowedThreads() {
+    return Math.max(1, degree);
+  }
+
+  final void checkLong() {
+    if (!isLong
+        && (workNanos() >= longThresholdNanos
+            || (clairvoyant && demand.sequentialNanos() >= longThresholdNanos))) {
+      isLong = true;
+    }
+  }
+
+  /** Records a change in the threads working (not waiting) on the request. */
+  final void setBusy(int n, long at) {
+    work += (long) busy * (at - busySince);
+    busySince = at;
+    busy = n;
+  }
+
+  final void setThreads(int t) {
+    threads = t;
+    maxThreads = Math.max(maxThreads, t);
+  }
+
+  // ---- the work model -----------------------------------------------------------------------
+
+  /** Starts the work on the request's first thread. */
+  abstract void begin(long at);
+
+  /** Whether a free thread may join the request now. */
+  abstract boolean wantsHelper();
+
+  /** A free thread joins the request at {@code at}. */
+  abstract void addHelper(long at);
+
+  /**
+   * The degree fell below the threads on the request: returns how many threads leave at once (the
+   * rest leave at their next boundary).
+   */
+  abstract int shed(long at);
+
+  /** When the next thread reaches a boundary (or the request completes); MAX_VALUE if never. */
+  abstract long nextEventAt();
+
+  /** Handles the boundaries due at {@code at}; returns how many threads left the request. */
+  abstract int advance(long at);
+
+  /** Whether the request has completed. */
+  abstract boolean done();
+
+  RequestRecord record(long end) {
+    double integral = degreeIntegral + (double) degree * (end - degreeSince);
+    return new RequestRecord(
+        id,
+        demand.category(),
+        arrival,
+        start,
+        end,
+        work,
+        maxThreads,
+        maxDegree,
+        end > start ? integral / (end - start) : degree,
+        RequestRecord.Outcome.COMPLETED);
+  }
+
+  // ---- RequestView --------------------------------------------------------------------------
+
+  @Override
+  public long id() {
+    return id;
+  }
+
+  @Override
+  public long arrivalNanos() {
+    return arrival;
+  }
+
+  @Override
+  public long startNanos() {
+    return start;
+  }
+
+  @Override
+  public long elapsedNanos() {
+    return start == UNKNOWN ? 0 : clock.nanoTime() - start;
+  }
+
+  @Override
+  public long workNanos() {
+    return start == UNKNOWN ? 0 : work + (long) busy * (clock.nanoTime() - busySince);
+  }
+
+  @Override
+  public int degree() {
+    return degree;
+  }
+
+  @Override
+  public int threads() {
+    return threads;
+  }
+
+  @Override
+  public long predictedSequentialNanos() {
+    return clairvoyant ? demand.sequentialNanos() : UNKNOWN;
+  }
+
+  @Override
+  public String label() {
+    return demand.category();
+  }
+
+  @Override
+  public boolean isLong() {
+    return isLong;
+  }
+}

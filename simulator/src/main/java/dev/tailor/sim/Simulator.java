@@ -1,0 +1,359 @@
+package dev.tailor.sim;
+
+import dev.tailor.core.Durations;
+import dev.tailor.core.Scheduler;
+import dev.tailor.core.dispatch.Dispatcher;
+import dev.tailor.core.metrics.PointResult;
+import dev.tailor.core.metrics.RequestClasses;
+import dev.tailor.core.metrics.RequestRecord;
+import dev.tailor.core.metrics.RunMetrics;
+import dev.tailor.core.model.DemandProfile;
+import dev.tailor.core.model.SpeedupCurve;
+import dev.tailor.core.model.UnitWork;
+import dev.tailor.core.policy.Policy;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/**
+ * A discrete-event simulation of {@code workers} threads running requests from a demand profile,
+ * driving the very same {@link Policy} objects as the runtime on a virtual clock: the same FIFO
+ * admission with delays and waits for an exit, the same degree questions every quantum, the same
+ * help-or-admit choice when a thread is free. It is what lets a 2-core machine speak about a
+ * 16-core server.
+ *
+ * <p>Two work models say how a request's threads progress ({@link WorkModel}). {@code FLUID} is
+ * Few-to-Many's, the one its interval tables are built with: the request's sequential time is its
+ * work, done {@code s(t)} times as fast on {@code t} threads, and its threads stay until it ends.
+ * {@code UNITS} is the runtime's: a serial part, then units taken one at a time by the request's
+ * threads, a helper leaving as soon as no unit is left; it needs a profile with unit times. In both
+ * a higher degree takes effect as soon as threads are free.
+ *
+ * <p>Single-threaded and deterministic: the same inputs give the same result.
+ */
+public final class Simulator {
+
+  /**
+   * How to simulate.
+   *
+   * @param workers the threads of the simulated server
+   * @param quantumNanos how often running requests are re-evaluated (the runtime's tick)
+   * @param longThresholdNanos work or prediction from which a request counts as long
+   * @param clairvoyant whether each request's sequential time is given as its prediction
+   * @param warmupRequests the first requests, simulated but not counted
+   * @param maxBacklog queued requests beyond which the point stops as saturated
+   * @param targetsNanos latency targets for the miss ratios
+   * @param model how requests' threads progress through their work
+   */
+  public record Config(
+      int workers,
+      long quantumNanos,
+      long longThresholdNanos,
+      boolean clairvoyant,
+      int warmupRequests,
+      int maxBacklog,
+      List<Long> targetsNanos,
+      WorkModel model) {
+
+    /** Checks the configuration. */
+    public Config {
+      if (workers < 1 || quantumNanos < 1 || warmupRequests < 0 || maxBacklog < 1) {
+        throw new IllegalArgumentException(
+            "need workers >= 1, quantum > 0, warmupRequests >= 0, maxBacklog >= 1");
+      }
+      targetsNanos = List.copyOf(targetsNanos);
+      if (model == null) {
+        throw new IllegalArgumentException("need a work model");
+      }
+    }
+
+    /**
+     * 5 ms quantum, the runtime's default long threshold, clairvoyant, 10% warm-up, backlog
+     * 100,000, fluid work.
+     */
+    public static Config of(int workers, int requests) {
+      return new Config(
+          workers,
+          5_000_000L,
+          Scheduler.DEFAULT_LONG_THRESHOLD_NANOS,
+          true,
+          requests / 10,
+          100_000,
+          List.of(),
+          WorkModel.FLUID);
+    }
+  }
+
+  /** How a request's threads progress through its work. */
+  public enum WorkModel {
+    /**
+     * Few-to-Many's model: sequential work done {@code s(t)} times as fast on {@code t} threads,
+     * every thread staying until the request ends or the degree falls (then they leave at the next
+     * tick).
+     */
+    FLUID,
+    /**
+     * The runtime's: a serial part, then units taken one at a time, with the profile's measured
+     * hand-off overhead; helpers leave at unit boundaries. Needs unit times in the profile.
+     */
+    UNITS
+  }
+
+  /**
+   * The labels of the point, for its result.
+   *
+   * @param offeredRps the arrival rate
+   * @param arrivals the arrival process's description
+   * @param seed the seed of arrivals and request order
+   * @param corpus the profile's source label
+   */
+  public record Labels(double offeredRps, String arrivals, long seed, String corpus) {}
+
+  private final DemandProfile profile;
+  private final SpeedupCurve[] curves;
+  private final UnitWork[] units;
+  private final Policy policy;
+  private final Config config;
+  private Dispatcher.DecisionListener decisions;
+
+  // State of one run.
+  private long now;
+  private Dispatcher<SimRequest> dispatcher;
+  private RunMetrics metrics;
+
+  /**
+   * A simulator of {@code profile}'s requests under {@code policy}.
+   *
+   * @throws IllegalArgumentException if the profile is empty, or the unit model is asked for and a
+   *     request has no unit times
+   */
+  public Simulator(DemandProfile profile, Policy policy, Config config) {
+    if (profile.requests().isEmpty()) {
+      throw new IllegalArgumentException("the profile has no request");
+    }
+    this.profile = profile;
+    this.policy = policy;
+    this.config = config;
+    int n = profile.requests().size();
+    this.curves = new SpeedupCurve[n];
+    this.units = config.model() == WorkModel.UNITS ? new UnitWork[n] : null;
+    for (int i = 0; i < n; i++) {
+      DemandProfile.Request r = profile.requests().get(i);
+      curves[i] = r.speedupCurve();
+      if (units != null) {
+        units[i] = r.unitWork();
+        if (units[i] == null) {
+          throw new IllegalArgumentException(
+              "request "
+                  + r.id()
+                  + " of the profile has no unit times; the unit model needs a profile measured"
+                  + " by ./tailor profile");
+        }
+      }
+    }
+  }
+
+  /**
+   * Simulates one point.
+   *
+   * @param arrivalsNanos arrival times from the start, ascending
+   * @param order the profile request each arrival is
+   */
+  public PointResult run(long[] arrivalsNanos, int[] order, Labels labels) {
+    now = 0;
+    metrics = RunMetrics.singleThreaded(RequestClasses.tpcDefault());
+    metrics.observeBusyWorkers(0, 0);
+    dispatcher = new Dispatcher<>(policy, config.workers(), new SimRequest[0], new Host(), true);
+    dispatcher.decisionListener(decisions);
+    long measureFrom =
+        config.warmupRequests() < arrivalsNanos.length
+            ? arrivalsNanos[config.warmupRequests()]
+            : Long.MAX_VALUE;
+    long nextTick = config.quantumNanos();
+    int next = 0;
+    long sent = 0;
+    boolean saturated = false;
+    long lastArrival = arrivalsNanos.length == 0 ? 0 : arrivalsNanos[arrivalsNanos.length - 1];
+    while (next < arrivalsNanos.length
+        || dispatcher.queued() > 0
+        || dispatcher.running().length > 0) {
+      long tArrival = next < arrivalsNanos.length ? arrivalsNanos[next] : Long.MAX_VALUE;
+      long tBoundary = nextBoundary();
+      // A delayed head matters when its time comes and a thread is free to take it.
+      long delayedUntil = dispatcher.headDelayedUntil();
+      long tDelay =
+          delayedUntil > now && dispatcher.freeSlots() > 0 && dispatcher.queued() > 0
+              ? delayedUntil
+              : Long.MAX_VALUE;
+      boolean ticking = dispatcher.running().length > 0;
+      long tTick = ticking ? nextTick : Long.MAX_VALUE;
+      long t = Math.min(Math.min(tArrival, tBoundary), Math.min(tDelay, tTick));
+      advanceTo(t);
+      reachBoundaries(measureFrom);
+      while (next < arrivalsNanos.length && arrivalsNanos[next] <= now) {
+        dispatcher.enqueue(request(next, arrivalsNanos[next], order[next]));
+        if (arrivalsNanos[next] >= measureFrom) {
+          sent++;
+        }
+        next++;
+      }
+      if (dispatcher.queued() > config.maxBacklog()) {
+        saturated = true;
+        break;
+      }
+      if (ticking && now >= nextTick) {
+        tick();
+        nextTick = now + config.quantumNanos();
+      } else if (!ticking) {
+        nextTick = now + config.quantumNanos();
+      }
+      while (dispatcher.takeWork(now, true) != null) {
+        // every free slot the dispatch core can place is placed
+      }
+    }
+    long window = Math.max(1, (saturated ? now : lastArrival) - Math.min(measureFrom, now));
+    return result(labels, sent, saturated, window);
+  }
+
+  /**
+   * Reports every decision of later runs to {@code listener}, as the runtime's {@code
+   * Scheduler.Builder.decisionListener} does: the same scenario gives the same decisions in both.
+   */
+  public void decisionListener(Dispatcher.DecisionListener listener) {
+    this.decisions = listener;
+  }
+
+  private SimRequest request(long id, long arrival, int index) {
+    DemandProfile.Request r = profile.requests().get(index);
+    return units != null
+        ? new UnitRequest(id, arrival, r, units[index], dispatcher.view(), config)
+        : new FluidRequest(id, arrival, r, curves[index], dispatcher.view(), config);
+  }
+
+  private long nextBoundary() {
+    long best = Long.MAX_VALUE;
+    for (SimRequest r : dispatcher.running()) {
+      best = Math.min(best, r.nextEventAt());
+    }
+    return best;
+  }
+
+  /** Moves the clock; requests settle their progress lazily, when their rate changes. */
+  private void advanceTo(long t) {
+    now = Math.max(now, t);
+  }
+
+  /**
+   * Lets every request whose threads reached a boundary move on, and retires the completed ones.
+   * Under the unit model the degree is asked for first, as the runtime's helpers ask after each
+   * unit.
+   */
+  private void reachBoundaries(long measureFrom) {
+    for (SimRequest r : dispatcher.running()) {
+      if (r.nextEventAt() > now) {
+        continue;
+      }
+      if (units != null) {
+        r.setDegree(dispatcher.askDegree(r), now);
+      }
+      dispatcher.releaseSlots(r.advance(now), now);
+      if (r.done()) {
+        dispatcher.exited(r);
+        if (r.arrival >= measureFrom) {
+          metrics.record(r.record(now));
+        }
+      } else if (r.wantsHelper()) {
+        dispatcher.helpMayBeWanted();
+      }
+    }
+  }
+
+  private void tick() {
+    for (SimRequest r : dispatcher.running()) {
+      r.setDegree(dispatcher.askDegree(r), now);
+      dispatcher.releaseSlots(r.shed(now), now);
+      if (r.wantsHelper()) {
+        dispatcher.helpMayBeWanted();
+      }
+      r.checkLong();
+    }
+  }
+
+  private PointResult result(Labels labels, long sent, boolean saturated, long window) {
+    Histogram latency = metrics.latency();
+    Map<String, Double> misses = new LinkedHashMap<>();
+    for (long t : config.targetsNanos()) {
+      long total = latency.getTotalCount();
+      long within = total == 0 ? 0 : latency.getCountBetweenValues(0, t);
+      misses.put(Durations.format(t), total == 0 ? 0.0 : 1.0 - (double) within / total);
+    }
+    long completed = metrics.count(RequestRecord.Outcome.COMPLETED);
+    return new PointResult(
+        PointResult.FORMAT,
+        PointResult.VERSION,
+        policy.spec(),
+        labels.offeredRps(),
+        labels.arrivals(),
+        labels.seed(),
+        "simulated, " + config.workers() + " cores",
+        labels.corpus(),
+        window,
+        sent,
+        completed,
+        0,
+        saturated,
+        completed * 1e9 / window,
+        -1,
+        PointResult.percentiles(latency),
+        PointResult.percentiles(metrics.queueing()),
+        null,
+        misses,
+        metrics.degreeDistribution(),
+        PointResult.encode(latency));
+  }
+
+  /** The dispatch core's view of the simulated system, on the virtual clock. */
+  private final class Host implements Dispatcher.Host<SimRequest> {
+    @Override
+    public long nanoTime() {
+      return now;
+    }
+
+    @Override
+    public boolean wantsHelper(SimRequest r) {
+      return r.wantsHelper();
+    }
+
+    @Override
+    public void start(SimRequest r, int degree, long at) {
+      r.start(degree, at);
+    }
+
+    @Override
+    public void addHelper(SimRequest r, long at) {
+      r.addHelper(at);
+    }
+
+    @Override
+    public boolean runsOnCaller(SimRequest r) {
+      return false;
+    }
+
+    @Override
+    public int busyThreadsOnLongRequests() {
+      int n = 0;
+      for (SimRequest r : dispatcher.running()) {
+        if (r.isLong()) {
+          n += r.threads;
+        }
+      }
+      return n;
+    }
+
+    @Override
+    public void busyWorkersChanged(long at, int busy) {
+      metrics.observeBusyWorkers(at, busy);
+    }
+  }
+}

@@ -1,0 +1,119 @@
+package dev.tailor.sim;
+
+import dev.tailor.core.model.DemandProfile;
+import dev.tailor.core.model.UnitWork;
+import dev.tailor.core.policy.SystemView;
+import java.util.Arrays;
+
+/**
+ * The runtime's work model ({@link UnitWork}): the request's own thread runs the serial part, then
+ * its units are up for taking; each thread on the request takes the next unit when it is free, and
+ * a unit taken while the request has company costs the hand-off overhead too. A helper leaves at
+ * its next unit boundary when no unit is left or the degree no longer allows it, as the runtime's
+ * helpers do, so its slot is free before the request ends; the own thread waits for the helpers'
+ * last units, holding its slot, and the request completes when the last unit does.
+ *
+ * <p>The serial part runs first in one piece: the profile does not say how much of it comes after
+ * the units (merging the slices' results), and helpers cannot start before the units exist.
+ */
+final class UnitRequest extends SimRequest {
+
+  private static final long WAITING = Long.MAX_VALUE;
+
+  private final UnitWork units;
+  private int nextUnit; // the first unit no thread has taken
+  private boolean released; // the serial part is done: the units are up for taking
+  private long ownUntil = WAITING; // the own thread's next boundary, or WAITING for the helpers
+  private long[] helperUntil = new long[1];
+  private int helpers;
+  private boolean done;
+
+  UnitRequest(
+      long id,
+      long arrival,
+      DemandProfile.Request demand,
+      UnitWork units,
+      SystemView clock,
+      Simulator.Config config) {
+    super(id, arrival, demand, clock, config);
+    this.units = units;
+  }
+
+  @Override
+  void begin(long at) {
+    ownUntil = at + units.serialNanos();
+    setBusy(1, at);
+  }
+
+  @Override
+  boolean wantsHelper() {
+    return released && nextUnit < units.units() && threads < allowedThreads();
+  }
+
+  @Override
+  void addHelper(long at) {
+    setThreads(threads + 1);
+    if (helpers == helperUntil.length) {
+      helperUntil = Arrays.copyOf(helperUntil, 2 * helpers);
+    }
+    helperUntil[helpers++] = at + takeUnit();
+    setBusy(busyThreads(), at);
+  }
+
+  @Override
+  int shed(long at) {
+    return 0; // helpers leave at their next unit boundary
+  }
+
+  @Override
+  long nextEventAt() {
+    long next = ownUntil;
+    for (int i = 0; i < helpers; i++) {
+      next = Math.min(next, helperUntil[i]);
+    }
+    return next;
+  }
+
+  @Override
+  int advance(long at) {
+    int leaving = 0;
+    if (ownUntil <= at) {
+      released = true;
+      ownUntil = nextUnit < units.units() ? at + takeUnit() : WAITING;
+    }
+    for (int i = 0; i < helpers; i++) {
+      if (helperUntil[i] > at) {
+        continue;
+      }
+      if (nextUnit < units.units() && threads <= allowedThreads()) {
+        helperUntil[i] = at + takeUnit();
+      } else {
+        helperUntil[i--] = helperUntil[--helpers];
+        setThreads(threads - 1);
+        leaving++;
+      }
+    }
+    if (released && ownUntil == WAITING && helpers == 0) {
+      done = true;
+      setThreads(0);
+      leaving++;
+    }
+    setBusy(busyThreads(), at);
+    return leaving;
+  }
+
+  @Override
+  boolean done() {
+    return done;
+  }
+
+  /** Takes the next unit for a thread: its time, with the overhead if the request has company. */
+  private long takeUnit() {
+    long t = units.unitNanos(nextUnit++);
+    return threads > 1 ? t + Math.round(units.overheadPerUnitNanos()) : t;
+  }
+
+  private int busyThreads() {
+    return (ownUntil != WAITING ? 1 : 0) + helpers;
+  }
+}
