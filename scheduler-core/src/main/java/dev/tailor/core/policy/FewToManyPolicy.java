@@ -56,35 +56,44 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class FewToManyPolicy implements Policy {
 
   private final TableSource table;
+  private final boolean ownsTable;
   private final boolean workConserving;
   private final String spec;
   private final AtomicReference<Waiting> waiting = new AtomicReference<>();
 
-  private FewToManyPolicy(TableSource table, boolean workConserving) {
+  private FewToManyPolicy(TableSource table, boolean ownsTable, boolean workConserving) {
     this.table = table;
+    this.ownsTable = ownsTable;
     this.workConserving = workConserving;
     Path file = table.file();
     this.spec = name(workConserving) + ":" + (file == null ? "(in memory)" : file);
   }
 
-  /** The paper's policy, reading its rows from {@code table}, fixed or watched. */
+  /**
+   * The paper's policy, reading its rows from {@code table}, fixed or watched. The caller keeps
+   * ownership of the source: closing the policy does not close it.
+   */
   public static FewToManyPolicy of(TableSource table) {
-    return new FewToManyPolicy(table, false);
-  }
-
-  /** The work-conserving policy, reading its rows from {@code table}, fixed or watched. */
-  public static FewToManyPolicy workConserving(TableSource table) {
-    return new FewToManyPolicy(table, true);
+    return new FewToManyPolicy(table, false, false);
   }
 
   /**
-   * The paper's policy, reading a table file and watching it for a new table.
+   * The work-conserving policy, reading its rows from {@code table}, fixed or watched. The caller
+   * keeps ownership of the source: closing the policy does not close it.
+   */
+  public static FewToManyPolicy workConserving(TableSource table) {
+    return new FewToManyPolicy(table, false, true);
+  }
+
+  /**
+   * The paper's policy, reading a table file and watching it for a new table until the policy is
+   * {@linkplain #close() closed}.
    *
    * @throws IllegalArgumentException if the file is missing or invalid, naming file, field and
    *     problem
    */
   public static FewToManyPolicy watching(Path file) {
-    return new FewToManyPolicy(watch(file), false);
+    return new FewToManyPolicy(watch(file), true, false);
   }
 
   private static TableSource watch(Path file) {
@@ -131,7 +140,7 @@ public final class FewToManyPolicy implements Policy {
         if (args.isEmpty()) {
           throw new IllegalArgumentException("expected the interval table's file");
         }
-        return new FewToManyPolicy(watch(Path.of(args)), workConserving);
+        return new FewToManyPolicy(watch(Path.of(args)), true, workConserving);
       }
     };
   }
@@ -179,6 +188,14 @@ public final class FewToManyPolicy implements Policy {
   @Override
   public String spec() {
     return spec;
+  }
+
+  /** Stops watching the table file if this policy opened it; the current table keeps serving. */
+  @Override
+  public void close() {
+    if (ownsTable) {
+      table.close();
+    }
   }
 
   /** The head waiting for an exit, and how many requests were running when it began to wait. */

@@ -10,8 +10,12 @@ package dev.tailor.core.policy;
  *
  * <p>Policies are found by name through {@link PolicyRegistry} and configured from a string such as
  * {@code fixed:4} or {@code rampup:10ms,6}; {@link #spec()} returns that string.
+ *
+ * <p>A policy may hold resources, such as the watcher of a table file that a nightly rebuild
+ * replaces. Whoever creates a policy closes it when it is no longer used; a {@code Scheduler} does
+ * not close the policy it was given, since one policy may serve several schedulers or outlive them.
  */
-public interface Policy {
+public interface Policy extends AutoCloseable {
 
   /**
    * Decides for the request at the head of the admission queue, when a thread is free to run it.
@@ -39,4 +43,11 @@ public interface Policy {
 
   /** The specification string this policy was created from, e.g. {@code rampup:10ms,6}. */
   String spec();
+
+  /**
+   * Releases what the policy holds, for example stops watching its table file. Idempotent. A closed
+   * policy may still be asked and answers from what it last had. The default holds nothing.
+   */
+  @Override
+  default void close() {}
 }

@@ -1,7 +1,6 @@
 package dev.tailor.core.table;
 
 import java.io.IOException;
-import java.lang.ref.WeakReference;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -24,8 +23,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * reason, through {@link System.Logger}. Writers should replace the file atomically, as {@link
  * IntervalTable#write} does; a half-written file is simply a bad file until it is complete.
  *
- * <p>Readers pay one volatile read. Polling stops on {@link #close()} or once the source is no
- * longer reachable.
+ * <p>Readers pay one volatile read. Polling stops on {@link #close()}: whoever watches a file
+ * closes its source (a policy that opened one closes it in its own {@code close}).
  */
 public final class TableSource implements AutoCloseable {
 
@@ -69,26 +68,22 @@ public final class TableSource implements AutoCloseable {
   public static TableSource watch(Path file, Duration every) throws IOException {
     Stamp stamp = Stamp.of(file);
     TableSource source = new TableSource(file, IntervalTable.read(file), stamp);
-    WeakReference<TableSource> ref = new WeakReference<>(source);
     long millis = Math.max(1, every.toMillis());
-    AtomicReference<ScheduledFuture<?>> self = new AtomicReference<>();
-    Runnable poll =
-        () -> {
-          TableSource s = ref.get();
-          if (s != null) {
-            s.reloadIfChanged();
-          } else if (self.get() != null) {
-            self.get().cancel(false); // the policy that read it is gone
-          }
-        };
-    self.set(POLLER.scheduleWithFixedDelay(poll, millis, millis, TimeUnit.MILLISECONDS));
-    source.polling = self.get();
+    source.polling =
+        POLLER.scheduleWithFixedDelay(
+            source::reloadIfChanged, millis, millis, TimeUnit.MILLISECONDS);
     return source;
   }
 
   /** The table to serve now. */
   public IntervalTable current() {
     return current.get();
+  }
+
+  /** Whether the file is still polled for a new table: watched and not yet closed. */
+  public boolean isWatching() {
+    ScheduledFuture<?> p = polling;
+    return p != null && !p.isDone();
   }
 
   /** The watched file, or {@code null} for a fixed source. */
@@ -153,7 +148,7 @@ public final class TableSource implements AutoCloseable {
     }
   }
 
-  /** Stops watching; the current table stays readable. */
+  /** Stops watching; the current table stays readable. Idempotent. */
   @Override
   public void close() {
     ScheduledFuture<?> p = polling;

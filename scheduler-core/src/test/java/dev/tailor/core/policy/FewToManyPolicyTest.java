@@ -1,6 +1,7 @@
 package dev.tailor.core.policy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -174,7 +175,20 @@ class FewToManyPolicyTest {
       assertEquals(1, fm.degree(request, system), "and the last good table keeps serving");
       assertEquals(Schedule.ofMillis(0, 80, 0), source.current().schedule(2));
     } finally {
-      source.close();
+      fm.close();
+    }
+    assertFalse(source.isWatching(), "closing the policy stops the watcher it opened");
+  }
+
+  @Test
+  void closingAPolicyLeavesASourceItWasGivenWatching(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("fm.json");
+    table(50).write(file);
+    try (TableSource source = TableSource.watch(file)) {
+      Policy fm = FewToManyPolicy.of(source);
+      fm.close();
+      assertTrue(source.isWatching(), "the caller owns the source");
+      assertEquals(Schedule.ofMillis(0, 50, 0), source.current().schedule(2));
     }
   }
 
