@@ -51,7 +51,9 @@ final class WorkerPool {
     this.queueCapacity = b.queueCapacity;
     this.metrics = new RunMetrics(b.classes);
     this.notifications = new Notifications(b.listener);
-    this.dispatch = new Dispatcher<>(b.policy, poolSize, new Request<?>[0], new Host(), false);
+    this.dispatch =
+        new Dispatcher<>(
+            b.policy, poolSize, new Request<?>[0], new RuntimeHost(metrics, longThreads), false);
     dispatch.decisionListener(b.decisions);
     this.terminated = new CountDownLatch(poolSize + 1);
     this.workers = new Worker[poolSize];
@@ -425,47 +427,6 @@ final class WorkerPool {
       return metrics.meanBusyWorkers(System.nanoTime());
     } finally {
       lock.unlock();
-    }
-  }
-
-  /** What the dispatch core does to a runtime request. */
-  private final class Host implements Dispatcher.Host<Request<?>> {
-    @Override
-    public long nanoTime() {
-      return System.nanoTime();
-    }
-
-    @Override
-    public boolean wantsHelper(Request<?> r) {
-      return !r.bodyDone && !r.cancelled && r.threads < Math.max(1, r.degree) && !r.held.isEmpty();
-    }
-
-    @Override
-    public void start(Request<?> r, int degree, long now) {
-      r.startNanos = now;
-      r.startWithDegree(degree, now);
-      r.threads = 1;
-      r.phase = Request.RUNNING;
-    }
-
-    @Override
-    public void addHelper(Request<?> r, long now) {
-      r.threads++;
-    }
-
-    @Override
-    public boolean runsOnCaller(Request<?> r) {
-      return r.caller != null;
-    }
-
-    @Override
-    public int busyThreadsOnLongRequests() {
-      return longThreads.get();
-    }
-
-    @Override
-    public void busyWorkersChanged(long now, int busy) {
-      metrics.observeBusyWorkers(now, busy);
     }
   }
 }

@@ -1,0 +1,59 @@
+package dev.tailor.core;
+
+import dev.tailor.core.dispatch.Dispatcher;
+import dev.tailor.core.metrics.RunMetrics;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * What the dispatch core's decisions do to a runtime {@link Request}: admission sets its start,
+ * degree and first thread, a helper counts one more thread. Called under the dispatch lock; the
+ * threads themselves are moved by {@link WorkerPool} once the core has decided.
+ */
+final class RuntimeHost implements Dispatcher.Host<Request<?>> {
+
+  private final RunMetrics metrics;
+  private final AtomicInteger longThreads;
+
+  RuntimeHost(RunMetrics metrics, AtomicInteger longThreads) {
+    this.metrics = metrics;
+    this.longThreads = longThreads;
+  }
+
+  @Override
+  public long nanoTime() {
+    return System.nanoTime();
+  }
+
+  @Override
+  public boolean wantsHelper(Request<?> r) {
+    return !r.bodyDone && !r.cancelled && r.threads < Math.max(1, r.degree) && !r.held.isEmpty();
+  }
+
+  @Override
+  public void start(Request<?> r, int degree, long now) {
+    r.startNanos = now;
+    r.startWithDegree(degree, now);
+    r.threads = 1;
+    r.phase = Request.RUNNING;
+  }
+
+  @Override
+  public void addHelper(Request<?> r, long now) {
+    r.threads++;
+  }
+
+  @Override
+  public boolean runsOnCaller(Request<?> r) {
+    return r.caller != null;
+  }
+
+  @Override
+  public int busyThreadsOnLongRequests() {
+    return longThreads.get();
+  }
+
+  @Override
+  public void busyWorkersChanged(long now, int busy) {
+    metrics.observeBusyWorkers(now, busy);
+  }
+}
