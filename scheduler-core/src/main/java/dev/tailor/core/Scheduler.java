@@ -54,12 +54,14 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class Scheduler implements AutoCloseable {
 
   private final Policy policy;
+  private final boolean ownsPolicy;
   private final int poolSize;
   private final AtomicLong ids = new AtomicLong();
   private final WorkerPool pool;
 
   private Scheduler(Builder b) {
     this.policy = b.policy;
+    this.ownsPolicy = b.ownsPolicy;
     this.poolSize = b.workers;
     this.pool = new WorkerPool(this, b);
   }
@@ -206,8 +208,9 @@ public final class Scheduler implements AutoCloseable {
   }
 
   /**
-   * Shuts down and waits for termination, as {@code ExecutorService.close()} does. The policy is
-   * not closed: it may outlive the scheduler, and whoever created it closes it.
+   * Shuts down and waits for termination, as {@code ExecutorService.close()} does, then closes the
+   * policy if the scheduler created it from a specification ({@link Builder#policy(String)}). A
+   * policy handed in as an object is not closed: whoever created it closes it.
    */
   @Override
   public void close() {
@@ -222,6 +225,9 @@ public final class Scheduler implements AutoCloseable {
           interrupted = true;
         }
       }
+    }
+    if (ownsPolicy) {
+      policy.close();
     }
     if (interrupted) {
       Thread.currentThread().interrupt();
@@ -248,6 +254,7 @@ public final class Scheduler implements AutoCloseable {
   /** Configures a {@link Scheduler}. */
   public static final class Builder {
     Policy policy = PolicyRegistry.of("seq");
+    boolean ownsPolicy = true;
     int workers = Runtime.getRuntime().availableProcessors();
     int queueCapacity = 10_000;
     long quantumNanos = 5_000_000L;
@@ -262,12 +269,18 @@ public final class Scheduler implements AutoCloseable {
     /** The policy; default {@code seq}. */
     public Builder policy(Policy policy) {
       this.policy = Objects.requireNonNull(policy, "policy");
+      this.ownsPolicy = false;
       return this;
     }
 
-    /** The policy named by a specification, through {@link PolicyRegistry#standard()}. */
+    /**
+     * The policy named by a specification, through {@link PolicyRegistry#standard()}. The scheduler
+     * owns this policy and closes it when it is closed.
+     */
     public Builder policy(String spec) {
-      return policy(PolicyRegistry.of(spec));
+      this.policy = PolicyRegistry.of(spec);
+      this.ownsPolicy = true;
+      return this;
     }
 
     /**

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tailor.core.Scheduler;
 import dev.tailor.core.model.Schedule;
 import dev.tailor.core.table.IntervalTable;
 import dev.tailor.core.table.TableSource;
@@ -189,6 +190,24 @@ class FewToManyPolicyTest {
       fm.close();
       assertTrue(source.isWatching(), "the caller owns the source");
       assertEquals(Schedule.ofMillis(0, 50, 0), source.current().schedule(2));
+    }
+  }
+
+  @Test
+  void aSchedulerClosesThePolicyItCreatedAndOnlyThat(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("fm.json");
+    table(50).write(file);
+    Scheduler owner = Scheduler.builder().policy("fm:" + file).workers(1).build();
+    TableSource created = ((FewToManyPolicy) owner.policy()).table();
+    owner.close();
+    assertFalse(created.isWatching(), "a policy made from a specification is the scheduler's");
+
+    Policy given = PolicyRegistry.of("fm:" + file);
+    try {
+      Scheduler.builder().policy(given).workers(1).build().close();
+      assertTrue(((FewToManyPolicy) given).table().isWatching(), "a policy handed in is not");
+    } finally {
+      given.close();
     }
   }
 
