@@ -1,5 +1,6 @@
 package dev.tailor.core;
 
+import dev.tailor.core.metrics.DegreeHistory;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.policy.RequestView;
 import java.util.concurrent.CancellationException;
@@ -64,9 +65,7 @@ final class Request<T> implements RequestView, RequestContext {
   private long runningSinceSum;
   private int running;
   private int maxThreads;
-  private long degreeSince;
-  private double degreeIntegral;
-  private int maxDegree;
+  private final DegreeHistory degrees = new DegreeHistory();
   private long ownSince;
   private Thread ownThread;
   private boolean interruptibleBody;
@@ -316,20 +315,14 @@ final class Request<T> implements RequestView, RequestContext {
 
   /** Sets the degree a request is admitted with. */
   synchronized void startWithDegree(int d, long now) {
-    degreeSince = now;
+    degrees.start(d, now);
     degree = d;
-    maxDegree = d;
   }
 
   /** Changes a running request's degree and returns the old one. */
   synchronized int changeDegree(int d, long now) {
-    int old = degree;
-    if (old != d) {
-      degreeIntegral += (double) old * (now - degreeSince);
-      degreeSince = now;
-      degree = d;
-      maxDegree = Math.max(maxDegree, d);
-    }
+    int old = degrees.change(d, now);
+    degree = d;
     return old;
   }
 
@@ -362,9 +355,6 @@ final class Request<T> implements RequestView, RequestContext {
 
   synchronized RequestRecord record(long end, RequestRecord.Outcome outcome) {
     long start = startNanos == UNKNOWN ? end : startNanos;
-    double integral =
-        degreeIntegral + (startNanos == UNKNOWN ? 0 : (double) degree * (end - degreeSince));
-    double meanDegree = end > start ? integral / (end - start) : degree;
     return new RequestRecord(
         id,
         attributes.label(),
@@ -373,8 +363,8 @@ final class Request<T> implements RequestView, RequestContext {
         end,
         completedWork,
         maxThreads,
-        maxDegree,
-        meanDegree,
+        degrees.maxDegree(),
+        degrees.mean(start, end),
         outcome);
   }
 

@@ -1,5 +1,6 @@
 package dev.tailor.sim;
 
+import dev.tailor.core.metrics.DegreeHistory;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.RequestView;
@@ -25,10 +26,8 @@ abstract class SimRequest implements RequestView {
   /** Threads on the request, waiting ones included: the slots it holds. */
   int threads;
 
-  private int maxDegree;
+  private final DegreeHistory degrees = new DegreeHistory();
   private int maxThreads;
-  private double degreeIntegral;
-  private long degreeSince;
   private boolean isLong;
   // Busy thread-time, settled at 'busySince' with 'busy' threads working since.
   private long work;
@@ -49,8 +48,7 @@ abstract class SimRequest implements RequestView {
   final void start(int d, long at) {
     start = at;
     degree = d;
-    maxDegree = d;
-    degreeSince = at;
+    degrees.start(d, at);
     busySince = at;
     threads = 1;
     maxThreads = 1;
@@ -60,12 +58,8 @@ abstract class SimRequest implements RequestView {
 
   /** Sets the degree the policy answered; threads follow as the work model says. */
   final void setDegree(int d, long at) {
-    if (d != degree) {
-      degreeIntegral += (double) degree * (at - degreeSince);
-      degreeSince = at;
-      degree = d;
-      maxDegree = Math.max(maxDegree, d);
-    }
+    degrees.change(d, at);
+    degree = d;
   }
 
   /** The most threads the current degree lets the request hold. */
@@ -120,7 +114,6 @@ abstract class SimRequest implements RequestView {
   abstract boolean done();
 
   RequestRecord record(long end) {
-    double integral = degreeIntegral + (double) degree * (end - degreeSince);
     return new RequestRecord(
         id,
         demand.category(),
@@ -129,8 +122,8 @@ abstract class SimRequest implements RequestView {
         end,
         work,
         maxThreads,
-        maxDegree,
-        end > start ? integral / (end - start) : degree,
+        degrees.maxDegree(),
+        degrees.mean(start, end),
         RequestRecord.Outcome.COMPLETED);
   }
 
