@@ -229,7 +229,7 @@ class IndexerTest {
     Files.writeString(file, "{not json");
     invalid = assertThrows(IOException.class, () -> IndexManifest.read(tmp));
     assertTrue(
-        invalid.getMessage().startsWith(file + ": line 1, column 3: "), invalid.getMessage());
+        invalid.getMessage().startsWith(file + ": line 1, column 2: "), invalid.getMessage());
     assertFalse(invalid.getMessage().contains("[Source:"), invalid.getMessage());
   }
 }
