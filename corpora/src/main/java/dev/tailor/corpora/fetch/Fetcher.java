@@ -119,7 +119,7 @@ public final class Fetcher {
         }
         record.append(m.fileName()).append("  sha256=").append(got).append('\n');
       }
-      Files.writeString(
+      AtomicFiles.writeString(
           out.resolve(ATTRIBUTION),
           d.attribution()
               + "\nFetched from "
@@ -127,7 +127,7 @@ public final class Fetcher {
               + ", package "
               + d.coordinate()
               + ", by Tailor. Do not commit these files.\n");
-      Files.writeString(
+      AtomicFiles.writeString(
           out.resolve(MARKER),
           "dataset "
               + d.id()

@@ -50,7 +50,7 @@ public record CorpusMetadata(
     return new CorpusMetadata(
         label,
         fields.bool(root, "synthetic", ""),
-        fields.optionalText(root, "trainedOn"),
+        fields.optionalText(root, "trainedOn", ""),
         fields.integer(root, "docs", "", 0),
         generator == null ? null : JsonFile.mapper().convertValue(generator, GENERATOR));
   }

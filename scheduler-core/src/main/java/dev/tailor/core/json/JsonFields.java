@@ -87,9 +87,9 @@ public final class JsonFields {
   }
 
   /** The string {@code node.field}, or null if absent or null. */
-  public String optionalText(JsonNode node, String field) {
+  public String optionalText(JsonNode node, String field, String at) throws IOException {
     JsonNode v = node.get(field);
-    return v == null || v.isNull() ? null : v.asText();
+    return v == null || v.isNull() ? null : text(node, field, at);
   }
 
   /** The whole number {@code node.field}, at least {@code min}. */

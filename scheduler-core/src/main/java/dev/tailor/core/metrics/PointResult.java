@@ -41,7 +41,8 @@ import org.HdrHistogram.Histogram;
  * @param queueing queueing-delay percentiles, nanoseconds, or null where unknown
  * @param sendLag the client's lag (actual minus intended send) percentiles, nanoseconds, or null
  * @param missRatio per latency target (e.g. {@code 100ms}), the fraction of requests slower
- * @param degreeDistribution per request class, the count of requests by highest degree
+ * @param degreeDistribution per request class, the count of requests by highest degree, or null
+ *     where unknown
  * @param latencyHistogram the latency histogram, compressed and base64-encoded
  */
 public record PointResult(
@@ -152,10 +153,10 @@ public record PointResult(
           version,
           fields.text(root, "policy", ""),
           fields.nonNegative(root, "offeredRps", ""),
-          fields.optionalText(root, "arrivals"),
+          fields.optionalText(root, "arrivals", ""),
           fields.integer(root, "seed", "", Long.MIN_VALUE),
-          fields.optionalText(root, "environment"),
-          fields.optionalText(root, "corpus"),
+          fields.optionalText(root, "environment", ""),
+          fields.optionalText(root, "corpus", ""),
           fields.integer(root, "durationNanos", "", 0),
           fields.integer(root, "sent", "", 0),
           fields.integer(root, "completed", "", 0),
@@ -167,7 +168,7 @@ public record PointResult(
           numbers(fields.optionalObject(root, "queueing", ""), "queueing."),
           numbers(fields.optionalObject(root, "sendLag", ""), "sendLag."),
           numbers(fields.object(root, "missRatio", ""), "missRatio."),
-          counts(fields.object(root, "degreeDistribution", ""), "degreeDistribution."),
+          counts(fields.optionalObject(root, "degreeDistribution", ""), "degreeDistribution."),
           fields.text(root, "latencyHistogram", ""));
     }
 
@@ -195,8 +196,11 @@ public record PointResult(
       return out;
     }
 
-    /** An object of arrays of counts by name. */
+    /** An object of arrays of counts by name, or null for null. */
     private Map<String, long[]> counts(JsonNode object, String at) throws IOException {
+      if (object == null) {
+        return null;
+      }
       Map<String, long[]> out = new LinkedHashMap<>();
       for (Map.Entry<String, JsonNode> e : object.properties()) {
         out.put(e.getKey(), fields.longs(object, e.getKey(), at, 0));

@@ -191,13 +191,13 @@ public record DemandProfile(
       Environment environment =
           new Environment(
               fields.text(env, "index", "environment."),
-              fields.optionalText(env, "indexLabel"),
+              fields.optionalText(env, "indexLabel", "environment."),
               fields.integer(env, "indexDocs", "environment.", 0),
               fields.text(env, "trace", "environment."),
               fields.smallInteger(env, "cores", "environment.", 1),
-              fields.optionalText(env, "jvm"),
-              fields.optionalText(env, "os"),
-              fields.optionalText(env, "takenAt"));
+              fields.optionalText(env, "jvm", "environment."),
+              fields.optionalText(env, "os", "environment."),
+              fields.optionalText(env, "takenAt", "environment."));
       JsonNode set = fields.object(root, "settings", "");
       Settings settings =
           new Settings(
@@ -251,7 +251,7 @@ public record DemandProfile(
               fields.integer(f, "totalPostings", fat, 0));
       return new Request(
           fields.text(r, "id", at),
-          fields.optionalText(r, "category"),
+          fields.optionalText(r, "category", at),
           fields.text(r, "query", at),
           seq,
           units,
