@@ -153,7 +153,7 @@ public record DemandProfile(
     return new DemandProfile(FORMAT, VERSION, environment, settings, complete, requests);
   }
 
-  /** Writes the profile as JSON: to a temporary file beside {@code file}, then moved over it. */
+  /** Writes the profile as JSON, atomically and durably (see {@link JsonFile#writeAtomically}). */
   public void write(Path file) throws IOException {
     JsonFile.writeAtomically(file, this);
   }

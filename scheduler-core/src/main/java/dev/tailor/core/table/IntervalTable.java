@@ -142,7 +142,7 @@ public final class IntervalTable {
     return byLoad[Math.max(1, Math.min(load, byLoad.length)) - 1];
   }
 
-  /** Writes the table as JSON: to a temporary file beside {@code file}, then moved over it. */
+  /** Writes the table as JSON, atomically and durably (see {@link JsonFile#writeAtomically}). */
   public void write(Path file) throws IOException {
     JsonFile.writeAtomically(file, toJson());
   }
