@@ -87,8 +87,8 @@ public final class Fetcher {
       log.accept(d.id() + ": cached in " + dir);
       return files(d);
     }
-    Files.createDirectories(dir.getParent());
-    Path tmp = Files.createTempDirectory(dir.getParent(), "." + d.id() + ".fetch-");
+    // Not Files.createTempDirectory: its owner-only permissions would pass to the cached data.
+    Path tmp = AtomicFiles.siblingDirectory(dir, "fetch");
     try {
       Path pkg = Files.createDirectories(tmp.resolve("package"));
       Path out = Files.createDirectories(tmp.resolve(d.id()));
@@ -119,7 +119,7 @@ public final class Fetcher {
         }
         record.append(m.fileName()).append("  sha256=").append(got).append('\n');
       }
-      Files.writeString(
+      AtomicFiles.writeString(
           out.resolve(ATTRIBUTION),
           d.attribution()
               + "\nFetched from "
@@ -127,7 +127,7 @@ public final class Fetcher {
               + ", package "
               + d.coordinate()
               + ", by Tailor. Do not commit these files.\n");
-      Files.writeString(
+      AtomicFiles.writeString(
           out.resolve(MARKER),
           "dataset "
               + d.id()

@@ -1,15 +1,13 @@
 package dev.tailor.corpora.index;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tailor.core.json.JsonFields;
+import dev.tailor.core.json.JsonFile;
 import dev.tailor.corpora.BadInputException;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,8 +25,6 @@ public final class IndexManifest {
   public static final String FILE_NAME = "tailor-index.json";
 
   static final int FORMAT_VERSION = 1;
-  private static final ObjectMapper JSON =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   /**
    * One segment of the index.
@@ -70,15 +66,13 @@ public final class IndexManifest {
   /**
    * Reads the manifest of an index directory.
    *
-   * @throws BadInputException if the directory has no manifest or the manifest is invalid, naming
-   *     the field at fault
+   * @throws BadInputException if the directory has no manifest
+   * @throws IOException if the manifest is not JSON or not a valid manifest, naming the file, the
+   *     field and what was expected
    */
   public static IndexManifest read(Path indexDir) throws IOException {
     Path file = indexDir.resolve(FILE_NAME);
-    JsonNode root;
-    try {
-      root = JSON.readTree(Files.readString(file));
-    } catch (NoSuchFileException e) {
+    if (!Files.exists(file)) {
       throw new BadInputException(
           indexDir,
           "not a Tailor index: "
@@ -86,47 +80,44 @@ public final class IndexManifest {
               + " is missing (build one with ./tailor index --corpus ... --out "
               + indexDir
               + ")");
-    } catch (JsonProcessingException e) {
-      throw new BadInputException(file, "not valid JSON: " + e.getOriginalMessage());
     }
-    if (root == null || !root.isObject()) {
-      throw new BadInputException(file, "expected a JSON object");
-    }
-    int version = (int) number(file, root, "formatVersion");
+    JsonFields fields = new JsonFields(file);
+    JsonNode root = fields.root(JsonFile.readTree(file));
+    long version = fields.integer(root, "formatVersion", "", 1);
     if (version != FORMAT_VERSION) {
-      throw new BadInputException(
-          file, "field formatVersion: expected " + FORMAT_VERSION + ", found " + version);
+      throw fields.problem("formatVersion", "expected " + FORMAT_VERSION + ", got " + version);
     }
-    String analyzerName = text(file, root, "analyzer");
+    String analyzerName = fields.text(root, "analyzer", "");
     IndexAnalyzer analyzer = IndexAnalyzer.byName(analyzerName);
     if (analyzer == null) {
-      throw new BadInputException(
-          file,
-          "field analyzer: unknown analyzer '" + analyzerName + "'; known: english, standard");
+      throw fields.problem(
+          "analyzer", "unknown analyzer '" + analyzerName + "'; known: english, standard");
     }
-    JsonNode segs = root.get("segments");
-    if (segs == null || !segs.isArray()) {
-      throw new BadInputException(file, "field segments: expected an array");
-    }
+    JsonNode segs = fields.array(root, "segments", "");
     List<Segment> segments = new ArrayList<>();
-    for (JsonNode s : segs) {
+    for (int i = 0; i < segs.size(); i++) {
+      String at = "segments[" + i + "]";
+      JsonNode s = fields.objectAt(segs, i, at);
       segments.add(
           new Segment(
-              text(file, s, "name"), (int) number(file, s, "docs"), number(file, s, "bytes")));
+              fields.text(s, "name", at + "."),
+              fields.smallInteger(s, "docs", at + ".", 0),
+              fields.integer(s, "bytes", at + ".", 0)));
     }
     return new IndexManifest(
-        text(file, root, "source"),
-        text(file, root, "sourceLabel"),
-        number(file, root, "docCount"),
+        fields.text(root, "source", ""),
+        fields.text(root, "sourceLabel", ""),
+        fields.integer(root, "docCount", "", 0),
         segments,
         analyzer,
-        text(file, root, "luceneVersion"),
-        text(file, root, "builtAt"),
-        root.path("buildSeconds").asDouble());
+        fields.text(root, "luceneVersion", ""),
+        fields.text(root, "builtAt", ""),
+        fields.nonNegative(root, "buildSeconds", ""));
   }
 
+  /** Writes the manifest into an index directory, atomically. */
   void write(Path indexDir) throws IOException {
-    ObjectNode root = JSON.createObjectNode();
+    ObjectNode root = JsonFile.mapper().createObjectNode();
     root.put("formatVersion", FORMAT_VERSION);
     root.put("source", source);
     root.put("sourceLabel", sourceLabel);
@@ -141,23 +132,7 @@ public final class IndexManifest {
     for (Segment s : segments) {
       segs.addObject().put("name", s.name()).put("docs", s.docs()).put("bytes", s.bytes());
     }
-    Files.writeString(indexDir.resolve(FILE_NAME), JSON.writeValueAsString(root) + "\n");
-  }
-
-  private static String text(Path file, JsonNode node, String field) throws BadInputException {
-    JsonNode v = node.get(field);
-    if (v == null || !v.isTextual()) {
-      throw new BadInputException(file, "field " + field + ": expected a string");
-    }
-    return v.asText();
-  }
-
-  private static long number(Path file, JsonNode node, String field) throws BadInputException {
-    JsonNode v = node.get(field);
-    if (v == null || !v.canConvertToLong()) {
-      throw new BadInputException(file, "field " + field + ": expected an integer");
-    }
-    return v.asLong();
+    JsonFile.writeAtomically(indexDir.resolve(FILE_NAME), root);
   }
 
   /** A new instance of the analyzer the index was built with; queries must be analyzed with it. */

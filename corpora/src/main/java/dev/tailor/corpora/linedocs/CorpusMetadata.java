@@ -1,10 +1,9 @@
 package dev.tailor.corpora.linedocs;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.tailor.core.io.AtomicFiles;
-import dev.tailor.corpora.BadInputException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.tailor.core.json.JsonFields;
+import dev.tailor.core.json.JsonFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,38 +22,41 @@ import java.util.Map;
 public record CorpusMetadata(
     String label, boolean synthetic, String trainedOn, long docs, Map<String, Object> generator) {
 
-  private static final ObjectMapper JSON =
-      new ObjectMapper()
-          .enable(SerializationFeature.INDENT_OUTPUT)
-          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+  private static final TypeReference<Map<String, Object>> GENERATOR = new TypeReference<>() {};
 
   /** The metadata file of a line-docs file. */
   public static Path fileFor(Path lineDocs) {
     return lineDocs.resolveSibling(lineDocs.getFileName() + ".meta.json");
   }
 
-  /** Reads the metadata of a line-docs file, or null if it has none. */
+  /**
+   * Reads the metadata of a line-docs file, or null if it has none.
+   *
+   * @throws IOException if it is not JSON or not valid metadata, naming the file, the field and
+   *     what was expected
+   */
   public static CorpusMetadata readFor(Path lineDocs) throws IOException {
     Path file = fileFor(lineDocs);
     if (!Files.exists(file)) {
       return null;
     }
-    try {
-      CorpusMetadata m = JSON.readValue(file.toFile(), CorpusMetadata.class);
-      if (m.label() == null || m.label().isBlank()) {
-        throw new BadInputException(file, "field label: expected a non-empty string");
-      }
-      return m;
-    } catch (com.fasterxml.jackson.core.JacksonException e) {
-      throw new BadInputException(file, "invalid metadata: " + e.getOriginalMessage());
+    JsonFields fields = new JsonFields(file);
+    JsonNode root = fields.root(JsonFile.readTree(file));
+    String label = fields.text(root, "label", "");
+    if (label.isBlank()) {
+      throw fields.problem("label", "expected a non-empty string");
     }
+    JsonNode generator = fields.optionalObject(root, "generator", "");
+    return new CorpusMetadata(
+        label,
+        fields.bool(root, "synthetic", ""),
+        fields.optionalText(root, "trainedOn", ""),
+        fields.integer(root, "docs", "", 0),
+        generator == null ? null : JsonFile.mapper().convertValue(generator, GENERATOR));
   }
 
   /** Writes this as the metadata of {@code lineDocs}, atomically. */
   public void writeFor(Path lineDocs) throws IOException {
-    Path target = fileFor(lineDocs);
-    Path tmp = AtomicFiles.sibling(target, "writing");
-    JSON.writeValue(tmp.toFile(), this);
-    AtomicFiles.moveIntoPlace(tmp, target);
+    JsonFile.writeAtomically(fileFor(lineDocs), this);
   }
 }

@@ -2,7 +2,10 @@ package dev.tailor.corpora.summaries;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import dev.tailor.core.json.JsonFile;
 import dev.tailor.corpora.BadInputException;
 import dev.tailor.corpora.CorpusDoc;
 import dev.tailor.corpora.DocSource;
@@ -18,7 +21,9 @@ import java.nio.file.Path;
  */
 public final class SummariesReader implements DocSource {
 
-  private static final JsonFactory FACTORY = new JsonFactory();
+  // Locations without "[Source: ...]"; messages name the file themselves.
+  private static final JsonFactory FACTORY =
+      JsonFactory.builder().disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION).build();
 
   private final Path file;
   private final JsonParser parser;
@@ -27,14 +32,26 @@ public final class SummariesReader implements DocSource {
   public SummariesReader(Path file) throws IOException {
     this.file = file;
     this.parser = FACTORY.createParser(Inputs.open(file));
-    if (parser.nextToken() != JsonToken.START_OBJECT) {
+    try {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        throw new BadInputException(file, "expected a JSON object of articles by title");
+      }
+    } catch (IOException e) {
       parser.close();
-      throw new BadInputException(file, "expected a JSON object of articles by title");
+      throw e instanceof JsonProcessingException j ? JsonFile.syntaxError(file, j) : e;
     }
   }
 
   @Override
   public CorpusDoc next() throws IOException {
+    try {
+      return article();
+    } catch (JsonProcessingException e) {
+      throw JsonFile.syntaxError(file, e);
+    }
+  }
+
+  private CorpusDoc article() throws IOException {
     JsonToken t = parser.nextToken();
     if (t == JsonToken.END_OBJECT || t == null) {
       return null;

@@ -5,8 +5,9 @@ import dev.tailor.corpora.BadInputException;
 import dev.tailor.corpora.index.IndexManifest;
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -98,33 +99,31 @@ public final class TraceGenerator {
     categories.put("Fuzzy1", r -> fuzzy(med.pick(r), 1));
     categories.put("Fuzzy2", r -> fuzzy(med.pickLonger(r, 5), 2));
 
-    Path tmp = AtomicFiles.sibling(out, "writing");
-    int n = 0;
-    try {
-      try (BufferedWriter w = Files.newBufferedWriter(tmp, StandardCharsets.UTF_8)) {
-        w.write("# luceneutil-style tasks made by tailor trace gen (seed " + seed + ")\n");
-        w.write("# from index " + indexDir.toAbsolutePath() + ": " + manifest.sourceLabel() + "\n");
-        w.write(
-            "# bands by document frequency: high >= "
-                + high.minDf
-                + ", medium >= "
-                + med.minDf
-                + ", low >= "
-                + low.minDf
-                + " of "
-                + manifest.docCount()
-                + " docs\n");
-        for (Map.Entry<String, Generator> c : categories.entrySet()) {
-          for (int i = 0; i < perCategory; i++) {
-            w.write(c.getKey() + ": " + c.getValue().next(random) + "\n");
-            n++;
+    AtomicFiles.write(
+        out,
+        stream -> {
+          Writer w = new BufferedWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8));
+          w.write("# luceneutil-style tasks made by tailor trace gen (seed " + seed + ")\n");
+          w.write(
+              "# from index " + indexDir.toAbsolutePath() + ": " + manifest.sourceLabel() + "\n");
+          w.write(
+              "# bands by document frequency: high >= "
+                  + high.minDf
+                  + ", medium >= "
+                  + med.minDf
+                  + ", low >= "
+                  + low.minDf
+                  + " of "
+                  + manifest.docCount()
+                  + " docs\n");
+          for (Map.Entry<String, Generator> c : categories.entrySet()) {
+            for (int i = 0; i < perCategory; i++) {
+              w.write(c.getKey() + ": " + c.getValue().next(random) + "\n");
+            }
           }
-        }
-      }
-      AtomicFiles.moveIntoPlace(tmp, out);
-    } finally {
-      Files.deleteIfExists(tmp);
-    }
+          w.flush();
+        });
+    int n = categories.size() * perCategory;
     return n;
   }
 

@@ -223,11 +223,13 @@ class IndexerTest {
     assertTrue(missing.getMessage().contains("tailor-index.json is missing"), missing.getMessage());
     Files.writeString(
         tmp.resolve(IndexManifest.FILE_NAME), "{\"formatVersion\": 1, \"analyzer\": 7}");
-    BadInputException invalid =
-        assertThrows(BadInputException.class, () -> IndexManifest.read(tmp));
-    assertTrue(invalid.getMessage().contains("field analyzer"), invalid.getMessage());
-    Files.writeString(tmp.resolve(IndexManifest.FILE_NAME), "{not json");
-    invalid = assertThrows(BadInputException.class, () -> IndexManifest.read(tmp));
-    assertTrue(invalid.getMessage().contains("not valid JSON"), invalid.getMessage());
+    Path file = tmp.resolve(IndexManifest.FILE_NAME);
+    IOException invalid = assertThrows(IOException.class, () -> IndexManifest.read(tmp));
+    assertEquals(file + ": analyzer: expected a string", invalid.getMessage());
+    Files.writeString(file, "{not json");
+    invalid = assertThrows(IOException.class, () -> IndexManifest.read(tmp));
+    assertTrue(
+        invalid.getMessage().startsWith(file + ": line 1, column 2: "), invalid.getMessage());
+    assertFalse(invalid.getMessage().contains("[Source:"), invalid.getMessage());
   }
 }

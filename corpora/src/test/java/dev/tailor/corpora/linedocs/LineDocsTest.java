@@ -82,7 +82,9 @@ class LineDocsTest {
     assertEquals(m.label(), back.label());
     assertEquals(Map.of("seed", 3), back.generator());
     Files.writeString(CorpusMetadata.fileFor(file), "{\"synthetic\": true}");
-    BadInputException e = assertThrows(BadInputException.class, () -> CorpusMetadata.readFor(file));
-    assertTrue(e.getMessage().contains("field label"), e.getMessage());
+    IOException e = assertThrows(IOException.class, () -> CorpusMetadata.readFor(file));
+    assertTrue(
+        e.getMessage().contains(CorpusMetadata.fileFor(file) + ": label: expected a string"),
+        e.getMessage());
   }
 }

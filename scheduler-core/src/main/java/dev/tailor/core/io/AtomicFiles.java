@@ -1,32 +1,81 @@
 package dev.tailor.core.io;
 
+import java.io.BufferedOutputStream;
+import java.io.FilterOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFileAttributeView;
 import java.security.SecureRandom;
 import java.util.Comparator;
+import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Writing beside a target and moving into place, so that a reader never sees a half-written file
- * where a complete one is expected.
+ * The one way Tailor writes a file or installs a directory: write beside the target, force the
+ * bytes to disk, move into place, then force the directory entry. A reader sees the old file or the
+ * new one, never half of one; after a crash or a power loss the target is whole, old or new; and on
+ * failure the old target is left intact and no temporary file remains.
+ *
+ * <p>A new file gets the permissions any new file gets (the process's umask applies, as with {@link
+ * Files#write}), not the owner-only permissions of {@link Files#createTempFile}, so that a server
+ * running as another user can read a rebuilt table. A replaced file keeps its permissions.
  */
 public final class AtomicFiles {
+
+  /** Writes a file's content; see {@link #write}. */
+  @FunctionalInterface
+  public interface Content {
+    /** Writes the content to {@code out}, which may but need not be closed. */
+    void writeTo(OutputStream out) throws IOException;
+  }
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private AtomicFiles() {}
 
   /**
-   * A fresh, empty, hidden file in the target's directory, named after it. Unlike {@link
-   * Files#createTempFile}, which makes files only their owner may read, it gets the permissions any
-   * new file gets, so the target has them too once moved.
+   * Writes {@code target} atomically and durably with what {@code content} writes; if it throws,
+   * the old target (if any) is untouched and nothing else is left behind.
+   */
+  public static void write(Path target, Content content) throws IOException {
+    Path tmp = sibling(target, "writing");
+    try {
+      try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+        BufferedOutputStream buffered =
+            new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16);
+        content.writeTo(new UnclosableStream(buffered));
+        buffered.flush();
+        channel.force(true);
+      }
+      install(tmp, target);
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+
+  /** Writes {@code text} as UTF-8 to {@code target}, like {@link #write}. */
+  public static void writeString(Path target, String text) throws IOException {
+    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+    write(target, out -> out.write(bytes));
+  }
+
+  /**
+   * A fresh, empty, hidden file in the target's directory, named after it, for content that is
+   * written some other way and then handed to {@link #moveIntoPlace}. Unlike {@link
+   * Files#createTempFile}, it gets the permissions any new file gets.
    */
   public static Path sibling(Path target, String purpose) throws IOException {
-    Path dir = target.toAbsolutePath().getParent();
+    Path dir = parent(target);
     Files.createDirectories(dir);
     while (true) {
       Path tmp = dir.resolve(hiddenName(target, purpose));
@@ -40,7 +89,7 @@ public final class AtomicFiles {
 
   /** Like {@link #sibling}, a fresh empty directory beside the target. */
   public static Path siblingDirectory(Path target, String purpose) throws IOException {
-    Path dir = target.toAbsolutePath().getParent();
+    Path dir = parent(target);
     Files.createDirectories(dir);
     while (true) {
       Path tmp = dir.resolve(hiddenName(target, purpose));
@@ -62,21 +111,24 @@ public final class AtomicFiles {
         + ".tmp";
   }
 
-  /** Moves a finished file or directory into place, atomically when the file system can. */
+  /**
+   * Moves a finished file or directory into place: forces its content (every file of a directory)
+   * to disk, moves it over the target, atomically when the file system can, and forces the
+   * directory entry. A file replacing another keeps the other's permissions. The caller deletes
+   * {@code tmp} if this fails.
+   */
   public static void moveIntoPlace(Path tmp, Path target) throws IOException {
-    try {
-      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } catch (AtomicMoveNotSupportedException e) {
-      Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-    }
+    syncTree(tmp);
+    install(tmp, target);
   }
 
   /**
-   * Replaces the directory {@code target} (if any) with the finished directory {@code tmp}: the old
-   * one is moved aside, the new one moved in, then the old one deleted. Readers see the old tree or
-   * the new one, never a mix.
+   * Replaces the directory {@code target} (if any) with the finished directory {@code tmp}: forces
+   * the new tree to disk, moves the old one aside, the new one in, then deletes the old one.
+   * Readers see the old tree or the new one, never a mix.
    */
   public static void replaceDirectory(Path tmp, Path target) throws IOException {
+    syncTree(tmp);
     Path old = null;
     if (Files.exists(target)) {
       old = siblingDirectory(target, "old");
@@ -88,6 +140,7 @@ public final class AtomicFiles {
     } catch (AtomicMoveNotSupportedException e) {
       Files.move(tmp, target);
     }
+    syncDirectory(parent(target));
     if (old != null) {
       deleteTree(old);
     }
@@ -102,6 +155,100 @@ public final class AtomicFiles {
       for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(p);
       }
+    }
+  }
+
+  /** Moves a file whose content is already on disk over the target and forces the entry. */
+  private static void install(Path tmp, Path target) throws IOException {
+    keepPermissions(target, tmp);
+    try {
+      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } catch (AtomicMoveNotSupportedException e) {
+      Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+    }
+    syncDirectory(parent(target));
+  }
+
+  /**
+   * Gives {@code tmp} the permissions of the regular file it replaces, as writing the file in place
+   * would have kept them.
+   */
+  private static void keepPermissions(Path target, Path tmp) throws IOException {
+    if (!Files.isRegularFile(target) || !Files.isRegularFile(tmp)) {
+      return;
+    }
+    PosixFileAttributeView from = Files.getFileAttributeView(target, PosixFileAttributeView.class);
+    PosixFileAttributeView to = Files.getFileAttributeView(tmp, PosixFileAttributeView.class);
+    if (from != null && to != null) {
+      to.setPermissions(from.readAttributes().permissions());
+    }
+  }
+
+  /** Forces a file, or every file and directory of a tree, to disk. */
+  private static void syncTree(Path root) throws IOException {
+    if (!Files.isDirectory(root)) {
+      sync(root);
+      return;
+    }
+    List<Path> paths;
+    try (Stream<Path> walk = Files.walk(root)) {
+      paths = walk.sorted(Comparator.reverseOrder()).toList(); // children before their directory
+    }
+    for (Path p : paths) {
+      if (Files.isDirectory(p)) {
+        syncDirectory(p);
+      } else if (Files.isRegularFile(p)) {
+        sync(p);
+      }
+    }
+  }
+
+  private static void sync(Path file) throws IOException {
+    // Opened for writing where allowed: some platforms refuse to force a read-only channel, while
+    // a read-only file (one a tool unpacked, say) can only be opened for reading.
+    try (FileChannel channel = open(file)) {
+      channel.force(true);
+    }
+  }
+
+  private static FileChannel open(Path file) throws IOException {
+    try {
+      return FileChannel.open(file, StandardOpenOption.WRITE);
+    } catch (AccessDeniedException e) {
+      return FileChannel.open(file, StandardOpenOption.READ);
+    }
+  }
+
+  private static void syncDirectory(Path dir) {
+    try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
+      channel.force(true);
+    } catch (IOException e) {
+      // Some platforms (Windows) cannot open or force a directory; there the move is as durable as
+      // the platform makes it, and there is nothing better to do.
+    }
+  }
+
+  private static Path parent(Path target) {
+    return target.toAbsolutePath().getParent();
+  }
+
+  /**
+   * Passes writes through but turns {@code close} into {@code flush}, so that content which closes
+   * its stream (as Jackson does by default) does not close the channel before it is forced.
+   */
+  private static final class UnclosableStream extends FilterOutputStream {
+    UnclosableStream(OutputStream out) {
+      super(out);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      out.write(b, off, len);
+    }
+
+    @Override
+    public void close() throws IOException {
+      out.flush();
     }
   }
 }

@@ -7,7 +7,11 @@ import java.nio.file.Path;
 /**
  * Typed, validating access to the fields of a JSON tree read from a file. Every failure is an
  * {@link IOException} whose message names the file, the field's path (e.g. {@code
- * requests[3].sequentialNanos}) and what was expected.
+ * requests[3].sequentialNanos}) and what was expected, as {@code FILE: PATH: WHAT}.
+ *
+ * <p>A method takes the node holding the field, the field's name and {@code at}, the path to that
+ * node with a trailing dot ({@code ""} at the root, {@code requests[3].} below), so that the path
+ * of every field is spelt out without the reader keeping a stack.
  */
 public final class JsonFields {
 
@@ -32,6 +36,47 @@ public final class JsonFields {
     return v;
   }
 
+  /** The tree read from the file, which must be an object. */
+  public JsonNode root(JsonNode root) throws IOException {
+    if (root == null || !root.isObject()) {
+      throw problem("", "expected a JSON object");
+    }
+    return root;
+  }
+
+  /** The object {@code node.field}, or null if absent or null. */
+  public JsonNode optionalObject(JsonNode node, String field, String at) throws IOException {
+    JsonNode v = node.get(field);
+    return v == null || v.isNull() ? null : object(node, field, at);
+  }
+
+  /** The array {@code node.field}. */
+  public JsonNode array(JsonNode node, String field, String at) throws IOException {
+    JsonNode v = node.get(field);
+    if (v == null || !v.isArray()) {
+      throw problem(at + field, "expected an array");
+    }
+    return v;
+  }
+
+  /** The element {@code i} of {@code array}, which must be an object; {@code at} is its path. */
+  public JsonNode objectAt(JsonNode array, int i, String at) throws IOException {
+    JsonNode v = array.get(i);
+    if (v == null || !v.isObject()) {
+      throw problem(at, "expected an object");
+    }
+    return v;
+  }
+
+  /** The boolean {@code node.field}. */
+  public boolean bool(JsonNode node, String field, String at) throws IOException {
+    JsonNode v = node.get(field);
+    if (v == null || !v.isBoolean()) {
+      throw problem(at + field, "expected true or false");
+    }
+    return v.booleanValue();
+  }
+
   /** The string {@code node.field}. */
   public String text(JsonNode node, String field, String at) throws IOException {
     JsonNode v = node.get(field);
@@ -42,9 +87,9 @@ public final class JsonFields {
   }
 
   /** The string {@code node.field}, or null if absent or null. */
-  public String optionalText(JsonNode node, String field) {
+  public String optionalText(JsonNode node, String field, String at) throws IOException {
     JsonNode v = node.get(field);
-    return v == null || v.isNull() ? null : v.asText();
+    return v == null || v.isNull() ? null : text(node, field, at);
   }
 
   /** The whole number {@code node.field}, at least {@code min}. */
@@ -57,6 +102,15 @@ public final class JsonFields {
       throw problem(at + field, "must be >= " + min + ", got " + v.longValue());
     }
     return v.longValue();
+  }
+
+  /** The whole number {@code node.field}, between {@code min} and {@link Integer#MAX_VALUE}. */
+  public int smallInteger(JsonNode node, String field, String at, int min) throws IOException {
+    long v = integer(node, field, at, min);
+    if (v > Integer.MAX_VALUE) {
+      throw problem(at + field, "must be <= " + Integer.MAX_VALUE + ", got " + v);
+    }
+    return (int) v;
   }
 
   /** The finite number {@code node.field}. */
@@ -79,15 +133,21 @@ public final class JsonFields {
 
   /** The array of whole numbers {@code node.field}, each at least 0. */
   public long[] longs(JsonNode node, String field, String at) throws IOException {
-    JsonNode v = node.get(field);
-    if (v == null || !v.isArray()) {
-      throw problem(at + field, "expected an array of whole numbers");
-    }
+    return longs(node, field, at, 0);
+  }
+
+  /** The array of whole numbers {@code node.field}, each at least {@code min}. */
+  public long[] longs(JsonNode node, String field, String at, long min) throws IOException {
+    JsonNode v = array(node, field, at);
     long[] out = new long[v.size()];
     for (int i = 0; i < out.length; i++) {
       JsonNode e = v.get(i);
-      if (!e.isIntegralNumber() || e.longValue() < 0) {
-        throw problem(at + field + "[" + i + "]", "expected a whole number >= 0");
+      String element = at + field + "[" + i + "]";
+      if (!e.isIntegralNumber() || !e.canConvertToLong()) {
+        throw problem(element, "expected a whole number >= " + min + ", got " + e);
+      }
+      if (e.longValue() < min) {
+        throw problem(element, "must be >= " + min + ", got " + e.longValue());
       }
       out[i] = e.longValue();
     }
@@ -96,10 +156,7 @@ public final class JsonFields {
 
   /** The array of finite positive numbers {@code node.field}. */
   public double[] positiveNumbers(JsonNode node, String field, String at) throws IOException {
-    JsonNode v = node.get(field);
-    if (v == null || !v.isArray()) {
-      throw problem(at + field, "expected an array of numbers");
-    }
+    JsonNode v = array(node, field, at);
     double[] out = new double[v.size()];
     for (int i = 0; i < out.length; i++) {
       JsonNode e = v.get(i);

@@ -2,6 +2,7 @@ package dev.tailor.core.metrics;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.tailor.core.json.JsonFields;
 import dev.tailor.core.json.JsonFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -9,6 +10,7 @@ import java.nio.file.Path;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.zip.DataFormatException;
 import org.HdrHistogram.Histogram;
 
@@ -39,7 +41,8 @@ import org.HdrHistogram.Histogram;
  * @param queueing queueing-delay percentiles, nanoseconds, or null where unknown
  * @param sendLag the client's lag (actual minus intended send) percentiles, nanoseconds, or null
  * @param missRatio per latency target (e.g. {@code 100ms}), the fraction of requests slower
- * @param degreeDistribution per request class, the count of requests by highest degree
+ * @param degreeDistribution per request class, the count of requests by highest degree, or null
+ *     where unknown
  * @param latencyHistogram the latency histogram, compressed and base64-encoded
  */
 public record PointResult(
@@ -111,28 +114,100 @@ public record PointResult(
     return v == null ? Double.NaN : v;
   }
 
-  /** Writes the point as JSON, to a temporary file then moved into place. */
+  /** Writes the point as JSON, atomically and durably (see {@link JsonFile#writeAtomically}). */
   public void write(Path file) throws IOException {
     JsonFile.writeAtomically(file, this);
   }
 
   /**
-   * Reads a point.
+   * Reads and validates a point.
    *
-   * @throws IOException naming the file and the problem if it is not a point result
+   * @throws IOException if the file cannot be read, is not JSON, or is not a point result; the
+   *     message names the file, the field and what was expected
    */
   public static PointResult read(Path file) throws IOException {
-    JsonNode root = JsonFile.readTree(file);
-    if (root == null || !FORMAT.equals(root.path("format").asText())) {
-      throw new IOException(file + ": format: expected \"" + FORMAT + "\"");
+    return new Reader(file).point(JsonFile.readTree(file));
+  }
+
+  /** Reads a point tree field by field, so that every problem names its field. */
+  private static final class Reader {
+    private final JsonFields fields;
+
+    Reader(Path file) {
+      this.fields = new JsonFields(file);
     }
-    if (root.path("version").asInt() != VERSION) {
-      throw new IOException(file + ": version: this Tailor reads version " + VERSION);
+
+    PointResult point(JsonNode root) throws IOException {
+      fields.root(root);
+      String format = fields.text(root, "format", "");
+      if (!FORMAT.equals(format)) {
+        throw fields.problem("format", "expected \"" + FORMAT + "\", got \"" + format + "\"");
+      }
+      int version = fields.smallInteger(root, "version", "", 1);
+      if (version != VERSION) {
+        throw fields.problem(
+            "version", "this Tailor reads version " + VERSION + ", got " + version);
+      }
+      return new PointResult(
+          format,
+          version,
+          fields.text(root, "policy", ""),
+          fields.nonNegative(root, "offeredRps", ""),
+          fields.optionalText(root, "arrivals", ""),
+          fields.integer(root, "seed", "", Long.MIN_VALUE),
+          fields.optionalText(root, "environment", ""),
+          fields.optionalText(root, "corpus", ""),
+          fields.integer(root, "durationNanos", "", 0),
+          fields.integer(root, "sent", "", 0),
+          fields.integer(root, "completed", "", 0),
+          fields.integer(root, "failed", "", 0),
+          fields.bool(root, "saturated", ""),
+          fields.nonNegative(root, "achievedRps", ""),
+          fields.integer(root, "cpuNanos", "", -1),
+          numbers(fields.object(root, "latency", ""), "latency."),
+          numbers(fields.optionalObject(root, "queueing", ""), "queueing."),
+          numbers(fields.optionalObject(root, "sendLag", ""), "sendLag."),
+          numbers(fields.object(root, "missRatio", ""), "missRatio."),
+          counts(fields.optionalObject(root, "degreeDistribution", ""), "degreeDistribution."),
+          fields.text(root, "latencyHistogram", ""));
     }
-    try {
-      return JsonFile.mapper().treeToValue(root, PointResult.class);
-    } catch (IOException e) {
-      throw new IOException(file + ": " + e.getMessage(), e);
+
+    /**
+     * An object of numbers by name, or null for null. Jackson writes a non-finite double as a
+     * string ({@code "NaN"}), so those strings are numbers here too.
+     */
+    private Map<String, Double> numbers(JsonNode object, String at) throws IOException {
+      if (object == null) {
+        return null;
+      }
+      Map<String, Double> out = new LinkedHashMap<>();
+      for (Map.Entry<String, JsonNode> e : object.properties()) {
+        JsonNode v = e.getValue();
+        double x;
+        if (v.isNumber()) {
+          x = v.doubleValue();
+        } else if (v.isTextual() && NON_FINITE.contains(v.textValue())) {
+          x = Double.parseDouble(v.textValue());
+        } else {
+          throw fields.problem(at + e.getKey(), "expected a number, got " + v);
+        }
+        out.put(e.getKey(), x);
+      }
+      return out;
+    }
+
+    /** An object of arrays of counts by name, or null for null. */
+    private Map<String, long[]> counts(JsonNode object, String at) throws IOException {
+      if (object == null) {
+        return null;
+      }
+      Map<String, long[]> out = new LinkedHashMap<>();
+      for (Map.Entry<String, JsonNode> e : object.properties()) {
+        out.put(e.getKey(), fields.longs(object, e.getKey(), at, 0));
+      }
+      return out;
     }
   }
+
+  private static final Set<String> NON_FINITE = Set.of("NaN", "Infinity", "-Infinity");
 }

@@ -153,7 +153,7 @@ public record DemandProfile(
     return new DemandProfile(FORMAT, VERSION, environment, settings, complete, requests);
   }
 
-  /** Writes the profile as JSON: to a temporary file beside {@code file}, then moved over it. */
+  /** Writes the profile as JSON, atomically and durably (see {@link JsonFile#writeAtomically}). */
   public void write(Path file) throws IOException {
     JsonFile.writeAtomically(file, this);
   }
@@ -177,14 +177,12 @@ public record DemandProfile(
     }
 
     DemandProfile profile(JsonNode root) throws IOException {
-      if (root == null || !root.isObject()) {
-        throw fields.problem("", "expected a JSON object");
-      }
+      fields.root(root);
       String format = fields.text(root, "format", "");
       if (!FORMAT.equals(format)) {
         throw fields.problem("format", "expected \"" + FORMAT + "\", got \"" + format + "\"");
       }
-      int version = (int) fields.integer(root, "version", "", 1);
+      int version = fields.smallInteger(root, "version", "", 1);
       if (version != VERSION) {
         throw fields.problem(
             "version", "this Tailor reads version " + VERSION + ", got " + version);
@@ -193,46 +191,37 @@ public record DemandProfile(
       Environment environment =
           new Environment(
               fields.text(env, "index", "environment."),
-              fields.optionalText(env, "indexLabel"),
+              fields.optionalText(env, "indexLabel", "environment."),
               fields.integer(env, "indexDocs", "environment.", 0),
               fields.text(env, "trace", "environment."),
-              (int) fields.integer(env, "cores", "environment.", 1),
-              fields.optionalText(env, "jvm"),
-              fields.optionalText(env, "os"),
-              fields.optionalText(env, "takenAt"));
+              fields.smallInteger(env, "cores", "environment.", 1),
+              fields.optionalText(env, "jvm", "environment."),
+              fields.optionalText(env, "os", "environment."),
+              fields.optionalText(env, "takenAt", "environment."));
       JsonNode set = fields.object(root, "settings", "");
       Settings settings =
           new Settings(
-              (int) fields.integer(set, "warmups", "settings.", 0),
-              (int) fields.integer(set, "repetitions", "settings.", 1),
-              (int) fields.integer(set, "unitsPerQuery", "settings.", 1),
-              (int) fields.integer(set, "measuredDegrees", "settings.", 1),
-              (int) fields.integer(set, "maxDegree", "settings.", 1));
+              fields.smallInteger(set, "warmups", "settings.", 0),
+              fields.smallInteger(set, "repetitions", "settings.", 1),
+              fields.smallInteger(set, "unitsPerQuery", "settings.", 1),
+              fields.smallInteger(set, "measuredDegrees", "settings.", 1),
+              fields.smallInteger(set, "maxDegree", "settings.", 1));
       if (settings.maxDegree() < settings.measuredDegrees()) {
         throw fields.problem("settings.maxDegree", "must be >= settings.measuredDegrees");
       }
-      JsonNode complete = root.get("complete");
-      if (complete == null || !complete.isBoolean()) {
-        throw fields.problem("complete", "expected true or false");
-      }
-      JsonNode list = root.get("requests");
-      if (list == null || !list.isArray()) {
-        throw fields.problem("requests", "expected an array");
-      }
+      boolean complete = fields.bool(root, "complete", "");
+      JsonNode list = fields.array(root, "requests", "");
       List<Request> requests = new ArrayList<>();
       for (int i = 0; i < list.size(); i++) {
-        requests.add(request(list.get(i), "requests[" + i + "].", settings));
+        String at = "requests[" + i + "]";
+        requests.add(request(fields.objectAt(list, i, at), at + ".", settings));
       }
-      return new DemandProfile(
-          format, version, environment, settings, complete.booleanValue(), requests);
+      return new DemandProfile(format, version, environment, settings, complete, requests);
     }
 
     private Request request(JsonNode r, String at, Settings settings) throws IOException {
-      if (r == null || !r.isObject()) {
-        throw fields.problem(at.substring(0, at.length() - 1), "expected an object");
-      }
       long seq = fields.integer(r, "sequentialNanos", at, 1);
-      long[] units = fields.longs(r, "unitNanos", at);
+      long[] units = fields.longs(r, "unitNanos", at, 0);
       if (units.length == 0) {
         throw fields.problem(at + "unitNanos", "expected at least one unit time");
       }
@@ -257,12 +246,12 @@ public record DemandProfile(
       Features features =
           new Features(
               fields.text(f, "type", fat),
-              (int) fields.integer(f, "clauses", fat, 0),
-              fields.longs(f, "termDocFreqs", fat),
+              fields.smallInteger(f, "clauses", fat, 0),
+              fields.longs(f, "termDocFreqs", fat, 0),
               fields.integer(f, "totalPostings", fat, 0));
       return new Request(
           fields.text(r, "id", at),
-          fields.optionalText(r, "category"),
+          fields.optionalText(r, "category", at),
           fields.text(r, "query", at),
           seq,
           units,

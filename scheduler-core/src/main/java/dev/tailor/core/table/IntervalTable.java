@@ -142,7 +142,7 @@ public final class IntervalTable {
     return byLoad[Math.max(1, Math.min(load, byLoad.length)) - 1];
   }
 
-  /** Writes the table as JSON: to a temporary file beside {@code file}, then moved over it. */
+  /** Writes the table as JSON, atomically and durably (see {@link JsonFile#writeAtomically}). */
   public void write(Path file) throws IOException {
     JsonFile.writeAtomically(file, toJson());
   }
@@ -190,9 +190,7 @@ public final class IntervalTable {
     }
 
     IntervalTable table(JsonNode root) throws IOException {
-      if (root == null || !root.isObject()) {
-        throw fields.problem("", "expected a JSON object");
-      }
+      fields.root(root);
       String format = fields.text(root, "format", "");
       if (!FORMAT.equals(format)) {
         throw fields.problem("format", "expected \"" + FORMAT + "\", got \"" + format + "\"");
@@ -213,7 +211,7 @@ public final class IntervalTable {
         throw fields.problem(
             at + "profileDigest", "expected sha256: and 64 hex digits, got " + digest);
       }
-      int maxDegree = (int) fields.integer(in, "maxDegree", at, 1);
+      int maxDegree = fields.smallInteger(in, "maxDegree", at, 1);
       int[] degrees = degrees(in, at, maxDegree);
       double phi = fields.number(in, "phi", at);
       if (!(phi > 0 && phi <= 1)) {
@@ -227,22 +225,19 @@ public final class IntervalTable {
           new Inputs(
               fields.text(in, "profile", at),
               digest,
-              (int) fields.integer(in, "requests", at, 1),
-              (int) fields.integer(in, "bins", at, 0),
-              (int) fields.integer(in, "cores", at, 1),
+              fields.smallInteger(in, "requests", at, 1),
+              fields.smallInteger(in, "bins", at, 0),
+              fields.smallInteger(in, "cores", at, 1),
               target,
               maxDegree,
               degrees,
               fields.integer(in, "stepNanos", at, 1),
               fields.integer(in, "horizonNanos", at, 0),
               phi,
-              (int) fields.integer(in, "loads", at, 1));
+              fields.smallInteger(in, "loads", at, 1));
       String builtAt = fields.text(root, "builtAt", "");
       double buildSeconds = fields.number(root, "buildSeconds", "");
-      JsonNode list = root.get("rows");
-      if (list == null || !list.isArray()) {
-        throw fields.problem("rows", "expected an array");
-      }
+      JsonNode list = fields.array(root, "rows", "");
       if (list.size() != inputs.loads()) {
         throw fields.problem(
             "rows",
@@ -253,7 +248,8 @@ public final class IntervalTable {
       }
       List<Row> rows = new ArrayList<>();
       for (int i = 0; i < list.size(); i++) {
-        rows.add(row(list.get(i), "rows[" + i + "].", i + 1, maxDegree));
+        String row = "rows[" + i + "]";
+        rows.add(row(fields.objectAt(list, i, row), row + ".", i + 1, maxDegree));
       }
       return new IntervalTable(inputs, builtAt, buildSeconds, rows);
     }
@@ -281,37 +277,19 @@ public final class IntervalTable {
     }
 
     private Row row(JsonNode r, String at, int load, int maxDegree) throws IOException {
-      if (r == null || !r.isObject()) {
-        throw fields.problem(at.substring(0, at.length() - 1), "expected an object");
-      }
       long q = fields.integer(r, "load", at, 1);
       if (q != load) {
         throw fields.problem(
             at + "load", "expected " + load + " (rows go by load from 1), got " + q);
       }
-      JsonNode awaitExit = r.get("awaitExit");
-      if (awaitExit == null || !awaitExit.isBoolean()) {
-        throw fields.problem(at + "awaitExit", "expected true or false");
-      }
-      JsonNode v = r.get("intervalsNanos");
-      if (v == null || !v.isArray()) {
-        throw fields.problem(at + "intervalsNanos", "expected an array of whole numbers");
-      }
-      if (v.size() != maxDegree) {
+      boolean awaitExit = fields.bool(r, "awaitExit", at);
+      long[] intervals = fields.longs(r, "intervalsNanos", at, 0);
+      if (intervals.length != maxDegree) {
         throw fields.problem(
             at + "intervalsNanos",
-            "expected " + maxDegree + " intervals (inputs.maxDegree), got " + v.size());
+            "expected " + maxDegree + " intervals (inputs.maxDegree), got " + intervals.length);
       }
-      long[] intervals = new long[maxDegree];
-      for (int i = 0; i < maxDegree; i++) {
-        JsonNode e = v.get(i);
-        if (!e.isIntegralNumber() || !e.canConvertToLong() || e.longValue() < 0) {
-          throw fields.problem(at + "intervalsNanos[" + i + "]", "expected a whole number >= 0");
-        }
-        intervals[i] = e.longValue();
-      }
-      Schedule s =
-          awaitExit.booleanValue() ? Schedule.awaitingExit(intervals) : Schedule.of(intervals);
+      Schedule s = awaitExit ? Schedule.awaitingExit(intervals) : Schedule.of(intervals);
       double tail = fields.nonNegative(r, "tailNanos", at);
       double mean = fields.nonNegative(r, "meanNanos", at);
       double parallelism = fields.nonNegative(r, "parallelism", at);

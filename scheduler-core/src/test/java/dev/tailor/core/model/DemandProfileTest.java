@@ -2,6 +2,7 @@ package dev.tailor.core.model;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -64,7 +65,7 @@ class DemandProfileTest {
         "requests[0].measuredSpeedup: expected 2 values, got 1");
     assertProblem(
         dir, good.replace("\"complete\" : true", "\"complete\" : \"yes\""), "complete: expected");
-    assertProblem(dir, "{ not json", "not readable JSON");
+    assertProblem(dir, "{ not json", ": line 1, column 3: Unexpected character");
   }
 
   private static void assertProblem(Path dir, String content, String expected) throws IOException {
@@ -73,5 +74,6 @@ class DemandProfileTest {
     IOException e = assertThrows(IOException.class, () -> DemandProfile.read(bad));
     assertTrue(e.getMessage().startsWith(bad.toString()), e.getMessage());
     assertTrue(e.getMessage().contains(expected), e.getMessage());
+    assertFalse(e.getMessage().contains("[Source:"), e.getMessage());
   }
 }

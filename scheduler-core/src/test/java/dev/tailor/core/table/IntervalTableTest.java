@@ -2,6 +2,7 @@ package dev.tailor.core.table;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -69,14 +70,14 @@ class IntervalTableTest {
         dir,
         good.replace(
             "\"intervalsNanos\" : [ 0, 50000000, 0 ]", "\"intervalsNanos\" : [ 0, -5, 0 ]"),
-        "rows[1].intervalsNanos[1]: expected a whole number >= 0");
+        "rows[1].intervalsNanos[1]: must be >= 0, got -5");
     assertProblem(
         dir,
         good.replace("\"intervalsNanos\" : [ 0, 50000000, 0 ]", "\"intervalsNanos\" : [ 0, 5 ]"),
         "rows[1].intervalsNanos: expected 3 intervals");
     assertProblem(dir, good.replace("\"phi\" : 0.99", "\"phi\" : 1.5"), "inputs.phi: must be in");
     assertProblem(dir, good.replace("\"loads\" : 3", "\"loads\" : 4"), "rows: expected one row");
-    assertProblem(dir, "{ not json", "not readable JSON");
+    assertProblem(dir, "{ not json", ": line 1, column 3: Unexpected character");
   }
 
   private static void assertProblem(Path dir, String content, String expected) throws IOException {
@@ -85,5 +86,6 @@ class IntervalTableTest {
     IOException e = assertThrows(IOException.class, () -> IntervalTable.read(bad));
     assertTrue(e.getMessage().startsWith(bad.toString()), e.getMessage());
     assertTrue(e.getMessage().contains(expected), e.getMessage());
+    assertFalse(e.getMessage().contains("[Source:"), e.getMessage());
   }
 }

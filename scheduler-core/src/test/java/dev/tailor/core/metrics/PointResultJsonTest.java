@@ -1,0 +1,82 @@
+package dev.tailor.core.metrics;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PointResultJsonTest {
+
+  @TempDir Path tmp;
+
+  private static PointResult point() {
+    Histogram h = new Histogram(3);
+    h.recordValue(1_000_000);
+    h.recordValue(5_000_000);
+    return new PointResult(
+        PointResult.FORMAT,
+        PointResult.VERSION,
+        "fm-wc",
+        50,
+        "poisson(50/s)",
+        42,
+        "simulated, 4 cores",
+        null,
+        1_000_000_000L,
+        2,
+        2,
+        0,
+        false,
+        2.0,
+        -1,
+        PointResult.percentiles(h),
+        PointResult.percentiles(h),
+        null,
+        Map.of("100ms", 0.0),
+        Map.of("long", new long[] {0, 1, 1}),
+        PointResult.encode(h));
+  }
+
+  @Test
+  void roundTrips() throws IOException {
+    Path file = tmp.resolve("point.json");
+    PointResult p = point();
+    p.write(file);
+    PointResult back = PointResult.read(file);
+    assertEquals(p.policy(), back.policy());
+    assertEquals(p.latency(), back.latency());
+    assertNull(back.sendLag());
+    assertNull(back.corpus());
+    assertArrayEquals(new long[] {0, 1, 1}, back.degreeDistribution().get("long"));
+    assertEquals(2, back.decodeLatency().getTotalCount());
+  }
+
+  @Test
+  void aBadFieldIsNamedWithItsPath() throws IOException {
+    Path file = tmp.resolve("point.json");
+    point().write(file);
+    Files.writeString(
+        file, Files.readString(file).replaceFirst("\"p50\" : [0-9.]+", "\"p50\" : \"fast\""));
+    IOException e = assertThrows(IOException.class, () -> PointResult.read(file));
+    assertEquals(file + ": latency.p50: expected a number, got \"fast\"", e.getMessage());
+  }
+
+  @Test
+  void aNegativeCountIsNamed() throws IOException {
+    Path file = tmp.resolve("point.json");
+    point().write(file);
+    Files.writeString(file, Files.readString(file).replace("0, 1, 1", "0, -1, 1"));
+    IOException e = assertThrows(IOException.class, () -> PointResult.read(file));
+    assertEquals(file + ": degreeDistribution.long[1]: must be >= 0, got -1", e.getMessage());
+    assertFalse(e.getMessage().contains("[Source:"));
+  }
+}
