@@ -25,7 +25,7 @@ public final class LoadClientBench {
    * Measures and prints the figures; {@code quick} measures less: a rough figure in a fraction of
    * the time.
    */
-  public static void run(boolean quick, PrintWriter out) throws Exception {
+  public static void run(boolean quick, PrintWriter out) throws InterruptedException {
     long duration = TimeUnit.SECONDS.toNanos(quick ? 6 : 22);
     long warmup = TimeUnit.SECONDS.toNanos(2);
     ArrivalProcess poisson = ArrivalProcess.poisson(RATE, 42);
