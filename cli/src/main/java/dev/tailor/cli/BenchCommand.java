@@ -1,46 +1,72 @@
 package dev.tailor.cli;
 
+import dev.tailor.bench.FmBuildBench;
+import dev.tailor.bench.JmhLauncher;
+import dev.tailor.bench.LoadClientBench;
+import dev.tailor.bench.SchedulerOverheadBench;
+import dev.tailor.bench.SearchBenches;
+import dev.tailor.bench.SimulatorBench;
+import dev.tailor.corpora.trace.TraceQuery;
+import dev.tailor.lucene.SearchTimings;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** Runs a named benchmark and prints its figures, as ratios against a baseline of the same run. */
+/**
+ * Runs a named benchmark of the {@code benchmarks} module ({@link dev.tailor.bench}), which
+ * measures and prints its figures; this command only parses the options and, for the search
+ * benchmarks, opens the index and the trace.
+ */
 @Command(
     name = "bench",
     mixinStandardHelpOptions = true,
-    description = {
-      "Run a benchmark and print its figures, with ratios against the baseline measured in the"
-          + " same run.",
-      "Benchmarks: ${COMPLETION-CANDIDATES}"
-    })
+    description =
+        "Run a benchmark and print its figures, with ratios against the baseline measured in the"
+            + " same run.")
 final class BenchCommand implements Callable<Integer> {
 
-  /** The benchmarks, by name. */
-  static final List<Bench> BENCHES =
-      List.of(
-          new SchedulerOverheadBench(),
-          new SearchBenches.Overhead(),
-          new SearchBenches.Speedup(),
-          new SearchBenches.SlicingCost(),
-          new LoadClientBench(),
-          new SimulatorBench(),
-          new FmBuildBench());
+  /** How each benchmark is launched, by name, in the order help lists them. */
+  private static final Map<String, Launch> BENCHES = new LinkedHashMap<>();
+
+  static {
+    BENCHES.put(
+        SchedulerOverheadBench.NAME,
+        (c, out) ->
+            SchedulerOverheadBench.run(
+                new JmhLauncher(TailorHome.root().resolve(JmhLauncher.JAR), TailorHome.java()),
+                c.quick,
+                out));
+    for (String name : SearchBenches.NAMES) {
+      BENCHES.put(name, (c, out) -> c.search(name, out));
+    }
+    BENCHES.put(LoadClientBench.NAME, (c, out) -> LoadClientBench.run(c.quick, out));
+    BENCHES.put(SimulatorBench.NAME, (c, out) -> SimulatorBench.run(c.quick, out));
+    BENCHES.put(FmBuildBench.NAME, (c, out) -> FmBuildBench.run(c.quick, out));
+  }
 
   @Spec CommandSpec spec;
+
+  @Mixin DataOptions data;
 
   @Parameters(
       index = "0",
       paramLabel = "NAME",
       completionCandidates = Names.class,
-      description = "The benchmark to run.")
+      description = "The benchmark to run: ${COMPLETION-CANDIDATES}.")
   String name;
 
   @Option(
@@ -52,57 +78,83 @@ final class BenchCommand implements Callable<Integer> {
   @Option(
       names = "--index",
       paramLabel = "DIR",
-      description = "The index, for the search benchmarks.")
+      description =
+          "The index, for the search benchmarks. Default: the demo's index (./tailor demo), under"
+              + " the data directory.")
   Path index;
 
   @Option(
       names = "--trace",
       paramLabel = "FILE",
-      description = "The queries, for the search benchmarks.")
+      description =
+          "The queries, for the search benchmarks. Default: the demo's Natural Questions trace"
+              + " (./tailor demo), under the data directory.")
   Path trace;
 
   @Option(
       names = "--limit",
       paramLabel = "N",
-      description = "Only the first N queries of the trace.")
+      description = "Only the first N queries of the trace (default: 1000; with --quick, 200).")
   Integer limit;
 
   @Override
   public Integer call() throws Exception {
-    Bench bench =
-        BENCHES.stream()
-            .filter(b -> b.name().equals(name))
-            .findFirst()
-            .orElseThrow(
-                () ->
-                    new ParameterException(
-                        spec.commandLine(),
-                        "unknown benchmark '"
-                            + name
-                            + "'; known: "
-                            + String.join(", ", new Names())));
+    Launch launch = BENCHES.get(name);
+    if (launch == null) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "unknown benchmark '" + name + "'; known: " + String.join(", ", BENCHES.keySet()));
+    }
     PrintWriter out = spec.commandLine().getOut();
-    int status = bench.run(new Options(quick, index, trace, limit), out);
+    launch.run(this, out);
     out.flush();
-    return status;
+    return 0;
   }
 
-  /** What a benchmark was asked for. */
-  record Options(boolean quick, Path index, Path trace, Integer limit) {}
+  /** Opens the index and the trace, by default the demo's, and runs a search benchmark on them. */
+  private void search(String bench, PrintWriter out) throws IOException {
+    IndexAndTrace input = new IndexAndTrace();
+    input.index = index != null ? index : demoDefault(data.demoIndex(), "--index");
+    input.trace = trace != null ? trace : demoDefault(data.demoTrace(), "--trace");
+    input.limit = limit != null ? limit : SearchBenches.defaultLimit(quick);
+    try (IndexAndTrace.Opened opened = input.open()) {
+      List<SearchTimings.Labelled> queries = new ArrayList<>();
+      for (TraceQuery q : opened.queries()) {
+        queries.add(new SearchTimings.Labelled(q.category(), q.query()));
+      }
+      SearchBenches.run(
+          bench,
+          new SearchBenches.Input(
+              input.index, input.trace, opened.manifest().sourceLabel(), opened.reader(), queries),
+          quick,
+          out);
+    }
+  }
 
-  /** A benchmark the command can run. */
-  interface Bench {
-    String name();
+  /** The demo's file, or an error that says how to get it or what to pass instead. */
+  private Path demoDefault(Path demoFile, String option) {
+    if (!Files.exists(demoFile)) {
+      throw new IllegalArgumentException(
+          "no "
+              + option
+              + " given, and the demo's "
+              + demoFile
+              + " does not exist: run ./tailor demo first, or pass --index DIR and --trace FILE");
+    }
+    return demoFile;
+  }
 
-    /** Runs the benchmark, prints its figures and returns the exit status. */
-    int run(Options options, PrintWriter out) throws Exception;
+  /** Runs one benchmark with the command's options, printing to {@code out}. */
+  @FunctionalInterface
+  private interface Launch {
+    void run(BenchCommand command, PrintWriter out) throws Exception;
   }
 
   /** The benchmark names, for help and completion. */
   static final class Names implements Iterable<String> {
     @Override
     public Iterator<String> iterator() {
-      return BENCHES.stream().map(Bench::name).iterator();
+      return BENCHES.keySet().iterator();
     }
   }
 }

@@ -39,6 +39,19 @@ final class DataOptions {
         : TailorHome.root().resolve("data");
   }
 
+  /**
+   * The index {@code ./tailor demo} builds at its default size ({@code --docs 200000}), under the
+   * data directory; the search benchmarks default to it.
+   */
+  Path demoIndex() {
+    return dataDir().resolve("indexes").resolve("demo-200000");
+  }
+
+  /** The Natural Questions trace {@code ./tailor demo} fetches, under the data directory. */
+  Path demoTrace() {
+    return dataDir().resolve("traces").resolve("nq").resolve("topics.dpr.nq.test.txt");
+  }
+
   Fetcher fetcher(PrintWriter err) {
     return new Fetcher(
         dataDir(),

@@ -140,7 +140,7 @@ final class TablesCommand implements Runnable {
     Integer threads;
 
     @Override
-    public Integer call() {
+    public Integer call() throws IOException {
       PrintWriter err = spec.commandLine().getErr();
       FmTableBuilder.Options options;
       try {
@@ -159,19 +159,13 @@ final class TablesCommand implements Runnable {
       } catch (IllegalArgumentException e) {
         throw new ParameterException(spec.commandLine(), e.getMessage(), e);
       }
-      DemandProfile demand;
-      IntervalTable table;
-      try {
-        demand = DemandProfile.read(profile);
-        table =
-            new FmTableBuilder(options)
-                .build(Workload.of(demand), profile.toString(), Digests.sha256(profile));
-        table.write(out);
-      } catch (IOException | IllegalArgumentException e) {
-        err.println(e.getMessage()); // names the file and the field, or the grid's problem
-        err.flush();
-        return 1;
-      }
+      // A bad profile or grid propagates to TailorCommand, which prints its message (naming the
+      // file and the field) after "tailor tables build:".
+      DemandProfile demand = DemandProfile.read(profile);
+      IntervalTable table =
+          new FmTableBuilder(options)
+              .build(Workload.of(demand), profile.toString(), Digests.sha256(profile));
+      table.write(out);
       PrintWriter o = spec.commandLine().getOut();
       Show.print(table, o);
       o.flush();
@@ -223,18 +217,13 @@ final class TablesCommand implements Runnable {
     Path file;
 
     @Override
-    public Integer call() {
-      try {
-        IntervalTable table = IntervalTable.read(file);
-        PrintWriter out = spec.commandLine().getOut();
-        out.printf("%s%n", file);
-        print(table, out);
-        out.flush();
-        return 0;
-      } catch (IOException e) {
-        spec.commandLine().getErr().println(e.getMessage());
-        return 1;
-      }
+    public Integer call() throws IOException {
+      IntervalTable table = IntervalTable.read(file);
+      PrintWriter out = spec.commandLine().getOut();
+      out.printf("%s%n", file);
+      print(table, out);
+      out.flush();
+      return 0;
     }
 
     static void print(IntervalTable t, PrintWriter out) {
@@ -297,34 +286,28 @@ final class TablesCommand implements Runnable {
     Path profile;
 
     @Override
-    public Integer call() {
-      try {
-        IntervalTable t = IntervalTable.read(file);
-        if (profile != null) {
-          String digest = Digests.sha256(profile);
-          if (!digest.equals(t.inputs().profileDigest())) {
-            throw new IOException(
-                file
-                    + ": inputs.profileDigest: built from "
-                    + t.inputs().profileDigest()
-                    + ", but "
-                    + profile
-                    + " is "
-                    + digest);
-          }
+    public Integer call() throws IOException {
+      IntervalTable t = IntervalTable.read(file);
+      if (profile != null) {
+        String digest = Digests.sha256(profile);
+        if (!digest.equals(t.inputs().profileDigest())) {
+          throw new IOException(
+              file
+                  + ": inputs.profileDigest: built from "
+                  + t.inputs().profileDigest()
+                  + ", but "
+                  + profile
+                  + " is "
+                  + digest);
         }
-        spec.commandLine()
-            .getOut()
-            .printf(
-                "%s: valid %s table, %d rows, built %s from %s%n",
-                file, IntervalTable.KIND, t.rows().size(), t.builtAt(), t.inputs().profileDigest());
-        spec.commandLine().getOut().flush();
-        return 0;
-      } catch (IOException e) {
-        spec.commandLine().getErr().println(e.getMessage());
-        spec.commandLine().getErr().flush();
-        return 1;
       }
+      spec.commandLine()
+          .getOut()
+          .printf(
+              "%s: valid %s table, %d rows, built %s from %s%n",
+              file, IntervalTable.KIND, t.rows().size(), t.builtAt(), t.inputs().profileDigest());
+      spec.commandLine().getOut().flush();
+      return 0;
     }
   }
 }

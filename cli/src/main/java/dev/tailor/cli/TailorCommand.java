@@ -1,5 +1,11 @@
 package dev.tailor.cli;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -56,15 +62,31 @@ public final class TailorCommand implements Runnable {
     Throwable cause =
         e instanceof CommandLine.ExecutionException && e.getCause() != null ? e.getCause() : e;
     if (cause instanceof IllegalArgumentException
-        || cause instanceof java.io.IOException
-        || cause instanceof java.io.UncheckedIOException
+        || cause instanceof IOException
+        || cause instanceof UncheckedIOException
         || cause instanceof CommandLine.ExecutionException) {
-      cl.getErr().println("tailor " + cl.getCommandName() + ": " + cause.getMessage());
+      // The full name ("tailor trace check"), so a nested command's error says which one failed.
+      cl.getErr().println(cl.getCommandSpec().qualifiedName() + ": " + reason(cause));
     } else {
       cause.printStackTrace(cl.getErr());
     }
     cl.getErr().flush();
     return 1;
+  }
+
+  /**
+   * The exception's message, or for a file-system error, whose message is often the bare path, what
+   * is wrong with the file.
+   */
+  static String reason(Throwable e) {
+    Throwable cause = e instanceof UncheckedIOException && e.getCause() != null ? e.getCause() : e;
+    return switch (cause) {
+      case NoSuchFileException f -> "no such file: " + f.getFile();
+      case AccessDeniedException f -> "permission denied: " + f.getFile();
+      case NotDirectoryException f -> "not a directory: " + f.getFile();
+      case FileAlreadyExistsException f -> "already exists: " + f.getFile();
+      default -> e.getMessage();
+    };
   }
 
   @Override

@@ -1,6 +1,5 @@
 package dev.tailor.cli;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -22,17 +21,5 @@ final class TailorHome {
       return java;
     }
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-  }
-
-  /** A file of the built project, or a clear error naming it and how to build it. */
-  static Path built(String relative) {
-    Path p = root().resolve(relative);
-    if (!Files.exists(p)) {
-      throw new IllegalStateException(
-          p
-              + " is missing: build the project first (./tailor builds on first use; or ./mvnw"
-              + " package -DskipTests)");
-    }
-    return p;
   }
 }

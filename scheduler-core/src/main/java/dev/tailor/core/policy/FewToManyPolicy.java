@@ -4,6 +4,7 @@ import dev.tailor.core.model.Schedule;
 import dev.tailor.core.table.IntervalTable;
 import dev.tailor.core.table.TableSource;
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -99,6 +100,9 @@ public final class FewToManyPolicy implements Policy {
   private static TableSource watch(Path file) {
     try {
       return TableSource.watch(file);
+    } catch (NoSuchFileException e) {
+      // Its message is the bare path, which does not say what is wrong with it.
+      throw new IllegalArgumentException("no such file: " + file, e);
     } catch (IOException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }

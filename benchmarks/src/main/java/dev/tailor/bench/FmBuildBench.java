@@ -1,4 +1,4 @@
-package dev.tailor.cli;
+package dev.tailor.bench;
 
 import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.table.IntervalTable;
@@ -14,22 +14,25 @@ import java.io.PrintWriter;
  * 4, 10 ms steps across the longest request's life, loads 1..32, every request evaluated (exact)
  * and in demand bins. The paper reports 4-6 hours exact and "a few minutes" binned.
  */
-final class FmBuildBench implements BenchCommand.Bench {
+public final class FmBuildBench {
 
   static final int REQUESTS = 10_000;
   static final int BINS = 100;
   static final double GOAL_SECONDS = 60;
   static final int LOADS = 32;
 
-  @Override
-  public String name() {
-    return "fm-build";
-  }
+  /** The benchmark's name, as {@code ./tailor bench} knows it. */
+  public static final String NAME = "fm-build";
 
-  @Override
-  public int run(BenchCommand.Options options, PrintWriter out) {
+  private FmBuildBench() {}
+
+  /**
+   * Measures and prints the figures; {@code quick} measures less: a rough figure in a fraction of
+   * the time.
+   */
+  public static void run(boolean quick, PrintWriter out) {
     int threads = Runtime.getRuntime().availableProcessors();
-    int requests = options.quick() ? REQUESTS / 10 : REQUESTS;
+    int requests = quick ? REQUESTS / 10 : REQUESTS;
     DemandProfile profile = ParametricProfile.generate(requests, 16, 1);
     Workload workload = Workload.of(profile);
     out.printf(
@@ -66,7 +69,6 @@ final class FmBuildBench implements BenchCommand.Bench {
         "  goal: exact build <= %.0f s on this machine -> %s%n",
         GOAL_SECONDS, exact.buildSeconds() <= GOAL_SECONDS ? "met" : "NOT met");
     out.flush();
-    return 0;
   }
 
   private static IntervalTable build(Workload workload, int bins, int threads) {

@@ -1,11 +1,12 @@
-package dev.tailor.cli;
+package dev.tailor.bench;
 
 import dev.tailor.core.Scheduler;
-import dev.tailor.corpora.trace.TraceQuery;
 import dev.tailor.lucene.SearchTimings;
 import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TailorSearcher;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -13,63 +14,98 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.ToDoubleFunction;
+import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.search.IndexSearcher;
 
 /**
  * The search benchmarks: a trace's queries on an index, timed on two searchers in the same run
- * ({@link SearchTimings}), reported as ratios of medians.
+ * ({@link SearchTimings}), reported as ratios of medians. The caller opens the index and parses the
+ * trace; these only time and print.
  */
-final class SearchBenches {
+public final class SearchBenches {
 
   private static final int SLICED_UNITS = 32;
 
+  private static final List<Base> BENCHES =
+      List.of(new Overhead(), new Speedup(), new SlicingCost());
+
+  /** The search benchmarks' names, as {@code ./tailor bench} knows them. */
+  public static final List<String> NAMES = BENCHES.stream().map(Base::name).toList();
+
+  /**
+   * What a search benchmark runs: the queries, labelled by category, on an open index.
+   *
+   * @param index the index's directory, named in the report
+   * @param trace the trace the queries came from, named in the report
+   * @param source the label of the corpus the index was built from
+   * @param reader the open index
+   * @param queries the queries to time, in trace order
+   */
+  public record Input(
+      Path index,
+      Path trace,
+      String source,
+      IndexReader reader,
+      List<SearchTimings.Labelled> queries) {}
+
   private SearchBenches() {}
 
-  /** What every search benchmark shares: the index, the queries, the report's header. */
-  abstract static class Base implements BenchCommand.Bench {
+  /** How many of the trace's queries to time when the caller sets no limit. */
+  public static int defaultLimit(boolean quick) {
+    return quick ? 200 : 1_000;
+  }
 
-    @Override
-    public int run(BenchCommand.Options options, PrintWriter out) throws Exception {
-      if (options.index() == null || options.trace() == null) {
-        throw new IllegalArgumentException(
-            "bench "
-                + name()
-                + " needs --index DIR and --trace FILE (./tailor index, ./tailor trace)");
+  /**
+   * Runs the search benchmark {@code name} (one of {@link #NAMES}) and prints its figures; {@code
+   * quick} takes fewer warm-ups and repetitions.
+   *
+   * @throws IllegalArgumentException if {@code name} is not a search benchmark
+   */
+  public static void run(String name, Input input, boolean quick, PrintWriter out)
+      throws IOException {
+    Base bench =
+        BENCHES.stream()
+            .filter(b -> b.name().equals(name))
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new IllegalArgumentException(
+                        "not a search benchmark: " + name + " (known: " + NAMES + ")"));
+    bench.run(input, quick ? 1 : 3, quick ? 3 : 7, out);
+    out.flush();
+  }
+
+  /** What every search benchmark shares: the two schedulers, the report's header. */
+  abstract static class Base {
+
+    abstract String name();
+
+    final void run(Input input, int warmups, int repetitions, PrintWriter out) throws IOException {
+      out.printf(
+          "%n%s: %d queries of %s on %s (%s, %d docs), measured on this machine (%d cores);"
+              + " medians of %d runs after %d warm-ups%n",
+          name(),
+          input.queries().size(),
+          input.trace().getFileName(),
+          input.index().getFileName(),
+          input.source(),
+          input.reader().maxDoc(),
+          Runtime.getRuntime().availableProcessors(),
+          repetitions,
+          warmups);
+      int cores = Math.max(2, Runtime.getRuntime().availableProcessors());
+      try (Scheduler a = Scheduler.builder().policy(baselinePolicy()).workers(cores).build();
+          Scheduler b = Scheduler.builder().policy(candidatePolicy()).workers(cores).build()) {
+        List<SearchTimings.Timed> timed =
+            SearchTimings.compare(
+                baseline(input.reader(), a),
+                candidate(input.reader(), b),
+                input.queries(),
+                warmups,
+                repetitions);
+        report(timed, out);
+        more(input.reader(), b, input.queries(), warmups, repetitions, out);
       }
-      IndexAndTrace input = new IndexAndTrace();
-      input.index = options.index();
-      input.trace = options.trace();
-      input.limit = options.limit() != null ? options.limit() : options.quick() ? 200 : 1_000;
-      int warmups = options.quick() ? 1 : 3;
-      int repetitions = options.quick() ? 3 : 7;
-      try (IndexAndTrace.Opened opened = input.open()) {
-        List<SearchTimings.Labelled> queries = new ArrayList<>();
-        for (TraceQuery q : opened.queries()) {
-          queries.add(new SearchTimings.Labelled(q.category(), q.query()));
-        }
-        out.printf(
-            "%n%s: %d queries of %s on %s (%s, %d docs), measured on this machine (%d cores);"
-                + " medians of %d runs after %d warm-ups%n",
-            name(),
-            queries.size(),
-            input.trace.getFileName(),
-            input.index.getFileName(),
-            opened.manifest().sourceLabel(),
-            opened.reader().maxDoc(),
-            Runtime.getRuntime().availableProcessors(),
-            repetitions,
-            warmups);
-        int cores = Math.max(2, Runtime.getRuntime().availableProcessors());
-        try (Scheduler a = Scheduler.builder().policy(baselinePolicy()).workers(cores).build();
-            Scheduler b = Scheduler.builder().policy(candidatePolicy()).workers(cores).build()) {
-          List<SearchTimings.Timed> timed =
-              SearchTimings.compare(
-                  baseline(opened, a), candidate(opened, b), queries, warmups, repetitions);
-          report(timed, out);
-          more(opened, b, queries, warmups, repetitions, out);
-        }
-      }
-      return 0;
     }
 
     String baselinePolicy() {
@@ -80,21 +116,21 @@ final class SearchBenches {
       return "seq";
     }
 
-    abstract IndexSearcher baseline(IndexAndTrace.Opened opened, Scheduler scheduler);
+    abstract IndexSearcher baseline(IndexReader reader, Scheduler scheduler);
 
-    abstract IndexSearcher candidate(IndexAndTrace.Opened opened, Scheduler scheduler);
+    abstract IndexSearcher candidate(IndexReader reader, Scheduler scheduler);
 
     abstract void report(List<SearchTimings.Timed> timed, PrintWriter out);
 
     /** A further comparison in the same run, where a benchmark needs one. */
     void more(
-        IndexAndTrace.Opened opened,
+        IndexReader reader,
         Scheduler scheduler,
         List<SearchTimings.Labelled> queries,
         int warmups,
         int repetitions,
         PrintWriter out)
-        throws java.io.IOException {}
+        throws IOException {}
   }
 
   /** {@code bench search-overhead}: the drop-in at degree 1 against plain IndexSearcher. */
@@ -102,18 +138,18 @@ final class SearchBenches {
     static final double GOAL = 1.02;
 
     @Override
-    public String name() {
+    String name() {
       return "search-overhead";
     }
 
     @Override
-    IndexSearcher baseline(IndexAndTrace.Opened opened, Scheduler scheduler) {
-      return new IndexSearcher(opened.reader());
+    IndexSearcher baseline(IndexReader reader, Scheduler scheduler) {
+      return new IndexSearcher(reader);
     }
 
     @Override
-    IndexSearcher candidate(IndexAndTrace.Opened opened, Scheduler scheduler) {
-      candidate = new TailorSearcher(opened.reader(), scheduler); // the drop-in, as a user gets it
+    IndexSearcher candidate(IndexReader reader, Scheduler scheduler) {
+      candidate = new TailorSearcher(reader, scheduler); // the drop-in, as a user gets it
       return candidate;
     }
 
@@ -140,17 +176,17 @@ final class SearchBenches {
     /** Separates the scheduler's own cost from slicing's: the drop-in with one unit per query. */
     @Override
     void more(
-        IndexAndTrace.Opened opened,
+        IndexReader reader,
         Scheduler scheduler,
         List<SearchTimings.Labelled> queries,
         int warmups,
         int repetitions,
         PrintWriter out)
-        throws java.io.IOException {
+        throws IOException {
       List<SearchTimings.Timed> single =
           SearchTimings.compare(
-              new IndexSearcher(opened.reader()),
-              new TailorSearcher(opened.reader(), scheduler, Slicing.single()),
+              new IndexSearcher(reader),
+              new TailorSearcher(reader, scheduler, Slicing.single()),
               queries,
               warmups,
               repetitions);
@@ -167,7 +203,7 @@ final class SearchBenches {
   /** {@code bench speedup}: degree 2 against degree 1, all queries and the longest 5%. */
   static final class Speedup extends Base {
     @Override
-    public String name() {
+    String name() {
       return "speedup";
     }
 
@@ -182,13 +218,13 @@ final class SearchBenches {
     }
 
     @Override
-    IndexSearcher baseline(IndexAndTrace.Opened opened, Scheduler scheduler) {
-      return new TailorSearcher(opened.reader(), scheduler, Slicing.unitsPerQuery(SLICED_UNITS));
+    IndexSearcher baseline(IndexReader reader, Scheduler scheduler) {
+      return new TailorSearcher(reader, scheduler, Slicing.unitsPerQuery(SLICED_UNITS));
     }
 
     @Override
-    IndexSearcher candidate(IndexAndTrace.Opened opened, Scheduler scheduler) {
-      return new TailorSearcher(opened.reader(), scheduler, Slicing.unitsPerQuery(SLICED_UNITS));
+    IndexSearcher candidate(IndexReader reader, Scheduler scheduler) {
+      return new TailorSearcher(reader, scheduler, Slicing.unitsPerQuery(SLICED_UNITS));
     }
 
     @Override
@@ -218,18 +254,18 @@ final class SearchBenches {
     static final double REPEATS_WORK = 1.05;
 
     @Override
-    public String name() {
+    String name() {
       return "slicing";
     }
 
     @Override
-    IndexSearcher baseline(IndexAndTrace.Opened opened, Scheduler scheduler) {
-      return new TailorSearcher(opened.reader(), scheduler, Slicing.single());
+    IndexSearcher baseline(IndexReader reader, Scheduler scheduler) {
+      return new TailorSearcher(reader, scheduler, Slicing.single());
     }
 
     @Override
-    IndexSearcher candidate(IndexAndTrace.Opened opened, Scheduler scheduler) {
-      return new TailorSearcher(opened.reader(), scheduler, Slicing.unitsPerQuery(SLICED_UNITS));
+    IndexSearcher candidate(IndexReader reader, Scheduler scheduler) {
+      return new TailorSearcher(reader, scheduler, Slicing.unitsPerQuery(SLICED_UNITS));
     }
 
     @Override

@@ -1,4 +1,4 @@
-package dev.tailor.cli;
+package dev.tailor.bench;
 
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -7,46 +7,51 @@ import java.util.Map;
 /**
  * {@code bench scheduler-overhead}: the Scheduler's cost per trivial request against a
  * ThreadPoolExecutor, and the added cost per released helper unit, from the JMH benchmarks {@code
- * SchedulerOverheadBenchmark} and {@code HelperUnitBenchmark} run together.
+ * SchedulerOverheadBenchmark} and {@code HelperUnitBenchmark} run together in one JMH run.
  */
-final class SchedulerOverheadBench implements BenchCommand.Bench {
+public final class SchedulerOverheadBench {
 
   static final double RATIO_GOAL = 1.10;
   static final double ADDED_NANOS_GOAL = 1_000;
   private static final int FEW = 32;
   private static final int MANY = 512;
 
-  @Override
-  public String name() {
-    return "scheduler-overhead";
-  }
+  /** The benchmark's name, as {@code ./tailor bench} knows it. */
+  public static final String NAME = "scheduler-overhead";
 
-  @Override
-  public int run(BenchCommand.Options options, PrintWriter out)
+  private static final String PATTERN = "SchedulerOverheadBenchmark|HelperUnitBenchmark";
+
+  private SchedulerOverheadBench() {}
+
+  /**
+   * Runs both JMH benchmarks through {@code jmh} and prints the per-request and per-unit figures.
+   *
+   * @throws IOException if JMH fails or its results lack a benchmark
+   */
+  public static void run(JmhLauncher jmh, boolean quick, PrintWriter out)
       throws IOException, InterruptedException {
-    Map<String, JmhRun.Score> s =
-        JmhRun.run("SchedulerOverheadBenchmark|HelperUnitBenchmark", options.quick());
-    print(s, Runtime.getRuntime().availableProcessors(), out);
-    return 0;
+    print(jmh.run(PATTERN, quick), Runtime.getRuntime().availableProcessors(), out);
+    out.flush();
   }
 
-  static void print(Map<String, JmhRun.Score> s, int cores, PrintWriter out) throws IOException {
+  static void print(Map<String, JmhLauncher.Score> s, int cores, PrintWriter out)
+      throws IOException {
     out.printf("%nscheduler-overhead: measured on this machine (%d cores), one JMH run%n", cores);
     out.printf(
         "  %-32s %16s %16s %8s %11s%n",
         "per request", "ThreadPoolExec.", "Scheduler (seq)", "ratio", "added");
-    JmhRun.Score tpe = get(s, "tpeRoundTrip");
-    JmhRun.Score ours = get(s, "schedulerRoundTrip");
+    JmhLauncher.Score tpe = get(s, "tpeRoundTrip");
+    JmhLauncher.Score ours = get(s, "schedulerRoundTrip");
     row(out, "trivial request, round trip", tpe, ours);
     row(out, "trivial request, batches of 64", get(s, "tpeBatch"), get(s, "schedulerBatch"));
 
     out.printf(
         "%n  %-32s %16s %16s %8s %11s%n",
         "per request of N trivial units", "inline (d=1)", "released (d=2)", "ratio", "added");
-    JmhRun.Score fewInline = get(s, "inline[units=" + FEW + "]");
-    JmhRun.Score fewReleased = get(s, "released[units=" + FEW + "]");
-    JmhRun.Score manyInline = get(s, "inline[units=" + MANY + "]");
-    JmhRun.Score manyReleased = get(s, "released[units=" + MANY + "]");
+    JmhLauncher.Score fewInline = get(s, "inline[units=" + FEW + "]");
+    JmhLauncher.Score fewReleased = get(s, "released[units=" + FEW + "]");
+    JmhLauncher.Score manyInline = get(s, "inline[units=" + MANY + "]");
+    JmhLauncher.Score manyReleased = get(s, "released[units=" + MANY + "]");
     row(out, "N = " + FEW, fewInline, fewReleased);
     row(out, "N = " + MANY, manyInline, manyReleased);
 
@@ -69,7 +74,8 @@ final class SchedulerOverheadBench implements BenchCommand.Bench {
         FEW, MANY, perUnit, fewAdded - perUnit * FEW);
   }
 
-  private static void row(PrintWriter out, String label, JmhRun.Score base, JmhRun.Score ours) {
+  private static void row(
+      PrintWriter out, String label, JmhLauncher.Score base, JmhLauncher.Score ours) {
     out.printf(
         "  %-32s %16s %16s %7.3fx %+8.0f ns%n",
         label,
@@ -79,12 +85,13 @@ final class SchedulerOverheadBench implements BenchCommand.Bench {
         ours.score() - base.score());
   }
 
-  private static String format(JmhRun.Score score) {
+  private static String format(JmhLauncher.Score score) {
     return String.format("%.0f±%.0f ns", score.score(), score.error());
   }
 
-  private static JmhRun.Score get(Map<String, JmhRun.Score> s, String key) throws IOException {
-    JmhRun.Score score = s.get(key);
+  private static JmhLauncher.Score get(Map<String, JmhLauncher.Score> s, String key)
+      throws IOException {
+    JmhLauncher.Score score = s.get(key);
     if (score == null) {
       throw new IOException("JMH results lack " + key + "; got " + s.keySet());
     }

@@ -1,4 +1,4 @@
-package dev.tailor.cli;
+package dev.tailor.bench;
 
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.load.NoopTarget;
@@ -12,18 +12,21 @@ import java.util.concurrent.TimeUnit;
  * {@code bench load-client}: the load client against a no-op target in this process, at 5,000
  * requests per second: does it send at the rate asked, and on time?
  */
-final class LoadClientBench implements BenchCommand.Bench {
+public final class LoadClientBench {
 
   static final double RATE = 5_000;
 
-  @Override
-  public String name() {
-    return "load-client";
-  }
+  /** The benchmark's name, as {@code ./tailor bench} knows it. */
+  public static final String NAME = "load-client";
 
-  @Override
-  public int run(BenchCommand.Options options, PrintWriter out) throws Exception {
-    long duration = TimeUnit.SECONDS.toNanos(options.quick() ? 6 : 22);
+  private LoadClientBench() {}
+
+  /**
+   * Measures and prints the figures; {@code quick} measures less: a rough figure in a fraction of
+   * the time.
+   */
+  public static void run(boolean quick, PrintWriter out) throws InterruptedException {
+    long duration = TimeUnit.SECONDS.toNanos(quick ? 6 : 22);
     long warmup = TimeUnit.SECONDS.toNanos(2);
     ArrivalProcess poisson = ArrivalProcess.poisson(RATE, 42);
     long[] offsets = poisson.schedule(duration);
@@ -65,6 +68,5 @@ final class LoadClientBench implements BenchCommand.Bench {
         "  goals: rate within 1%% of the target -> %s; send lag p99 under 1 ms -> %s%n",
         rateMet ? "met" : "NOT met", lagP99Micros < 1_000 ? "met" : "NOT met");
     out.flush();
-    return 0;
   }
 }

@@ -1,4 +1,4 @@
-package dev.tailor.cli;
+package dev.tailor.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -11,31 +11,49 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Runs JMH benchmarks from the {@code benchmarks} module's jar in a child JVM, with JMH's own
- * progress on the terminal, and reads back its JSON results.
+ * Runs this module's JMH benchmarks from its shaded jar in a child JVM, with JMH's own progress on
+ * the terminal, and reads back its JSON results. A child JVM, because JMH forks and needs the
+ * self-contained jar on its class path, not the caller's.
  */
-final class JmhRun {
+public final class JmhLauncher {
+
+  /** Where the build puts the shaded JMH jar, relative to the project's root directory. */
+  public static final String JAR = "benchmarks/target/benchmarks.jar";
 
   /** One benchmark method's primary result. */
-  record Score(double score, double error, String unit) {}
+  public record Score(double score, double error, String unit) {}
 
-  private JmhRun() {}
+  private final Path jar;
+  private final String java;
 
   /**
-   * Runs the benchmarks matching {@code pattern}.
+   * @param jar the shaded JMH jar ({@link #JAR} under the project's root)
+   * @param java the {@code java} executable that runs it
+   */
+  public JmhLauncher(Path jar, String java) {
+    this.jar = jar;
+    this.java = java;
+  }
+
+  /**
+   * Runs the benchmarks matching {@code pattern}; {@code quick} asks for one fork and few short
+   * iterations: a rough figure in a fraction of the time.
    *
    * @return the scores by method name, followed by {@code [param=value]} for each parameter
    * @throws IOException if JMH fails or its results cannot be read
    */
-  static Map<String, Score> run(String pattern, boolean quick)
+  public Map<String, Score> run(String pattern, boolean quick)
       throws IOException, InterruptedException {
-    Path jar = TailorHome.built("benchmarks/target/benchmarks.jar");
+    if (!Files.isRegularFile(jar)) {
+      throw new IOException(
+          jar + ": no such file; build it with ./mvnw package -DskipTests -pl benchmarks -am");
+    }
     Path results = Files.createTempFile("tailor-jmh-", ".json");
     try {
       List<String> command =
           new ArrayList<>(
               List.of(
-                  TailorHome.java(),
+                  java,
                   "-jar",
                   jar.toString(),
                   pattern,
@@ -56,6 +74,7 @@ final class JmhRun {
     }
   }
 
+  /** Reads a JMH JSON result file into scores keyed as {@link #run} documents. */
   static Map<String, Score> read(Path json) throws IOException {
     JsonNode root = new ObjectMapper().readTree(json.toFile());
     if (root == null || !root.isArray() || root.isEmpty()) {

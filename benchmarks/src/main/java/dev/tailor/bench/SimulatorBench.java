@@ -1,4 +1,4 @@
-package dev.tailor.cli;
+package dev.tailor.bench;
 
 import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.PolicyRegistry;
@@ -12,18 +12,21 @@ import java.io.PrintWriter;
  * {@code bench simulator}: simulated requests per second of this machine's time, for the simple
  * policies, on the parametric profile at 16 simulated cores and about 60% load.
  */
-final class SimulatorBench implements BenchCommand.Bench {
+public final class SimulatorBench {
 
   static final double GOAL = 500_000;
 
-  @Override
-  public String name() {
-    return "simulator";
-  }
+  /** The benchmark's name, as {@code ./tailor bench} knows it. */
+  public static final String NAME = "simulator";
 
-  @Override
-  public int run(BenchCommand.Options options, PrintWriter out) {
-    int requests = options.quick() ? 100_000 : 400_000;
+  private SimulatorBench() {}
+
+  /**
+   * Measures and prints the figures; {@code quick} measures less: a rough figure in a fraction of
+   * the time.
+   */
+  public static void run(boolean quick, PrintWriter out) {
+    int requests = quick ? 100_000 : 400_000;
     DemandProfile profile = ParametricProfile.generate(10_000, 16, 1);
     double mean =
         profile.requests().stream()
@@ -50,6 +53,5 @@ final class SimulatorBench implements BenchCommand.Bench {
           policy, perSecond, seconds, GOAL, perSecond >= GOAL ? "met" : "NOT met");
     }
     out.flush();
-    return 0;
   }
 }
