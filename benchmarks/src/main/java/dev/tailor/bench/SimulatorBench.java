@@ -1,6 +1,7 @@
 package dev.tailor.bench;
 
 import dev.tailor.core.model.DemandProfile;
+import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.ArrivalProcess;
@@ -41,12 +42,14 @@ public final class SimulatorBench {
             + " (about 60%% load); one thread of this machine%n",
         requests, rate);
     for (String policy : new String[] {"seq", "fixed:4", "rampup:20ms,4", "adaptive"}) {
-      Simulator sim =
-          new Simulator(profile, PolicyRegistry.of(policy), Simulator.Config.of(16, requests));
-      sim.run(offsets, order, new Simulator.Labels(rate, "warm-up", 7, "bench")); // JIT warm-up
-      long start = System.nanoTime();
-      sim.run(offsets, order, new Simulator.Labels(rate, "poisson", 7, "bench"));
-      double seconds = (System.nanoTime() - start) / 1e9;
+      double seconds;
+      try (Policy p = PolicyRegistry.of(policy)) {
+        Simulator sim = new Simulator(profile, p, Simulator.Config.of(16, requests));
+        sim.run(offsets, order, new Simulator.Labels(rate, "warm-up", 7, "bench")); // JIT warm-up
+        long start = System.nanoTime();
+        sim.run(offsets, order, new Simulator.Labels(rate, "poisson", 7, "bench"));
+        seconds = (System.nanoTime() - start) / 1e9;
+      }
       double perSecond = requests / seconds;
       out.printf(
           "  %-16s %10.0f simulated requests/s (%.2f s)  goal >= %.0f per core -> %s%n",
