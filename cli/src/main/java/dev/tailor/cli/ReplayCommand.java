@@ -8,10 +8,11 @@ import dev.tailor.core.policy.RequestView;
 import dev.tailor.corpora.trace.TraceQuery;
 import dev.tailor.load.HttpTarget;
 import dev.tailor.load.InProcessTarget;
-import dev.tailor.load.OpenLoopReplayer;
 import dev.tailor.load.Sweep;
+import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.load.report.Report;
 import dev.tailor.lucene.TailorSearcher;
+import dev.tailor.sim.arrival.SweepPlan;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
@@ -46,14 +47,16 @@ final class ReplayCommand implements Callable<Integer> {
 
   @Option(
       names = "--duration",
-      defaultValue = "60s",
+      defaultValue = SweepOptions.DEFAULT_DURATION,
       description = "Each point's length, warm-up included (default ${DEFAULT-VALUE}).")
   String duration;
 
   @Option(
       names = "--warmup",
-      defaultValue = "10s",
-      description = "Left out of each point's figures (default ${DEFAULT-VALUE}).")
+      defaultValue = SweepOptions.DEFAULT_WARMUP,
+      description =
+          "Left out of each point's figures: the requests arriving within it, the measured window"
+              + " opening at the first request after it (default ${DEFAULT-VALUE}).")
   String warmup;
 
   @Option(
@@ -103,14 +106,10 @@ final class ReplayCommand implements Callable<Integer> {
         new Sweep.Plan(
             policies,
             sweep.rps,
-            sweep.arrivals,
-            sweep.seed,
-            durationNanos,
-            new OpenLoopReplayer.Settings(
-                warmupNanos,
-                maxBacklog,
-                Math.max(TimeUnit.SECONDS.toNanos(30), durationNanos),
-                sweep.targetNanos()));
+            SweepPlan.timed(sweep.arrivals, sweep.seed, durationNanos, warmupNanos),
+            maxBacklog,
+            Math.max(TimeUnit.SECONDS.toNanos(30), durationNanos),
+            sweep.targetNanos());
     Path dir = sweep.reportDir("replay");
     int budget = workers != null ? workers : Runtime.getRuntime().availableProcessors();
     String environment =
@@ -155,16 +154,8 @@ final class ReplayCommand implements Callable<Integer> {
           duration,
           warmup);
       err.flush();
-      Sweep.Plan run =
-          target != null
-              ? new Sweep.Plan(
-                  List.of("server"),
-                  plan.rps(),
-                  plan.arrivals(),
-                  plan.seed(),
-                  plan.durationNanos(),
-                  plan.settings())
-              : plan;
+      Sweep.Plan run = target != null ? plan.withPolicies(List.of("server")) : plan;
+      Progress.Points progress = new Progress.Points(run.size());
       List<PointResult> points =
           Sweep.run(
               run,
@@ -174,16 +165,19 @@ final class ReplayCommand implements Callable<Integer> {
               opened.manifest().sourceLabel(),
               p -> {
                 err.printf(
-                    "  %-16s %8.1f rps: p50 %8.2f ms  p99 %8.2f ms  achieved %8.1f rps%s%n",
+                    "  %-16s %8.1f rps: p50 %8.2f ms  p99 %8.2f ms  achieved %8.1f rps%s  (%s)%n",
                     Report.displayName(p.policy()),
                     p.offeredRps(),
                     p.latencyAt("p50") / 1e6,
                     p.latencyAt("p99") / 1e6,
                     p.achievedRps(),
-                    p.saturated() ? "  SATURATED" : "");
+                    p.saturated() ? "  SATURATED" : "",
+                    progress.pointDone());
                 err.flush();
               });
-      String summary = Report.write(dir, points, sweep.cdfLoad());
+      String summary =
+          Report.write(
+              dir, points, sweep.cdfLoad(), ReplayedTrace.of(input.trace, opened.queries().size()));
       PrintWriter outw = spec.commandLine().getOut();
       outw.println(summary);
       outw.printf(

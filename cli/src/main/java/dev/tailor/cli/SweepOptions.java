@@ -15,6 +15,15 @@ import picocli.CommandLine.Option;
  */
 final class SweepOptions {
 
+  /**
+   * A replayed point's default length, warm-up included: {@code replay}'s and so {@code
+   * fidelity}'s, which must re-create the replay's points.
+   */
+  static final String DEFAULT_DURATION = "60s";
+
+  /** A replayed point's default warm-up, as {@link #DEFAULT_DURATION}. */
+  static final String DEFAULT_WARMUP = "10s";
+
   @Option(
       names = "--policies",
       defaultValue = "seq,fixed:2",
