@@ -1,11 +1,7 @@
 package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
-import dev.tailor.core.model.DemandProfile;
-import dev.tailor.load.fidelity.FidelityTable;
-import dev.tailor.load.fidelity.MeasuredReport;
-import dev.tailor.load.fidelity.SimulatorFidelity;
-import dev.tailor.load.report.Report;
+import dev.tailor.load.fidelity.FidelityReport;
 import dev.tailor.sim.arrival.SweepPlan;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -33,6 +29,9 @@ import picocli.CommandLine.Spec;
           + " replay's."
     })
 final class FidelityCommand implements Callable<Integer> {
+
+  /** The policies' default tick, the runtime scheduler's. */
+  static final String DEFAULT_QUANTUM = "5ms";
 
   @Spec CommandSpec spec;
 
@@ -64,7 +63,7 @@ final class FidelityCommand implements Callable<Integer> {
 
   @Option(
       names = "--arrivals",
-      defaultValue = "poisson",
+      defaultValue = SweepOptions.DEFAULT_ARRIVALS,
       description = "The replay's arrival process (default ${DEFAULT-VALUE}).")
   String arrivals;
 
@@ -75,7 +74,7 @@ final class FidelityCommand implements Callable<Integer> {
 
   @Option(
       names = "--quantum",
-      defaultValue = "5ms",
+      defaultValue = DEFAULT_QUANTUM,
       description =
           "The policies' tick, as the replay's scheduler had it (default ${DEFAULT-VALUE}).")
   String quantum;
@@ -86,32 +85,21 @@ final class FidelityCommand implements Callable<Integer> {
         SweepPlan.timed(arrivals, 0, Durations.parseNanos(duration), Durations.parseNanos(warmup));
     long quantumNanos = Durations.parseNanos(quantum);
     PrintWriter err = spec.commandLine().getErr();
+    FidelityReport.Written written;
     try {
-      MeasuredReport measured = MeasuredReport.read(report);
-      DemandProfile demand = DemandProfile.read(profile);
-      SimulatorFidelity.requireSameQueries(measured, profile, demand);
-      int workers = cores != null ? cores : demand.environment().cores();
-      SimulatorFidelity.Comparison comparison =
-          SimulatorFidelity.compare(measured, demand, plan, workers, quantumNanos);
-      if (!comparison.mismatches().isEmpty()) {
-        err.printf(
-            "warning: %d of %d simulations counted other requests than the replay (first: %s);"
-                + " were --duration and --warmup the replay's?%n",
-            comparison.mismatches().size(),
-            comparison.rows().size() * comparison.models().size(),
-            comparison.mismatches().get(0));
-        err.flush();
-      }
-      String table = FidelityTable.markdown(comparison, profile.getFileName().toString(), measured);
-      Path file = report.resolve(Report.FIDELITY);
-      Report.writeAtomically(file, table);
-      PrintWriter out = spec.commandLine().getOut();
-      out.print(table);
-      out.printf("written to %s%n", file);
-      out.flush();
+      written = FidelityReport.write(report, profile, plan, cores, quantumNanos);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e, null, null);
     }
+    String warning = FidelityReport.mismatchWarning(written.comparison());
+    if (warning != null) {
+      err.println(warning);
+      err.flush();
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    out.print(written.table());
+    out.printf("written to %s%n", written.file());
+    out.flush();
     return 0;
   }
 }

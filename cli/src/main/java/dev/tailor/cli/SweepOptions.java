@@ -21,6 +21,12 @@ final class SweepOptions {
    */
   static final String DEFAULT_DURATION = "60s";
 
+  /** The default seed of arrivals and request order. */
+  static final long DEFAULT_SEED = 42;
+
+  /** The default arrival process. */
+  static final String DEFAULT_ARRIVALS = "poisson";
+
   /** A replayed point's default warm-up, as {@link #DEFAULT_DURATION}. */
   static final String DEFAULT_WARMUP = "10s";
 
@@ -40,13 +46,13 @@ final class SweepOptions {
 
   @Option(
       names = "--arrivals",
-      defaultValue = "poisson",
+      defaultValue = DEFAULT_ARRIVALS,
       description = "poisson or lognormal:CV (default ${DEFAULT-VALUE}).")
   String arrivals;
 
   @Option(
       names = "--seed",
-      defaultValue = "42",
+      defaultValue = "" + DEFAULT_SEED,
       description = "Seed of arrivals and request order (default ${DEFAULT-VALUE}).")
   long seed;
 
