@@ -89,7 +89,7 @@ final class FidelityCommand implements Callable<Integer> {
     try {
       written = FidelityReport.write(report, profile, plan, cores, quantumNanos);
     } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(), e.getMessage(), e, null, null);
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }
     String warning = FidelityReport.mismatchWarning(written.comparison());
     if (warning != null) {
