@@ -22,6 +22,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -156,7 +157,9 @@ final class DemoCommand implements Callable<Integer> {
         "open-loop sweep: "
             + policies.size()
             + " policies x loads "
-            + loads.stream().map(l -> String.format(Locale.ROOT, "%.0f", l)).toList()
+            + loads.stream()
+                .map(l -> String.format(Locale.ROOT, "%.0f", l))
+                .collect(Collectors.joining(", "))
             + " requests/s (about 30-85% of "
             + cores
             + " cores)");

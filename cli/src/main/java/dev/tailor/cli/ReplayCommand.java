@@ -136,7 +136,7 @@ final class ReplayCommand implements Callable<Integer> {
           warmup);
       err.flush();
       Sweep.Plan run = target != null ? plan.withPolicies(List.of("server")) : plan;
-      Consumer<PointResult> report = pointPrinter(err, run.size());
+      Consumer<PointResult> printPoint = pointPrinter(err, run.size());
       List<PointResult> points;
       if (target != null) {
         points =
@@ -146,7 +146,7 @@ final class ReplayCommand implements Callable<Integer> {
                 entries.size(),
                 environment,
                 opened.manifest().sourceLabel(),
-                report);
+                printPoint);
       } else {
         err.printf("warming up: every query %d times%n", InProcessSweep.WARM_UP_ROUNDS);
         err.flush();
@@ -159,7 +159,7 @@ final class ReplayCommand implements Callable<Integer> {
                     budget, queue, unitsPerQuery != null ? unitsPerQuery : 4 * budget),
                 environment,
                 opened.manifest().sourceLabel(),
-                report);
+                printPoint);
       }
       String summary =
           Report.write(
