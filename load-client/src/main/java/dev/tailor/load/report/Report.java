@@ -16,9 +16,11 @@ import java.util.TreeSet;
 
 /**
  * Writes a sweep's report into a directory: a JSON and an HdrHistogram {@code .hgrm} per point, one
- * CSV of every point, a Markdown summary (rows are loads, columns policies, each cell the P99 and
- * its ratio to the best baseline at that load) and PNG plots (P99 and P99.9 against load, the
- * latency CDF at one load). Real runs and simulations write the same report.
+ * CSV of every point (a column per {@link Metric}), a Markdown summary (rows are loads, columns
+ * policies, each cell the {@link #SUMMARY_METRIC} and its ratio to the best baseline at that load)
+ * and PNG plots (P99 and P99.9 against load, the latency CDF at one load). Real runs and
+ * simulations write the same report. Every file is written to a hidden sibling and moved into
+ * place, so a reader never sees half of one.
  */
 public final class Report {
 
