@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.model.DemandProfile;
+import dev.tailor.load.report.ReplayedTrace;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -94,6 +95,9 @@ class FidelityCommandTest {
             "--out",
             report.toString()),
         cli.err());
+
+    assertTrue(cli.err().contains("(point 2 of 2, the last)"), cli.err());
+    assertTrue(Files.exists(report.resolve(ReplayedTrace.FILE)), "the replay records its trace");
 
     assertEquals(
         0,
