@@ -1,10 +1,18 @@
 package dev.tailor.cli;
 
+import dev.tailor.core.Durations;
+import dev.tailor.core.metrics.PointResult;
 import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.PolicyFactory;
 import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.core.table.Digests;
 import dev.tailor.core.table.IntervalTable;
+import dev.tailor.load.InProcessSweep;
+import dev.tailor.load.Sweep;
+import dev.tailor.load.fidelity.FidelityReport;
+import dev.tailor.load.report.ReplayedTrace;
+import dev.tailor.load.report.Report;
+import dev.tailor.sim.arrival.SweepPlan;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -14,6 +22,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -23,11 +32,12 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code tailor demo}: the whole pipeline on an embedded default, from real data to a report. It
- * runs the other commands in turn, each of which reuses what an earlier run built: fetch the
- * Wikipedia summaries and the Natural Questions queries, generate a synthetic scale-up corpus
- * trained on the summaries, index it, profile a sample of the queries, sweep every available policy
- * over light to heavy load, and simulate the same sweep to show how far the simulator is from the
- * measurements.
+ * reuses what an earlier run built: fetch the Wikipedia summaries and the Natural Questions
+ * queries, generate a synthetic scale-up corpus trained on the summaries, index it, profile a
+ * sample of the queries (these data steps run the corresponding commands), then sweep every
+ * available policy over light to heavy load and simulate the same sweep to show how far the
+ * simulator is from the measurements (these call the load client's {@link InProcessSweep} and
+ * {@link FidelityReport} directly, with one {@link SweepPlan} for both).
  */
 @Command(
     name = "demo",
@@ -125,9 +135,9 @@ final class DemoCommand implements Callable<Integer> {
         mean);
 
     double capacity = cores * 1000.0 / mean; // requests/s the cores sustain sequentially
-    List<String> loads = new ArrayList<>();
+    List<Double> loads = new ArrayList<>();
     for (double f : new double[] {0.3, 0.5, 0.7, 0.85}) {
-      loads.add(String.format(Locale.ROOT, "%.0f", Math.max(1, f * capacity)));
+      loads.add((double) Math.round(Math.max(1, f * capacity)));
     }
     double p75 = seq[(int) (seq.length * 0.75)];
     List<String> policies =
@@ -147,44 +157,29 @@ final class DemoCommand implements Callable<Integer> {
         "open-loop sweep: "
             + policies.size()
             + " policies x loads "
-            + String.join(", ", loads)
+            + loads.stream()
+                .map(l -> String.format(Locale.ROOT, "%.0f", l))
+                .collect(Collectors.joining(", "))
             + " requests/s (about 30-85% of "
             + cores
             + " cores)");
     Path report = root.resolve("reports").resolve("demo");
-    run(
-        "replay",
-        "--index",
-        index.toString(),
-        "--trace",
-        trace.toString(),
-        "--limit",
-        Integer.toString(queries),
-        "--profile",
-        profile.toString(),
-        "--policies",
-        String.join(",", policies),
-        "--rps",
-        String.join(",", loads),
-        "--duration",
-        duration,
-        "--warmup",
-        warmup,
-        "--targets",
-        "5ms,20ms",
-        "--out",
-        report.toString());
+    SweepPlan plan =
+        SweepPlan.timed(
+            SweepOptions.DEFAULT_ARRIVALS,
+            SweepOptions.DEFAULT_SEED,
+            Durations.parseNanos(duration),
+            Durations.parseNanos(warmup));
+    sweep(index, trace, profile, policies, loads, plan, report, cores);
     step(out, 7, "simulator fidelity: the same profile, policies, loads and arrivals, simulated");
-    run(
-        "fidelity",
-        "--report",
-        report.toString(),
-        "--profile",
-        profile.toString(),
-        "--duration",
-        duration,
-        "--warmup",
-        warmup);
+    FidelityReport.Written fidelity =
+        FidelityReport.write(
+            report, profile, plan, null, Durations.parseNanos(FidelityCommand.DEFAULT_QUANTUM));
+    String warning = FidelityReport.mismatchWarning(fidelity.comparison());
+    if (warning != null) {
+      spec.commandLine().getErr().println(warning);
+    }
+    out.print(fidelity.table());
     out.println();
     out.println("What is real and what is synthetic:");
     out.println(
@@ -203,6 +198,50 @@ final class DemoCommand implements Callable<Integer> {
             + " (summary.md, fidelity.md, p99.png, p999.png, cdf.png, results.csv)");
     out.flush();
     return 0;
+  }
+
+  /**
+   * Step 6: the open-loop sweep of the profiled queries in this process, as {@code tailor replay}
+   * runs it with its defaults, its report written to {@code report}.
+   */
+  private void sweep(
+      Path index,
+      Path trace,
+      Path profile,
+      List<String> policies,
+      List<Double> loads,
+      SweepPlan plan,
+      Path report,
+      int cores)
+      throws IOException, InterruptedException {
+    PrintWriter out = spec.commandLine().getOut();
+    IndexAndTrace input = new IndexAndTrace();
+    input.index = index;
+    input.trace = trace;
+    input.limit = queries;
+    Sweep.Plan sweep =
+        new Sweep.Plan(
+            policies,
+            loads,
+            plan,
+            ReplayCommand.DEFAULT_MAX_BACKLOG,
+            ReplayCommand.drainNanos(Durations.parseNanos(duration)),
+            List.of(Durations.parseNanos("5ms"), Durations.parseNanos("20ms")));
+    try (IndexAndTrace.Opened opened = input.open()) {
+      List<PointResult> points =
+          InProcessSweep.run(
+              opened.reader(),
+              ReplayCommand.entries(opened.queries(), profile),
+              sweep,
+              InProcessSweep.Server.of(cores, ReplayCommand.DEFAULT_QUEUE),
+              "measured on this machine (" + cores + " cores)",
+              opened.manifest().sourceLabel(),
+              ReplayCommand.pointPrinter(spec.commandLine().getErr(), sweep.size()));
+      out.println(
+          Report.write(
+              report, points, Double.NaN, ReplayedTrace.of(trace, opened.queries().size())));
+    }
+    out.flush();
   }
 
   /** The table-driven policies the registry offers, with their tables built from the profile. */

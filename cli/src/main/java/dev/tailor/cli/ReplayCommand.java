@@ -1,17 +1,18 @@
 package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
-import dev.tailor.core.Scheduler;
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.RequestView;
 import dev.tailor.corpora.trace.TraceQuery;
 import dev.tailor.load.HttpTarget;
+import dev.tailor.load.InProcessSweep;
 import dev.tailor.load.InProcessTarget;
-import dev.tailor.load.OpenLoopReplayer;
 import dev.tailor.load.Sweep;
+import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.load.report.Report;
-import dev.tailor.lucene.TailorSearcher;
+import dev.tailor.sim.arrival.SweepPlan;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -38,6 +40,12 @@ import picocli.CommandLine.Spec;
     })
 final class ReplayCommand implements Callable<Integer> {
 
+  /** The in-process admission queue's default limit. */
+  static final int DEFAULT_QUEUE = 10_000;
+
+  /** The default number of requests in flight beyond which a point counts as saturated. */
+  static final int DEFAULT_MAX_BACKLOG = 2_000;
+
   @Spec CommandSpec spec;
 
   @Mixin IndexAndTrace input;
@@ -46,14 +54,16 @@ final class ReplayCommand implements Callable<Integer> {
 
   @Option(
       names = "--duration",
-      defaultValue = "60s",
+      defaultValue = SweepOptions.DEFAULT_DURATION,
       description = "Each point's length, warm-up included (default ${DEFAULT-VALUE}).")
   String duration;
 
   @Option(
       names = "--warmup",
-      defaultValue = "10s",
-      description = "Left out of each point's figures (default ${DEFAULT-VALUE}).")
+      defaultValue = SweepOptions.DEFAULT_WARMUP,
+      description =
+          "Left out of each point's figures: the requests arriving within it, the measured window"
+              + " opening at the first request after it (default ${DEFAULT-VALUE}).")
   String warmup;
 
   @Option(
@@ -69,7 +79,7 @@ final class ReplayCommand implements Callable<Integer> {
 
   @Option(
       names = "--queue",
-      defaultValue = "10000",
+      defaultValue = "" + DEFAULT_QUEUE,
       description = "In-process admission queue limit (default ${DEFAULT-VALUE}).")
   int queue;
 
@@ -80,7 +90,7 @@ final class ReplayCommand implements Callable<Integer> {
 
   @Option(
       names = "--max-backlog",
-      defaultValue = "2000",
+      defaultValue = "" + DEFAULT_MAX_BACKLOG,
       description =
           "Requests in flight beyond which a point counts as saturated (default ${DEFAULT-VALUE}).")
   int maxBacklog;
@@ -103,47 +113,17 @@ final class ReplayCommand implements Callable<Integer> {
         new Sweep.Plan(
             policies,
             sweep.rps,
-            sweep.arrivals,
-            sweep.seed,
-            durationNanos,
-            new OpenLoopReplayer.Settings(
-                warmupNanos,
-                maxBacklog,
-                Math.max(TimeUnit.SECONDS.toNanos(30), durationNanos),
-                sweep.targetNanos()));
+            SweepPlan.timed(sweep.arrivals, sweep.seed, durationNanos, warmupNanos),
+            maxBacklog,
+            drainNanos(durationNanos),
+            sweep.targetNanos());
     Path dir = sweep.reportDir("replay");
     int budget = workers != null ? workers : Runtime.getRuntime().availableProcessors();
     String environment =
         "measured on this machine (" + Runtime.getRuntime().availableProcessors() + " cores)";
     try (IndexAndTrace.Opened opened = input.open()) {
-      Map<String, Long> predictions = new HashMap<>();
-      if (profile != null) {
-        for (DemandProfile.Request r : DemandProfile.read(profile).requests()) {
-          predictions.put(r.id(), r.sequentialNanos());
-        }
-      }
-      List<InProcessTarget.TraceEntry> entries = new ArrayList<>();
-      List<String> texts = new ArrayList<>();
-      for (TraceQuery q : opened.queries()) {
-        entries.add(
-            new InProcessTarget.TraceEntry(
-                q.category(), q.query(), predictions.getOrDefault(q.id(), RequestView.UNKNOWN)));
-        texts.add(q.text());
-      }
-      if (target == null) {
-        warmUp(opened, entries, budget, err);
-      }
-      Sweep.Targets factory =
-          target != null
-              ? policy -> new HttpTarget(target, texts)
-              : policy ->
-                  new InProcessTarget(
-                      opened.reader(),
-                      entries,
-                      policy,
-                      budget,
-                      queue,
-                      unitsPerQuery != null ? unitsPerQuery : 4 * budget);
+      List<InProcessTarget.TraceEntry> entries = entries(opened.queries(), profile);
+      List<String> texts = opened.queries().stream().map(TraceQuery::text).toList();
       err.printf(
           "replaying %d queries of %s on %s (%s): %d policies x %d loads, %s each (%s warm-up)%n",
           entries.size(),
@@ -155,35 +135,35 @@ final class ReplayCommand implements Callable<Integer> {
           duration,
           warmup);
       err.flush();
-      Sweep.Plan run =
-          target != null
-              ? new Sweep.Plan(
-                  List.of("server"),
-                  plan.rps(),
-                  plan.arrivals(),
-                  plan.seed(),
-                  plan.durationNanos(),
-                  plan.settings())
-              : plan;
-      List<PointResult> points =
-          Sweep.run(
-              run,
-              factory,
-              entries.size(),
-              environment,
-              opened.manifest().sourceLabel(),
-              p -> {
-                err.printf(
-                    "  %-16s %8.1f rps: p50 %8.2f ms  p99 %8.2f ms  achieved %8.1f rps%s%n",
-                    Report.displayName(p.policy()),
-                    p.offeredRps(),
-                    p.latencyAt("p50") / 1e6,
-                    p.latencyAt("p99") / 1e6,
-                    p.achievedRps(),
-                    p.saturated() ? "  SATURATED" : "");
-                err.flush();
-              });
-      String summary = Report.write(dir, points, sweep.cdfLoad());
+      Sweep.Plan run = target != null ? plan.withPolicies(List.of("server")) : plan;
+      Consumer<PointResult> printPoint = pointPrinter(err, run.size());
+      List<PointResult> points;
+      if (target != null) {
+        points =
+            Sweep.run(
+                run,
+                policy -> new HttpTarget(target, texts),
+                entries.size(),
+                environment,
+                opened.manifest().sourceLabel(),
+                printPoint);
+      } else {
+        err.printf("warming up: every query %d times%n", InProcessSweep.WARM_UP_ROUNDS);
+        err.flush();
+        points =
+            InProcessSweep.run(
+                opened.reader(),
+                entries,
+                run,
+                new InProcessSweep.Server(
+                    budget, queue, unitsPerQuery != null ? unitsPerQuery : 4 * budget),
+                environment,
+                opened.manifest().sourceLabel(),
+                printPoint);
+      }
+      String summary =
+          Report.write(
+              dir, points, sweep.cdfLoad(), ReplayedTrace.of(input.trace, opened.queries().size()));
       PrintWriter outw = spec.commandLine().getOut();
       outw.println(summary);
       outw.printf(
@@ -193,25 +173,49 @@ final class ReplayCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** How long a point waits for its last answers: its length, and at least 30 s. */
+  static long drainNanos(long durationNanos) {
+    return Math.max(TimeUnit.SECONDS.toNanos(30), durationNanos);
+  }
+
   /**
-   * Runs every query a few times before the first point, so that the first policy measured does not
-   * pay for the JIT compiler and a cold index alone.
+   * The trace's queries as the in-process target runs them, each with its profiled sequential time
+   * as its prediction where {@code profile} (which may be null) has it.
    */
-  private static void warmUp(
-      IndexAndTrace.Opened opened,
-      List<InProcessTarget.TraceEntry> entries,
-      int workers,
-      PrintWriter err)
-      throws java.io.IOException {
-    err.printf("warming up: every query 3 times%n");
-    err.flush();
-    try (Scheduler scheduler = Scheduler.builder().policy("seq").workers(workers).build()) {
-      TailorSearcher searcher = new TailorSearcher(opened.reader(), scheduler);
-      for (int round = 0; round < 3; round++) {
-        for (InProcessTarget.TraceEntry e : entries) {
-          searcher.search(e.query(), 10);
-        }
+  static List<InProcessTarget.TraceEntry> entries(List<TraceQuery> queries, Path profile)
+      throws IOException {
+    Map<String, Long> predictions = new HashMap<>();
+    if (profile != null) {
+      for (DemandProfile.Request r : DemandProfile.read(profile).requests()) {
+        predictions.put(r.id(), r.sequentialNanos());
       }
     }
+    List<InProcessTarget.TraceEntry> entries = new ArrayList<>();
+    for (TraceQuery q : queries) {
+      entries.add(
+          new InProcessTarget.TraceEntry(
+              q.category(), q.query(), predictions.getOrDefault(q.id(), RequestView.UNKNOWN)));
+    }
+    return entries;
+  }
+
+  /**
+   * Prints each finished point with its figures, which point of {@code total} it was and the time
+   * left.
+   */
+  static Consumer<PointResult> pointPrinter(PrintWriter err, int total) {
+    Progress.Points progress = new Progress.Points(total);
+    return p -> {
+      err.printf(
+          "  %-16s %8.1f rps: p50 %8.2f ms  p99 %8.2f ms  achieved %8.1f rps%s  (%s)%n",
+          Report.displayName(p.policy()),
+          p.offeredRps(),
+          p.latencyAt("p50") / 1e6,
+          p.latencyAt("p99") / 1e6,
+          p.achievedRps(),
+          p.saturated() ? "  SATURATED" : "",
+          progress.pointDone());
+      err.flush();
+    };
   }
 }

@@ -7,8 +7,8 @@ import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.load.report.Report;
 import dev.tailor.sim.Simulator;
-import dev.tailor.sim.arrival.ArrivalProcess;
-import dev.tailor.sim.arrival.RequestOrder;
+import dev.tailor.sim.arrival.PointPlan;
+import dev.tailor.sim.arrival.SweepPlan;
 import dev.tailor.sim.model.ParametricProfile;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -64,7 +64,7 @@ final class SimulateCommand implements Callable<Integer> {
   @Option(
       names = "--requests",
       defaultValue = "20000",
-      description = "Requests per point, 10% of them warm-up (default ${DEFAULT-VALUE}).")
+      description = "Requests per point, 10%% of them warm-up (default ${DEFAULT-VALUE}).")
   int requests;
 
   @Option(
@@ -119,30 +119,27 @@ final class SimulateCommand implements Callable<Integer> {
             Durations.parseNanos(quantum),
             Scheduler.DEFAULT_LONG_THRESHOLD_NANOS,
             true,
-            requests / 10,
+            requests / SweepPlan.COUNTED_WARMUP_DIVISOR,
             Math.max(1_000, requests),
             sweep.targetNanos(),
             model);
+    SweepPlan plan = SweepPlan.counted(sweep.arrivals, sweep.seed, requests);
+    Progress.Points progress = new Progress.Points(sweep.rps.size() * policies.size());
     List<PointResult> points = new ArrayList<>();
     for (double rate : sweep.rps) {
-      ArrivalProcess process = ArrivalProcess.parse(sweep.arrivals, rate, sweep.seed);
-      long[] offsets = process.first(requests);
-      int[] order = RequestOrder.shuffled(requests, profile.requests().size(), sweep.seed);
+      PointPlan point = plan.point(rate, profile.requests().size());
       for (String policy : policies) {
         PointResult p =
-            new Simulator(profile, PolicyRegistry.of(policy), config)
-                .run(
-                    offsets,
-                    order,
-                    new Simulator.Labels(rate, process.toString(), sweep.seed, corpus));
+            new Simulator(profile, PolicyRegistry.of(policy), config).run(point, corpus);
         points.add(p);
         err.printf(
-            "  %-16s %8.1f rps: p50 %8.2f ms  p99 %8.2f ms%s%n",
+            "  %-16s %8.1f rps: p50 %8.2f ms  p99 %8.2f ms%s  (%s)%n",
             Report.displayName(p.policy()),
             rate,
             p.latencyAt("p50") / 1e6,
             p.latencyAt("p99") / 1e6,
-            p.saturated() ? "  SATURATED" : "");
+            p.saturated() ? "  SATURATED" : "",
+            progress.pointDone());
         err.flush();
       }
     }

@@ -15,6 +15,21 @@ import picocli.CommandLine.Option;
  */
 final class SweepOptions {
 
+  /**
+   * A replayed point's default length, warm-up included: {@code replay}'s and so {@code
+   * fidelity}'s, which must re-create the replay's points.
+   */
+  static final String DEFAULT_DURATION = "60s";
+
+  /** The default seed of arrivals and request order. */
+  static final long DEFAULT_SEED = 42;
+
+  /** The default arrival process. */
+  static final String DEFAULT_ARRIVALS = "poisson";
+
+  /** A replayed point's default warm-up, as {@link #DEFAULT_DURATION}. */
+  static final String DEFAULT_WARMUP = "10s";
+
   @Option(
       names = "--policies",
       defaultValue = "seq,fixed:2",
@@ -31,13 +46,13 @@ final class SweepOptions {
 
   @Option(
       names = "--arrivals",
-      defaultValue = "poisson",
+      defaultValue = DEFAULT_ARRIVALS,
       description = "poisson or lognormal:CV (default ${DEFAULT-VALUE}).")
   String arrivals;
 
   @Option(
       names = "--seed",
-      defaultValue = "42",
+      defaultValue = "" + DEFAULT_SEED,
       description = "Seed of arrivals and request order (default ${DEFAULT-VALUE}).")
   long seed;
 

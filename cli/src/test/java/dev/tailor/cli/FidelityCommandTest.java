@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tailor.core.model.DemandProfile;
+import dev.tailor.load.report.ReplayedTrace;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -94,6 +96,9 @@ class FidelityCommandTest {
             report.toString()),
         cli.err());
 
+    assertTrue(cli.err().contains("(point 2 of 2, the last)"), cli.err());
+    assertTrue(Files.exists(report.resolve(ReplayedTrace.FILE)), "the replay records its trace");
+
     assertEquals(
         0,
         cli.run(
@@ -115,6 +120,49 @@ class FidelityCommandTest {
     // Both sides counted the same requests: the arrivals and the warm-up cut were re-created.
     assertFalse(cli.err().contains("warning"), cli.err());
     assertTrue(cli.out().contains(md), cli.out());
+
+    // A profile of another trace is refused, naming both traces.
+    DemandProfile p = DemandProfile.read(profile);
+    DemandProfile.Environment e = p.environment();
+    Path otherTrace = tmp.resolve("other.tasks");
+    Path otherProfile = tmp.resolve("other-profile.json");
+    DemandProfile.of(
+            new DemandProfile.Environment(
+                e.index(),
+                e.indexLabel(),
+                e.indexDocs(),
+                otherTrace.toString(),
+                e.cores(),
+                e.jvm(),
+                e.os(),
+                e.takenAt()),
+            p.settings(),
+            p.complete(),
+            p.requests())
+        .write(otherProfile);
+    Cli refused = new Cli();
+    assertNotEquals(
+        0,
+        refused.run(
+            "fidelity",
+            "--report",
+            report.toString(),
+            "--profile",
+            otherProfile.toString(),
+            "--duration",
+            "1s",
+            "--warmup",
+            "200ms"));
+    assertTrue(refused.err().contains("is of trace " + otherTrace), refused.err());
+    assertTrue(refused.err().contains("replayed trace " + trace.toAbsolutePath()), refused.err());
+
+    // With the replay's defaults instead of its 1 s points, the counts differ: one warning line.
+    Cli defaults = new Cli();
+    assertEquals(
+        0,
+        defaults.run("fidelity", "--report", report.toString(), "--profile", profile.toString()),
+        defaults.err());
+    assertEquals(1, defaults.err().lines().filter(l -> l.startsWith("warning:")).count());
   }
 
   @Test

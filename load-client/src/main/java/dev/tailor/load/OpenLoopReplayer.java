@@ -1,12 +1,10 @@
 package dev.tailor.load;
 
-import dev.tailor.core.Durations;
 import dev.tailor.core.metrics.PointResult;
+import dev.tailor.core.metrics.PointResultBuilder;
 import dev.tailor.core.metrics.RunMetrics;
 import java.lang.management.ManagementFactory;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -118,36 +116,21 @@ public final class OpenLoopReplayer {
             : Math.max(lastIntended, start + (n == 0 ? 0 : offsetsNanos[n - 1]));
     long window = Math.max(1, end - measureFrom);
     long cpu = cpuBefore < 0 ? -1 : processCpuNanos() - cpuBefore;
-    Histogram latencyCopy = latency.copy();
-    Map<String, Double> misses = new LinkedHashMap<>();
-    for (long t : settings.targetsNanos()) {
-      long total = latencyCopy.getTotalCount();
-      long within = total == 0 ? 0 : latencyCopy.getCountBetweenValues(0, t);
-      misses.put(Durations.format(t), total == 0 ? 0.0 : 1.0 - (double) within / total);
-    }
     long stillOut = drained ? 0 : allAnswered.getCount();
-    return new PointResult(
-        PointResult.FORMAT,
-        PointResult.VERSION,
-        target.policy(),
-        labels.offeredRps(),
-        labels.arrivals(),
-        labels.seed(),
-        labels.environment(),
-        labels.corpus(),
-        window,
-        sent,
-        completed.get(),
-        failed.get() + stillOut,
-        saturated || !drained,
-        completed.get() * 1e9 / window,
-        cpu,
-        PointResult.percentiles(latencyCopy),
-        serverSide == null ? null : PointResult.percentiles(serverSide.queueing()),
-        PointResult.percentiles(lag),
-        misses,
-        serverSide == null ? null : serverSide.degreeDistribution(),
-        PointResult.encode(latencyCopy));
+    return new PointResultBuilder(target.policy(), latency.copy())
+        .labels(
+            labels.offeredRps(),
+            labels.arrivals(),
+            labels.seed(),
+            labels.environment(),
+            labels.corpus())
+        .outcome(window, sent, completed.get(), failed.get() + stillOut, saturated || !drained)
+        .cpuNanos(cpu)
+        .queueing(serverSide == null ? null : serverSide.queueing())
+        .sendLag(lag)
+        .missTargets(settings.targetsNanos())
+        .degreeDistribution(serverSide == null ? null : serverSide.degreeDistribution())
+        .build();
   }
 
   /**

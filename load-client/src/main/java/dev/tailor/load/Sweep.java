@@ -1,8 +1,8 @@
 package dev.tailor.load;
 
 import dev.tailor.core.metrics.PointResult;
-import dev.tailor.sim.arrival.ArrivalProcess;
-import dev.tailor.sim.arrival.RequestOrder;
+import dev.tailor.sim.arrival.PointPlan;
+import dev.tailor.sim.arrival.SweepPlan;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +11,7 @@ import java.util.function.Consumer;
 /**
  * A sweep: every policy at every offered load, each point an open-loop replay. Every (policy, load)
  * pair gets the same arrival sequence for its load and the same query order, so that policies
- * differ only in their decisions.
+ * differ only in their decisions; both come from a {@link SweepPlan}, as a simulation's do.
  */
 public final class Sweep {
 
@@ -20,32 +20,30 @@ public final class Sweep {
    *
    * @param policies policy specifications
    * @param rps offered loads, requests per second
-   * @param arrivals the arrival process ({@code poisson} or {@code lognormal:CV})
-   * @param seed the seed of arrivals and query order
-   * @param durationNanos each point's length, warm-up included
-   * @param settings the replay settings (warm-up, backlog limit, targets)
+   * @param points each point's arrivals, query order and warm-up
+   * @param maxBacklog the most requests in flight before a point counts as saturated
+   * @param drainNanos how long to wait for the last answers after the last send
+   * @param targetsNanos latency targets for the miss ratios
    */
   public record Plan(
       List<String> policies,
       List<Double> rps,
-      String arrivals,
-      long seed,
-      long durationNanos,
-      OpenLoopReplayer.Settings settings) {
+      SweepPlan points,
+      int maxBacklog,
+      long drainNanos,
+      List<Long> targetsNanos) {
 
     /**
      * Checks the plan.
      *
-     * @throws IllegalArgumentException if there is nothing to run or the duration is not longer
-     *     than the warm-up
+     * @throws IllegalArgumentException if there is nothing to run or a load is not positive
      */
     public Plan {
+      policies = List.copyOf(policies);
+      rps = List.copyOf(rps);
+      targetsNanos = List.copyOf(targetsNanos);
       if (policies.isEmpty() || rps.isEmpty()) {
         throw new IllegalArgumentException("a sweep needs at least one policy and one load");
-      }
-      if (durationNanos <= settings.warmupNanos()) {
-        throw new IllegalArgumentException(
-            "the duration must be longer than the warm-up, or nothing is measured");
       }
       for (double r : rps) {
         if (!(r > 0)) {
@@ -53,11 +51,22 @@ public final class Sweep {
         }
       }
     }
+
+    /** The same plan for other policies (e.g. the one a remote server runs). */
+    public Plan withPolicies(List<String> others) {
+      return new Plan(others, rps, points, maxBacklog, drainNanos, targetsNanos);
+    }
+
+    /** How many points the sweep runs. */
+    public int size() {
+      return policies.size() * rps.size();
+    }
   }
 
   /** Opens a fresh target running a policy. */
   @FunctionalInterface
   public interface Targets {
+    /** A target running {@code policy}, closed once its point is done. */
     Target open(String policy) throws IOException;
   }
 
@@ -79,24 +88,33 @@ public final class Sweep {
       throws IOException, InterruptedException {
     List<PointResult> results = new ArrayList<>();
     for (double rps : plan.rps()) {
-      ArrivalProcess process = ArrivalProcess.parse(plan.arrivals(), rps, plan.seed());
-      long[] offsets = process.schedule(plan.durationNanos());
-      int[] order = RequestOrder.shuffled(offsets.length, queries, plan.seed());
+      PointPlan point = plan.points().point(rps, queries);
+      OpenLoopReplayer.Settings settings =
+          new OpenLoopReplayer.Settings(
+              warmupNanos(point), plan.maxBacklog(), plan.drainNanos(), plan.targetsNanos());
+      OpenLoopReplayer.Labels labels =
+          new OpenLoopReplayer.Labels(rps, point.arrivals(), point.seed(), environment, corpus);
       for (String policy : plan.policies()) {
         try (Target target = targets.open(policy)) {
           PointResult r =
-              OpenLoopReplayer.run(
-                  target,
-                  offsets,
-                  order,
-                  plan.settings(),
-                  new OpenLoopReplayer.Labels(
-                      rps, process.toString(), plan.seed(), environment, corpus));
+              OpenLoopReplayer.run(target, point.offsetsNanos(), point.order(), settings, labels);
           results.add(r);
           onPoint.accept(r);
         }
       }
     }
     return results;
+  }
+
+  /**
+   * The replayer's warm-up: up to the first counted request's intended send, so that it counts the
+   * requests the simulator counts. With every request warm-up, past the last one.
+   */
+  static long warmupNanos(PointPlan point) {
+    if (point.measuredRequests() > 0) {
+      return point.measureFromNanos();
+    }
+    long[] offsets = point.offsetsNanos();
+    return offsets.length == 0 ? 1 : offsets[offsets.length - 1] + 1;
   }
 }

@@ -1,9 +1,9 @@
 package dev.tailor.sim;
 
-import dev.tailor.core.Durations;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.dispatch.Dispatcher;
 import dev.tailor.core.metrics.PointResult;
+import dev.tailor.core.metrics.PointResultBuilder;
 import dev.tailor.core.metrics.RequestClasses;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.metrics.RunMetrics;
@@ -11,10 +11,8 @@ import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.model.UnitWork;
 import dev.tailor.core.policy.Policy;
-import java.util.LinkedHashMap;
+import dev.tailor.sim.arrival.PointPlan;
 import java.util.List;
-import java.util.Map;
-import org.HdrHistogram.Histogram;
 
 /**
  * A discrete-event simulation of {@code workers} threads running requests from a demand profile,
@@ -41,7 +39,8 @@ public final class Simulator {
    * @param quantumNanos how often running requests are re-evaluated (the runtime's tick)
    * @param longThresholdNanos work or prediction from which a request counts as long
    * @param clairvoyant whether each request's sequential time is given as its prediction
-   * @param warmupRequests the first requests, simulated but not counted
+   * @param warmupRequests the first requests, simulated but not counted, where the arrivals are
+   *     given bare; a {@link PointPlan} brings its own
    * @param maxBacklog queued requests beyond which the point stops as saturated
    * @param targetsNanos latency targets for the miss ratios
    * @param model how requests' threads progress through their work
@@ -161,15 +160,30 @@ public final class Simulator {
    * @param order the profile request each arrival is
    */
   public PointResult run(long[] arrivalsNanos, int[] order, Labels labels) {
+    return run(arrivalsNanos, order, config.warmupRequests(), labels);
+  }
+
+  /**
+   * Simulates one point of a sweep plan, its warm-up the plan's rather than the configuration's.
+   *
+   * @param corpus the profile's source label
+   */
+  public PointResult run(PointPlan point, String corpus) {
+    return run(
+        point.offsetsNanos(),
+        point.order(),
+        point.warmupRequests(),
+        new Labels(point.offeredRps(), point.arrivals(), point.seed(), corpus));
+  }
+
+  private PointResult run(long[] arrivalsNanos, int[] order, int warmupRequests, Labels labels) {
     now = 0;
     metrics = RunMetrics.singleThreaded(RequestClasses.tpcDefault());
     metrics.observeBusyWorkers(0, 0);
     dispatcher = new Dispatcher<>(policy, config.workers(), new SimRequest[0], new Host(), true);
     dispatcher.decisionListener(decisions);
     long measureFrom =
-        config.warmupRequests() < arrivalsNanos.length
-            ? arrivalsNanos[config.warmupRequests()]
-            : Long.MAX_VALUE;
+        warmupRequests < arrivalsNanos.length ? arrivalsNanos[warmupRequests] : Long.MAX_VALUE;
     long nextTick = config.quantumNanos();
     int next = 0;
     long sent = 0;
@@ -281,36 +295,18 @@ public final class Simulator {
   }
 
   private PointResult result(Labels labels, long sent, boolean saturated, long window) {
-    Histogram latency = metrics.latency();
-    Map<String, Double> misses = new LinkedHashMap<>();
-    for (long t : config.targetsNanos()) {
-      long total = latency.getTotalCount();
-      long within = total == 0 ? 0 : latency.getCountBetweenValues(0, t);
-      misses.put(Durations.format(t), total == 0 ? 0.0 : 1.0 - (double) within / total);
-    }
-    long completed = metrics.count(RequestRecord.Outcome.COMPLETED);
-    return new PointResult(
-        PointResult.FORMAT,
-        PointResult.VERSION,
-        policy.spec(),
-        labels.offeredRps(),
-        labels.arrivals(),
-        labels.seed(),
-        "simulated, " + config.workers() + " cores",
-        labels.corpus(),
-        window,
-        sent,
-        completed,
-        0,
-        saturated,
-        completed * 1e9 / window,
-        -1,
-        PointResult.percentiles(latency),
-        PointResult.percentiles(metrics.queueing()),
-        null,
-        misses,
-        metrics.degreeDistribution(),
-        PointResult.encode(latency));
+    return new PointResultBuilder(policy.spec(), metrics.latency())
+        .labels(
+            labels.offeredRps(),
+            labels.arrivals(),
+            labels.seed(),
+            "simulated, " + config.workers() + " cores",
+            labels.corpus())
+        .outcome(window, sent, metrics.count(RequestRecord.Outcome.COMPLETED), 0, saturated)
+        .queueing(metrics.queueing())
+        .missTargets(config.targetsNanos())
+        .degreeDistribution(metrics.degreeDistribution())
+        .build();
   }
 
   /** The dispatch core's view of the simulated system, on the virtual clock. */

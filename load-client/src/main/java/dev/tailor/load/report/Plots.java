@@ -1,7 +1,9 @@
 package dev.tailor.load.report;
 
+import dev.tailor.core.io.AtomicFiles;
 import dev.tailor.core.metrics.PointResult;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,9 +96,10 @@ final class Plots {
     chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
   }
 
+  /** Writes the chart as a PNG, atomically: a reader never sees half a plot. */
   private static void save(XYChart chart, Path file) throws IOException {
-    String name = file.toString();
-    String base = name.endsWith(".png") ? name.substring(0, name.length() - 4) : name;
-    BitmapEncoder.saveBitmap(chart, base, BitmapEncoder.BitmapFormat.PNG);
+    Path tmp = AtomicFiles.sibling(file, "plot");
+    Files.write(tmp, BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG));
+    AtomicFiles.moveIntoPlace(tmp, file);
   }
 }

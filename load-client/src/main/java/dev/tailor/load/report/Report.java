@@ -4,7 +4,6 @@ import dev.tailor.core.io.AtomicFiles;
 import dev.tailor.core.metrics.PointResult;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,9 +16,11 @@ import java.util.TreeSet;
 
 /**
  * Writes a sweep's report into a directory: a JSON and an HdrHistogram {@code .hgrm} per point, one
- * CSV of every point, a Markdown summary (rows are loads, columns policies, each cell the P99 and
- * its ratio to the best baseline at that load) and PNG plots (P99 and P99.9 against load, the
- * latency CDF at one load). Real runs and simulations write the same report.
+ * CSV of every point (a column per {@link Metric}), a Markdown summary (rows are loads, columns
+ * policies, each cell the {@link #SUMMARY_METRIC} and its ratio to the best baseline at that load)
+ * and PNG plots (P99 and P99.9 against load, the latency CDF at one load). Real runs and
+ * simulations write the same report. Every file is written to a hidden sibling and moved into
+ * place, so a reader never sees half of one.
  */
 public final class Report {
 
@@ -27,8 +28,17 @@ public final class Report {
   static final Set<String> BASELINES =
       Set.of("seq", "fixed", "adaptive", "wq-linear", "rampup", "rc");
 
+  /** The CSV of every point, one column per {@link Metric}. */
+  public static final String RESULTS = "results.csv";
+
+  /** The Markdown summary. */
+  public static final String SUMMARY = "summary.md";
+
   /** The simulator-fidelity table that {@code tailor fidelity} adds to a report. */
   public static final String FIDELITY = "fidelity.md";
+
+  /** The figure the summary compares policies by. */
+  static final Metric SUMMARY_METRIC = Metric.P99;
 
   private Report() {}
 
@@ -41,6 +51,18 @@ public final class Report {
    * @return the Markdown summary
    */
   public static String write(Path dir, List<PointResult> points, double cdfRps) throws IOException {
+    return write(dir, points, cdfRps, null);
+  }
+
+  /**
+   * Writes every file of the report, as {@link #write(Path, List, double)} does, and records which
+   * queries a replay sent.
+   *
+   * @param trace the replayed trace, or null for a simulation's report
+   * @return the Markdown summary
+   */
+  public static String write(Path dir, List<PointResult> points, double cdfRps, ReplayedTrace trace)
+      throws IOException {
     // A report holds one sweep: its points replace a previous report's rather than mix with them,
     // and the fidelity table made from those goes with them.
     Files.createDirectories(dir);
@@ -56,9 +78,13 @@ public final class Report {
     }
     AtomicFiles.replaceDirectory(pointsDir, dir.resolve("points"));
     Files.deleteIfExists(dir.resolve(FIDELITY));
-    writeCsv(dir.resolve("results.csv"), points);
+    Files.deleteIfExists(dir.resolve(ReplayedTrace.FILE));
+    if (trace != null) {
+      trace.write(dir);
+    }
+    writeAtomically(dir.resolve(RESULTS), ResultsCsv.of(points));
     String summary = summary(points);
-    Files.writeString(dir.resolve("summary.md"), summary);
+    writeAtomically(dir.resolve(SUMMARY), summary);
     Plots.latencyAgainstLoad(points, "p99", dir.resolve("p99.png"));
     Plots.latencyAgainstLoad(points, "p99.9", dir.resolve("p999.png"));
     double load = Double.isNaN(cdfRps) ? highestUnsaturated(points) : cdfRps;
@@ -67,11 +93,10 @@ public final class Report {
   }
 
   static String fileName(PointResult p) {
-    return p.policy().replaceAll("[^A-Za-z0-9.,-]", "_") + "@" + format(p.offeredRps()) + "rps";
-  }
-
-  private static String format(double v) {
-    return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.2f", v);
+    return p.policy().replaceAll("[^A-Za-z0-9.,-]", "_")
+        + "@"
+        + Metric.load(p.offeredRps())
+        + "rps";
   }
 
   private static double highestUnsaturated(List<PointResult> points) {
@@ -84,72 +109,14 @@ public final class Report {
     return best;
   }
 
-  private static void writeCsv(Path file, List<PointResult> points) throws IOException {
-    Set<String> targets = new TreeSet<>();
-    for (PointResult p : points) {
-      targets.addAll(p.missRatio().keySet());
-    }
-    try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8))) {
-      List<String> header =
-          new ArrayList<>(
-              List.of(
-                  "policy",
-                  "offered_rps",
-                  "achieved_rps",
-                  "sent",
-                  "completed",
-                  "failed",
-                  "saturated",
-                  "mean_ms",
-                  "p50_ms",
-                  "p90_ms",
-                  "p99_ms",
-                  "p99.9_ms",
-                  "max_ms",
-                  "queue_p99_ms",
-                  "send_lag_p99_ms",
-                  "cpu_s"));
-      for (String t : targets) {
-        header.add("miss_" + t);
-      }
-      header.add("environment");
-      header.add("corpus");
-      out.println(String.join(",", header));
-      for (PointResult p : points) {
-        List<String> row = new ArrayList<>();
-        row.add(csv(p.policy()));
-        row.add(format(p.offeredRps()));
-        row.add(String.format(Locale.ROOT, "%.2f", p.achievedRps()));
-        row.add(Long.toString(p.sent()));
-        row.add(Long.toString(p.completed()));
-        row.add(Long.toString(p.failed()));
-        row.add(Boolean.toString(p.saturated()));
-        for (String q : List.of("mean", "p50", "p90", "p99", "p99.9", "max")) {
-          row.add(ms(p.latency().get(q)));
-        }
-        row.add(p.queueing() == null ? "" : ms(p.queueing().get("p99")));
-        row.add(p.sendLag() == null ? "" : ms(p.sendLag().get("p99")));
-        row.add(p.cpuNanos() < 0 ? "" : String.format(Locale.ROOT, "%.3f", p.cpuNanos() / 1e9));
-        for (String t : targets) {
-          Double m = p.missRatio().get(t);
-          row.add(m == null ? "" : String.format(Locale.ROOT, "%.5f", m));
-        }
-        row.add(csv(p.environment()));
-        row.add(csv(p.corpus()));
-        out.println(String.join(",", row));
-      }
-    }
-  }
-
-  private static String ms(Double nanos) {
-    return nanos == null ? "" : String.format(Locale.ROOT, "%.3f", nanos / 1e6);
-  }
-
-  private static String csv(String s) {
-    if (s == null) {
-      return "";
-    }
-    return s.contains(",") || s.contains("\"") ? '"' + s.replace("\"", "\"\"") + '"' : s;
+  /**
+   * Writes text to a file atomically: to a hidden sibling first, then moved into place, so that a
+   * reader sees the old file or the new one, never half of one.
+   */
+  public static void writeAtomically(Path file, String text) throws IOException {
+    Path tmp = AtomicFiles.sibling(file, "writing");
+    Files.writeString(tmp, text, StandardCharsets.UTF_8);
+    AtomicFiles.moveIntoPlace(tmp, file);
   }
 
   /** The Markdown summary: P99 per load and policy, with the ratio to the best baseline. */
@@ -162,7 +129,9 @@ public final class Report {
     }
     StringBuilder md = new StringBuilder();
     PointResult first = points.isEmpty() ? null : points.get(0);
-    md.append("# P99 latency by load and policy\n\n");
+    md.append("# ")
+        .append(SUMMARY_METRIC.name().toUpperCase(Locale.ROOT))
+        .append(" latency by load and policy\n\n");
     if (first != null) {
       md.append(first.environment())
           .append("; corpus: ")
@@ -174,7 +143,11 @@ public final class Report {
           .append(".\n\n");
     }
     md.append(
-        "Each cell: P99 in ms, and in brackets its ratio to the best baseline at that load"
+        "Each cell: "
+            + SUMMARY_METRIC.name().toUpperCase(Locale.ROOT)
+            + " in "
+            + SUMMARY_METRIC.unit()
+            + ", and in brackets its ratio to the best baseline at that load"
             + " (baselines: seq, fixed, adaptive, wq-linear, rampup, rc). \"sat.\" marks a point whose"
             + " backlog grew without bound.\n\n");
     md.append("| load (rps) |");
@@ -188,13 +161,13 @@ public final class Report {
       double best = Double.NaN;
       for (PointResult p : points) {
         if (p.offeredRps() == load && !p.saturated() && isBaseline(p.policy())) {
-          double v = p.latencyAt("p99");
+          double v = SUMMARY_METRIC.value(p);
           if (Double.isNaN(best) || v < best) {
             best = v;
           }
         }
       }
-      md.append("| ").append(format(load)).append(" |");
+      md.append("| ").append(Metric.load(load)).append(" |");
       for (String policy : policies) {
         PointResult p = find(points, policy, load);
         md.append(' ');
@@ -203,8 +176,8 @@ public final class Report {
         } else if (p.saturated()) {
           md.append("sat.");
         } else {
-          double v = p.latencyAt("p99");
-          md.append(String.format(Locale.ROOT, "%.1f", v / 1e6));
+          double v = SUMMARY_METRIC.value(p);
+          md.append(String.format(Locale.ROOT, "%.1f", v));
           if (!Double.isNaN(best) && best > 0) {
             md.append(String.format(Locale.ROOT, " (%.2f)", v / best));
           }

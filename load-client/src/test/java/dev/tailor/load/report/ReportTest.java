@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.metrics.PointResult;
-import dev.tailor.load.OpenLoopReplayer;
 import dev.tailor.load.Sweep;
 import dev.tailor.load.Target;
+import dev.tailor.sim.arrival.SweepPlan;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -54,11 +54,10 @@ class ReportTest {
           new Sweep.Plan(
               List.of("seq", "fixed:2"),
               List.of(100.0, 200.0),
-              "poisson",
-              42,
-              400 * MS,
-              new OpenLoopReplayer.Settings(
-                  100 * MS, 10_000, TimeUnit.SECONDS.toNanos(5), List.of(1 * MS, 5 * MS)));
+              SweepPlan.timed("poisson", 42, 400 * MS, 100 * MS),
+              10_000,
+              TimeUnit.SECONDS.toNanos(5),
+              List.of(1 * MS, 5 * MS));
       List<PointResult> points =
           Sweep.run(
               plan,
@@ -117,15 +116,7 @@ class ReportTest {
   void aDurationNoLongerThanTheWarmUpIsAnError() {
     IllegalArgumentException e =
         assertThrows(
-            IllegalArgumentException.class,
-            () ->
-                new Sweep.Plan(
-                    List.of("seq"),
-                    List.of(10.0),
-                    "poisson",
-                    1,
-                    10 * MS,
-                    new OpenLoopReplayer.Settings(10 * MS, 10, MS, List.of())));
+            IllegalArgumentException.class, () -> SweepPlan.timed("poisson", 1, 10 * MS, 10 * MS));
     assertTrue(e.getMessage().contains("longer than the warm-up"), e.getMessage());
   }
 }

@@ -1,0 +1,77 @@
+package dev.tailor.load;
+
+import dev.tailor.core.Scheduler;
+import dev.tailor.core.metrics.PointResult;
+import dev.tailor.lucene.TailorSearcher;
+import java.io.IOException;
+import java.util.List;
+import java.util.function.Consumer;
+import org.apache.lucene.index.IndexReader;
+
+/**
+ * A sweep against a scheduler in this process: the trace's queries run a few times first, so that
+ * the first policy measured does not pay alone for the JIT compiler and a cold index, then every
+ * point of the plan against a fresh {@link InProcessTarget} per policy.
+ */
+public final class InProcessSweep {
+
+  /** How many times each query runs before the first point. */
+  public static final int WARM_UP_ROUNDS = 3;
+
+  /**
+   * The in-process server.
+   *
+   * @param workers the parallelism budget
+   * @param queue the admission queue limit
+   * @param unitsPerQuery the units each query is cut into
+   */
+  public record Server(int workers, int queue, int unitsPerQuery) {
+
+    /** A server of {@code workers} threads, cutting each query into four units per thread. */
+    public static Server of(int workers, int queue) {
+      return new Server(workers, queue, 4 * workers);
+    }
+  }
+
+  private InProcessSweep() {}
+
+  /**
+   * Warms up, then runs every point, reporting each as it finishes.
+   *
+   * @param environment e.g. "measured on this machine (2 cores)"
+   * @param corpus the index's source label
+   */
+  public static List<PointResult> run(
+      IndexReader reader,
+      List<InProcessTarget.TraceEntry> entries,
+      Sweep.Plan plan,
+      Server server,
+      String environment,
+      String corpus,
+      Consumer<PointResult> onPoint)
+      throws IOException, InterruptedException {
+    warmUp(reader, entries, server.workers());
+    return Sweep.run(
+        plan,
+        policy ->
+            new InProcessTarget(
+                reader, entries, policy, server.workers(), server.queue(), server.unitsPerQuery()),
+        entries.size(),
+        environment,
+        corpus,
+        onPoint);
+  }
+
+  private static void warmUp(
+      IndexReader reader, List<InProcessTarget.TraceEntry> entries, int workers)
+      throws IOException {
+    try (Scheduler scheduler = Scheduler.builder().policy("seq").workers(workers).build()) {
+      TailorSearcher searcher = new TailorSearcher(reader, scheduler);
+      for (int round = 0; round < WARM_UP_ROUNDS; round++) {
+        for (InProcessTarget.TraceEntry e : entries) {
+          searcher.search(e.query(), 10);
+        }
+      }
+    }
+  }
+}

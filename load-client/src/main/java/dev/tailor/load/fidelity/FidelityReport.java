@@ -1,0 +1,70 @@
+package dev.tailor.load.fidelity;
+
+import dev.tailor.core.model.DemandProfile;
+import dev.tailor.load.report.Report;
+import dev.tailor.sim.arrival.SweepPlan;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * The whole fidelity step on a replay's report: read its measured points, refuse a profile of other
+ * queries, simulate every point again, and write the table into the report as {@value
+ * Report#FIDELITY}, atomically.
+ */
+public final class FidelityReport {
+
+  /**
+   * What was compared and written.
+   *
+   * @param comparison the measured and simulated points
+   * @param table the Markdown table
+   * @param file where the table was written
+   */
+  public record Written(SimulatorFidelity.Comparison comparison, String table, Path file) {}
+
+  private FidelityReport() {}
+
+  /**
+   * Compares and writes.
+   *
+   * @param reportDir a replay's report directory
+   * @param profileFile the demand profile of the replayed queries
+   * @param plan the replay's plan (arrivals, duration, warm-up); each point's seed is its own
+   * @param cores simulated threads, or null for the cores the profile was taken on
+   * @param quantumNanos the policies' tick, as the replay's scheduler had it
+   * @throws IllegalArgumentException naming the files if the report has no measured point, the
+   *     profile is of other queries, or the plan's arrivals are not the replay's
+   * @throws IOException naming the file if the report or the profile does not read
+   */
+  public static Written write(
+      Path reportDir, Path profileFile, SweepPlan plan, Integer cores, long quantumNanos)
+      throws IOException {
+    MeasuredReport measured = MeasuredReport.read(reportDir);
+    DemandProfile profile = DemandProfile.read(profileFile);
+    SimulatorFidelity.requireSameQueries(measured, profileFile, profile);
+    int workers = cores != null ? cores : profile.environment().cores();
+    SimulatorFidelity.Comparison comparison =
+        SimulatorFidelity.compare(measured, profile, plan, workers, quantumNanos);
+    String table =
+        FidelityTable.markdown(comparison, profileFile.getFileName().toString(), measured);
+    Path file = reportDir.resolve(Report.FIDELITY);
+    Report.writeAtomically(file, table);
+    return new Written(comparison, table, file);
+  }
+
+  /**
+   * A one-line warning if some simulations counted other requests than the replay (the plan was
+   * likely not the replay's), or null if none did.
+   */
+  public static String mismatchWarning(SimulatorFidelity.Comparison comparison) {
+    if (comparison.mismatches().isEmpty()) {
+      return null;
+    }
+    return String.format(
+        "warning: %d of %d simulations counted other requests than the replay (first: %s);"
+            + " were --duration and --warmup the replay's?",
+        comparison.mismatches().size(),
+        comparison.rows().size() * comparison.models().size(),
+        comparison.mismatches().get(0));
+  }
+}

@@ -1,0 +1,56 @@
+package dev.tailor.load.fidelity;
+
+import dev.tailor.core.metrics.PointResult;
+import dev.tailor.load.report.ReplayedTrace;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * A replay's report as the fidelity comparison reads it: its measured points (simulated ones left
+ * out), by load then policy, and the trace it replayed where the report records it.
+ *
+ * @param dir the report directory
+ * @param points the measured points, by load then policy
+ * @param trace the replayed trace, or null if the report does not record it
+ */
+public record MeasuredReport(Path dir, List<PointResult> points, ReplayedTrace trace) {
+
+  /** Copies the list. */
+  public MeasuredReport {
+    points = List.copyOf(points);
+  }
+
+  /**
+   * Reads a report directory.
+   *
+   * @throws IllegalArgumentException naming the directory if it has no points or no measured one
+   * @throws IOException naming the file if a point or the trace record does not read
+   */
+  public static MeasuredReport read(Path dir) throws IOException {
+    Path points = dir.resolve("points");
+    if (!Files.isDirectory(points)) {
+      throw new IllegalArgumentException(
+          points + ": not a directory; is " + dir + " a replay's report?");
+    }
+    List<PointResult> out = new ArrayList<>();
+    try (Stream<Path> files = Files.list(points)) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
+        PointResult p = PointResult.read(f);
+        if (!p.environment().startsWith("simulated")) {
+          out.add(p);
+        }
+      }
+    }
+    if (out.isEmpty()) {
+      throw new IllegalArgumentException(points + ": no measured point to compare");
+    }
+    out.sort(
+        Comparator.comparingDouble(PointResult::offeredRps).thenComparing(PointResult::policy));
+    return new MeasuredReport(dir, out, ReplayedTrace.read(dir));
+  }
+}

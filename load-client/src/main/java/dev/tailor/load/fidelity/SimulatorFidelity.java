@@ -1,0 +1,168 @@
+package dev.tailor.load.fidelity;
+
+import dev.tailor.core.Scheduler;
+import dev.tailor.core.metrics.PointResult;
+import dev.tailor.core.model.DemandProfile;
+import dev.tailor.core.policy.PolicyRegistry;
+import dev.tailor.load.report.ReplayedTrace;
+import dev.tailor.sim.Simulator;
+import dev.tailor.sim.arrival.PointPlan;
+import dev.tailor.sim.arrival.SweepPlan;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Simulates every measured point of a replay again: the same profile's requests, the same policy
+ * and rate, and from the replay's {@link SweepPlan} (with each point's recorded seed) the same
+ * arrivals, query order and warm-up. Each point is simulated under every work model the profile
+ * allows: fluid (Few-to-Many's, the tables') always, units (the runtime's) where the profile has
+ * unit times.
+ */
+public final class SimulatorFidelity {
+
+  /**
+   * One measured point beside its simulations.
+   *
+   * @param measured the replay's point
+   * @param simulated one simulation per work model, in the comparison's model order
+   */
+  public record Row(PointResult measured, List<PointResult> simulated) {
+
+    /** Copies the list. */
+    public Row {
+      simulated = List.copyOf(simulated);
+    }
+  }
+
+  /**
+   * What the comparison found.
+   *
+   * @param workers the simulated threads
+   * @param models the work models simulated, in column order
+   * @param rows one per measured point, by load then policy
+   * @param mismatches the simulations (of unsaturated points) that counted another number of
+   *     requests than the replay did: a sign that the plan was not the replay's
+   */
+  public record Comparison(
+      int workers, List<Simulator.WorkModel> models, List<Row> rows, List<Mismatch> mismatches) {
+
+    /** Copies the lists. */
+    public Comparison {
+      models = List.copyOf(models);
+      rows = List.copyOf(rows);
+      mismatches = List.copyOf(mismatches);
+    }
+  }
+
+  /**
+   * A simulation that counted another number of requests than the replay.
+   *
+   * @param measured the replay's point
+   * @param simulatedRequests the requests the simulation counted
+   */
+  public record Mismatch(PointResult measured, long simulatedRequests) {
+    @Override
+    public String toString() {
+      return String.format(
+          Locale.ROOT,
+          "%s at %s rps: %d requests measured, %d simulated",
+          measured.policy(),
+          measured.offeredRps(),
+          measured.sent(),
+          simulatedRequests);
+    }
+  }
+
+  private SimulatorFidelity() {}
+
+  /**
+   * Refuses a profile of other queries than the report replayed.
+   *
+   * @throws IllegalArgumentException naming both files and both traces if they differ
+   */
+  public static void requireSameQueries(
+      MeasuredReport report, Path profileFile, DemandProfile profile) {
+    if (report.trace() == null || profile.environment() == null) {
+      return; // nothing recorded to compare: an older report or a hand-made profile
+    }
+    ReplayedTrace profiled =
+        ReplayedTrace.of(Path.of(profile.environment().trace()), profile.requests().size());
+    if (!profiled.sameQueriesAs(report.trace())) {
+      throw new IllegalArgumentException(
+          "profile "
+              + profileFile
+              + " is of trace "
+              + profiled
+              + ", but report "
+              + report.dir()
+              + " replayed trace "
+              + report.trace()
+              + "; profile the replayed queries (the same --trace and --limit)");
+    }
+  }
+
+  /** The work models a profile can be simulated under: units only where it has unit times. */
+  public static List<Simulator.WorkModel> models(DemandProfile profile) {
+    return profile.requests().stream().allMatch(DemandProfile.Request::hasUnitTimes)
+        ? List.of(Simulator.WorkModel.FLUID, Simulator.WorkModel.UNITS)
+        : List.of(Simulator.WorkModel.FLUID);
+  }
+
+  /**
+   * Simulates every measured point.
+   *
+   * @param plan the replay's plan (arrivals, duration, warm-up); each point's own seed is used
+   * @param workers the simulated threads
+   * @param quantumNanos the policies' tick, as the replay's scheduler had it
+   * @throws IllegalArgumentException if the plan's arrivals are not those a point records
+   */
+  public static Comparison compare(
+      MeasuredReport report,
+      DemandProfile profile,
+      SweepPlan plan,
+      int workers,
+      long quantumNanos) {
+    List<Simulator.WorkModel> models = models(profile);
+    List<Row> rows = new ArrayList<>();
+    List<Mismatch> mismatches = new ArrayList<>();
+    for (PointResult real : report.points()) {
+      PointPlan point =
+          plan.withSeed(real.seed()).point(real.offeredRps(), profile.requests().size());
+      if (!point.arrivals().equals(real.arrivals())) {
+        throw new IllegalArgumentException(
+            String.format(
+                Locale.ROOT,
+                "%s at %s rps: the replay's arrivals were %s, but arrivals %s give %s",
+                real.policy(),
+                real.offeredRps(),
+                real.arrivals(),
+                plan.arrivals(),
+                point.arrivals()));
+      }
+      List<PointResult> sims = new ArrayList<>();
+      for (Simulator.WorkModel model : models) {
+        Simulator.Config config =
+            new Simulator.Config(
+                workers,
+                quantumNanos,
+                Scheduler.DEFAULT_LONG_THRESHOLD_NANOS,
+                true,
+                point.warmupRequests(),
+                Math.max(1_000, point.requests()),
+                List.of(),
+                model);
+        PointResult sim =
+            new Simulator(profile, PolicyRegistry.of(real.policy()), config)
+                .run(point, real.corpus());
+        if (sim.sent() != real.sent() && !real.saturated()) {
+          mismatches.add(new Mismatch(real, sim.sent()));
+        }
+        sims.add(sim);
+      }
+      rows.add(new Row(real, sims));
+    }
+    return new Comparison(workers, models, rows, mismatches);
+  }
+}

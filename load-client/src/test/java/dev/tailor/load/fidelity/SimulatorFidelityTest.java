@@ -1,0 +1,72 @@
+package dev.tailor.load.fidelity;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tailor.core.model.DemandProfile;
+import dev.tailor.load.report.ReplayedTrace;
+import dev.tailor.sim.model.ParametricProfile;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class SimulatorFidelityTest {
+
+  private static DemandProfile profileOf(String trace, int queries) {
+    DemandProfile p = ParametricProfile.generate(queries, 4, 1);
+    DemandProfile.Environment e = p.environment();
+    return DemandProfile.of(
+        new DemandProfile.Environment(
+            e.index(),
+            e.indexLabel(),
+            e.indexDocs(),
+            trace,
+            e.cores(),
+            e.jvm(),
+            e.os(),
+            e.takenAt()),
+        p.settings(),
+        p.complete(),
+        p.requests());
+  }
+
+  private static MeasuredReport replayOf(String trace, int queries) {
+    return new MeasuredReport(
+        Path.of("/reports/replay"), List.of(), new ReplayedTrace(trace, queries));
+  }
+
+  @Test
+  void aProfileOfAnotherTraceIsRefusedNamingBoth() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                SimulatorFidelity.requireSameQueries(
+                    replayOf("/data/nq.txt", 20),
+                    Path.of("other.json"),
+                    profileOf("/data/msmarco.txt", 20)));
+    assertTrue(e.getMessage().contains("/data/nq.txt"), e.getMessage());
+    assertTrue(e.getMessage().contains("/data/msmarco.txt"), e.getMessage());
+    assertTrue(e.getMessage().contains("other.json"), e.getMessage());
+  }
+
+  @Test
+  void aProfileOfAnotherCutOfTheTraceIsRefused() {
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                SimulatorFidelity.requireSameQueries(
+                    replayOf("/data/nq.txt", 20),
+                    Path.of("p.json"),
+                    profileOf("/data/nq.txt", 30)));
+    assertTrue(e.getMessage().contains("20 queries"), e.getMessage());
+    assertTrue(e.getMessage().contains("30 queries"), e.getMessage());
+  }
+
+  @Test
+  void aProfileOfTheReplayedQueriesIsAccepted() {
+    SimulatorFidelity.requireSameQueries(
+        replayOf("/data/./nq.txt", 20), Path.of("p.json"), profileOf("/data/nq.txt", 20));
+  }
+}

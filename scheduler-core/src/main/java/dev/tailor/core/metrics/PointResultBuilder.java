@@ -1,0 +1,156 @@
+package dev.tailor.core.metrics;
+
+import dev.tailor.core.Durations;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.HdrHistogram.Histogram;
+
+/**
+ * Builds a {@link PointResult} from what a point recorded: its latency histogram and counts, and
+ * where known its queueing delays, the client's send lag, its CPU time and its degree distribution.
+ * The load client and the simulator both build their results here, so that the figures derived from
+ * the histograms (percentiles, miss ratios, achieved rate, the encoded histogram) are derived one
+ * way.
+ *
+ * <p>Not thread-safe; build once the point has finished recording.
+ */
+public final class PointResultBuilder {
+
+  private final String policy;
+  private final Histogram latency;
+  private double offeredRps;
+  private String arrivals;
+  private long seed;
+  private String environment;
+  private String corpus;
+  private long windowNanos = 1;
+  private long sent;
+  private long completed;
+  private long failed;
+  private boolean saturated;
+  private long cpuNanos = -1;
+  private Histogram queueing;
+  private Histogram sendLag;
+  private List<Long> targetsNanos = List.of();
+  private Map<String, long[]> degreeDistribution;
+
+  /**
+   * A builder of {@code policy}'s point, whose latencies (warm-up left out) are {@code latency}.
+   * The histogram is read when {@link #build} is called, not copied.
+   */
+  public PointResultBuilder(String policy, Histogram latency) {
+    this.policy = policy;
+    this.latency = latency;
+  }
+
+  /**
+   * What the point is.
+   *
+   * @param offeredRps the arrival rate asked for
+   * @param arrivals the arrival process's description
+   * @param seed the seed of arrivals and request order
+   * @param environment where the point ran, e.g. "simulated, 16 cores"
+   * @param corpus the index's or profile's source label
+   */
+  public PointResultBuilder labels(
+      double offeredRps, String arrivals, long seed, String environment, String corpus) {
+    this.offeredRps = offeredRps;
+    this.arrivals = arrivals;
+    this.seed = seed;
+    this.environment = environment;
+    this.corpus = corpus;
+    return this;
+  }
+
+  /**
+   * What happened in the measured window.
+   *
+   * @param windowNanos the measured window's length, at least 1
+   * @param sent requests sent (arrived) in the window
+   * @param completed of those, completed with a result; the achieved rate is these per second
+   * @param failed of those, failed, rejected or never answered
+   * @param saturated whether the backlog grew without bound and the point stopped early
+   * @throws IllegalArgumentException if the window is not positive
+   */
+  public PointResultBuilder outcome(
+      long windowNanos, long sent, long completed, long failed, boolean saturated) {
+    if (windowNanos < 1) {
+      throw new IllegalArgumentException(
+          "the measured window must be positive, got " + windowNanos);
+    }
+    this.windowNanos = windowNanos;
+    this.sent = sent;
+    this.completed = completed;
+    this.failed = failed;
+    this.saturated = saturated;
+    return this;
+  }
+
+  /** The CPU time the process used during the point; -1 (the default) where unknown. */
+  public PointResultBuilder cpuNanos(long cpuNanos) {
+    this.cpuNanos = cpuNanos;
+    return this;
+  }
+
+  /** The queueing delays (arrival to start); left out of the result where null or never set. */
+  public PointResultBuilder queueing(Histogram queueing) {
+    this.queueing = queueing;
+    return this;
+  }
+
+  /** The client's lag behind its intended send times; left out where null or never set. */
+  public PointResultBuilder sendLag(Histogram sendLag) {
+    this.sendLag = sendLag;
+    return this;
+  }
+
+  /** Latency targets whose miss ratios the result gives, in this order. */
+  public PointResultBuilder missTargets(List<Long> targetsNanos) {
+    this.targetsNanos = List.copyOf(targetsNanos);
+    return this;
+  }
+
+  /** The degree distribution per request class; left out where null or never set. */
+  public PointResultBuilder degreeDistribution(Map<String, long[]> degreeDistribution) {
+    this.degreeDistribution = degreeDistribution;
+    return this;
+  }
+
+  /** The point's result. */
+  public PointResult build() {
+    return new PointResult(
+        PointResult.FORMAT,
+        PointResult.VERSION,
+        policy,
+        offeredRps,
+        arrivals,
+        seed,
+        environment,
+        corpus,
+        windowNanos,
+        sent,
+        completed,
+        failed,
+        saturated,
+        completed * 1e9 / windowNanos,
+        cpuNanos,
+        PointResult.percentiles(latency),
+        queueing == null ? null : PointResult.percentiles(queueing),
+        sendLag == null ? null : PointResult.percentiles(sendLag),
+        missRatios(),
+        degreeDistribution,
+        PointResult.encode(latency));
+  }
+
+  /** Per target (formatted as a duration), the fraction of requests slower than it. */
+  private Map<String, Double> missRatios() {
+    Map<String, Double> misses = new LinkedHashMap<>();
+    long total = latency.getTotalCount();
+    for (long t : targetsNanos) {
+      long within = total == 0 ? 0 : latency.getCountBetweenValues(0, t);
+      misses.put(Durations.format(t), total == 0 ? 0.0 : 1.0 - (double) within / total);
+    }
+    return misses;
+  }
+}
