@@ -4,6 +4,7 @@ import dev.tailor.core.Durations;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.core.model.DemandProfile;
+import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.load.report.Report;
 import dev.tailor.sim.Simulator;
@@ -129,8 +130,10 @@ final class SimulateCommand implements Callable<Integer> {
     for (double rate : sweep.rps) {
       PointPlan point = plan.point(rate, profile.requests().size());
       for (String policy : policies) {
-        PointResult p =
-            new Simulator(profile, PolicyRegistry.of(policy), config).run(point, corpus);
+        PointResult p;
+        try (Policy simulated = PolicyRegistry.of(policy)) {
+          p = new Simulator(profile, simulated, config).run(point, corpus);
+        }
         points.add(p);
         err.printf(
             "  %-16s %8.1f rps: p50 %8.2f ms  p99 %8.2f ms%s  (%s)%n",

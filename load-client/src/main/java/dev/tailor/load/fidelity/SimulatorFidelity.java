@@ -3,6 +3,7 @@ package dev.tailor.load.fidelity;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.core.model.DemandProfile;
+import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.sim.Simulator;
@@ -153,9 +154,10 @@ public final class SimulatorFidelity {
                 Math.max(1_000, point.requests()),
                 List.of(),
                 model);
-        PointResult sim =
-            new Simulator(profile, PolicyRegistry.of(real.policy()), config)
-                .run(point, real.corpus());
+        PointResult sim;
+        try (Policy policy = PolicyRegistry.of(real.policy())) {
+          sim = new Simulator(profile, policy, config).run(point, real.corpus());
+        }
         if (sim.sent() != real.sent() && !real.saturated()) {
           mismatches.add(new Mismatch(real, sim.sent()));
         }
