@@ -44,6 +44,22 @@ public final class JsonFields {
     return root;
   }
 
+  /**
+   * Checks the header every versioned Tailor file opens with: the tree is an object whose {@code
+   * format} is {@code format} and whose {@code version} is one this Tailor reads.
+   */
+  public void header(JsonNode root, String format, int version) throws IOException {
+    root(root);
+    String f = text(root, "format", "");
+    if (!format.equals(f)) {
+      throw problem("format", "expected \"" + format + "\", got \"" + f + "\"");
+    }
+    int v = smallInteger(root, "version", "", 1);
+    if (v != version) {
+      throw problem("version", "this Tailor reads version " + version + ", got " + v);
+    }
+  }
+
   /** The object {@code node.field}, or null if absent or null. */
   public JsonNode optionalObject(JsonNode node, String field, String at) throws IOException {
     JsonNode v = node.get(field);

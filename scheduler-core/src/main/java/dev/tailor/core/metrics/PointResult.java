@@ -138,19 +138,10 @@ public record PointResult(
     }
 
     PointResult point(JsonNode root) throws IOException {
-      fields.root(root);
-      String format = fields.text(root, "format", "");
-      if (!FORMAT.equals(format)) {
-        throw fields.problem("format", "expected \"" + FORMAT + "\", got \"" + format + "\"");
-      }
-      int version = fields.smallInteger(root, "version", "", 1);
-      if (version != VERSION) {
-        throw fields.problem(
-            "version", "this Tailor reads version " + VERSION + ", got " + version);
-      }
+      fields.header(root, FORMAT, VERSION);
       return new PointResult(
-          format,
-          version,
+          FORMAT,
+          VERSION,
           fields.text(root, "policy", ""),
           fields.nonNegative(root, "offeredRps", ""),
           fields.optionalText(root, "arrivals", ""),

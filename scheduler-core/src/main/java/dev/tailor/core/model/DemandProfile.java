@@ -177,16 +177,7 @@ public record DemandProfile(
     }
 
     DemandProfile profile(JsonNode root) throws IOException {
-      fields.root(root);
-      String format = fields.text(root, "format", "");
-      if (!FORMAT.equals(format)) {
-        throw fields.problem("format", "expected \"" + FORMAT + "\", got \"" + format + "\"");
-      }
-      int version = fields.smallInteger(root, "version", "", 1);
-      if (version != VERSION) {
-        throw fields.problem(
-            "version", "this Tailor reads version " + VERSION + ", got " + version);
-      }
+      fields.header(root, FORMAT, VERSION);
       JsonNode env = fields.object(root, "environment", "");
       Environment environment =
           new Environment(
@@ -216,7 +207,7 @@ public record DemandProfile(
         String at = "requests[" + i + "]";
         requests.add(request(fields.objectAt(list, i, at), at + ".", settings));
       }
-      return new DemandProfile(format, version, environment, settings, complete, requests);
+      return new DemandProfile(FORMAT, VERSION, environment, settings, complete, requests);
     }
 
     private Request request(JsonNode r, String at, Settings settings) throws IOException {

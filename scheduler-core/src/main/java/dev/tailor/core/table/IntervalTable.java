@@ -190,16 +190,7 @@ public final class IntervalTable {
     }
 
     IntervalTable table(JsonNode root) throws IOException {
-      fields.root(root);
-      String format = fields.text(root, "format", "");
-      if (!FORMAT.equals(format)) {
-        throw fields.problem("format", "expected \"" + FORMAT + "\", got \"" + format + "\"");
-      }
-      long version = fields.integer(root, "version", "", 1);
-      if (version != VERSION) {
-        throw fields.problem(
-            "version", "this Tailor reads version " + VERSION + ", got " + version);
-      }
+      fields.header(root, FORMAT, VERSION);
       String kind = fields.text(root, "kind", "");
       if (!KIND.equals(kind)) {
         throw fields.problem("kind", "expected \"" + KIND + "\", got \"" + kind + "\"");
