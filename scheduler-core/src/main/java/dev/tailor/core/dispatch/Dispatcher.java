@@ -83,7 +83,11 @@ public final class Dispatcher<R extends RequestView> {
     DEGREE
   }
 
-  /** Hears every decision, in order, on the thread that made it, under the host's exclusion. */
+  /**
+   * Hears every decision, in order, on the thread that made it: under the host's exclusion, except
+   * {@link Decision#DEGREE}, which the runtime asks without its lock (so a listener for the runtime
+   * must be thread-safe).
+   */
   @FunctionalInterface
   public interface DecisionListener {
     /** A decision about request {@code requestId}; {@code value} as {@link Decision} says. */
