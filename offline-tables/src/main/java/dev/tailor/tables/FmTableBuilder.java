@@ -13,13 +13,13 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.stream.IntStream;
 
 /**
- * Builds a Few-to-Many interval table by the paper's search (Fig. 7, ALGORITHMS.md §1): for every
- * load {@code q = 1..loads}, of the schedules {@code S = (v0, ..., v_{n-1})} on the grid {@code v_i
- * in {0, step, ..., y}} whose running intervals {@code v1..v_{n-1}} sum to at most {@code y} (the
- * longest request's life, the paper's second speed-up), keep those with {@code q·A(S) <= target_p}
- * and take the lowest φ-tail, then the lowest mean, then the first in {@code (v0, v1, ...)} order
- * (the order the paper's loops meet them). A wait of {@code y} becomes "await exit" (the paper's
- * e1).
+ * Builds a Few-to-Many interval table by the paper's search (Haque et al., ASPLOS'15, §4.1, Fig.
+ * 7): for every load {@code q = 1..loads}, of the schedules {@code S = (v0, ..., v_{n-1})} on the
+ * grid {@code v_i in {0, step, ..., y}} whose running intervals {@code v1..v_{n-1}} sum to at most
+ * {@code y} (the longest request's life, the paper's second speed-up), keep those with {@code
+ * q·A(S) <= target_p} and take the lowest φ-tail, then the lowest mean, then the first in {@code
+ * (v0, v1, ...)} order (the order the paper's loops meet them). A wait of {@code y} becomes "await
+ * exit" (the paper's e1).
  *
  * <p>How it avoids the paper's hours: a schedule's per-request times and {@code A(S)} do not depend
  * on the load, only the constraint does, so each running part {@code (v1, ..., v_{n-1})} is

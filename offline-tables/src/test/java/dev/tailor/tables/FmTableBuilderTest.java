@@ -18,7 +18,10 @@ class FmTableBuilderTest {
   static final long MS = 1_000_000L;
   static final String DIGEST = "sha256:" + "0".repeat(64);
 
-  /** Fig. 5 (ALGORITHMS.md §1): short 50 ms and long 150 ms, s(2) = 1.5, s(3) = 2, 6 cores. */
+  /**
+   * Fig. 5 (Haque et al., ASPLOS'15, §4.1): short 50 ms and long 150 ms, s(2) = 1.5, s(3) = 2, 6
+   * cores.
+   */
   static Workload fig5() {
     SpeedupCurve s = SpeedupCurve.of(1, 1.5, 2);
     return Workload.builder().add(50 * MS, s, 1).add(150 * MS, s, 1).build();
@@ -29,8 +32,9 @@ class FmTableBuilderTest {
   }
 
   /**
-   * The rows ALGORITHMS.md reconstructs; the paper itself garbles rows 4-6 and prints "e1" at load
-   * 7, so these are the model's values, not the paper's printed table.
+   * The rows the paper's model (§4.1, Fig. 6) and search (Fig. 7) give; the paper's printed table
+   * garbles rows 4-6 and prints "e1" at load 7, so these are the model's values, not the paper's
+   * printed table.
    */
   @Test
   void buildsTheFig5TableWithDegreesOneAndThree() {

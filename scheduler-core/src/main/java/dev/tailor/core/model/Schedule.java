@@ -4,10 +4,11 @@ import dev.tailor.core.Durations;
 import java.util.Arrays;
 
 /**
- * A Few-to-Many schedule {@code S = (v0, v1, ..., v_{n-1})} (ALGORITHMS.md §1): the request waits
- * {@code v0} before it starts, runs at degree 1 for {@code v1}, at degree 2 for {@code v2}, ... and
- * at degree {@code n} until it finishes. A zero interval skips its degree, so {@code (0, 50ms, 0)}
- * is the paper's pair form {@code {(0, d1), (50ms, d3)}}. Intervals are in nanoseconds.
+ * A Few-to-Many schedule {@code S = (v0, v1, ..., v_{n-1})} (Haque et al., ASPLOS'15, §4.1): the
+ * request waits {@code v0} before it starts, runs at degree 1 for {@code v1}, at degree 2 for
+ * {@code v2}, ... and at degree {@code n} until it finishes. A zero interval skips its degree, so
+ * {@code (0, 50ms, 0)} is the paper's pair form {@code {(0, d1), (50ms, d3)}}. Intervals are in
+ * nanoseconds.
  *
  * <p>The wait may instead be "await exit" (the paper's {@code e1}): the request waits until another
  * request exits. The model still needs a number for it, so such a schedule keeps the largest

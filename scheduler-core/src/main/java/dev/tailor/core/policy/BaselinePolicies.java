@@ -6,8 +6,9 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * The factories of the baseline policies the papers compare against. Definitions follow
- * ALGORITHMS.md; each policy's javadoc states its rule.
+ * The factories of the baseline policies the papers compare against: Sequential, Fixed(N), Adaptive
+ * and RC as in Few-to-Many (Haque et al., ASPLOS'15, §5), WQ-Linear as in TPC (Jeon et al.,
+ * ASPLOS'16, §4.1); each policy's javadoc states its rule.
  */
 final class BaselinePolicies {
 

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Few-to-Many (Haque et al., ASPLOS'15; ALGORITHMS.md §1), online: every decision reads the row of
- * the {@link IntervalTable} for the current load, the number of requests in the system ({@link
+ * Few-to-Many (Haque et al., ASPLOS'15, §4.2), online: every decision reads the row of the {@link
+ * IntervalTable} for the current load, the number of requests in the system ({@link
  * SystemView#requestsInSystem()}, the one arriving or asking included).
  *
  * <ul>

@@ -3,7 +3,7 @@ package dev.tailor.sim.model;
 import dev.tailor.core.model.Schedule;
 
 /**
- * The Few-to-Many model of ALGORITHMS.md §1 (the paper's Fig. 6): the one copy of the schedule
+ * The Few-to-Many model (Haque et al., ASPLOS'15, §4.1, Fig. 6): the one copy of the schedule
  * maths, which the table builder searches with and the tests hold against the paper's example (the
  * online policy reads the resulting {@link Schedule}s). For a schedule {@code S} and a request r
  * with sequential time {@code seq_r} and speedups {@code s_r(i)}, with {@code W_k = sum_{i<=k}

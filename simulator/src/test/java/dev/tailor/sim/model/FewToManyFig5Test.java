@@ -10,13 +10,13 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The paper's worked example (Fig. 5) as ALGORITHMS.md §1 states it: short 50 ms and long 150 ms
+ * The paper's worked example (Haque et al., ASPLOS'15, §4.1, Fig. 5): short 50 ms and long 150 ms
  * requests, equally likely; 6 cores, target_p = 6, 50 ms steps, horizon y = 150 ms, φ = 0.99, s(2)
  * = 1.5, s(3) = 2.
  *
  * <p>The paper's own table is only an illustration here: its scan garbles rows 4-6 and writes "e1"
  * (wait for an exit) at load 7. These tests hold the values that the model and the search give,
- * reconstructed in ALGORITHMS.md and checked there by an independent script, not the paper's
+ * derived from the model of Fig. 6 and checked against a brute force (below), not the paper's
  * printed rows. The paper's table uses degrees 1 and 3 only, so the first test restricts the search
  * to them ({@code v2 = 0}); a two-value schedule {@code (v0, v1)} of the text is {@code (v0, v1,
  * 0)} here.
