@@ -1,5 +1,6 @@
 package dev.tailor.load.fidelity;
 
+import dev.tailor.core.io.AtomicFiles;
 import dev.tailor.core.model.DemandProfile;
 import dev.tailor.load.report.Report;
 import dev.tailor.sim.arrival.SweepPlan;
@@ -48,7 +49,7 @@ public final class FidelityReport {
     String table =
         FidelityTable.markdown(comparison, profileFile.getFileName().toString(), measured);
     Path file = reportDir.resolve(Report.FIDELITY);
-    Report.writeAtomically(file, table);
+    AtomicFiles.writeString(file, table);
     return new Written(comparison, table, file);
   }
 

@@ -3,7 +3,6 @@ package dev.tailor.load.report;
 import dev.tailor.core.io.AtomicFiles;
 import dev.tailor.core.metrics.PointResult;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -98,8 +97,7 @@ final class Plots {
 
   /** Writes the chart as a PNG, atomically: a reader never sees half a plot. */
   private static void save(XYChart chart, Path file) throws IOException {
-    Path tmp = AtomicFiles.sibling(file, "plot");
-    Files.write(tmp, BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG));
-    AtomicFiles.moveIntoPlace(tmp, file);
+    byte[] png = BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG);
+    AtomicFiles.write(file, out -> out.write(png));
   }
 }

@@ -82,9 +82,9 @@ public final class Report {
     if (trace != null) {
       trace.write(dir);
     }
-    writeAtomically(dir.resolve(RESULTS), ResultsCsv.of(points));
+    AtomicFiles.writeString(dir.resolve(RESULTS), ResultsCsv.of(points));
     String summary = summary(points);
-    writeAtomically(dir.resolve(SUMMARY), summary);
+    AtomicFiles.writeString(dir.resolve(SUMMARY), summary);
     Plots.latencyAgainstLoad(points, "p99", dir.resolve("p99.png"));
     Plots.latencyAgainstLoad(points, "p99.9", dir.resolve("p999.png"));
     double load = Double.isNaN(cdfRps) ? highestUnsaturated(points) : cdfRps;
@@ -107,16 +107,6 @@ public final class Report {
       }
     }
     return best;
-  }
-
-  /**
-   * Writes text to a file atomically: to a hidden sibling first, then moved into place, so that a
-   * reader sees the old file or the new one, never half of one.
-   */
-  public static void writeAtomically(Path file, String text) throws IOException {
-    Path tmp = AtomicFiles.sibling(file, "writing");
-    Files.writeString(tmp, text, StandardCharsets.UTF_8);
-    AtomicFiles.moveIntoPlace(tmp, file);
   }
 
   /** The Markdown summary: P99 per load and policy, with the ratio to the best baseline. */

@@ -146,11 +146,6 @@ public final class Dispatcher<R extends RequestView> {
     return view;
   }
 
-  /** The policy this core asks. */
-  public Policy policy() {
-    return policy;
-  }
-
   // ---- the queue ------------------------------------------------------------------------------
 
   /** Appends an arrival to the admission queue; the caller checks the queue's capacity. */
