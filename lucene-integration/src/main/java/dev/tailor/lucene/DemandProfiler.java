@@ -85,7 +85,6 @@ public final class DemandProfiler {
   /** The settings this profiler records in its profiles. */
   public DemandProfile.Settings settings() {
     return new DemandProfile.Settings(
-        options.warmups(),
         options.repetitions(),
         options.unitsPerQuery(),
         options.measuredDegrees(),

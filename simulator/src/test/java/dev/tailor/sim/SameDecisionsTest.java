@@ -49,7 +49,7 @@ class SameDecisionsTest {
     DemandProfile profile =
         DemandProfile.of(
             new DemandProfile.Environment("i", "test", 1, "t", 2, "j", "o", "now"),
-            new DemandProfile.Settings(0, 1, 2, 1, 2),
+            new DemandProfile.Settings(1, 2, 1, 2),
             true,
             List.of(request("0", 3, 1), request("1", 1), request("2", 1)));
     Simulator.Config config =

@@ -36,7 +36,7 @@ class SimulatorTest {
     }
     return DemandProfile.of(
         new DemandProfile.Environment("i", "test", 1, "t", 2, "j", "o", "now"),
-        new DemandProfile.Settings(0, 1, 1, 2, 3),
+        new DemandProfile.Settings(1, 1, 2, 3),
         true,
         requests);
   }
@@ -155,7 +155,7 @@ class SimulatorTest {
   private static DemandProfile profileOf(DemandProfile.Request... requests) {
     return DemandProfile.of(
         new DemandProfile.Environment("i", "test", 1, "t", 2, "j", "o", "now"),
-        new DemandProfile.Settings(0, 1, 4, 2, 3),
+        new DemandProfile.Settings(1, 4, 2, 3),
         true,
         List.of(requests));
   }

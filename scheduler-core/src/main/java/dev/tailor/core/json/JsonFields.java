@@ -183,4 +183,18 @@ public final class JsonFields {
     }
     return out;
   }
+
+  /** The array of finite numbers {@code node.field}, each at least 0. */
+  public double[] nonNegativeNumbers(JsonNode node, String field, String at) throws IOException {
+    JsonNode v = array(node, field, at);
+    double[] out = new double[v.size()];
+    for (int i = 0; i < out.length; i++) {
+      JsonNode e = v.get(i);
+      if (!e.isNumber() || !(e.doubleValue() >= 0) || Double.isInfinite(e.doubleValue())) {
+        throw problem(at + field + "[" + i + "]", "expected a number >= 0");
+      }
+      out[i] = e.doubleValue();
+    }
+    return out;
+  }
 }

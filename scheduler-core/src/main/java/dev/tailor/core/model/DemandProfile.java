@@ -15,7 +15,9 @@ import java.util.List;
  *
  * <p>Per request it holds the sequential time, the time of each work unit at degree 1, the speedup
  * measured at each degree up to the machine's cores and, beyond them, speedups derived from the
- * unit times (kept apart, never mixed with measured ones), and the query's features. Versioned JSON
+ * unit times (kept apart, never mixed with measured ones), the query's features, and how far its
+ * samples spread. The profile also records the conditions it was taken in (how busy the machine
+ * was, the garbage collections and JIT compilation during the timed rounds). Versioned JSON
  * ({@value #FORMAT}, version {@value #VERSION}); {@link #read} validates and names the file, the
  * field and the problem. A profile being taken is written with {@code complete = false} after every
  * few requests, so an interrupted run leaves valid JSON that a rerun resumes.
@@ -25,6 +27,7 @@ import java.util.List;
  * @param environment where the profile was taken
  * @param settings how it was taken
  * @param complete whether every request of the trace has been measured
+ * @param conditions what the machine did while the profile was taken, or null if not recorded
  * @param requests the measured requests, in trace order
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -34,13 +37,14 @@ public record DemandProfile(
     Environment environment,
     Settings settings,
     boolean complete,
+    Conditions conditions,
     List<Request> requests) {
 
   /** The value of {@code format} in every profile. */
   public static final String FORMAT = "tailor-demand-profile";
 
   /** The version this code reads and writes. */
-  public static final int VERSION = 1;
+  public static final int VERSION = 2;
 
   /** Copies the request list. */
   public DemandProfile {
@@ -72,14 +76,79 @@ public record DemandProfile(
   /**
    * How the profile was taken.
    *
-   * @param warmups untimed runs before the timed ones, per query and degree
-   * @param repetitions timed runs per query and degree; times are their medians
+   * @param method how times were measured and summarized, e.g. {@value #INTERLEAVED_ROUNDS}
+   * @param warmupNanos the least untimed warm-up before the timed rounds
+   * @param rounds timed rounds over the whole trace, so at least this many samples per request and
+   *     degree
+   * @param minSampleNanos a sample of a shorter query repeats it until it lasts this long
    * @param unitsPerQuery the units each query was cut into
    * @param measuredDegrees degrees 1..this were measured
    * @param maxDegree degrees above {@code measuredDegrees} up to this are derived
    */
   public record Settings(
-      int warmups, int repetitions, int unitsPerQuery, int measuredDegrees, int maxDegree) {}
+      String method,
+      long warmupNanos,
+      int rounds,
+      long minSampleNanos,
+      int unitsPerQuery,
+      int measuredDegrees,
+      int maxDegree) {
+
+    /**
+     * The profiler's method: timed rounds over the whole trace in a new order each round, each time
+     * the {@linkplain RobustTime lower-half mean} of a request's samples.
+     */
+    public static final String INTERLEAVED_ROUNDS = "interleaved-rounds, lower-half mean";
+
+    /** The method of a profile that was given, not measured (a parametric or a test profile). */
+    public static final String GIVEN = "given";
+
+    /** Settings of a profile that was given, not measured. */
+    public Settings(int rounds, int unitsPerQuery, int measuredDegrees, int maxDegree) {
+      this(GIVEN, 0, rounds, 0, unitsPerQuery, measuredDegrees, maxDegree);
+    }
+  }
+
+  /**
+   * What the machine did while the profile was taken: how a profile notices that it measured the
+   * machine rather than the queries.
+   *
+   * @param elapsedNanos the profiling time, warm-up included
+   * @param warmupRounds untimed rounds run before the timed ones
+   * @param timedRoundNanos the length of each timed round over the whole trace; a trend says the
+   *     machine (or the JIT) drifted during the profile
+   * @param remeasuredRequests requests whose samples spread too far and were measured again
+   * @param gcDiscardedSamples samples thrown away and taken again because a garbage collection ran
+   *     during them
+   * @param compilationMillis JIT compilation time during the timed rounds, or -1 if unknown
+   * @param otherCpuShare the share of the machine's CPU time other processes used during the timed
+   *     rounds (0..1), or null if unknown (not Linux)
+   * @param stealShare the share of CPU time the hypervisor stole during the timed rounds, or null
+   */
+  public record Conditions(
+      long elapsedNanos,
+      int warmupRounds,
+      long[] timedRoundNanos,
+      int remeasuredRequests,
+      long gcDiscardedSamples,
+      long compilationMillis,
+      Double otherCpuShare,
+      Double stealShare) {}
+
+  /**
+   * How far a request's samples spread ({@link RobustTime#spread}: interquartile range over the
+   * estimate).
+   *
+   * @param samples the samples per degree the times are estimated from
+   * @param byDegree {@code byDegree[d - 1]} is the spread of the samples at measured degree d
+   */
+  public record Spread(int samples, double[] byDegree) {
+
+    /** The spread of the sequential (degree 1) samples. */
+    public double sequential() {
+      return byDegree[0];
+    }
+  }
 
   /**
    * One request's demand.
@@ -87,12 +156,13 @@ public record DemandProfile(
    * @param id the query's id in its trace (or its line number)
    * @param category the query's category ({@code HighTerm}, ...), or {@code null}
    * @param query the query text as the trace gave it
-   * @param sequentialNanos median time at degree 1
-   * @param unitNanos median time of each unit at degree 1, in slice order
+   * @param sequentialNanos time at degree 1, estimated from its samples ({@link Settings#method})
+   * @param unitNanos time of each unit at degree 1, in slice order
    * @param measuredSpeedup {@code measuredSpeedup[d - 1]} is the measured speedup at degree d
    * @param derivedSpeedup {@code derivedSpeedup[i]} is the speedup derived for degree {@code
    *     measuredDegrees + 1 + i} by list-scheduling the unit times
    * @param features what the predictor learns from
+   * @param spread how far the samples spread, or null for a profile that was given
    */
   public record Request(
       String id,
@@ -102,7 +172,30 @@ public record DemandProfile(
       long[] unitNanos,
       double[] measuredSpeedup,
       double[] derivedSpeedup,
-      Features features) {
+      Features features,
+      Spread spread) {
+
+    /** A request whose demand was given, not measured: it has no spread. */
+    public Request(
+        String id,
+        String category,
+        String query,
+        long sequentialNanos,
+        long[] unitNanos,
+        double[] measuredSpeedup,
+        double[] derivedSpeedup,
+        Features features) {
+      this(
+          id,
+          category,
+          query,
+          sequentialNanos,
+          unitNanos,
+          measuredSpeedup,
+          derivedSpeedup,
+          features,
+          null);
+    }
 
     /** Measured speedups, then derived ones: the request's curve up to the profile's max degree. */
     public SpeedupCurve speedupCurve() {
@@ -150,7 +243,18 @@ public record DemandProfile(
   /** A profile with the requests so far; {@code complete} says whether that is all of them. */
   public static DemandProfile of(
       Environment environment, Settings settings, boolean complete, List<Request> requests) {
-    return new DemandProfile(FORMAT, VERSION, environment, settings, complete, requests);
+    return of(environment, settings, complete, null, requests);
+  }
+
+  /** A profile with the requests so far, taken in the given conditions. */
+  public static DemandProfile of(
+      Environment environment,
+      Settings settings,
+      boolean complete,
+      Conditions conditions,
+      List<Request> requests) {
+    return new DemandProfile(
+        FORMAT, VERSION, environment, settings, complete, conditions, requests);
   }
 
   /** Writes the profile as JSON, atomically and durably (see {@link JsonFile#writeAtomically}). */
@@ -177,6 +281,14 @@ public record DemandProfile(
     }
 
     DemandProfile profile(JsonNode root) throws IOException {
+      fields.root(root);
+      JsonNode version = root.get("version");
+      if (FORMAT.equals(root.path("format").asText()) && version != null && version.asInt() == 1) {
+        throw fields.problem(
+            "version",
+            "a version 1 profile, taken before the profiler measured in interleaved rounds;"
+                + " its per-query times do not repeat, so take it again with tailor profile");
+      }
       fields.header(root, FORMAT, VERSION);
       JsonNode env = fields.object(root, "environment", "");
       Environment environment =
@@ -192,8 +304,10 @@ public record DemandProfile(
       JsonNode set = fields.object(root, "settings", "");
       Settings settings =
           new Settings(
-              fields.smallInteger(set, "warmups", "settings.", 0),
-              fields.smallInteger(set, "repetitions", "settings.", 1),
+              fields.text(set, "method", "settings."),
+              fields.integer(set, "warmupNanos", "settings.", 0),
+              fields.smallInteger(set, "rounds", "settings.", 1),
+              fields.integer(set, "minSampleNanos", "settings.", 0),
               fields.smallInteger(set, "unitsPerQuery", "settings.", 1),
               fields.smallInteger(set, "measuredDegrees", "settings.", 1),
               fields.smallInteger(set, "maxDegree", "settings.", 1));
@@ -201,13 +315,43 @@ public record DemandProfile(
         throw fields.problem("settings.maxDegree", "must be >= settings.measuredDegrees");
       }
       boolean complete = fields.bool(root, "complete", "");
+      Conditions conditions = conditions(fields.optionalObject(root, "conditions", ""));
       JsonNode list = fields.array(root, "requests", "");
       List<Request> requests = new ArrayList<>();
       for (int i = 0; i < list.size(); i++) {
         String at = "requests[" + i + "]";
         requests.add(request(fields.objectAt(list, i, at), at + ".", settings));
       }
-      return new DemandProfile(FORMAT, VERSION, environment, settings, complete, requests);
+      return new DemandProfile(
+          FORMAT, VERSION, environment, settings, complete, conditions, requests);
+    }
+
+    private Conditions conditions(JsonNode c) throws IOException {
+      if (c == null) {
+        return null;
+      }
+      String at = "conditions.";
+      return new Conditions(
+          fields.integer(c, "elapsedNanos", at, 0),
+          fields.smallInteger(c, "warmupRounds", at, 0),
+          fields.longs(c, "timedRoundNanos", at, 0),
+          fields.smallInteger(c, "remeasuredRequests", at, 0),
+          fields.integer(c, "gcDiscardedSamples", at, 0),
+          fields.integer(c, "compilationMillis", at, -1),
+          share(c, "otherCpuShare", at),
+          share(c, "stealShare", at));
+    }
+
+    private Double share(JsonNode node, String field, String at) throws IOException {
+      JsonNode v = node.get(field);
+      if (v == null || v.isNull()) {
+        return null;
+      }
+      double share = fields.nonNegative(node, field, at);
+      if (share > 1) {
+        throw fields.problem(at + field, "must be a share between 0 and 1, got " + share);
+      }
+      return share;
     }
 
     private Request request(JsonNode r, String at, Settings settings) throws IOException {
@@ -248,7 +392,21 @@ public record DemandProfile(
           units,
           measured,
           derived,
-          features);
+          features,
+          spread(fields.optionalObject(r, "spread", at), at + "spread.", settings));
+    }
+
+    private Spread spread(JsonNode s, String at, Settings settings) throws IOException {
+      if (s == null) {
+        return null;
+      }
+      double[] byDegree = fields.nonNegativeNumbers(s, "byDegree", at);
+      if (byDegree.length != settings.measuredDegrees()) {
+        throw fields.problem(
+            at + "byDegree",
+            "expected " + settings.measuredDegrees() + " values, got " + byDegree.length);
+      }
+      return new Spread(fields.smallInteger(s, "samples", at, 1), byDegree);
     }
   }
 }

@@ -18,8 +18,11 @@ class DemandProfileTest {
   static DemandProfile sample() {
     return DemandProfile.of(
         new DemandProfile.Environment("idx", "synthetic", 1000, "trace.txt", 2, "25", "linux", "t"),
-        new DemandProfile.Settings(1, 3, 8, 2, 4),
+        new DemandProfile.Settings(
+            DemandProfile.Settings.INTERLEAVED_ROUNDS, 5_000_000_000L, 3, 1_000_000, 8, 2, 4),
         true,
+        new DemandProfile.Conditions(
+            9_000_000_000L, 4, new long[] {800_000_000, 790_000_000}, 1, 2, 35, 0.02, null),
         List.of(
             new DemandProfile.Request(
                 "1",
@@ -29,7 +32,8 @@ class DemandProfileTest {
                 new long[] {900_000, 1_000_000},
                 new double[] {1.0, 1.8},
                 new double[] {1.9, 2.0},
-                new DemandProfile.Features("TermQuery", 1, new long[] {500}, 500))));
+                new DemandProfile.Features("TermQuery", 1, new long[] {500}, 500),
+                new DemandProfile.Spread(3, new double[] {0.04, 0.12}))));
   }
 
   @Test
@@ -43,6 +47,13 @@ class DemandProfileTest {
     assertEquals(2_000_000, r.sequentialNanos());
     assertArrayEquals(new long[] {900_000, 1_000_000}, r.unitNanos());
     assertEquals(SpeedupCurve.of(1, 1.8, 1.9, 2.0), r.speedupCurve());
+    assertEquals(3, r.spread().samples());
+    assertEquals(0.04, r.spread().sequential());
+    assertArrayEquals(new double[] {0.04, 0.12}, r.spread().byDegree());
+    assertEquals(4, back.conditions().warmupRounds());
+    assertArrayEquals(new long[] {800_000_000, 790_000_000}, back.conditions().timedRoundNanos());
+    assertEquals(0.02, back.conditions().otherCpuShare());
+    assertEquals(null, back.conditions().stealShare());
     try (var files = Files.list(dir)) {
       assertEquals(1, files.count(), "no temporary file left behind");
     }
@@ -54,7 +65,19 @@ class DemandProfileTest {
     sample().write(file);
     String good = Files.readString(file);
     assertProblem(dir, good.replace("tailor-demand-profile", "other"), "format: expected");
-    assertProblem(dir, good.replace("\"version\" : 1", "\"version\" : 9"), "version: this Tailor");
+    assertProblem(dir, good.replace("\"version\" : 2", "\"version\" : 9"), "version: this Tailor");
+    assertProblem(
+        dir,
+        good.replace("\"version\" : 2", "\"version\" : 1"),
+        "version: a version 1 profile, taken before the profiler measured in interleaved rounds");
+    assertProblem(
+        dir,
+        good.replace("\"byDegree\" : [ 0.04, 0.12 ]", "\"byDegree\" : [ 0.04 ]"),
+        "requests[0].spread.byDegree: expected 2 values, got 1");
+    assertProblem(
+        dir,
+        good.replace("\"otherCpuShare\" : 0.02", "\"otherCpuShare\" : 2.5"),
+        "conditions.otherCpuShare: must be a share between 0 and 1");
     assertProblem(
         dir,
         good.replace("\"sequentialNanos\" : 2000000", "\"sequentialNanos\" : 0"),

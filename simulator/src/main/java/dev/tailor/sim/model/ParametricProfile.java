@@ -92,7 +92,7 @@ public final class ParametricProfile {
             Runtime.version().toString(),
             System.getProperty("os.name") + " " + System.getProperty("os.arch"),
             "generated"),
-        new DemandProfile.Settings(0, 1, 1, maxDegree, maxDegree),
+        new DemandProfile.Settings(1, 1, maxDegree, maxDegree),
         true,
         out);
   }
