@@ -2,53 +2,80 @@ package dev.tailor.lucene;
 
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.model.DemandProfile;
+import dev.tailor.core.model.RobustTime;
 import dev.tailor.core.model.UnitWork;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.IndexSearcher.LeafReaderContextPartition;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.TopScoreDocCollectorManager;
 
 /**
- * Measures demand profiles: each query of a trace in isolation, after one untimed pass over them
- * all, with warm-up and repetitions, at every degree from 1 to the machine's cores (the median of
- * the repetitions), with the time of each of its units at degree 1. Beyond the cores it derives
- * speedups from the unit times: the units are list-scheduled, in Lucene's claim order, onto {@code
- * d} threads, with the measured serial part and per-unit overhead added. Derived values stay apart
- * from measured ones in the profile.
+ * Measures demand profiles: the time of each query of a trace at every degree from 1 to the
+ * machine's cores, with the time of each of its units at degree 1, measured so that a second
+ * profile of the same trace gives the same per-query times.
  *
- * <p>The profile is written after every {@value #SAVE_EVERY} queries with {@code complete = false};
- * a rerun with the same output resumes after the queries already there.
+ * <p>Queries are measured in {@linkplain InterleavedRounds interleaved rounds}: after a warm-up
+ * that lasts until the JIT compiler has settled, every round times every query once at every
+ * degree, in a new order each round, so that whatever the machine does meanwhile falls on all
+ * queries alike. A query's time is the {@linkplain RobustTime lower-half mean} of its samples, and
+ * its spread is recorded; samples a garbage collection ran into are taken again, and queries whose
+ * samples still disagree get further rounds. The profile records the conditions it was taken in:
+ * how busy the machine was, the collections and the JIT compilation during the timed rounds.
+ *
+ * <p>Beyond the cores it derives speedups from the unit times: the units are list-scheduled, in
+ * Lucene's claim order, onto {@code d} threads, with the measured serial part and per-unit overhead
+ * added. Derived values stay apart from measured ones in the profile.
+ *
+ * <p>A long trace is measured {@value #CHUNK} queries at a time, and the profile written after each
+ * with {@code complete = false}; a rerun with the same output resumes after the queries already
+ * there.
  */
 public final class DemandProfiler {
 
-  static final int SAVE_EVERY = 10;
+  /** Queries measured together in interleaved rounds, then saved: what a rerun resumes after. */
+  static final int CHUNK = 1000;
 
   /**
    * How to profile.
    *
-   * @param warmups untimed runs per query and degree
-   * @param repetitions timed runs per query and degree
+   * @param warmupNanos the least untimed warm-up before the first timed round; warm-up goes on
+   *     until round times settle
+   * @param rounds timed rounds over all queries: the samples per query and degree
+   * @param minSampleNanos a sample of a query shorter than this runs it repeatedly until it lasts
+   *     this long (at most {@value InterleavedRounds#MAX_BATCH} times); 0 for one run per sample
+   * @param remeasureSpread queries whose degree-1 samples spread more than this ({@link
+   *     RobustTime#spread}) get up to {@code rounds} more samples
    * @param measuredDegrees measure degrees 1..this (the machine's cores)
    * @param maxDegree derive degrees above the measured ones up to this
    * @param unitsPerQuery the units each query is cut into
+   * @param seed orders the rounds
    */
   public record Options(
-      int warmups, int repetitions, int measuredDegrees, int maxDegree, int unitsPerQuery) {
+      long warmupNanos,
+      int rounds,
+      long minSampleNanos,
+      double remeasureSpread,
+      int measuredDegrees,
+      int maxDegree,
+      int unitsPerQuery,
+      long seed) {
 
     /** Checks the options. */
     public Options {
-      if (warmups < 0 || repetitions < 1 || measuredDegrees < 1 || unitsPerQuery < 1) {
+      if (warmupNanos < 0
+          || rounds < 1
+          || minSampleNanos < 0
+          || !(remeasureSpread >= 0)
+          || measuredDegrees < 1
+          || unitsPerQuery < 1) {
         throw new IllegalArgumentException(
-            "need warmups >= 0, repetitions >= 1, measuredDegrees >= 1, unitsPerQuery >= 1");
+            "need warmup >= 0, rounds >= 1, min sample >= 0, re-measure spread >= 0,"
+                + " measuredDegrees >= 1, unitsPerQuery >= 1");
       }
       if (maxDegree < measuredDegrees) {
         throw new IllegalArgumentException(
@@ -67,14 +94,18 @@ public final class DemandProfiler {
    */
   public record ProfiledQuery(String id, String category, String text, Query query) {}
 
-  /** Hears progress: {@code done} of {@code total} queries measured. */
+  /**
+   * Hears progress: {@code done} of about {@code total} searches run (the total grows if warm-up or
+   * re-measuring takes more rounds than expected).
+   */
   @FunctionalInterface
   public interface Progress {
-    void step(int done, int total);
+    void step(long done, long total);
   }
 
   private final IndexReader reader;
   private final Options options;
+  private Path rawSamples;
 
   /** A profiler of queries on {@code reader}. */
   public DemandProfiler(IndexReader reader, Options options) {
@@ -82,10 +113,22 @@ public final class DemandProfiler {
     this.options = options;
   }
 
+  /**
+   * Also writes every sample, one JSON line per query and degree, to {@code file}: for studying
+   * where the noise of a profile comes from. Returns this profiler.
+   */
+  public DemandProfiler rawSamplesTo(Path file) {
+    this.rawSamples = file;
+    return this;
+  }
+
   /** The settings this profiler records in its profiles. */
   public DemandProfile.Settings settings() {
     return new DemandProfile.Settings(
-        options.repetitions(),
+        DemandProfile.Settings.INTERLEAVED_ROUNDS,
+        options.warmupNanos(),
+        options.rounds(),
+        options.minSampleNanos(),
         options.unitsPerQuery(),
         options.measuredDegrees(),
         options.maxDegree());
@@ -107,37 +150,67 @@ public final class DemandProfiler {
     DemandProfile previous = resumable(out, queries);
     if (previous != null && previous.complete() && previous.requests().size() == queries.size()) {
       // Complete already: left as it is, so that tables built from it still match its digest.
-      progress.step(queries.size(), queries.size());
+      progress.step(1, 1);
       return previous;
     }
     List<DemandProfile.Request> done =
         new ArrayList<>(previous != null ? previous.requests() : List.of());
-    progress.step(done.size(), queries.size());
-    Scheduler[] schedulers = new Scheduler[options.measuredDegrees()];
-    try {
-      TailorSearcher[] searchers = new TailorSearcher[options.measuredDegrees()];
+    DemandProfile.Conditions conditions = previous != null ? previous.conditions() : null;
+    int degrees = options.measuredDegrees();
+    long[] ran = {0};
+    long[] expected = {(long) (queries.size() - done.size()) * degrees * (options.rounds() + 2)};
+    progress.step(0, expected[0]);
+    InterleavedRounds.Tick tick =
+        () -> {
+          ran[0]++;
+          expected[0] = Math.max(expected[0], ran[0] + 1);
+          if ((ran[0] & 15) == 0) {
+            progress.step(ran[0], expected[0]);
+          }
+        };
+    Scheduler[] schedulers = new Scheduler[degrees];
+    try (RawSampleWriter raw = RawSampleWriter.open(rawSamples)) {
+      TailorSearcher[] searchers = new TailorSearcher[degrees];
       UnitTimes unitTimes = new UnitTimes();
       Slicing slicing = Slicing.unitsPerQuery(options.unitsPerQuery());
-      for (int d = 1; d <= options.measuredDegrees(); d++) {
-        schedulers[d - 1] =
-            Scheduler.builder().policy("fixed:" + d).workers(options.measuredDegrees()).build();
+      for (int d = 1; d <= degrees; d++) {
+        schedulers[d - 1] = Scheduler.builder().policy("fixed:" + d).workers(degrees).build();
         searchers[d - 1] =
             new TailorSearcher(reader, schedulers[d - 1], slicing, d == 1 ? unitTimes : null);
       }
       unitTimes.index(searchers[0].getSlices());
-      // One untimed pass over every query at every degree first: a query profiled early must not
-      // pay for the JIT compiler and cold caches that later ones do not see.
-      for (int i = done.size(); i < queries.size(); i++) {
-        for (TailorSearcher searcher : searchers) {
-          run(searcher, queries.get(i).query());
+      MachineMonitor monitor = new MachineMonitor();
+      boolean warm = false;
+      while (done.size() < queries.size()) {
+        List<ProfiledQuery> chunk =
+            queries.subList(done.size(), Math.min(queries.size(), done.size() + CHUNK));
+        long started = System.nanoTime();
+        InterleavedRounds rounds =
+            new InterleavedRounds(
+                searchers,
+                unitTimes,
+                monitor,
+                chunk.stream().map(ProfiledQuery::query).toList(),
+                options.rounds(),
+                options.seed() + done.size());
+        // The first chunk warms the JIT up; later ones only touch their queries once.
+        rounds.run(
+            warm ? 0 : options.warmupNanos(),
+            options.rounds(),
+            options.minSampleNanos(),
+            options.remeasureSpread(),
+            tick);
+        warm = true;
+        for (int i = 0; i < chunk.size(); i++) {
+          QuerySamples samples = rounds.samples(i);
+          raw.write(chunk.get(i).id(), samples, degrees);
+          done.add(request(chunk.get(i), samples, searchers[0]));
         }
-      }
-      for (int i = done.size(); i < queries.size(); i++) {
-        done.add(measure(queries.get(i), searchers, unitTimes));
-        if (done.size() % SAVE_EVERY == 0) {
-          DemandProfile.of(environment, settings(), false, done).write(out);
-        }
-        progress.step(done.size(), queries.size());
+        conditions = combine(conditions, conditions(rounds, System.nanoTime() - started));
+        DemandProfile.of(environment, settings(), done.size() == queries.size(), conditions, done)
+            .write(out);
+        expected[0] =
+            ran[0] + (long) (queries.size() - done.size()) * degrees * (options.rounds() + 1);
       }
     } finally {
       for (Scheduler s : schedulers) {
@@ -146,9 +219,8 @@ public final class DemandProfiler {
         }
       }
     }
-    DemandProfile profile = DemandProfile.of(environment, settings(), true, done);
-    profile.write(out);
-    return profile;
+    progress.step(expected[0], expected[0]);
+    return DemandProfile.of(environment, settings(), true, conditions, done);
   }
 
   /**
@@ -186,35 +258,21 @@ public final class DemandProfiler {
     return previous;
   }
 
-  private DemandProfile.Request measure(
-      ProfiledQuery q, TailorSearcher[] searchers, UnitTimes unitTimes) throws IOException {
-    int degrees = searchers.length;
-    long[] medians = new long[degrees];
-    long[][] unitRuns = new long[options.repetitions()][];
+  private DemandProfile.Request request(
+      ProfiledQuery q, QuerySamples samples, TailorSearcher degreeOne) throws IOException {
+    int degrees = options.measuredDegrees();
+    long[] estimates = new long[degrees];
+    double[] spreads = new double[degrees];
     for (int d = 1; d <= degrees; d++) {
-      TailorSearcher searcher = searchers[d - 1];
-      for (int w = 0; w < options.warmups(); w++) {
-        run(searcher, q.query());
-      }
-      long[] times = new long[options.repetitions()];
-      for (int r = 0; r < times.length; r++) {
-        if (d == 1) {
-          unitTimes.reset();
-        }
-        times[r] = run(searcher, q.query());
-        if (d == 1) {
-          unitRuns[r] = unitTimes.snapshot();
-        }
-      }
-      medians[d - 1] = SearchTimings.median(times);
+      estimates[d - 1] = Math.max(1, Math.round(samples.estimate(d)));
+      spreads[d - 1] = samples.spread(d);
     }
-    long sequential = Math.max(1, medians[0]);
-    long[] units = medianPerUnit(unitRuns);
+    long sequential = estimates[0];
     double[] measured = new double[degrees];
     for (int d = 1; d <= degrees; d++) {
-      measured[d - 1] = d == 1 ? 1.0 : (double) sequential / Math.max(1, medians[d - 1]);
+      measured[d - 1] = d == 1 ? 1.0 : (double) sequential / estimates[d - 1];
     }
-    double[] derived = derive(sequential, units, medians);
+    long[] units = samples.unitEstimates();
     return new DemandProfile.Request(
         q.id(),
         q.category(),
@@ -222,14 +280,62 @@ public final class DemandProfiler {
         sequential,
         units,
         measured,
-        derived,
-        features(searchers[0], q.query()));
+        derive(sequential, units, estimates),
+        features(degreeOne, q.query()),
+        new DemandProfile.Spread(samples.sampleCount(), spreads));
   }
 
-  private static long run(IndexSearcher searcher, Query query) throws IOException {
-    long start = System.nanoTime();
-    searcher.search(query, new TopScoreDocCollectorManager(10, 1000));
-    return System.nanoTime() - start;
+  private static DemandProfile.Conditions conditions(InterleavedRounds rounds, long elapsed) {
+    MachineMonitor.Snapshot from = rounds.timedFrom();
+    MachineMonitor.Snapshot to = rounds.timedTo();
+    return new DemandProfile.Conditions(
+        elapsed,
+        rounds.warmupRounds(),
+        rounds.timedRoundNanos(),
+        rounds.remeasured(),
+        rounds.gcDiscarded(),
+        MachineMonitor.compilationMillis(from, to),
+        MachineMonitor.otherShare(from, to),
+        MachineMonitor.stealShare(from, to));
+  }
+
+  /** The conditions of two stretches of one profile: sums, and shares weighted by timed time. */
+  static DemandProfile.Conditions combine(DemandProfile.Conditions a, DemandProfile.Conditions b) {
+    if (a == null) {
+      return b;
+    }
+    long[] rounds = new long[a.timedRoundNanos().length + b.timedRoundNanos().length];
+    System.arraycopy(a.timedRoundNanos(), 0, rounds, 0, a.timedRoundNanos().length);
+    System.arraycopy(
+        b.timedRoundNanos(), 0, rounds, a.timedRoundNanos().length, b.timedRoundNanos().length);
+    double wa = sum(a.timedRoundNanos());
+    double wb = sum(b.timedRoundNanos());
+    return new DemandProfile.Conditions(
+        a.elapsedNanos() + b.elapsedNanos(),
+        a.warmupRounds() + b.warmupRounds(),
+        rounds,
+        a.remeasuredRequests() + b.remeasuredRequests(),
+        a.gcDiscardedSamples() + b.gcDiscardedSamples(),
+        a.compilationMillis() < 0 || b.compilationMillis() < 0
+            ? -1
+            : a.compilationMillis() + b.compilationMillis(),
+        weighted(a.otherCpuShare(), wa, b.otherCpuShare(), wb),
+        weighted(a.stealShare(), wa, b.stealShare(), wb));
+  }
+
+  private static Double weighted(Double a, double wa, Double b, double wb) {
+    if (a == null || b == null || wa + wb <= 0) {
+      return null;
+    }
+    return (a * wa + b * wb) / (wa + wb);
+  }
+
+  private static double sum(long[] values) {
+    double s = 0;
+    for (long v : values) {
+      s += v;
+    }
+    return s;
   }
 
   /**
@@ -256,19 +362,6 @@ public final class DemandProfiler {
     return derived;
   }
 
-  private static long[] medianPerUnit(long[][] runs) {
-    int units = runs[0].length;
-    long[] out = new long[units];
-    long[] column = new long[runs.length];
-    for (int u = 0; u < units; u++) {
-      for (int r = 0; r < runs.length; r++) {
-        column[r] = runs[r][u];
-      }
-      out[u] = SearchTimings.median(column);
-    }
-    return out;
-  }
-
   /** Document frequencies of the terms the rewritten query reads, and its leaf clauses. */
   private DemandProfile.Features features(IndexSearcher searcher, Query query) throws IOException {
     QueryShape shape = QueryShape.of(searcher.rewrite(query));
@@ -280,34 +373,5 @@ public final class DemandProfiler {
     }
     return new DemandProfile.Features(
         query.getClass().getSimpleName(), shape.clauses(), dfs, total);
-  }
-
-  /** Collects the time of each unit of one search at degree 1, by slice. */
-  private static final class UnitTimes implements UnitListener {
-    private final Map<LeafReaderContextPartition[], Integer> sliceIndex = new IdentityHashMap<>();
-    private long[] times = new long[0];
-
-    void index(IndexSearcher.LeafSlice[] slices) {
-      for (int i = 0; i < slices.length; i++) {
-        sliceIndex.put(slices[i].partitions, i);
-      }
-      times = new long[slices.length];
-    }
-
-    synchronized void reset() {
-      Arrays.fill(times, 0);
-    }
-
-    synchronized long[] snapshot() {
-      return times.clone();
-    }
-
-    @Override
-    public synchronized void unitSearched(LeafReaderContextPartition[] partitions, long nanos) {
-      Integer i = sliceIndex.get(partitions);
-      if (i != null) {
-        times[i] += nanos;
-      }
-    }
   }
 }

@@ -41,18 +41,28 @@ class DemandProfilerTest {
   }
 
   private static DemandProfiler profiler() {
-    return new DemandProfiler(index.reader, new DemandProfiler.Options(1, 3, 2, 8, 8));
+    return new DemandProfiler(index.reader, options(3, 0));
+  }
+
+  private static DemandProfiler.Options options(int rounds, long minSampleNanos) {
+    return new DemandProfiler.Options(0, rounds, minSampleNanos, 0.10, 2, 8, 8, 1);
   }
 
   @Test
   void profilesEveryQueryWithMeasuredAndDerivedSpeedupsAndFeatures(@TempDir Path dir)
       throws IOException {
     Path out = dir.resolve("profile.json");
-    List<Integer> steps = new ArrayList<>();
-    DemandProfile profile = profiler().profile(queries, ENV, out, (done, total) -> steps.add(done));
+    List<long[]> steps = new ArrayList<>();
+    DemandProfile profile =
+        profiler().profile(queries, ENV, out, (done, total) -> steps.add(new long[] {done, total}));
     assertTrue(profile.complete());
     assertEquals(queries.size(), profile.requests().size());
-    assertEquals(queries.size(), (int) steps.get(steps.size() - 1));
+    long[] last = steps.get(steps.size() - 1);
+    assertEquals(last[1], last[0], "progress ends at its total");
+    for (int i = 1; i < steps.size(); i++) {
+      assertTrue(steps.get(i)[0] >= steps.get(i - 1)[0], "progress never goes back");
+      assertTrue(steps.get(i)[0] <= steps.get(i)[1], "done never passes the total");
+    }
     int slices = Slicing.unitsPerQuery(8).slice(index.reader.leaves()).length;
     for (DemandProfile.Request r : profile.requests()) {
       assertTrue(r.sequentialNanos() > 0);
@@ -62,7 +72,15 @@ class DemandProfilerTest {
       assertEquals(6, r.derivedSpeedup().length, "degrees 3..8 derived");
       assertTrue(r.speedupCurve().maxDegree() == 8);
       assertTrue(r.features().clauses() >= 1, r.query());
+      assertTrue(r.spread().samples() >= 3, "every round gave a sample");
+      assertEquals(2, r.spread().byDegree().length);
+      assertTrue(r.spread().sequential() >= 0);
     }
+    DemandProfile.Conditions c = profile.conditions();
+    assertTrue(c.warmupRounds() >= 1);
+    assertEquals(3, c.timedRoundNanos().length, "three timed rounds over the whole trace");
+    assertTrue(c.remeasuredRequests() >= 0 && c.remeasuredRequests() <= queries.size());
+    assertEquals(DemandProfile.Settings.INTERLEAVED_ROUNDS, profile.settings().method());
     DemandProfile.Request term = profile.requests().get(0);
     assertEquals("HighTerm", term.category());
     assertEquals(1, term.features().termDocFreqs().length);
@@ -70,15 +88,29 @@ class DemandProfilerTest {
     DemandProfile back = DemandProfile.read(out);
     assertEquals(profile.requests().size(), back.requests().size());
     assertArrayEquals(term.unitNanos(), back.requests().get(0).unitNanos());
+    assertEquals(term.spread().samples(), back.requests().get(0).spread().samples());
+  }
+
+  @Test
+  void writesEverySampleWhenAsked(@TempDir Path dir) throws IOException {
+    Path raw = dir.resolve("samples.jsonl");
+    DemandProfile profile =
+        new DemandProfiler(index.reader, options(2, 200_000))
+            .rawSamplesTo(raw)
+            .profile(queries.subList(0, 4), ENV, dir.resolve("p.json"), (d, t) -> {});
+    List<String> lines = Files.readAllLines(raw);
+    assertEquals(4 * 2, lines.size(), "one line per query and degree");
+    assertTrue(lines.get(0).startsWith("{\"id\":\"q0\",\"degree\":1,\"batch\":"), lines.get(0));
+    for (DemandProfile.Request r : profile.requests()) {
+      assertTrue(r.spread().samples() >= 2);
+    }
   }
 
   @Test
   void aRerunResumesAfterTheQueriesAlreadyProfiled(@TempDir Path dir) throws IOException {
     Path out = dir.resolve("profile.json");
     DemandProfile first = profiler().profile(queries.subList(0, 5), ENV, out, (d, t) -> {});
-    List<Integer> steps = new ArrayList<>();
-    DemandProfile all = profiler().profile(queries, ENV, out, (d, t) -> steps.add(d));
-    assertEquals(5, (int) steps.get(0), "starts after the five already there");
+    DemandProfile all = profiler().profile(queries, ENV, out, (d, t) -> {});
     assertEquals(queries.size(), all.requests().size());
     for (int i = 0; i < 5; i++) {
       assertEquals(
@@ -109,7 +141,7 @@ class DemandProfilerTest {
             () -> profiler().profile(queries.subList(1, 4), ENV, out, (d, t) -> {}));
     assertTrue(e.getMessage().contains("another trace"), e.getMessage());
     DemandProfiler other =
-        new DemandProfiler(index.reader, new DemandProfiler.Options(0, 1, 2, 4, 8));
+        new DemandProfiler(index.reader, new DemandProfiler.Options(0, 1, 0, 0.1, 2, 4, 8, 1));
     e = assertThrows(IOException.class, () -> other.profile(queries, ENV, out, (d, t) -> {}));
     assertTrue(e.getMessage().contains("taken with"), e.getMessage());
   }

@@ -1,0 +1,219 @@
+package dev.tailor.lucene;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.TopScoreDocCollectorManager;
+
+/**
+ * Measures a list of queries at every measured degree the way that lets per-query times repeat:
+ *
+ * <ol>
+ *   <li>Untimed warm-up rounds over all the queries until the JIT compiler has settled: at least
+ *       the warm-up time, and until a round's time stops changing by more than {@value #SETTLED}.
+ *   <li>Timed rounds over all the queries, each in a new (seeded) order, so that a drift of the
+ *       machine, a burst of another process or a late compilation falls on every query alike
+ *       instead of on the few measured at that moment.
+ *   <li>A sample of a query shorter than the minimum sample time runs it several times in a row and
+ *       counts their mean, so that a timer interrupt or a context switch weighs little.
+ *   <li>A sample that a garbage collection ran into is thrown away and taken again.
+ *   <li>Queries whose samples still spread more than the re-measure threshold get further rounds.
+ * </ol>
+ *
+ * Not thread-safe; one instance measures one list of queries once.
+ */
+final class InterleavedRounds {
+
+  /** A warm-up round within this share of the previous one's time has settled. */
+  static final double SETTLED = 0.03;
+
+  /** Warm-up stops after this many rounds even if the times still move. */
+  static final int MAX_WARMUP_ROUNDS = 30;
+
+  /** A sample repeats a short query at most this many times. */
+  static final int MAX_BATCH = 64;
+
+  /** A sample a collection ran into is taken again at most this many times. */
+  static final int GC_RETRIES = 3;
+
+  /** Hears each sample taken. */
+  @FunctionalInterface
+  interface Tick {
+    void sampled();
+  }
+
+  private final TailorSearcher[] searchers; // searchers[d - 1] runs at degree d
+  private final UnitTimes unitTimes;
+  private final MachineMonitor monitor;
+  private final List<Query> queries;
+  private final QuerySamples[] samples;
+  private final Random random;
+
+  private int warmupRounds;
+  private final List<Long> timedRoundNanos = new ArrayList<>();
+  private int remeasured;
+  private long gcDiscarded;
+  private MachineMonitor.Snapshot timedFrom;
+  private MachineMonitor.Snapshot timedTo;
+
+  InterleavedRounds(
+      TailorSearcher[] searchers,
+      UnitTimes unitTimes,
+      MachineMonitor monitor,
+      List<Query> queries,
+      int expectedSamples,
+      long seed) {
+    this.searchers = searchers;
+    this.unitTimes = unitTimes;
+    this.monitor = monitor;
+    this.queries = queries;
+    this.samples = new QuerySamples[queries.size()];
+    for (int i = 0; i < samples.length; i++) {
+      samples[i] = new QuerySamples(searchers.length, expectedSamples);
+    }
+    this.random = new Random(seed);
+  }
+
+  /**
+   * Warms up for at least {@code warmupNanos} and until settled, then runs {@code rounds} timed
+   * rounds, then up to {@code rounds} more over the queries whose degree-1 spread exceeds {@code
+   * remeasureSpread}.
+   */
+  void run(long warmupNanos, int rounds, long minSampleNanos, double remeasureSpread, Tick tick)
+      throws IOException {
+    warmUp(warmupNanos, minSampleNanos, tick);
+    timedFrom = monitor.snapshot();
+    List<Integer> all = new ArrayList<>();
+    for (int i = 0; i < queries.size(); i++) {
+      all.add(i);
+    }
+    for (int r = 0; r < rounds; r++) {
+      long start = System.nanoTime();
+      timedRound(all, tick);
+      timedRoundNanos.add(System.nanoTime() - start);
+    }
+    List<Integer> unstable = new ArrayList<>();
+    for (int i = 0; i < samples.length; i++) {
+      if (samples[i].spread(1) > remeasureSpread) {
+        unstable.add(i);
+      }
+    }
+    remeasured = unstable.size();
+    for (int r = 0; r < rounds && !unstable.isEmpty(); r++) {
+      timedRound(unstable, tick);
+      unstable.removeIf(i -> samples[i].spread(1) <= remeasureSpread);
+    }
+    timedTo = monitor.snapshot();
+  }
+
+  /** Untimed rounds; the last one's degree-1 times choose each query's batch. */
+  private void warmUp(long warmupNanos, long minSampleNanos, Tick tick) throws IOException {
+    long start = System.nanoTime();
+    long previous = -1;
+    long[] lastTimes = new long[queries.size()];
+    while (warmupRounds < MAX_WARMUP_ROUNDS) {
+      long roundStart = System.nanoTime();
+      for (int i : shuffledIndexes()) {
+        for (int d = 1; d <= searchers.length; d++) {
+          long t = time(searchers[d - 1], queries.get(i), 1);
+          if (d == 1) {
+            lastTimes[i] = t;
+          }
+          tick.sampled();
+        }
+      }
+      warmupRounds++;
+      long round = System.nanoTime() - roundStart;
+      boolean longEnough = System.nanoTime() - start >= warmupNanos;
+      boolean settled =
+          warmupNanos == 0 || (previous > 0 && Math.abs(round - previous) <= SETTLED * previous);
+      if (longEnough && settled) {
+        break;
+      }
+      previous = round;
+    }
+    for (int i = 0; i < samples.length; i++) {
+      long t = Math.max(1, lastTimes[i]);
+      samples[i].batch((int) Math.clamp((minSampleNanos + t - 1) / t, 1, MAX_BATCH));
+    }
+  }
+
+  private void timedRound(List<Integer> which, Tick tick) throws IOException {
+    List<Integer> order = new ArrayList<>(which);
+    Collections.shuffle(order, random);
+    for (int i : order) {
+      for (int d = 1; d <= searchers.length; d++) {
+        sample(i, d);
+        tick.sampled();
+      }
+    }
+  }
+
+  /** One sample of query {@code i} at degree {@code d}, taken again if a collection ran into it. */
+  private void sample(int i, int d) throws IOException {
+    QuerySamples s = samples[i];
+    for (int attempt = 0; ; attempt++) {
+      long collections = monitor.collections();
+      if (d == 1) {
+        unitTimes.reset();
+      }
+      long nanos = time(searchers[d - 1], queries.get(i), s.batch());
+      if (monitor.collections() != collections && attempt < GC_RETRIES) {
+        gcDiscarded++;
+        continue;
+      }
+      s.add(d, nanos, d == 1 ? unitTimes.snapshot(s.batch()) : null);
+      return;
+    }
+  }
+
+  /** The mean time of {@code runs} searches of the query in a row: top 10 by score. */
+  static long time(IndexSearcher searcher, Query query, int runs) throws IOException {
+    long start = System.nanoTime();
+    for (int r = 0; r < runs; r++) {
+      searcher.search(query, new TopScoreDocCollectorManager(10, 1000));
+    }
+    return (System.nanoTime() - start) / runs;
+  }
+
+  private List<Integer> shuffledIndexes() {
+    List<Integer> order = new ArrayList<>(queries.size());
+    for (int i = 0; i < queries.size(); i++) {
+      order.add(i);
+    }
+    Collections.shuffle(order, random);
+    return order;
+  }
+
+  QuerySamples samples(int i) {
+    return samples[i];
+  }
+
+  int warmupRounds() {
+    return warmupRounds;
+  }
+
+  long[] timedRoundNanos() {
+    return timedRoundNanos.stream().mapToLong(Long::longValue).toArray();
+  }
+
+  int remeasured() {
+    return remeasured;
+  }
+
+  long gcDiscarded() {
+    return gcDiscarded;
+  }
+
+  MachineMonitor.Snapshot timedFrom() {
+    return timedFrom;
+  }
+
+  MachineMonitor.Snapshot timedTo() {
+    return timedTo;
+  }
+}
