@@ -1,13 +1,21 @@
 package dev.tailor.cli;
 
+import dev.tailor.core.Durations;
 import dev.tailor.core.model.DemandProfile;
+import dev.tailor.core.model.ProfileComparison;
+import dev.tailor.core.model.WorkloadSpread;
 import dev.tailor.corpora.trace.TraceQuery;
 import dev.tailor.lucene.DemandProfiler;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
+import java.util.Random;
 import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -15,6 +23,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code tailor profile}: measures the demand profile of a trace on an index. */
@@ -22,32 +31,71 @@ import picocli.CommandLine.Spec;
     name = "profile",
     mixinStandardHelpOptions = true,
     description = {
-      "Measure the demand profile of a trace on an index: each query in isolation, at every"
-          + " degree up to this machine's cores, with its unit times, features and speedups"
-          + " derived beyond the cores.",
-      "The profile is saved as it goes; run the same command again to resume."
+      "Measure the demand profile of a trace on an index: each query's time at every degree up"
+          + " to this machine's cores, with its unit times, features, the spread of its samples,"
+          + " and speedups derived beyond the cores.",
+      "Queries are timed in interleaved rounds over the whole trace after a warm-up that lasts"
+          + " until the JIT has settled; a query's time is the mean of its faster half of samples."
+          + " The profile also records how busy the machine was.",
+      "--check first profiles a sample of the trace twice and stops, exit 1, if the two disagree"
+          + " beyond the goal (see tailor profile compare).",
+      "The profile is saved every 1000 queries; run the same command again to resume."
     })
 final class ProfileCommand implements Callable<Integer> {
+
+  /** Other processes using more than this share of the CPU make a profile doubtful. */
+  static final double BUSY_SHARE = 0.10;
 
   @Spec CommandSpec spec;
 
   @Mixin IndexAndTrace input;
 
-  @Option(names = "--out", required = true, paramLabel = "FILE", description = "The profile JSON.")
+  @Option(
+      names = "--out",
+      paramLabel = "FILE",
+      description = "The profile JSON (required unless --check alone is asked for).")
   Path out;
 
   @Option(
-      names = "--warmups",
-      defaultValue = "2",
-      description = "Untimed runs per query and degree (default ${DEFAULT-VALUE}).")
-  int warmups;
+      names = "--warmup",
+      defaultValue = "10s",
+      paramLabel = "DURATION",
+      description =
+          "Least untimed warm-up over the whole trace; it goes on until a round's time moves by"
+              + " less than 3% (default ${DEFAULT-VALUE}).")
+  String warmup;
 
   @Option(
-      names = "--repetitions",
-      defaultValue = "5",
+      names = "--rounds",
+      defaultValue = "7",
       description =
-          "Timed runs per query and degree; the median counts (default ${DEFAULT-VALUE}).")
-  int repetitions;
+          "Timed rounds over the whole trace: samples per query and degree (default"
+              + " ${DEFAULT-VALUE}).")
+  int rounds;
+
+  @Option(
+      names = "--min-sample",
+      defaultValue = "0ms",
+      paramLabel = "DURATION",
+      description =
+          "A sample of a shorter query runs it repeatedly until it lasts this long (default"
+              + " ${DEFAULT-VALUE}: one run per sample).")
+  String minSample;
+
+  @Option(
+      names = "--remeasure-spread",
+      defaultValue = "0.10",
+      paramLabel = "X",
+      description =
+          "Queries whose samples' interquartile range exceeds this share of their time get up to"
+              + " --rounds more samples (default ${DEFAULT-VALUE}).")
+  double remeasureSpread;
+
+  @Option(
+      names = "--seed",
+      defaultValue = "1",
+      description = "Orders the rounds and picks the --check sample (default ${DEFAULT-VALUE}).")
+  long seed;
 
   @Option(
       names = "--cores",
@@ -68,17 +116,33 @@ final class ProfileCommand implements Callable<Integer> {
               + " for better derived speedups at high degrees).")
   Integer unitsPerQuery;
 
+  @Option(
+      names = "--check",
+      description =
+          "First profile a sample of the trace twice and compare: exit 1 without profiling when"
+              + " they disagree beyond the goal.")
+  boolean check;
+
+  @Option(
+      names = "--check-sample",
+      defaultValue = "200",
+      paramLabel = "N",
+      description = "Queries in the --check sample (default ${DEFAULT-VALUE}).")
+  int checkSample;
+
+  @Option(
+      names = "--raw-samples",
+      paramLabel = "FILE",
+      description = "Also write every sample, one JSON line per query and degree (diagnostics).")
+  Path rawSamples;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
-    int measured = cores != null ? cores : Runtime.getRuntime().availableProcessors();
-    DemandProfiler.Options options =
-        new DemandProfiler.Options(
-            warmups,
-            repetitions,
-            measured,
-            Math.max(maxDegree, measured),
-            unitsPerQuery != null ? unitsPerQuery : 4 * measured);
+    if (out == null && !check) {
+      throw new ParameterException(spec.commandLine(), "Missing required option: '--out=FILE'");
+    }
+    DemandProfiler.Options options = options();
     try (IndexAndTrace.Opened opened = input.open()) {
       List<DemandProfiler.ProfiledQuery> queries = new ArrayList<>();
       for (TraceQuery q : opened.queries()) {
@@ -94,18 +158,17 @@ final class ProfileCommand implements Callable<Integer> {
               Runtime.version().toString(),
               System.getProperty("os.name") + " " + System.getProperty("os.arch"),
               Instant.now().toString());
-      DemandProfile profile;
-      try (ProgressBar bar =
-          new ProgressBarBuilder()
-              .setTaskName("profile")
-              .setInitialMax(queries.size())
-              .setUnit(" queries", 1)
-              .showSpeed()
-              .build()) {
-        profile =
-            new DemandProfiler(opened.reader(), options)
-                .profile(queries, env, out, (done, total) -> bar.stepTo(done));
+      if (check && !check(opened, sample(queries), env, options, err)) {
+        return 1;
       }
+      if (out == null) {
+        return 0;
+      }
+      DemandProfiler profiler = new DemandProfiler(opened.reader(), options);
+      if (rawSamples != null) {
+        profiler.rawSamplesTo(rawSamples);
+      }
+      DemandProfile profile = profile(profiler, queries, env, out, "profile");
       err.printf(
           "profiled %d queries of %s on %s (%s); profile written to %s%n",
           profile.requests().size(),
@@ -113,8 +176,177 @@ final class ProfileCommand implements Callable<Integer> {
           input.index,
           opened.manifest().sourceLabel(),
           out);
+      describe(profile, err);
       err.flush();
     }
     return 0;
+  }
+
+  private DemandProfiler.Options options() {
+    int measured = cores != null ? cores : Runtime.getRuntime().availableProcessors();
+    try {
+      return new DemandProfiler.Options(
+          Durations.parseNanos(warmup),
+          rounds,
+          Durations.parseNanos(minSample),
+          remeasureSpread,
+          measured,
+          Math.max(maxDegree, measured),
+          unitsPerQuery != null ? unitsPerQuery : 4 * measured,
+          seed);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+  }
+
+  /** A seeded sample of the queries, in trace order. */
+  private List<DemandProfiler.ProfiledQuery> sample(List<DemandProfiler.ProfiledQuery> queries) {
+    if (checkSample < 20) {
+      throw new ParameterException(
+          spec.commandLine(), "--check-sample must be at least 20, got " + checkSample);
+    }
+    if (queries.size() <= checkSample) {
+      return queries;
+    }
+    Integer[] picked = new Integer[queries.size()];
+    for (int i = 0; i < picked.length; i++) {
+      picked[i] = i;
+    }
+    List<Integer> order = new ArrayList<>(Arrays.asList(picked));
+    java.util.Collections.shuffle(order, new Random(seed));
+    List<Integer> chosen = new ArrayList<>(order.subList(0, checkSample));
+    chosen.sort(null);
+    return chosen.stream().map(queries::get).toList();
+  }
+
+  /**
+   * Profiles the sample twice, one profile after the other as two nightly runs would, and compares
+   * them; prints the comparison and says whether they meet the goal.
+   */
+  private boolean check(
+      IndexAndTrace.Opened opened,
+      List<DemandProfiler.ProfiledQuery> sample,
+      DemandProfile.Environment env,
+      DemandProfiler.Options options,
+      PrintWriter err)
+      throws IOException {
+    Path dir = Files.createTempDirectory("tailor-profile-check");
+    try {
+      DemandProfile a =
+          profile(
+              new DemandProfiler(opened.reader(), options),
+              sample,
+              env,
+              dir.resolve("a.json"),
+              "check 1/2");
+      DemandProfile b =
+          profile(
+              new DemandProfiler(opened.reader(), options),
+              sample,
+              env,
+              dir.resolve("b.json"),
+              "check 2/2");
+      ProfileComparison comparison = ProfileComparison.of(a, b);
+      PrintWriter stdout = spec.commandLine().getOut();
+      stdout.printf("check: two profiles of the same %d queries%n", sample.size());
+      stdout.print(comparison.describe());
+      stdout.flush();
+      List<String> shortfalls = comparison.shortfalls(ProfileComparison.Goal.DEFAULT);
+      if (!shortfalls.isEmpty()) {
+        err.println(
+            "profile --check: two profiles of the same "
+                + sample.size()
+                + " queries disagree: "
+                + String.join("; ", shortfalls)
+                + ". Their per-query times measure the machine, not the queries; no profile was"
+                + " taken. Find what else runs here, then try again.");
+        describe(b, err);
+        err.flush();
+        return false;
+      }
+      return true;
+    } finally {
+      for (String f : new String[] {"a.json", "b.json"}) {
+        Files.deleteIfExists(dir.resolve(f));
+      }
+      Files.deleteIfExists(dir);
+    }
+  }
+
+  private static DemandProfile profile(
+      DemandProfiler profiler,
+      List<DemandProfiler.ProfiledQuery> queries,
+      DemandProfile.Environment env,
+      Path out,
+      String task)
+      throws IOException {
+    try (ProgressBar bar =
+        new ProgressBarBuilder()
+            .setTaskName(task)
+            .setInitialMax(1)
+            .setUnit(" searches", 1)
+            .showSpeed()
+            .build()) {
+      return profiler.profile(
+          queries,
+          env,
+          out,
+          (done, total) -> {
+            bar.maxHint(total);
+            bar.stepTo(done);
+          });
+    }
+  }
+
+  /** How spread out the workload is, how well the samples agreed and how busy the machine was. */
+  static void describe(DemandProfile profile, PrintWriter err) {
+    err.println("  workload: " + WorkloadSpread.of(profile).describe());
+    double[] spreads =
+        profile.requests().stream()
+            .filter(r -> r.spread() != null)
+            .mapToDouble(r -> r.spread().sequential())
+            .sorted()
+            .toArray();
+    if (spreads.length > 0) {
+      err.printf(
+          Locale.ROOT,
+          "  samples: %d per query and degree; spread (IQR / time) median %.1f%%, P90 %.1f%%%n",
+          profile.requests().get(0).spread().samples(),
+          100 * spreads[spreads.length / 2],
+          100 * spreads[(int) (0.9 * (spreads.length - 1))]);
+    }
+    DemandProfile.Conditions c = profile.conditions();
+    if (c == null) {
+      return;
+    }
+    long[] rounds = c.timedRoundNanos();
+    long fastest = Arrays.stream(rounds).min().orElse(0);
+    long slowest = Arrays.stream(rounds).max().orElse(0);
+    err.printf(
+        Locale.ROOT,
+        "  conditions: %.1f s, %d warm-up rounds, timed rounds %.2f-%.2f s (drift %.1f%%),"
+            + " %d queries re-measured, %d samples retaken after a GC, JIT %s ms while timing,"
+            + " other processes %s, steal %s%n",
+        c.elapsedNanos() / 1e9,
+        c.warmupRounds(),
+        fastest / 1e9,
+        slowest / 1e9,
+        fastest > 0 ? 100.0 * (slowest - fastest) / fastest : 0,
+        c.remeasuredRequests(),
+        c.gcDiscardedSamples(),
+        c.compilationMillis() < 0 ? "?" : Long.toString(c.compilationMillis()),
+        share(c.otherCpuShare()),
+        share(c.stealShare()));
+    if (c.otherCpuShare() != null && c.otherCpuShare() > BUSY_SHARE) {
+      err.printf(
+          Locale.ROOT,
+          "  warning: other processes used %.0f%% of this machine's CPU while it was profiled;"
+              + " per-query times may not repeat (tailor profile --check tells)%n",
+          100 * c.otherCpuShare());
+    }
+  }
+
+  private static String share(Double share) {
+    return share == null ? "unknown" : String.format(Locale.ROOT, "%.0f%% of the CPU", 100 * share);
   }
 }
