@@ -157,17 +157,7 @@ public final class DemandProfiler {
         new ArrayList<>(previous != null ? previous.requests() : List.of());
     DemandProfile.Conditions conditions = previous != null ? previous.conditions() : null;
     int degrees = options.measuredDegrees();
-    long[] ran = {0};
-    long[] expected = {(long) (queries.size() - done.size()) * degrees * (options.rounds() + 2)};
-    progress.step(0, expected[0]);
-    InterleavedRounds.Tick tick =
-        () -> {
-          ran[0]++;
-          expected[0] = Math.max(expected[0], ran[0] + 1);
-          if ((ran[0] & 15) == 0) {
-            progress.step(ran[0], expected[0]);
-          }
-        };
+    ProgressCount count = new ProgressCount(progress, degrees * (options.rounds() + 1L));
     Scheduler[] schedulers = new Scheduler[degrees];
     try (RawSampleWriter raw = RawSampleWriter.open(rawSamples)) {
       TailorSearcher[] searchers = new TailorSearcher[degrees];
@@ -184,6 +174,7 @@ public final class DemandProfiler {
       while (done.size() < queries.size()) {
         List<ProfiledQuery> chunk =
             queries.subList(done.size(), Math.min(queries.size(), done.size() + CHUNK));
+        count.chunk(chunk.size(), queries.size() - done.size() - chunk.size());
         long started = System.nanoTime();
         InterleavedRounds rounds =
             new InterleavedRounds(
@@ -199,7 +190,7 @@ public final class DemandProfiler {
             options.rounds(),
             options.minSampleNanos(),
             options.remeasureSpread(),
-            tick);
+            count);
         warm = true;
         for (int i = 0; i < chunk.size(); i++) {
           QuerySamples samples = rounds.samples(i);
@@ -209,8 +200,6 @@ public final class DemandProfiler {
         conditions = combine(conditions, conditions(rounds, System.nanoTime() - started));
         DemandProfile.of(environment, settings(), done.size() == queries.size(), conditions, done)
             .write(out);
-        expected[0] =
-            ran[0] + (long) (queries.size() - done.size()) * degrees * (options.rounds() + 1);
       }
     } finally {
       for (Scheduler s : schedulers) {
@@ -219,7 +208,7 @@ public final class DemandProfiler {
         }
       }
     }
-    progress.step(expected[0], expected[0]);
+    count.finish();
     return DemandProfile.of(environment, settings(), true, conditions, done);
   }
 
@@ -256,6 +245,53 @@ public final class DemandProfiler {
               + "; remove it or choose another --out");
     }
     return previous;
+  }
+
+  /**
+   * Counts the searches run against those expected: what the current chunk says it still needs (at
+   * first an estimate), plus an estimate for the chunks after it.
+   */
+  private static final class ProgressCount implements InterleavedRounds.Tick {
+    private final Progress progress;
+    private final long perQuery;
+    private long ran;
+    private long current;
+    private long later;
+
+    ProgressCount(Progress progress, long perQuery) {
+      this.progress = progress;
+      this.perQuery = perQuery;
+    }
+
+    /** A chunk of {@code queries} starts, with {@code after} queries still to come. */
+    void chunk(int queries, int after) {
+      current = queries * perQuery;
+      later = after * perQuery;
+      report();
+    }
+
+    @Override
+    public void sampled() {
+      ran++;
+      current = Math.max(0, current - 1);
+      if ((ran & 15) == 0) {
+        report();
+      }
+    }
+
+    @Override
+    public void remaining(long searches) {
+      current = searches;
+      report();
+    }
+
+    void finish() {
+      progress.step(ran, ran);
+    }
+
+    private void report() {
+      progress.step(ran, ran + current + later + 1);
+    }
   }
 
   private DemandProfile.Request request(

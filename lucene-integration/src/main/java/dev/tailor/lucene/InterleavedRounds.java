@@ -40,10 +40,12 @@ final class InterleavedRounds {
   /** A sample a collection ran into is taken again at most this many times. */
   static final int GC_RETRIES = 3;
 
-  /** Hears each sample taken. */
-  @FunctionalInterface
+  /** Hears each search run, and how many more are expected. */
   interface Tick {
     void sampled();
+
+    /** About {@code searches} more searches are expected, warm-up included. */
+    void remaining(long searches);
   }
 
   private final TailorSearcher[] searchers; // searchers[d - 1] runs at degree d
@@ -85,13 +87,15 @@ final class InterleavedRounds {
    */
   void run(long warmupNanos, int rounds, long minSampleNanos, double remeasureSpread, Tick tick)
       throws IOException {
-    warmUp(warmupNanos, minSampleNanos, tick);
+    warmUp(warmupNanos, minSampleNanos, rounds, tick);
     timedFrom = monitor.snapshot();
     List<Integer> all = new ArrayList<>();
     for (int i = 0; i < queries.size(); i++) {
       all.add(i);
     }
+    long perRound = (long) queries.size() * searchers.length;
     for (int r = 0; r < rounds; r++) {
+      tick.remaining((rounds - r) * perRound);
       long start = System.nanoTime();
       timedRound(all, tick);
       timedRoundNanos.add(System.nanoTime() - start);
@@ -104,6 +108,7 @@ final class InterleavedRounds {
     }
     remeasured = unstable.size();
     for (int r = 0; r < rounds && !unstable.isEmpty(); r++) {
+      tick.remaining((long) unstable.size() * searchers.length);
       timedRound(unstable, tick);
       unstable.removeIf(i -> samples[i].spread(1) <= remeasureSpread);
     }
@@ -111,8 +116,10 @@ final class InterleavedRounds {
   }
 
   /** Untimed rounds; the last one's degree-1 times choose each query's batch. */
-  private void warmUp(long warmupNanos, long minSampleNanos, Tick tick) throws IOException {
+  private void warmUp(long warmupNanos, long minSampleNanos, int rounds, Tick tick)
+      throws IOException {
     long start = System.nanoTime();
+    long perRound = (long) queries.size() * searchers.length;
     long previous = -1;
     long[] lastTimes = new long[queries.size()];
     while (warmupRounds < MAX_WARMUP_ROUNDS) {
@@ -135,6 +142,9 @@ final class InterleavedRounds {
         break;
       }
       previous = round;
+      long left = warmupNanos - (System.nanoTime() - start);
+      long warmupLeft = left > 0 ? Math.max(1, (left + round - 1) / Math.max(1, round)) : 1;
+      tick.remaining((warmupLeft + rounds) * perRound);
     }
     for (int i = 0; i < samples.length; i++) {
       long t = Math.max(1, lastTimes[i]);
