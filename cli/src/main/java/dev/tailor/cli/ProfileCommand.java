@@ -19,8 +19,8 @@ import java.util.Random;
 import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -30,6 +30,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "profile",
     mixinStandardHelpOptions = true,
+    subcommands = ProfileCompareCommand.class,
     description = {
       "Measure the demand profile of a trace on an index: each query's time at every degree up"
           + " to this machine's cores, with its unit times, features, the spread of its samples,"
@@ -48,7 +49,10 @@ final class ProfileCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Mixin IndexAndTrace input;
+  // A group, not a mixin: picocli checks a parent's required options even when a subcommand
+  // (compare) runs, so the index and trace are required here by call() instead.
+  @ArgGroup(exclusive = false, multiplicity = "0..1")
+  IndexAndTrace input;
 
   @Option(
       names = "--out",
@@ -139,6 +143,10 @@ final class ProfileCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
+    if (input == null) {
+      throw new ParameterException(
+          spec.commandLine(), "Missing required options: '--index=DIR', '--trace=FILE'");
+    }
     if (out == null && !check) {
       throw new ParameterException(spec.commandLine(), "Missing required option: '--out=FILE'");
     }
