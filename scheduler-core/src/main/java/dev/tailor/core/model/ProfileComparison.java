@@ -254,7 +254,7 @@ public record ProfileComparison(
         meetsP90(goal));
     line(
         s,
-        format("slowest %d in both", slowestCount),
+        format("slowest %d: the same in both", slowestCount),
         format("%s (%d)", percent(slowestOverlap), shared()),
         ">= " + percent(goal.minSlowestOverlap()),
         meetsOverlap(goal));
@@ -301,7 +301,7 @@ public record ProfileComparison(
   }
 
   private static void line(StringBuilder s, String what, String value, String goal, boolean ok) {
-    s.append(format("  %-36s %12s   goal %-10s %s%n", what, value, goal, ok ? "ok" : "MISSED"));
+    s.append(format("  %-36s %12s   goal %-11s %s%n", what, value, goal, ok ? "ok" : "MISSED"));
   }
 
   private static List<String> key(DemandProfile.Request r) {
