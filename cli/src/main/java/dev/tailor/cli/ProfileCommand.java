@@ -2,7 +2,6 @@ package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
 import dev.tailor.core.model.DemandProfile;
-import dev.tailor.core.model.ProfileComparison;
 import dev.tailor.core.model.WorkloadSpread;
 import dev.tailor.corpora.trace.TraceQuery;
 import dev.tailor.lucene.DemandProfiler;
@@ -66,7 +65,7 @@ final class ProfileCommand implements Callable<Integer> {
       paramLabel = "DURATION",
       description =
           "Least untimed warm-up over the whole trace; it goes on until a round's time moves by"
-              + " less than 3% (default ${DEFAULT-VALUE}).")
+              + " less than 3%% (default ${DEFAULT-VALUE}).")
   String warmup;
 
   @Option(
@@ -227,10 +226,7 @@ final class ProfileCommand implements Callable<Integer> {
     return chosen.stream().map(queries::get).toList();
   }
 
-  /**
-   * Profiles the sample twice, one profile after the other as two nightly runs would, and compares
-   * them; prints the comparison and says whether they meet the goal.
-   */
+  /** Profiles the sample twice and compares ({@link ProfileCheck}). */
   private boolean check(
       IndexAndTrace.Opened opened,
       List<DemandProfiler.ProfiledQuery> sample,
@@ -240,43 +236,19 @@ final class ProfileCommand implements Callable<Integer> {
       throws IOException {
     Path dir = Files.createTempDirectory("tailor-profile-check");
     try {
-      DemandProfile a =
-          profile(
-              new DemandProfiler(opened.reader(), options),
-              sample,
-              env,
-              dir.resolve("a.json"),
-              "check 1/2");
-      DemandProfile b =
-          profile(
-              new DemandProfiler(opened.reader(), options),
-              sample,
-              env,
-              dir.resolve("b.json"),
-              "check 2/2");
-      ProfileComparison comparison = ProfileComparison.of(a, b);
-      PrintWriter stdout = spec.commandLine().getOut();
-      stdout.printf("check: two profiles of the same %d queries%n", sample.size());
-      stdout.print(comparison.describe());
-      stdout.flush();
-      List<String> shortfalls = comparison.shortfalls(ProfileComparison.Goal.DEFAULT);
-      if (!shortfalls.isEmpty()) {
-        err.println(
-            "profile --check: two profiles of the same "
-                + sample.size()
-                + " queries disagree: "
-                + String.join("; ", shortfalls)
-                + ". Their per-query times measure the machine, not the queries; no profile was"
-                + " taken. Find what else runs here, then try again.");
-        describe(b, err);
-        err.flush();
-        return false;
-      }
-      return true;
+      return ProfileCheck.run(
+          take ->
+              profile(
+                  new DemandProfiler(opened.reader(), options),
+                  sample,
+                  env,
+                  dir.resolve("check-" + take + ".json"),
+                  "check " + take + "/2"),
+          spec.commandLine().getOut(),
+          err);
     } finally {
-      for (String f : new String[] {"a.json", "b.json"}) {
-        Files.deleteIfExists(dir.resolve(f));
-      }
+      Files.deleteIfExists(dir.resolve("check-1.json"));
+      Files.deleteIfExists(dir.resolve("check-2.json"));
       Files.deleteIfExists(dir);
     }
   }

@@ -10,7 +10,6 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -21,12 +20,6 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "compare",
     mixinStandardHelpOptions = true,
-    // picocli checks a parent's required options (profile's --index, --trace, --out) before it
-    // parses a subcommand, unless that subcommand is a help command; being one is the only way to
-    // run without them short of changing profile's options. It costs two things handled below:
-    // picocli no longer checks this command's own parameters, and it exits with
-    // exitCodeOnUsageHelp rather than with what call() returns.
-    helpCommand = true,
     description = {
       "Compare two demand profiles of the same trace query by query (matched by id and query"
           + " text): the correlation of their log sequential times, the median and P90 relative"
@@ -52,17 +45,6 @@ final class ProfileCompareCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    int status = compare();
-    spec.exitCodeOnUsageHelp(status); // what picocli returns for a help command
-    return status;
-  }
-
-  private int compare() {
-    if (a == null || b == null) {
-      // Thrown as picocli would, had it checked: it prints the message and the usage, status 2.
-      throw new ParameterException(
-          spec.commandLine(), "Missing required parameter" + (a == null ? "s: 'A', 'B'" : ": 'B'"));
-    }
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     DemandProfile pa;
