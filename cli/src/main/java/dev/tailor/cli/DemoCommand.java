@@ -3,6 +3,7 @@ package dev.tailor.cli;
 import dev.tailor.core.Durations;
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.core.model.DemandProfile;
+import dev.tailor.core.model.WorkloadSpread;
 import dev.tailor.core.policy.PolicyFactory;
 import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.core.table.Digests;
@@ -18,7 +19,6 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -122,17 +122,11 @@ final class DemoCommand implements Callable<Integer> {
     }
     step(out, 5, "demand profile of " + queries + " queries (resumes a partial one)");
     DemandProfile demand = DemandProfile.read(profileOrRun(profile, index, trace));
+    WorkloadSpread spread = WorkloadSpread.of(demand);
+    out.println("   workload: " + spread.describe());
     double[] seq =
         demand.requests().stream().mapToDouble(r -> r.sequentialNanos() / 1e6).sorted().toArray();
-    double mean = Arrays.stream(seq).average().orElse(1);
-    out.printf(
-        Locale.ROOT,
-        "   sequential time: median %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms, mean %.2f ms%n",
-        seq[seq.length / 2],
-        seq[(int) (seq.length * 0.9)],
-        seq[(int) (seq.length * 0.99)],
-        seq[seq.length - 1],
-        mean);
+    double mean = spread.meanNanos() / 1e6;
 
     double capacity = cores * 1000.0 / mean; // requests/s the cores sustain sequentially
     List<Double> loads = new ArrayList<>();
@@ -170,7 +164,7 @@ final class DemoCommand implements Callable<Integer> {
             SweepOptions.DEFAULT_SEED,
             Durations.parseNanos(duration),
             Durations.parseNanos(warmup));
-    sweep(index, trace, profile, policies, loads, plan, report, cores);
+    sweep(index, trace, profile, demand, policies, loads, plan, report, cores);
     step(out, 7, "simulator fidelity: the same profile, policies, loads and arrivals, simulated");
     FidelityReport.Written fidelity =
         FidelityReport.write(
@@ -208,6 +202,7 @@ final class DemoCommand implements Callable<Integer> {
       Path index,
       Path trace,
       Path profile,
+      DemandProfile demand,
       List<String> policies,
       List<Double> loads,
       SweepPlan plan,
@@ -231,7 +226,7 @@ final class DemoCommand implements Callable<Integer> {
       List<PointResult> points =
           InProcessSweep.run(
               opened.reader(),
-              ReplayCommand.entries(opened.queries(), profile),
+              ReplayCommand.entries(opened.queries(), demand),
               sweep,
               InProcessSweep.Server.of(cores, ReplayCommand.DEFAULT_QUEUE),
               "measured on this machine (" + cores + " cores)",
@@ -239,7 +234,11 @@ final class DemoCommand implements Callable<Integer> {
               ReplayCommand.pointPrinter(spec.commandLine().getErr(), sweep.size()));
       out.println(
           Report.write(
-              report, points, Double.NaN, ReplayedTrace.of(trace, opened.queries().size())));
+              report,
+              points,
+              Double.NaN,
+              ReplayCommand.workload(opened.queries(), profile, demand),
+              ReplayedTrace.of(trace, opened.queries().size())));
     }
     out.flush();
   }

@@ -11,8 +11,8 @@ import dev.tailor.load.InProcessTarget;
 import dev.tailor.load.Sweep;
 import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.load.report.Report;
+import dev.tailor.load.report.ReportedWorkload;
 import dev.tailor.sim.arrival.SweepPlan;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
@@ -121,8 +121,9 @@ final class ReplayCommand implements Callable<Integer> {
     int budget = workers != null ? workers : Runtime.getRuntime().availableProcessors();
     String environment =
         "measured on this machine (" + Runtime.getRuntime().availableProcessors() + " cores)";
+    DemandProfile demand = profile != null ? DemandProfile.read(profile) : null;
     try (IndexAndTrace.Opened opened = input.open()) {
-      List<InProcessTarget.TraceEntry> entries = entries(opened.queries(), profile);
+      List<InProcessTarget.TraceEntry> entries = entries(opened.queries(), demand);
       List<String> texts = opened.queries().stream().map(TraceQuery::text).toList();
       err.printf(
           "replaying %d queries of %s on %s (%s): %d policies x %d loads, %s each (%s warm-up)%n",
@@ -163,7 +164,11 @@ final class ReplayCommand implements Callable<Integer> {
       }
       String summary =
           Report.write(
-              dir, points, sweep.cdfLoad(), ReplayedTrace.of(input.trace, opened.queries().size()));
+              dir,
+              points,
+              sweep.cdfLoad(),
+              workload(opened.queries(), profile, demand),
+              ReplayedTrace.of(input.trace, opened.queries().size()));
       PrintWriter outw = spec.commandLine().getOut();
       outw.println(summary);
       outw.printf(
@@ -179,14 +184,25 @@ final class ReplayCommand implements Callable<Integer> {
   }
 
   /**
+   * The replayed queries' workload, as the report states it: their spread in {@code demand} (read
+   * from {@code profile}), or unknown if no profile was given (both null).
+   */
+  static ReportedWorkload workload(List<TraceQuery> queries, Path profile, DemandProfile demand) {
+    if (demand == null) {
+      return ReportedWorkload.unprofiled(queries.size());
+    }
+    return ReportedWorkload.replayed(
+        "profile " + profile.getFileName(), queries.stream().map(TraceQuery::id).toList(), demand);
+  }
+
+  /**
    * The trace's queries as the in-process target runs them, each with its profiled sequential time
    * as its prediction where {@code profile} (which may be null) has it.
    */
-  static List<InProcessTarget.TraceEntry> entries(List<TraceQuery> queries, Path profile)
-      throws IOException {
+  static List<InProcessTarget.TraceEntry> entries(List<TraceQuery> queries, DemandProfile profile) {
     Map<String, Long> predictions = new HashMap<>();
     if (profile != null) {
-      for (DemandProfile.Request r : DemandProfile.read(profile).requests()) {
+      for (DemandProfile.Request r : profile.requests()) {
         predictions.put(r.id(), r.sequentialNanos());
       }
     }

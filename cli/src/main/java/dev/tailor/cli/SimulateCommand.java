@@ -7,6 +7,7 @@ import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.load.report.Report;
+import dev.tailor.load.report.ReportedWorkload;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.PointPlan;
 import dev.tailor.sim.arrival.SweepPlan;
@@ -147,7 +148,16 @@ final class SimulateCommand implements Callable<Integer> {
       }
     }
     Path dir = sweep.reportDir("simulate");
-    String summary = Report.write(dir, points, sweep.cdfLoad());
+    String summary =
+        Report.write(
+            dir,
+            points,
+            sweep.cdfLoad(),
+            ReportedWorkload.of(
+                source.profile != null
+                    ? "profile " + source.profile.getFileName()
+                    : "the parametric profile (synthetic)",
+                profile));
     PrintWriter o = spec.commandLine().getOut();
     o.println(summary);
     o.printf("report: %s%n", dir);

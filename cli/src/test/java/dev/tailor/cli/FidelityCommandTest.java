@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.model.DemandProfile;
+import dev.tailor.core.model.WorkloadSpread;
 import dev.tailor.load.report.ReplayedTrace;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -98,6 +99,12 @@ class FidelityCommandTest {
 
     assertTrue(cli.err().contains("(point 2 of 2, the last)"), cli.err());
     assertTrue(Files.exists(report.resolve(ReplayedTrace.FILE)), "the replay records its trace");
+    // Replayed without --profile: the summary says the spread is unknown rather than invent one.
+    assertTrue(
+        Files.readString(report.resolve("summary.md"))
+            .contains(
+                " requests of unknown spread: no demand profile was given (replay --profile)"),
+        Files.readString(report.resolve("summary.md")));
 
     assertEquals(
         0,
@@ -114,6 +121,12 @@ class FidelityCommandTest {
         cli.err());
 
     String md = Files.readString(report.resolve("fidelity.md"));
+    assertTrue(
+        md.contains(
+            "\nWorkload: profile profile.json, "
+                + WorkloadSpread.of(DemandProfile.read(profile)).describe()
+                + ".\n"),
+        md);
     assertTrue(md.contains("| seq | 40 |"), md);
     assertTrue(md.contains("| fixed:2 | 40 |"), md);
     assertEquals(2, md.lines().filter(l -> l.matches("\\| \\S+ \\| 40 \\|.*%.*")).count(), md);

@@ -4,12 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.tailor.core.json.JsonFile;
 import dev.tailor.core.metrics.PointResult;
+import dev.tailor.core.model.DemandProfile;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -45,6 +50,63 @@ class SimulateCommandTest {
         assertEquals(270, p.sent(), f + ": 300 requests, the first tenth warm-up");
       }
     }
+  }
+
+  @Test
+  void theSummaryStatesTheSimulatedProfilesSpread(@TempDir Path tmp) throws Exception {
+    // 100 requests: 95 of 1 ms and 5 of 20 ms.
+    List<DemandProfile.Request> requests = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      long nanos = (i < 95 ? 1 : 20) * 1_000_000L;
+      requests.add(
+          new DemandProfile.Request(
+              "q" + i,
+              null,
+              "query " + i,
+              nanos,
+              new long[] {nanos},
+              new double[] {1.0},
+              new double[0],
+              new DemandProfile.Features("TermQuery", 1, new long[] {1}, 1)));
+    }
+    Path profile = tmp.resolve("crafted.json");
+    DemandProfile.of(
+            new DemandProfile.Environment(
+                "/index", "test", 100, "/trace.txt", 1, "25", "Linux amd64", "2026-01-01T00:00Z"),
+            new DemandProfile.Settings(1, 1, 1, 1),
+            true,
+            requests)
+        .write(profile);
+    Path out = tmp.resolve("report");
+    Cli cli = new Cli();
+    assertEquals(
+        0,
+        cli.run(
+            "simulate",
+            "--profile",
+            profile.toString(),
+            "--cores",
+            "2",
+            "--policies",
+            "seq",
+            "--rps",
+            "20",
+            "--requests",
+            "200",
+            "--out",
+            out.toString()),
+        cli.err());
+    String line =
+        "Workload: profile crafted.json, 100 requests: median 1.000 ms, P99 20.000 ms (P99/median"
+            + " 20.0), max 20.000 ms (max/median 20.0), mean 1.950 ms; the slowest 5% hold 51% of"
+            + " the time.";
+    assertTrue(
+        Files.readString(out.resolve("summary.md")).lines().anyMatch(line::equals),
+        Files.readString(out.resolve("summary.md")));
+    assertTrue(cli.out().contains(line), cli.out());
+    JsonNode json = JsonFile.readTree(out.resolve("workload.json"));
+    assertEquals(20.0, json.get("p99OverMedian").asDouble(), 1e-9);
+    assertEquals(100.0 / 195, json.get("spread").get("slowest5PercentShare").asDouble(), 1e-12);
   }
 
   @Test

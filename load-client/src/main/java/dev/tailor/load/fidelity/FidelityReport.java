@@ -3,14 +3,15 @@ package dev.tailor.load.fidelity;
 import dev.tailor.core.io.AtomicFiles;
 import dev.tailor.core.model.DemandProfile;
 import dev.tailor.load.report.Report;
+import dev.tailor.load.report.ReportedWorkload;
 import dev.tailor.sim.arrival.SweepPlan;
 import java.io.IOException;
 import java.nio.file.Path;
 
 /**
  * The whole fidelity step on a replay's report: read its measured points, refuse a profile of other
- * queries, simulate every point again, and write the table into the report as {@value
- * Report#FIDELITY}, atomically.
+ * queries, simulate every point again, and write the table, with the simulated workload's spread,
+ * into the report as {@value Report#FIDELITY}, atomically.
  */
 public final class FidelityReport {
 
@@ -47,7 +48,10 @@ public final class FidelityReport {
     SimulatorFidelity.Comparison comparison =
         SimulatorFidelity.compare(measured, profile, plan, workers, quantumNanos);
     String table =
-        FidelityTable.markdown(comparison, profileFile.getFileName().toString(), measured);
+        FidelityTable.markdown(
+            comparison,
+            ReportedWorkload.of("profile " + profileFile.getFileName(), profile),
+            measured);
     Path file = reportDir.resolve(Report.FIDELITY);
     AtomicFiles.writeString(file, table);
     return new Written(comparison, table, file);

@@ -3,6 +3,7 @@ package dev.tailor.load.fidelity;
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.load.report.Metric;
 import dev.tailor.load.report.Report;
+import dev.tailor.load.report.ReportedWorkload;
 import dev.tailor.sim.Simulator;
 import java.util.List;
 import java.util.Locale;
@@ -19,22 +20,23 @@ public final class FidelityTable {
   private FidelityTable() {}
 
   /**
-   * The table, with a preamble naming what was compared.
+   * The table, with a preamble naming what was compared and the simulated workload's spread.
    *
-   * @param profileName the profile's name, as the preamble gives it
+   * @param workload the simulated profile: what the preamble calls it, and its spread
    */
   public static String markdown(
-      SimulatorFidelity.Comparison comparison, String profileName, MeasuredReport report) {
+      SimulatorFidelity.Comparison comparison, ReportedWorkload workload, MeasuredReport report) {
     StringBuilder md = new StringBuilder();
     md.append(
         String.format(
             Locale.ROOT,
-            "Simulator fidelity: profile %s simulated on %d cores against the measured points"
+            "Simulator fidelity: %s simulated on %d cores against the measured points"
                 + " of %s.%nError = (simulated - measured) / measured. Work models: fluid is"
-                + " Few-to-Many's (the tables' model), units the runtime's.%n%n",
-            profileName,
+                + " Few-to-Many's (the tables' model), units the runtime's.%n%n%s%n%n",
+            workload.source(),
             comparison.workers(),
-            report.dir()));
+            report.dir(),
+            workload.summaryLine()));
     StringBuilder header = new StringBuilder("| policy | load (rps) |");
     StringBuilder rule = new StringBuilder("|---|---|");
     for (Metric metric : METRICS) {

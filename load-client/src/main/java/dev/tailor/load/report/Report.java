@@ -20,7 +20,8 @@ import java.util.TreeSet;
  * policies, each cell the {@link #SUMMARY_METRIC} and its ratio to the best baseline at that load)
  * and PNG plots (P99 and P99.9 against load, the latency CDF at one load). Real runs and
  * simulations write the same report. Every file is written to a hidden sibling and moved into
- * place, so a reader never sees half of one.
+ * place, so a reader never sees half of one. Every summary states the workload's spread ({@link
+ * ReportedWorkload}): whether parallelism can matter depends on it.
  */
 public final class Report {
 
@@ -43,25 +44,34 @@ public final class Report {
   private Report() {}
 
   /**
-   * Writes every file of the report. A report directory holds one sweep: the points of an earlier
-   * report there are replaced (the whole {@code points} directory at once) and its fidelity table
-   * removed.
+   * Writes every file of a simulation's report. A report directory holds one sweep: the points of
+   * an earlier report there are replaced (the whole {@code points} directory at once) and its
+   * fidelity table and trace record removed.
    *
    * @param cdfRps the load whose latency CDF is plotted, or NaN for the highest unsaturated one
+   * @param workload the requests' workload, which the summary states and {@value
+   *     ReportedWorkload#FILE} records
    * @return the Markdown summary
    */
-  public static String write(Path dir, List<PointResult> points, double cdfRps) throws IOException {
-    return write(dir, points, cdfRps, null);
+  public static String write(
+      Path dir, List<PointResult> points, double cdfRps, ReportedWorkload workload)
+      throws IOException {
+    return write(dir, points, cdfRps, workload, null);
   }
 
   /**
-   * Writes every file of the report, as {@link #write(Path, List, double)} does, and records which
-   * queries a replay sent.
+   * Writes every file of the report, as {@link #write(Path, List, double, ReportedWorkload)} does,
+   * and records which queries a replay sent.
    *
    * @param trace the replayed trace, or null for a simulation's report
    * @return the Markdown summary
    */
-  public static String write(Path dir, List<PointResult> points, double cdfRps, ReplayedTrace trace)
+  public static String write(
+      Path dir,
+      List<PointResult> points,
+      double cdfRps,
+      ReportedWorkload workload,
+      ReplayedTrace trace)
       throws IOException {
     // A report holds one sweep: its points replace a previous report's rather than mix with them,
     // and the fidelity table made from those goes with them.
@@ -82,8 +92,9 @@ public final class Report {
     if (trace != null) {
       trace.write(dir);
     }
+    workload.write(dir);
     AtomicFiles.writeString(dir.resolve(RESULTS), ResultsCsv.of(points));
-    String summary = summary(points);
+    String summary = summary(points, workload);
     AtomicFiles.writeString(dir.resolve(SUMMARY), summary);
     Plots.latencyAgainstLoad(points, "p99", dir.resolve("p99.png"));
     Plots.latencyAgainstLoad(points, "p99.9", dir.resolve("p999.png"));
@@ -109,8 +120,11 @@ public final class Report {
     return best;
   }
 
-  /** The Markdown summary: P99 per load and policy, with the ratio to the best baseline. */
-  public static String summary(List<PointResult> points) {
+  /**
+   * The Markdown summary: the workload's spread, then P99 per load and policy, with the ratio to
+   * the best baseline.
+   */
+  public static String summary(List<PointResult> points, ReportedWorkload workload) {
     Set<String> policies = new LinkedHashSet<>();
     Set<Double> loads = new TreeSet<>();
     for (PointResult p : points) {
@@ -132,6 +146,7 @@ public final class Report {
           .append(first.seed())
           .append(".\n\n");
     }
+    md.append(workload.summaryLine()).append("\n\n");
     md.append(
         "Each cell: "
             + SUMMARY_METRIC.name().toUpperCase(Locale.ROOT)

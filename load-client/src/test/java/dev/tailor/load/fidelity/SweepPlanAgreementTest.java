@@ -12,6 +12,7 @@ import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.load.Sweep;
 import dev.tailor.load.Target;
 import dev.tailor.load.report.Report;
+import dev.tailor.load.report.ReportedWorkload;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.PointPlan;
 import dev.tailor.sim.arrival.SweepPlan;
@@ -87,10 +88,14 @@ class SweepPlanAgreementTest {
     assertEquals(point.measuredRequests(), simulated.sent());
 
     // Fidelity re-creates the point from the report and the plan, and counts the same requests.
-    Report.write(dir, replayed, Double.NaN);
+    ReportedWorkload workload = ReportedWorkload.of("profile p.json", profile);
+    Report.write(dir, replayed, Double.NaN, workload);
     SimulatorFidelity.Comparison comparison =
         SimulatorFidelity.compare(MeasuredReport.read(dir), profile, plan.withSeed(0), 4, 5 * MS);
     assertTrue(comparison.mismatches().isEmpty(), comparison.mismatches().toString());
+    // The fidelity table states the simulated workload's spread, as the report does.
+    String table = FidelityTable.markdown(comparison, workload, MeasuredReport.read(dir));
+    assertTrue(table.contains("\n" + workload.summaryLine() + "\n"), table);
     assertEquals(1, comparison.rows().size());
     assertEquals(real.sent(), comparison.rows().get(0).simulated().get(0).sent());
 

@@ -64,7 +64,8 @@ class MetricTest {
       throws Exception {
     PointResult seq = point("seq", 10, 80);
     PointResult fixed = point("fixed:2", 10, 40);
-    String summary = Report.write(dir, List.of(seq, fixed), Double.NaN);
+    String summary =
+        Report.write(dir, List.of(seq, fixed), Double.NaN, ReportedWorkload.unprofiled(200));
     assertEquals(summary, Files.readString(dir.resolve(Report.SUMMARY)));
     double best = Report.SUMMARY_METRIC.value(fixed);
     String expected =

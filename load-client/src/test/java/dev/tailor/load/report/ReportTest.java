@@ -67,7 +67,7 @@ class ReportTest {
               "test corpus",
               p -> {});
       assertEquals(4, points.size());
-      String summary = Report.write(dir, points, Double.NaN);
+      String summary = Report.write(dir, points, Double.NaN, ReportedWorkload.unprofiled(17));
 
       for (PointResult p : points) {
         Path json = dir.resolve("points").resolve(Report.fileName(p) + ".json");
@@ -95,7 +95,7 @@ class ReportTest {
 
       // A second report in the same directory replaces the first one's points and fidelity table.
       Files.writeString(dir.resolve(Report.FIDELITY), "from the first report");
-      Report.write(dir, points.subList(0, 1), Double.NaN);
+      Report.write(dir, points.subList(0, 1), Double.NaN, ReportedWorkload.unprofiled(17));
       try (var files = Files.list(dir.resolve("points"))) {
         assertEquals(
             List.of(
