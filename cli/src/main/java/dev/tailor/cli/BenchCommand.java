@@ -87,8 +87,8 @@ final class BenchCommand implements Callable<Integer> {
       names = "--trace",
       paramLabel = "FILE",
       description =
-          "The queries, for the search benchmarks. Default: the demo's Natural Questions trace"
-              + " (./tailor demo), under the data directory.")
+          "The queries, for the search benchmarks. Default: the demo's trace (./tailor demo: the"
+              + " TREC 2005 Terabyte efficiency queries), under the data directory.")
   Path trace;
 
   @Option(

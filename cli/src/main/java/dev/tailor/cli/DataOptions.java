@@ -40,16 +40,16 @@ final class DataOptions {
   }
 
   /**
-   * The index {@code ./tailor demo} builds at its default size ({@code --docs 200000}), under the
-   * data directory; the search benchmarks default to it.
+   * The index {@code ./tailor demo} builds at its default size ({@link DemoCommand#DEFAULT_DOCS}),
+   * under the data directory; the search benchmarks default to it.
    */
   Path demoIndex() {
-    return dataDir().resolve("indexes").resolve("demo-200000");
+    return dataDir().resolve("indexes").resolve("demo-" + DemoCommand.DEFAULT_DOCS);
   }
 
-  /** The Natural Questions trace {@code ./tailor demo} fetches, under the data directory. */
+  /** The trace of the workload {@code ./tailor demo} runs by default, under the data directory. */
   Path demoTrace() {
-    return dataDir().resolve("traces").resolve("nq").resolve("topics.dpr.nq.test.txt");
+    return DemoCommand.DEFAULT_WORKLOAD.trace(dataDir());
   }
 
   Fetcher fetcher(PrintWriter err) {

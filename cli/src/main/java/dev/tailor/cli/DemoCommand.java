@@ -64,6 +64,9 @@ final class DemoCommand implements Callable<Integer> {
 
   @Mixin DataOptions dataOptions;
 
+  /** The workload the demo runs unless {@code --workload} says otherwise (its option's default). */
+  static final DemoWorkload DEFAULT_WORKLOAD = DemoWorkload.TB05;
+
   /** The documents the demo indexes unless {@code --docs} says otherwise. */
   static final int DEFAULT_DOCS = 1_000_000;
 

@@ -35,6 +35,15 @@ class DemoCommandTest {
   }
 
   @Test
+  void theWorkloadOptionsDefaultIsTheDefaultWorkload() {
+    // The benchmarks' "the demo's trace" follows DEFAULT_WORKLOAD; the option must agree with it.
+    DemoCommand demo = new DemoCommand();
+    new picocli.CommandLine(demo).parseArgs();
+    assertEquals(DemoCommand.DEFAULT_WORKLOAD, demo.workload);
+    assertEquals(DemoCommand.DEFAULT_DOCS, demo.docs);
+  }
+
+  @Test
   void anUnknownWorkloadIsRejectedNamingTheKnownOnes() {
     Cli cli = new Cli();
     assertNotEquals(0, cli.run("demo", "--workload", "msmarco"));
