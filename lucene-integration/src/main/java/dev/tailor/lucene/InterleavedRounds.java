@@ -14,7 +14,8 @@ import org.apache.lucene.search.TopScoreDocCollectorManager;
  *
  * <ol>
  *   <li>Untimed warm-up rounds over all the queries until the JIT compiler has settled: at least
- *       the warm-up time, and until a round's time stops changing by more than {@value #SETTLED}.
+ *       the warm-up time, and until a round's time stops changing by more than {@value #SETTLED} of
+ *       the previous one's and the compiler worked for at most {@value #COMPILING} of it.
  *   <li>Timed rounds over all the queries, each in a new (seeded) order, so that a drift of the
  *       machine, a burst of another process or a late compilation falls on every query alike
  *       instead of on the few measured at that moment.
@@ -30,6 +31,13 @@ final class InterleavedRounds {
 
   /** A warm-up round within this share of the previous one's time has settled. */
   static final double SETTLED = 0.03;
+
+  /**
+   * A warm-up round during which the JIT compiled for more than this share of the round's time has
+   * not settled: the profiles this replaced drifted by a third from the first timed round to the
+   * last while the compiler was still at work.
+   */
+  static final double COMPILING = 0.02;
 
   /** Warm-up stops after this many rounds even if the times still move. */
   static final int MAX_WARMUP_ROUNDS = 30;
@@ -124,6 +132,7 @@ final class InterleavedRounds {
     long[] lastTimes = new long[queries.size()];
     while (warmupRounds < MAX_WARMUP_ROUNDS) {
       long roundStart = System.nanoTime();
+      long compiledBefore = monitor.compilationMillis();
       for (int i : shuffledIndexes()) {
         for (int d = 1; d <= searchers.length; d++) {
           long t = time(searchers[d - 1], queries.get(i), 1);

@@ -54,6 +54,11 @@ final class MachineMonitor {
     return n;
   }
 
+  /** The JIT's total compilation time so far, in milliseconds, or 0 if unknown. */
+  long compilationMillis() {
+    return compilation != null ? compilation.getTotalCompilationTime() : 0;
+  }
+
   /** CPU accounting now. */
   Snapshot snapshot() {
     long compiled = compilation != null ? compilation.getTotalCompilationTime() : -1;
