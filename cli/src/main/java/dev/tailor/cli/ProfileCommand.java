@@ -215,15 +215,9 @@ final class ProfileCommand implements Callable<Integer> {
     if (queries.size() <= checkSample) {
       return queries;
     }
-    Integer[] picked = new Integer[queries.size()];
-    for (int i = 0; i < picked.length; i++) {
-      picked[i] = i;
-    }
-    List<Integer> order = new ArrayList<>(Arrays.asList(picked));
-    java.util.Collections.shuffle(order, new Random(seed));
-    List<Integer> chosen = new ArrayList<>(order.subList(0, checkSample));
-    chosen.sort(null);
-    return chosen.stream().map(queries::get).toList();
+    int[] chosen =
+        new Random(seed).ints(0, queries.size()).distinct().limit(checkSample).sorted().toArray();
+    return Arrays.stream(chosen).mapToObj(queries::get).toList();
   }
 
   /** Profiles the sample twice and compares ({@link ProfileCheck}). */

@@ -39,8 +39,11 @@ final class InterleavedRounds {
    */
   static final double COMPILING = 0.02;
 
-  /** Warm-up stops after this many rounds even if the times still move. */
-  static final int MAX_WARMUP_ROUNDS = 30;
+  /**
+   * Warm-up stops after this many times the warm-up time even if round times still move (a round of
+   * a small sample is short, so a cap in rounds would cut the warm-up below its minimum).
+   */
+  static final int MAX_WARMUP_FACTOR = 6;
 
   /** A sample repeats a short query at most this many times. */
   static final int MAX_BATCH = 64;
@@ -130,7 +133,7 @@ final class InterleavedRounds {
     long perRound = (long) queries.size() * searchers.length;
     long previous = -1;
     long[] lastTimes = new long[queries.size()];
-    while (warmupRounds < MAX_WARMUP_ROUNDS) {
+    while (true) {
       long roundStart = System.nanoTime();
       long compiledBefore = monitor.compilationMillis();
       for (int i : shuffledIndexes()) {
@@ -147,7 +150,8 @@ final class InterleavedRounds {
       boolean longEnough = System.nanoTime() - start >= warmupNanos;
       boolean settled =
           warmupNanos == 0 || (previous > 0 && Math.abs(round - previous) <= SETTLED * previous);
-      if (longEnough && settled) {
+      boolean tooLong = System.nanoTime() - start >= MAX_WARMUP_FACTOR * warmupNanos;
+      if ((longEnough && settled) || tooLong) {
         break;
       }
       previous = round;
