@@ -5,9 +5,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-import org.apache.lucene.search.IndexSearcher;
+import java.util.stream.IntStream;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.TopScoreDocCollectorManager;
 
 /**
  * Measures a list of queries at every measured degree the way that lets per-query times repeat:
@@ -98,12 +97,9 @@ final class InterleavedRounds {
    */
   void run(long warmupNanos, int rounds, long minSampleNanos, double remeasureSpread, Tick tick)
       throws IOException {
-    warmUp(warmupNanos, minSampleNanos, rounds, tick);
+    List<Integer> all = IntStream.range(0, queries.size()).boxed().toList();
+    warmUp(warmupNanos, minSampleNanos, rounds, all, tick);
     timedFrom = monitor.snapshot();
-    List<Integer> all = new ArrayList<>();
-    for (int i = 0; i < queries.size(); i++) {
-      all.add(i);
-    }
     long perRound = (long) queries.size() * searchers.length;
     for (int r = 0; r < rounds; r++) {
       tick.remaining((rounds - r) * perRound);
@@ -127,7 +123,8 @@ final class InterleavedRounds {
   }
 
   /** Untimed rounds; the last one's degree-1 times choose each query's batch. */
-  private void warmUp(long warmupNanos, long minSampleNanos, int rounds, Tick tick)
+  private void warmUp(
+      long warmupNanos, long minSampleNanos, int rounds, List<Integer> all, Tick tick)
       throws IOException {
     long start = System.nanoTime();
     long perRound = (long) queries.size() * searchers.length;
@@ -136,9 +133,9 @@ final class InterleavedRounds {
     while (true) {
       long roundStart = System.nanoTime();
       long compiledBefore = monitor.compilationMillis();
-      for (int i : shuffledIndexes()) {
+      for (int i : shuffled(all)) {
         for (int d = 1; d <= searchers.length; d++) {
-          long t = time(searchers[d - 1], queries.get(i), 1);
+          long t = SearchTimings.time(searchers[d - 1], queries.get(i), 1);
           if (d == 1) {
             lastTimes[i] = t;
           }
@@ -166,9 +163,7 @@ final class InterleavedRounds {
   }
 
   private void timedRound(List<Integer> which, Tick tick) throws IOException {
-    List<Integer> order = new ArrayList<>(which);
-    Collections.shuffle(order, random);
-    for (int i : order) {
+    for (int i : shuffled(which)) {
       for (int d = 1; d <= searchers.length; d++) {
         sample(i, d);
         tick.sampled();
@@ -184,7 +179,7 @@ final class InterleavedRounds {
       if (d == 1) {
         unitTimes.reset();
       }
-      long nanos = time(searchers[d - 1], queries.get(i), s.batch());
+      long nanos = SearchTimings.time(searchers[d - 1], queries.get(i), s.batch());
       if (monitor.collections() != collections && attempt < GC_RETRIES) {
         gcDiscarded++;
         continue;
@@ -194,20 +189,9 @@ final class InterleavedRounds {
     }
   }
 
-  /** The mean time of {@code runs} searches of the query in a row: top 10 by score. */
-  static long time(IndexSearcher searcher, Query query, int runs) throws IOException {
-    long start = System.nanoTime();
-    for (int r = 0; r < runs; r++) {
-      searcher.search(query, new TopScoreDocCollectorManager(10, 1000));
-    }
-    return (System.nanoTime() - start) / runs;
-  }
-
-  private List<Integer> shuffledIndexes() {
-    List<Integer> order = new ArrayList<>(queries.size());
-    for (int i = 0; i < queries.size(); i++) {
-      order.add(i);
-    }
+  /** The indexes in a new order, from this run's seeded random. */
+  private List<Integer> shuffled(List<Integer> indexes) {
+    List<Integer> order = new ArrayList<>(indexes);
     Collections.shuffle(order, random);
     return order;
   }

@@ -54,14 +54,14 @@ final class MachineMonitor {
     return n;
   }
 
-  /** The JIT's total compilation time so far, in milliseconds, or 0 if unknown. */
+  /** The JIT's total compilation time so far, in milliseconds, or -1 if unknown. */
   long compilationMillis() {
-    return compilation != null ? compilation.getTotalCompilationTime() : 0;
+    return compilation != null ? compilation.getTotalCompilationTime() : -1;
   }
 
   /** CPU accounting now. */
   Snapshot snapshot() {
-    long compiled = compilation != null ? compilation.getTotalCompilationTime() : -1;
+    long compiled = compilationMillis();
     try {
       long[] cpu = cpuLine(Files.readAllLines(PROC_STAT).get(0));
       long own = ownTicks(Files.readString(PROC_SELF_STAT));

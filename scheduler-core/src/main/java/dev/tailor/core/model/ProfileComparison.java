@@ -167,8 +167,8 @@ public record ProfileComparison(
         as.size() - n,
         bs.size() - n,
         correlation(la, lb),
-        nearestRank(sorted, 0.5),
-        nearestRank(sorted, 0.9),
+        WorkloadSpread.nearestRank(sorted, 0.5),
+        WorkloadSpread.nearestRank(sorted, 0.9),
         k,
         (double) slowA.size() / k,
         sumB / sumA,
@@ -372,12 +372,6 @@ public record ProfileComparison(
       }
     }
     return true;
-  }
-
-  /** The nearest-rank q-quantile of sorted values: the value at rank {@code ceil(q * n)}. */
-  static double nearestRank(double[] sorted, double q) {
-    int rank = (int) Math.ceil(q * sorted.length);
-    return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))];
   }
 
   private static String percent(double share) {

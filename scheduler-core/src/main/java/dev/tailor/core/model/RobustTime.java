@@ -25,7 +25,10 @@ public final class RobustTime {
    * @throws IllegalArgumentException if there are no samples
    */
   public static double estimate(long[] samples) {
-    long[] sorted = sorted(samples);
+    return lowerHalfMean(sorted(samples));
+  }
+
+  private static double lowerHalfMean(long[] sorted) {
     int half = (sorted.length + 1) / 2;
     double sum = 0;
     for (int i = 0; i < half; i++) {
@@ -46,7 +49,7 @@ public final class RobustTime {
       return 0;
     }
     double iqr = quantile(sorted, 0.75) - quantile(sorted, 0.25);
-    double estimate = estimate(sorted);
+    double estimate = lowerHalfMean(sorted);
     return estimate > 0 ? iqr / estimate : 0;
   }
 

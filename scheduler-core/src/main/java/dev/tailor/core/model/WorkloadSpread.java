@@ -49,7 +49,7 @@ public record WorkloadSpread(
     return new WorkloadSpread(
         n,
         n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2,
-        sorted[nearestRank(n, 0.99)],
+        nearestRank(sorted, 0.99),
         sorted[n - 1],
         total / n,
         total > 0 ? slow / total : 0);
@@ -95,7 +95,9 @@ public record WorkloadSpread(
         100 * slowest5PercentShare);
   }
 
-  private static int nearestRank(int n, double q) {
-    return Math.min(n - 1, Math.max(0, (int) Math.ceil(q * n) - 1));
+  /** The {@code q}-quantile of sorted values by nearest rank: the value at rank ceil(q * n). */
+  static double nearestRank(double[] sorted, double q) {
+    int rank = (int) Math.ceil(q * sorted.length);
+    return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))];
   }
 }
