@@ -41,8 +41,8 @@ final class BaselinePolicies {
         factory(
             "adaptive",
             "adaptive[:s1,s2,...]",
-            "degree chosen once at admission from the load and an average speedup curve, to"
-                + " minimise the total response time of the requests in the system",
+            "degree chosen once at admission from the queue length and an average speedup curve,"
+                + " to minimise the total response time of the queued requests",
             args -> new AdaptivePolicy(args.isEmpty() ? LUCENE_AVERAGE : SpeedupCurve.parse(args))),
         factory(
             "wq-linear",
@@ -110,17 +110,20 @@ final class BaselinePolicies {
   }
 
   /**
-   * Adaptive parallelism (Jeon et al., EuroSys'13). At admission, with {@code q} requests in the
-   * system and a budget of {@code P} threads, each request is taken to need the average sequential
-   * time {@code T} and to run at degree {@code d}, so {@code P/d} of them run at once and the
-   * {@code i}-th finishes at {@code ceil(i*d/P) * T/s(d)}. The policy picks the {@code d} (at most
-   * {@code P} and the curve's last degree) minimising the sum of those finishing times; ties go to
-   * the lower degree. The degree then stays fixed.
+   * Adaptive parallelism (Jeon et al., EuroSys'13; the baseline "AP" of TPC, Jeon et al.,
+   * ASPLOS'16, §4.1, and "Adaptive" of Few-to-Many, Haque et al., ASPLOS'15, §5). Its load is the
+   * waiting queue's length {@code q}, the request being admitted included: the requests already
+   * running have their threads and are not re-planned. Each of the {@code q} is taken to need the
+   * average sequential time {@code T} and to run at degree {@code d} on a budget of {@code P}
+   * threads, so {@code P/d} of them run at once and the {@code i}-th finishes at {@code ceil(i*d/P)
+   * * T/s(d)}. The policy picks the {@code d} (at most {@code P} and the curve's last degree)
+   * minimising the sum of those finishing times, the total response time of the queued requests;
+   * ties go to the lower degree. The degree then stays fixed.
    */
   record AdaptivePolicy(SpeedupCurve curve) implements Policy {
     @Override
     public Admission admit(RequestView request, SystemView system) {
-      return Admission.start(bestDegree(system.requestsInSystem(), system.poolSize()));
+      return Admission.start(bestDegree(Math.max(1, system.queuedRequests()), system.poolSize()));
     }
 
     int bestDegree(int q, int p) {

@@ -11,8 +11,10 @@ import java.util.stream.Collectors;
 
 /**
  * Finds policies by name and configures them from a specification string, {@code name} or {@code
- * name:args}: {@code seq}, {@code fixed:4}, {@code rampup:10ms,6}. Holds the built-in policies and
- * any {@link PolicyFactory} found through {@link ServiceLoader}.
+ * name:args}: {@code seq}, {@code fixed:4}, {@code rampup:10ms,6}. A suffix {@code @help-first} or
+ * {@code @admit-first} ({@code fixed:2@admit-first}) overrides the order in which the policy's free
+ * workers take work ({@link WorkerPreference}); the policy's {@link Policy#spec()} keeps it. Holds
+ * the built-in policies and any {@link PolicyFactory} found through {@link ServiceLoader}.
  */
 public final class PolicyRegistry {
 
@@ -56,6 +58,19 @@ public final class PolicyRegistry {
    */
   public Policy create(String spec) {
     String trimmed = spec.trim();
+    int at = trimmed.lastIndexOf('@');
+    if (at >= 0) {
+      WorkerPreference preference = PreferenceOverride.parse(trimmed.substring(at + 1).trim());
+      if (preference == null) {
+        throw new IllegalArgumentException(
+            "bad policy '"
+                + spec
+                + "': unknown suffix '"
+                + trimmed.substring(at)
+                + "' (expected @help-first or @admit-first)");
+      }
+      return new PreferenceOverride(create(trimmed.substring(0, at)), preference);
+    }
     int colon = trimmed.indexOf(':');
     String name = (colon < 0 ? trimmed : trimmed.substring(0, colon)).toLowerCase(Locale.ROOT);
     String args = colon < 0 ? "" : trimmed.substring(colon + 1).trim();

@@ -75,11 +75,15 @@ class BaselinePoliciesTest {
     // Alone: cost(d) = 1/s(d), lowest at d = 5 (3.1); d = 6 ties and loses to the lower degree.
     assertEquals(5, ap.admit(request, system).degree());
     // Under load the waiting dominates: with s(2) = 1.9 the sum favours degree 2 up to about 70
-    // requests in the system and degree 1 beyond.
-    system.active = 19;
+    // queued requests and degree 1 beyond.
+    system.queued = 20;
     assertEquals(2, ap.admit(request, system).degree());
-    system.active = 200;
+    system.queued = 200;
     assertEquals(1, ap.admit(request, system).degree());
+    // Requests already running do not count: the paper's load is the queue's length.
+    system.queued = 1;
+    system.active = 200;
+    assertEquals(5, ap.admit(request, system).degree());
   }
 
   @Test

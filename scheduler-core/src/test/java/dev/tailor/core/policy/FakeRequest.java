@@ -2,6 +2,7 @@ package dev.tailor.core.policy;
 
 /** A request view whose every value a test sets. */
 final class FakeRequest implements RequestView {
+  long id = 1;
   long elapsed;
   long work;
   int degree = 1;
@@ -11,7 +12,7 @@ final class FakeRequest implements RequestView {
 
   @Override
   public long id() {
-    return 1;
+    return id;
   }
 
   @Override

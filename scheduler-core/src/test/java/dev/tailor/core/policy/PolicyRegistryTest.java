@@ -63,4 +63,22 @@ class PolicyRegistryTest {
   void namesAreCaseInsensitiveAndTrimmed() {
     assertEquals("fixed:3", PolicyRegistry.of(" FIXED: 3 ").spec());
   }
+
+  @Test
+  void aSuffixOverridesTheWorkerPreferenceAndStaysInTheSpec() {
+    FakeSystem system = new FakeSystem();
+    Policy admitFirst = PolicyRegistry.of("fixed:2@admit-first");
+    assertEquals(WorkerPreference.ADMIT_FIRST, admitFirst.workerPreference(system));
+    assertEquals("fixed:2@admit-first", admitFirst.spec());
+    assertEquals(2, admitFirst.admit(new FakeRequest(), system).degree());
+    assertEquals(
+        WorkerPreference.HELP_FIRST,
+        PolicyRegistry.of("rampup:10ms,4@help-first").workerPreference(system));
+    assertEquals(
+        List.of("seq@admit-first", "rampup:10ms,6@help-first"),
+        PolicyRegistry.standard().splitList("seq@admit-first,rampup:10ms,6@help-first"));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> PolicyRegistry.of("seq@first"));
+    assertTrue(e.getMessage().contains("expected @help-first or @admit-first"), e.getMessage());
+  }
 }

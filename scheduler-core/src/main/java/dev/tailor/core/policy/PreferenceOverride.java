@@ -1,0 +1,52 @@
+package dev.tailor.core.policy;
+
+import java.util.Locale;
+
+/**
+ * A policy whose free workers take work in a stated order, help-first or admit-first, whatever the
+ * policy itself prefers: the {@code @help-first} and {@code @admit-first} suffixes of a
+ * specification ({@code fixed:2@admit-first}). The specification keeps the suffix, so that a report
+ * names the order each policy used.
+ */
+record PreferenceOverride(Policy policy, WorkerPreference preference) implements Policy {
+
+  /** The suffix that names a preference, such as {@code @admit-first}. */
+  static String suffix(WorkerPreference p) {
+    return "@" + p.name().toLowerCase(Locale.ROOT).replace('_', '-');
+  }
+
+  /** The preference a suffix (without its {@code @}) names, or null if it names none. */
+  static WorkerPreference parse(String suffix) {
+    for (WorkerPreference p : WorkerPreference.values()) {
+      if (suffix(p).substring(1).equals(suffix.toLowerCase(Locale.ROOT))) {
+        return p;
+      }
+    }
+    return null;
+  }
+
+  @Override
+  public Admission admit(RequestView request, SystemView system) {
+    return policy.admit(request, system);
+  }
+
+  @Override
+  public int degree(RequestView request, SystemView system) {
+    return policy.degree(request, system);
+  }
+
+  @Override
+  public WorkerPreference workerPreference(SystemView system) {
+    return preference;
+  }
+
+  @Override
+  public String spec() {
+    return policy.spec() + suffix(preference);
+  }
+
+  @Override
+  public void close() {
+    policy.close();
+  }
+}
