@@ -2,6 +2,7 @@ package dev.tailor.core;
 
 import dev.tailor.core.metrics.DegreeHistory;
 import dev.tailor.core.metrics.RequestRecord;
+import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.policy.RequestView;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
@@ -431,6 +432,11 @@ final class Request<T> implements RequestView, RequestContext {
   @Override
   public long predictedSequentialNanos() {
     return attributes.predictedSequentialNanos();
+  }
+
+  @Override
+  public SpeedupCurve predictedSpeedup() {
+    return attributes.predictedSpeedup();
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.tailor.core;
 
+import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.policy.RequestView;
 
 /**
@@ -8,11 +9,15 @@ import dev.tailor.core.policy.RequestView;
  * @param label a class label for reports (for example a query category), or {@code null}
  * @param predictedSequentialNanos the predicted (or, for a clairvoyant baseline, known) sequential
  *     time in nanoseconds, or {@link RequestView#UNKNOWN}
+ * @param predictedSpeedup the predicted (or, for a clairvoyant baseline, known) speedup curve, or
+ *     {@code null}
  */
-public record RequestAttributes(String label, long predictedSequentialNanos) {
+public record RequestAttributes(
+    String label, long predictedSequentialNanos, SpeedupCurve predictedSpeedup) {
 
   /** No label, no prediction. */
-  public static final RequestAttributes NONE = new RequestAttributes(null, RequestView.UNKNOWN);
+  public static final RequestAttributes NONE =
+      new RequestAttributes(null, RequestView.UNKNOWN, null);
 
   /**
    * Checks the prediction.
@@ -24,6 +29,11 @@ public record RequestAttributes(String label, long predictedSequentialNanos) {
       throw new IllegalArgumentException(
           "predictedSequentialNanos must be >= 0 or UNKNOWN, got " + predictedSequentialNanos);
     }
+  }
+
+  /** A label and a predicted sequential time, without a speedup curve. */
+  public RequestAttributes(String label, long predictedSequentialNanos) {
+    this(label, predictedSequentialNanos, null);
   }
 
   /** A label and no prediction. */

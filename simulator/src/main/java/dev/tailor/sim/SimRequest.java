@@ -3,6 +3,7 @@ package dev.tailor.sim;
 import dev.tailor.core.metrics.DegreeHistory;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.model.DemandProfile;
+import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.policy.RequestView;
 import dev.tailor.core.policy.SystemView;
 
@@ -29,6 +30,7 @@ abstract class SimRequest implements RequestView {
   private final DegreeHistory degrees = new DegreeHistory();
   private int maxThreads;
   private boolean isLong;
+  private SpeedupCurve speedup;
   // Busy thread-time, settled at 'busySince' with 'busy' threads working since.
   private long work;
   private int busy;
@@ -167,6 +169,17 @@ abstract class SimRequest implements RequestView {
   @Override
   public long predictedSequentialNanos() {
     return clairvoyant ? demand.sequentialNanos() : UNKNOWN;
+  }
+
+  @Override
+  public SpeedupCurve predictedSpeedup() {
+    if (!clairvoyant) {
+      return null;
+    }
+    if (speedup == null) {
+      speedup = demand.speedupCurve(); // asked once per request by a clairvoyant policy
+    }
+    return speedup;
   }
 
   @Override

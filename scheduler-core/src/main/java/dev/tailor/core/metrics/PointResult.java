@@ -97,6 +97,35 @@ public record PointResult(
     return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer.array(), length));
   }
 
+  /**
+   * The same point reported under another policy name, such as a tuned policy's column name for the
+   * setting a search chose.
+   */
+  public PointResult withPolicy(String name) {
+    return new PointResult(
+        format,
+        version,
+        name,
+        offeredRps,
+        arrivals,
+        seed,
+        environment,
+        corpus,
+        durationNanos,
+        sent,
+        completed,
+        failed,
+        saturated,
+        achievedRps,
+        cpuNanos,
+        latency,
+        queueing,
+        sendLag,
+        missRatio,
+        degreeDistribution,
+        latencyHistogram);
+  }
+
   /** The latency histogram, decoded. */
   public Histogram decodeLatency() {
     try {

@@ -68,6 +68,17 @@ final class BaselinePolicies {
             args -> {
               SpecArgs a = SpecArgs.split(args, 2, 2);
               return new ClairvoyantPolicy(a.positiveNanos(0, "THRESHOLD"), a.positiveInt(1, "N"));
+            }),
+        factory(
+            "oracle",
+            "oracle:BUDGET[,N]",
+            "clairvoyant ceiling: each request gets the fewest threads (up to N) that finish it"
+                + " within BUDGET by its known sequential time and speedup, else its fastest degree;"
+                + " a sweep's bare 'oracle' tunes BUDGET per load with hindsight",
+            args -> {
+              SpecArgs a = SpecArgs.split(args, 1, 2);
+              long budget = a.nonNegativeNanos(0, "BUDGET");
+              return new OraclePolicy(budget, a.size() == 2 ? a.positiveInt(1, "N") : 0);
             }));
   }
 
@@ -220,6 +231,60 @@ final class BaselinePolicies {
     @Override
     public String spec() {
       return "rc:" + Durations.format(thresholdNanos) + "," + n;
+    }
+  }
+
+  /**
+   * The clairvoyant ceiling: every request's true sequential time {@code T} and speedup curve
+   * {@code s} are known ({@link RequestView#predictedSequentialNanos()}, {@link
+   * RequestView#predictedSpeedup()}), and its degree is fixed at admission to the fewest threads
+   * {@code d <= N} with {@code T/s(d) <= BUDGET}; a request no degree brings within the budget gets
+   * its fastest degree (the lowest of equals). BUDGET 0 gives every request its fastest degree; a
+   * budget above the longest request runs everything sequentially. Between the two, the budget
+   * trades the long requests' threads against the queueing they cause, so a comparison tunes it per
+   * load with hindsight, which no online policy can: Few-to-Many's RC (Haque et al., ASPLOS'15, §5)
+   * and TPC's perfect predictor (Jeon et al., ASPLOS'16, §5) are of this kind. A request without a
+   * known time runs sequentially; without a known curve, its speedup is taken as linear.
+   *
+   * @param budgetNanos BUDGET
+   * @param n the highest degree, 0 for the budget of threads
+   */
+  record OraclePolicy(long budgetNanos, int n) implements Policy {
+    @Override
+    public Admission admit(RequestView request, SystemView system) {
+      return Admission.start(degreeFor(request, system.poolSize()));
+    }
+
+    int degreeFor(RequestView request, int poolSize) {
+      long t = request.predictedSequentialNanos();
+      if (t == RequestView.UNKNOWN || t <= budgetNanos) {
+        return 1;
+      }
+      SpeedupCurve curve = request.predictedSpeedup();
+      int max = n == 0 ? poolSize : Math.min(n, poolSize);
+      int fastest = 1;
+      double fastestSpeedup = 1;
+      for (int d = 2; d <= max; d++) {
+        double speedup = curve == null ? d : curve.at(d);
+        if (t / speedup <= budgetNanos) {
+          return d;
+        }
+        if (speedup > fastestSpeedup) {
+          fastestSpeedup = speedup;
+          fastest = d;
+        }
+      }
+      return fastest;
+    }
+
+    @Override
+    public int degree(RequestView request, SystemView system) {
+      return request.degree();
+    }
+
+    @Override
+    public String spec() {
+      return "oracle:" + Durations.format(budgetNanos) + (n == 0 ? "" : "," + n);
     }
   }
 }

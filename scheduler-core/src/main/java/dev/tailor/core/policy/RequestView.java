@@ -1,5 +1,7 @@
 package dev.tailor.core.policy;
 
+import dev.tailor.core.model.SpeedupCurve;
+
 /**
  * A read-only view of one request, as a {@link Policy} sees it. All times are in nanoseconds on the
  * clock of the {@link SystemView} the request is viewed with: the wall clock in the runtime, a
@@ -42,6 +44,14 @@ public interface RequestView {
    * #UNKNOWN} when no prediction was supplied.
    */
   long predictedSequentialNanos();
+
+  /**
+   * The request's speedup curve as predicted, or as known to a clairvoyant oracle, or {@code null}
+   * when none was supplied. The default supplies none.
+   */
+  default SpeedupCurve predictedSpeedup() {
+    return null;
+  }
 
   /** The class label the request was submitted with, or {@code null} if it has none. */
   String label();

@@ -58,4 +58,17 @@ final class SpecArgs {
     }
     return v;
   }
+
+  long nonNegativeNanos(int i, String what) {
+    long v;
+    try {
+      v = Durations.parseNanos(parts[i]);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(what + ": " + e.getMessage(), e);
+    }
+    if (v < 0) {
+      throw new IllegalArgumentException(what + " must be >= 0, got '" + parts[i] + "'");
+    }
+    return v;
+  }
 }

@@ -3,6 +3,7 @@ package dev.tailor.core.policy;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import dev.tailor.core.model.SpeedupCurve;
 import org.junit.jupiter.api.Test;
 
 class BaselinePoliciesTest {
@@ -123,10 +124,39 @@ class BaselinePoliciesTest {
             case "fixed" -> "fixed:2";
             case "rampup" -> "rampup:5ms,4";
             case "rc" -> "rc:10ms,2";
+            case "oracle" -> "oracle:10ms";
             default -> f.name();
           };
       assertSame(
           WorkerPreference.HELP_FIRST, PolicyRegistry.of(spec).workerPreference(system), spec);
     }
+  }
+
+  @Test
+  void oracleGivesTheFewestThreadsThatMeetItsBudgetFromTheTruth() {
+    system.poolSize = 8;
+    request.speedup = SpeedupCurve.of(1, 1.9, 2.5, 3.0, 3.0);
+    Policy oracle = PolicyRegistry.of("oracle:10ms,4");
+    request.predicted = 10_000_000L; // within the budget alone
+    assertEquals(1, oracle.admit(request, system).degree());
+    request.predicted = 19_000_000L; // 19/1.9 = 10 ms: two threads suffice
+    assertEquals(2, oracle.admit(request, system).degree());
+    request.predicted = 19_000_001L; // 19.000001/2.5 < 10 ms: three
+    assertEquals(3, oracle.admit(request, system).degree());
+    request.predicted = 60_000_000L; // 60/3 = 20 ms: no degree meets it, the fastest is 4
+    assertEquals(4, oracle.admit(request, system).degree());
+    request.speedup = SpeedupCurve.of(1, 1.2, 1.1);
+    assertEquals(2, oracle.admit(request, system).degree(), "fastest degree, not the highest");
+    request.speedup = null; // linear: 60/4 = 15 ms, still over: the fastest is 4
+    assertEquals(4, oracle.admit(request, system).degree());
+    request.predicted = RequestView.UNKNOWN;
+    assertEquals(1, oracle.admit(request, system).degree(), "no truth, no threads");
+    request.predicted = 60_000_000L;
+    system.poolSize = 2;
+    assertEquals(2, oracle.admit(request, system).degree(), "never above the budget of threads");
+    request.degree = 2;
+    assertEquals(2, oracle.degree(request, system), "fixed after admission");
+    assertEquals("oracle:10ms,4", oracle.spec());
+    assertEquals("oracle:0ns", PolicyRegistry.of("oracle:0ms").spec());
   }
 }

@@ -1,5 +1,7 @@
 package dev.tailor.core.policy;
 
+import dev.tailor.core.model.SpeedupCurve;
+
 /** A request view whose every value a test sets. */
 final class FakeRequest implements RequestView {
   long id = 1;
@@ -8,6 +10,7 @@ final class FakeRequest implements RequestView {
   int degree = 1;
   int threads = 1;
   long predicted = UNKNOWN;
+  SpeedupCurve speedup;
   boolean isLong;
 
   @Override
@@ -48,6 +51,11 @@ final class FakeRequest implements RequestView {
   @Override
   public long predictedSequentialNanos() {
     return predicted;
+  }
+
+  @Override
+  public SpeedupCurve predictedSpeedup() {
+    return speedup;
   }
 
   @Override

@@ -14,7 +14,8 @@ class PolicyRegistryTest {
     List<String> names =
         PolicyRegistry.standard().factories().stream().map(PolicyFactory::name).toList();
     assertEquals(
-        List.of("seq", "fixed", "adaptive", "wq-linear", "rampup", "rc", "fm", "fm-wc"), names);
+        List.of("seq", "fixed", "adaptive", "wq-linear", "rampup", "rc", "oracle", "fm", "fm-wc"),
+        names);
   }
 
   @Test
