@@ -73,7 +73,8 @@ public final class FmBuildBench {
 
   private static IntervalTable build(Workload workload, int bins, int threads) {
     FmTableBuilder.Options o =
-        new FmTableBuilder.Options(16, 18, 4, null, 10_000_000L, 0, 0.99, LOADS, bins, threads);
+        new FmTableBuilder.Options(
+            16, IntervalTable.Rule.paper(18), 4, null, 10_000_000L, 0, 0.99, LOADS, bins, threads);
     return new FmTableBuilder(o).build(workload, "parametric", "sha256:" + "0".repeat(64));
   }
 }

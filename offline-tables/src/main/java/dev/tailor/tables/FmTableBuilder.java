@@ -10,16 +10,30 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinPool;
+import java.util.function.BiFunction;
+import java.util.function.BinaryOperator;
 import java.util.stream.IntStream;
 
 /**
- * Builds a Few-to-Many interval table by the paper's search (Haque et al., ASPLOS'15, §4.1, Fig.
- * 7): for every load {@code q = 1..loads}, of the schedules {@code S = (v0, ..., v_{n-1})} on the
- * grid {@code v_i in {0, step, ..., y}} whose running intervals {@code v1..v_{n-1}} sum to at most
- * {@code y} (the longest request's life, the paper's second speed-up), keep those with {@code
- * q·A(S) <= target_p} and take the lowest φ-tail, then the lowest mean, then the first in {@code
- * (v0, v1, ...)} order (the order the paper's loops meet them). A wait of {@code y} becomes "await
- * exit" (the paper's e1).
+ * Builds a Few-to-Many interval table under one of two rules ({@link IntervalTable.Rule}) over the
+ * same schedules and the same model ({@link ScheduleEvaluator}).
+ *
+ * <p><b>The paper's rule</b> (Haque et al., ASPLOS'15, §4.1, Fig. 7): for every load {@code q =
+ * 1..loads}, of the schedules {@code S = (v0, ..., v_{n-1})} on the grid {@code v_i in {0, step,
+ * ..., y}} whose running intervals {@code v1..v_{n-1}} sum to at most {@code y} (the longest
+ * request's life, the paper's second speed-up), keep those with {@code q·A(S) <= target_p} and take
+ * the lowest φ-tail, then the lowest mean, then the first in {@code (v0, v1, ...)} order (the order
+ * the paper's loops meet them). A wait of {@code y} becomes "await exit" (the paper's e1).
+ *
+ * <p>The paper's model has no queueing: a wait counts as no threads, and the load is taken as
+ * given. So under load its rows delay requests while threads are idle, and the requests held back
+ * raise the load they were chosen for. In a pool capped at the cores that feedback saturates the
+ * policy at loads every baseline survives.
+ *
+ * <p><b>The throughput rule</b> ({@link ThroughputFrontier}) closes that loop with Little's law:
+ * each row is built for the arrival rate {@code λ} that produces its load, and of the schedules
+ * without a wait takes the lowest tail whose busy thread time the cores can serve at {@code λ}.
+ * Waiting is left to the admission queue.
  *
  * <p>How it avoids the paper's hours: a schedule's per-request times and {@code A(S)} do not depend
  * on the load, only the constraint does, so each running part {@code (v1, ..., v_{n-1})} is
@@ -48,8 +62,8 @@ public final class FmTableBuilder {
   /**
    * What the search explores.
    *
-   * @param cores the cores of the target machine (recorded)
-   * @param targetParallelism target_p
+   * @param cores the cores of the target machine
+   * @param rule the rule {@link #build} chooses rows by
    * @param maxDegree n
    * @param degrees the degrees a schedule may use, increasing and ending with n; the others'
    *     intervals stay 0 (the paper's Fig. 5 uses {1, 3})
@@ -62,7 +76,7 @@ public final class FmTableBuilder {
    */
   public record Options(
       int cores,
-      double targetParallelism,
+      IntervalTable.Rule rule,
       int maxDegree,
       int[] degrees,
       long stepNanos,
@@ -75,7 +89,7 @@ public final class FmTableBuilder {
     /** Checks the values. */
     public Options {
       require(cores >= 1, "cores must be >= 1, got " + cores);
-      require(targetParallelism > 0, "target parallelism must be > 0, got " + targetParallelism);
+      require(rule != null, "a rule is needed");
       require(maxDegree >= 1, "max degree must be >= 1, got " + maxDegree);
       if (degrees == null) {
         degrees = IntStream.rangeClosed(1, maxDegree).toArray();
@@ -105,7 +119,7 @@ public final class FmTableBuilder {
   }
 
   /**
-   * Searches and returns the table.
+   * Searches under the options' rule and returns the table.
    *
    * @param workload the requests, one by one (bins are made here if the options ask)
    * @param profile the profile's file name, recorded
@@ -113,44 +127,87 @@ public final class FmTableBuilder {
    * @throws IllegalArgumentException if the grid has more than {@value #MAX_RUNS} running parts
    */
   public IntervalTable build(Workload workload, String profile, String profileDigest) {
-    long started = System.nanoTime();
-    int n = options.maxDegree();
-    long step = options.stepNanos();
-    long y = options.horizonNanos();
-    if (y == 0) {
-      y = (long) Math.ceil(workload.longestNanos());
-    }
-    y = Math.ceilDiv(y, step) * step; // the grid ends on y, so that v0 = y can mean "await exit"
-    int steps = (int) Math.min(Integer.MAX_VALUE, y / step);
-    Workload searched = options.bins() > 0 ? workload.binned(options.bins()) : workload;
-    ScheduleEvaluator evaluator = new ScheduleEvaluator(searched, n, options.phi());
-    int[] runs = runs(n, steps, options.degrees());
-    // With n = 1 there is no running interval: one empty running part.
-    int count = n == 1 ? 1 : runs.length / (n - 1);
-    Search search = new Search(evaluator, runs, count, n, step, steps);
-    Best[] byLoad = search.run(options.threads(), options.loads(), options.targetParallelism());
+    return prepare(workload).table(options.rule(), profile, profileDigest, null);
+  }
 
-    List<IntervalTable.Row> rows = new ArrayList<>();
-    for (int q = 1; q <= options.loads(); q++) {
-      Best b = byLoad[q];
-      rows.add(new IntervalTable.Row(q, b.schedule, b.tail, b.mean, b.parallelism));
+  /**
+   * Enumerates the grid over a workload once, so that tables under several rules come from it
+   * without enumerating again: what {@code tables tune} needs. Under the throughput rule the search
+   * itself is shared, since only the mapping of loads to rows depends on ρ and qs.
+   *
+   * @throws IllegalArgumentException if the grid has more than {@value #MAX_RUNS} running parts
+   */
+  public Prepared prepare(Workload workload) {
+    return new Prepared(workload);
+  }
+
+  /** A grid enumerated over one workload, ready to give tables under any rule. */
+  public final class Prepared {
+    private final Workload workload;
+    private final long y;
+    private final Search search;
+    private ThroughputFrontier frontier; // searched on first use
+
+    private Prepared(Workload workload) {
+      this.workload = workload;
+      int n = options.maxDegree();
+      long step = options.stepNanos();
+      long horizon = options.horizonNanos();
+      if (horizon == 0) {
+        horizon = (long) Math.ceil(workload.longestNanos());
+      }
+      // The grid ends on y, so that v0 = y can mean "await exit".
+      this.y = Math.ceilDiv(horizon, step) * step;
+      int steps = (int) Math.min(Integer.MAX_VALUE, y / step);
+      Workload searched = options.bins() > 0 ? workload.binned(options.bins()) : workload;
+      ScheduleEvaluator evaluator = new ScheduleEvaluator(searched, n, options.phi());
+      int[] runs = runs(n, steps, options.degrees());
+      // With n = 1 there is no running interval: one empty running part.
+      int count = n == 1 ? 1 : runs.length / (n - 1);
+      this.search = new Search(evaluator, runs, count, n, step, steps);
     }
-    IntervalTable.Inputs inputs =
-        new IntervalTable.Inputs(
-            profile,
-            profileDigest,
-            (int) Math.round(workload.totalWeight()),
-            options.bins(),
-            options.cores(),
-            options.targetParallelism(),
-            n,
-            options.degrees(),
-            step,
-            y,
-            options.phi(),
-            options.loads());
-    double seconds = (System.nanoTime() - started) / 1e9;
-    return new IntervalTable(inputs, Instant.now().toString(), seconds, rows);
+
+    /**
+     * The table under a rule.
+     *
+     * @param tuning how the rule's inputs were chosen, recorded; null if they were given
+     */
+    public IntervalTable table(
+        IntervalTable.Rule rule, String profile, String profileDigest, String tuning) {
+      long started = System.nanoTime();
+      List<IntervalTable.Row> rows = new ArrayList<>();
+      if (rule.isPaper()) {
+        Best[] byLoad = search.run(options.threads(), options.loads(), rule.targetParallelism());
+        for (int q = 1; q <= options.loads(); q++) {
+          Best b = byLoad[q];
+          rows.add(new IntervalTable.Row(q, b.schedule, b.tail, b.mean, b.parallelism));
+        }
+      } else {
+        if (frontier == null) {
+          frontier = search.frontier(options.threads());
+        }
+        for (int q = 1; q <= options.loads(); q++) {
+          rows.add(frontier.row(q, rule.utilization() * options.cores(), rule.queueFactor()));
+        }
+      }
+      IntervalTable.Inputs inputs =
+          new IntervalTable.Inputs(
+              profile,
+              profileDigest,
+              (int) Math.round(workload.totalWeight()),
+              options.bins(),
+              options.cores(),
+              rule,
+              options.maxDegree(),
+              options.degrees(),
+              options.stepNanos(),
+              y,
+              options.phi(),
+              options.loads(),
+              tuning);
+      double seconds = (System.nanoTime() - started) / 1e9;
+      return new IntervalTable(inputs, Instant.now().toString(), seconds, rows);
+    }
   }
 
   /**
@@ -307,31 +364,8 @@ public final class FmTableBuilder {
     }
 
     Best[] run(int threads, int loads, double target) {
-      int chunks = Math.min(count, Math.max(1, threads * 64));
-      Chunk merged;
-      if (threads == 1) {
-        merged = chunk(0, 1, loads, target);
-      } else {
-        ForkJoinPool pool = new ForkJoinPool(threads);
-        try {
-          merged =
-              pool.submit(
-                      () ->
-                          IntStream.range(0, chunks)
-                              .parallel()
-                              .mapToObj(c -> chunk(c, chunks, loads, target))
-                              .reduce(Chunk::merge)
-                              .orElseThrow())
-                  .get();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException("interrupted", e);
-        } catch (ExecutionException e) {
-          throw new IllegalStateException(e.getCause());
-        } finally {
-          pool.shutdown();
-        }
-      }
+      Chunk merged =
+          inChunks(threads, (c, chunks) -> chunk(c, chunks, loads, target), Chunk::merge);
       // byLoad[q] = best over the schedules that fit at q, i.e. those filed at q or above.
       Best[] byLoad = new Best[loads + 2];
       for (int q = loads; q >= 1; q--) {
@@ -341,6 +375,65 @@ public final class FmTableBuilder {
         }
       }
       return byLoad;
+    }
+
+    /**
+     * The throughput rule's candidates: every schedule without a wait, reduced to those that no
+     * leaner schedule beats ({@link ThroughputFrontier}).
+     */
+    ThroughputFrontier frontier(int threads) {
+      return inChunks(threads, this::frontierChunk, ThroughputFrontier::merge);
+    }
+
+    private ThroughputFrontier frontierChunk(int c, int chunks) {
+      ScheduleEvaluator evaluator = prototype.forAnotherThread();
+      ThroughputFrontier.Builder out = new ThroughputFrontier.Builder();
+      int from = (int) ((long) count * c / chunks);
+      int to = (int) ((long) count * (c + 1) / chunks);
+      for (int i = from; i < to; i++) {
+        out.add(evaluator.run(intervals(i)), i);
+      }
+      return out.build(this::intervals);
+    }
+
+    /** The intervals of running part {@code i}, with no wait. */
+    private long[] intervals(int i) {
+      long[] intervals = new long[n];
+      for (int d = 1; d < n; d++) {
+        intervals[d] = runs[i * (n - 1) + d - 1] * step;
+      }
+      return intervals;
+    }
+
+    /**
+     * Runs {@code work(c, chunks)} over contiguous chunks of the running parts, on {@code threads}
+     * threads, and merges the results in chunk order, so that the outcome does not depend on the
+     * thread count.
+     */
+    private <T> T inChunks(
+        int threads, BiFunction<Integer, Integer, T> work, BinaryOperator<T> merge) {
+      if (threads == 1) {
+        return work.apply(0, 1);
+      }
+      int chunks = Math.min(count, Math.max(1, threads * 64));
+      ForkJoinPool pool = new ForkJoinPool(threads);
+      try {
+        return pool.submit(
+                () ->
+                    IntStream.range(0, chunks)
+                        .parallel()
+                        .mapToObj(c -> work.apply(c, chunks))
+                        .reduce(merge)
+                        .orElseThrow())
+            .get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted", e);
+      } catch (ExecutionException e) {
+        throw new IllegalStateException(e.getCause());
+      } finally {
+        pool.shutdown();
+      }
     }
 
     private Schedule schedule(long[] intervals, int waitSteps) {

@@ -28,7 +28,8 @@ class FmTableBuilderTest {
   }
 
   static FmTableBuilder.Options fig5Options(int[] degrees, int threads) {
-    return new FmTableBuilder.Options(6, 6, 3, degrees, 50 * MS, 0, 0.99, 7, 0, threads);
+    return new FmTableBuilder.Options(
+        6, IntervalTable.Rule.paper(6), 3, degrees, 50 * MS, 0, 0.99, 7, 0, threads);
   }
 
   /**
@@ -68,7 +69,8 @@ class FmTableBuilderTest {
   void agreesWithAPlainSearchOverEverySchedule() {
     Workload w = random(60, 3);
     FmTableBuilder.Options o =
-        new FmTableBuilder.Options(4, 5, 3, null, 40 * MS, 400 * MS, 0.9, 12, 0, 2);
+        new FmTableBuilder.Options(
+            4, IntervalTable.Rule.paper(5), 3, null, 40 * MS, 400 * MS, 0.9, 12, 0, 2);
     IntervalTable t = new FmTableBuilder(o).build(w, "random", DIGEST);
     ScheduleEvaluator model = new ScheduleEvaluator(w, 3, 0.9);
     for (int q = 1; q <= 12; q++) {
@@ -139,7 +141,8 @@ class FmTableBuilderTest {
     Workload w = Workload.single(100 * MS, SpeedupCurve.of(1));
     IntervalTable t =
         new FmTableBuilder(
-                new FmTableBuilder.Options(1, 0.5, 1, null, 50 * MS, 200 * MS, 0.99, 2, 0, 1))
+                new FmTableBuilder.Options(
+                    1, IntervalTable.Rule.paper(0.5), 1, null, 50 * MS, 200 * MS, 0.99, 2, 0, 1))
             .build(w, "one", DIGEST);
     assertFalse(t.schedule(1).awaitsExit());
     assertEquals(100 * MS, t.schedule(1).waitNanos());
@@ -152,17 +155,22 @@ class FmTableBuilderTest {
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
-            () -> new FmTableBuilder.Options(4, 5, 3, new int[] {1, 2}, MS, 0, 0.99, 8, 0, 1));
+            () ->
+                new FmTableBuilder.Options(
+                    4, IntervalTable.Rule.paper(5), 3, new int[] {1, 2}, MS, 0, 0.99, 8, 0, 1));
     assertTrue(e.getMessage().contains("must end with the max degree 3"), e.getMessage());
     assertThrows(
         IllegalArgumentException.class,
-        () -> new FmTableBuilder.Options(4, 5, 3, null, MS, 0, 1.5, 8, 0, 1));
+        () ->
+            new FmTableBuilder.Options(
+                4, IntervalTable.Rule.paper(5), 3, null, MS, 0, 1.5, 8, 0, 1));
   }
 
   @Test
   void anImpossibleGridFailsAtOnceWithTheRemedy() {
     FmTableBuilder.Options o =
-        new FmTableBuilder.Options(16, 18, 8, null, MS, 1_000 * MS, 0.99, 4, 0, 1);
+        new FmTableBuilder.Options(
+            16, IntervalTable.Rule.paper(18), 8, null, MS, 1_000 * MS, 0.99, 4, 0, 1);
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
@@ -172,7 +180,8 @@ class FmTableBuilderTest {
 
   private static IntervalTable build(Workload w, int threads, int bins) {
     FmTableBuilder.Options o =
-        new FmTableBuilder.Options(8, 8, 4, null, 25 * MS, 0, 0.99, 16, bins, threads);
+        new FmTableBuilder.Options(
+            8, IntervalTable.Rule.paper(8), 4, null, 25 * MS, 0, 0.99, 16, bins, threads);
     return new FmTableBuilder(o).build(w, "random", DIGEST);
   }
 

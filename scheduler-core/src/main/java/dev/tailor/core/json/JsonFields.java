@@ -60,6 +60,25 @@ public final class JsonFields {
     }
   }
 
+  /**
+   * Checks the header of a file whose older versions this Tailor still reads, and returns the
+   * version: the tree is an object whose {@code format} is {@code format} and whose {@code version}
+   * lies in {@code oldest..newest}.
+   */
+  public int version(JsonNode root, String format, int oldest, int newest) throws IOException {
+    root(root);
+    String f = text(root, "format", "");
+    if (!format.equals(f)) {
+      throw problem("format", "expected \"" + format + "\", got \"" + f + "\"");
+    }
+    int v = smallInteger(root, "version", "", 1);
+    if (v < oldest || v > newest) {
+      throw problem(
+          "version", "this Tailor reads versions " + oldest + " to " + newest + ", got " + v);
+    }
+    return v;
+  }
+
   /** The object {@code node.field}, or null if absent or null. */
   public JsonNode optionalObject(JsonNode node, String field, String at) throws IOException {
     JsonNode v = node.get(field);

@@ -14,14 +14,16 @@ import java.util.regex.Pattern;
 
 /**
  * A Few-to-Many interval table: one {@link Schedule} per load {@code q = 1..loads}, the number of
- * requests in the system, as the offline search (the paper's Fig. 7) chose it. A load above the
- * last row reads the last row.
+ * requests in the system, as the offline search chose it under its {@link Rule}: the paper's (Fig.
+ * 7) or the throughput-consistent one. A load above the last row reads the last row.
  *
  * <p>Versioned JSON ({@value #FORMAT}, version {@value #VERSION}, kind {@value #KIND}) that records
- * the inputs the table was built from, the profile's SHA-256 included, and per row the schedule
- * with the tail, mean and average parallelism the model expects of it. {@link #read} validates and
- * names the file, the field and the problem; {@link #write} writes a temporary file and moves it
- * over the target, so that a watcher never sees half a table. Immutable.
+ * the inputs the table was built from, the profile's SHA-256 and the rule included, and per row the
+ * schedule with the tail, mean and average parallelism the model expects of it (and, under the
+ * throughput rule, the arrival rate the row was built for). A version-1 table, from before the
+ * rules, reads as the paper's rule. {@link #read} validates and names the file, the field and the
+ * problem; {@link #write} writes a temporary file and moves it over the target, so that a watcher
+ * never sees half a table. Immutable.
  */
 public final class IntervalTable {
 
@@ -29,7 +31,7 @@ public final class IntervalTable {
   public static final String FORMAT = "tailor-table";
 
   /** The version this code reads and writes. */
-  public static final int VERSION = 1;
+  public static final int VERSION = 2;
 
   /** The value of {@code kind} for an interval table. */
   public static final String KIND = "fm-interval";
@@ -80,13 +82,15 @@ public final class IntervalTable {
    * @param requests the profile's requests
    * @param bins demand bins the search used, 0 for every request
    * @param cores the cores of the target machine
-   * @param targetParallelism target_p: the most threads {@code q·A(S)} may keep busy
+   * @param rule how a row's schedule was chosen
    * @param maxDegree n, the highest degree
    * @param degrees the degrees a schedule could use (the others' intervals were held at 0)
    * @param stepNanos the grid's step
    * @param horizonNanos y: the largest interval, and the most the running intervals may sum to
    * @param phi the tail's quantile
    * @param loads the rows: loads 1 to this
+   * @param tuning how the rule's inputs were chosen ({@code tables tune}), or null if they were
+   *     given
    */
   public record Inputs(
       String profile,
@@ -94,13 +98,96 @@ public final class IntervalTable {
       int requests,
       int bins,
       int cores,
-      double targetParallelism,
+      Rule rule,
       int maxDegree,
       int[] degrees,
       long stepNanos,
       long horizonNanos,
       double phi,
-      int loads) {}
+      int loads,
+      String tuning) {}
+
+  /**
+   * The rule that chose each row's schedule.
+   *
+   * <ul>
+   *   <li>{@value #PAPER} (Haque et al., ASPLOS'15, §4.1, Fig. 7): of every schedule, waits
+   *       included, the lowest tail with {@code q·A(S) <= targetParallelism}. Its model has no
+   *       queueing: a wait counts as no threads, so under load the rows delay and leave cores idle.
+   *   <li>{@value #THROUGHPUT}: each row is built for the arrival rate {@code λ} that produces its
+   *       load, {@code queueFactor·λ·E[T] = q}; of the schedules without a wait, the lowest tail
+   *       whose busy thread time keeps {@code λ·E[busy] <= utilization·cores}. Waiting is left to
+   *       the admission queue.
+   * </ul>
+   *
+   * @param mode {@value #PAPER} or {@value #THROUGHPUT}
+   * @param targetParallelism the paper's target_p; 0 under the throughput rule
+   * @param utilization ρ, the share of the cores the busy thread time may fill; 0 under the paper's
+   * @param queueFactor qs, requests in the system per request in service; 0 under the paper's
+   */
+  public record Rule(
+      String mode, double targetParallelism, double utilization, double queueFactor) {
+
+    /** The paper's mode. */
+    public static final String PAPER = "paper";
+
+    /** The throughput-consistent mode. */
+    public static final String THROUGHPUT = "throughput";
+
+    /**
+     * Checks the values for the mode.
+     *
+     * @throws IllegalArgumentException on an unknown mode or a value out of its range
+     */
+    public Rule {
+      if (PAPER.equals(mode)) {
+        if (!(targetParallelism > 0) || utilization != 0 || queueFactor != 0) {
+          throw new IllegalArgumentException(
+              "the paper's rule needs a target parallelism > 0 and nothing else, got "
+                  + targetParallelism);
+        }
+      } else if (THROUGHPUT.equals(mode)) {
+        if (!(utilization > 0 && utilization <= 1)
+            || !(queueFactor >= 1)
+            || targetParallelism != 0) {
+          throw new IllegalArgumentException(
+              "the throughput rule needs a utilization in (0, 1] and a queue factor >= 1, got "
+                  + utilization
+                  + " and "
+                  + queueFactor);
+        }
+      } else {
+        throw new IllegalArgumentException(
+            "mode must be " + PAPER + " or " + THROUGHPUT + ", got " + mode);
+      }
+    }
+
+    /** The paper's rule with target_p. */
+    public static Rule paper(double targetParallelism) {
+      return new Rule(PAPER, targetParallelism, 0, 0);
+    }
+
+    /** The throughput-consistent rule with ρ and qs. */
+    public static Rule throughput(double utilization, double queueFactor) {
+      return new Rule(THROUGHPUT, 0, utilization, queueFactor);
+    }
+
+    /** Whether this is the paper's rule. */
+    public boolean isPaper() {
+      return PAPER.equals(mode);
+    }
+
+    @Override
+    public String toString() {
+      return isPaper()
+          ? "paper, target parallelism " + trim(targetParallelism)
+          : "throughput, utilization " + trim(utilization) + ", queue factor " + trim(queueFactor);
+    }
+
+    private static String trim(double v) {
+      return v == Math.rint(v) ? Long.toString((long) v) : Double.toString(v);
+    }
+  }
 
   /**
    * One row: the schedule for a load and what the model expects of it.
@@ -110,9 +197,23 @@ public final class IntervalTable {
    * @param tailNanos its φ-tail over the profile
    * @param meanNanos its mean
    * @param parallelism A(S), so that {@code q·A(S)} threads are busy on average
+   * @param arrivalRate under the throughput rule, the arrival rate (requests per second) the row
+   *     was built for; 0 under the paper's
    */
   public record Row(
-      int load, Schedule schedule, double tailNanos, double meanNanos, double parallelism) {}
+      int load,
+      Schedule schedule,
+      double tailNanos,
+      double meanNanos,
+      double parallelism,
+      double arrivalRate) {
+
+    /** A row of the paper's rule, built for no particular arrival rate. */
+    public Row(
+        int load, Schedule schedule, double tailNanos, double meanNanos, double parallelism) {
+      this(load, schedule, tailNanos, meanNanos, parallelism, 0);
+    }
+  }
 
   /** What the table was built from. */
   public Inputs inputs() {
@@ -167,6 +268,9 @@ public final class IntervalTable {
       o.put("tailNanos", r.tailNanos());
       o.put("meanNanos", r.meanNanos());
       o.put("parallelism", r.parallelism());
+      if (!inputs.rule().isPaper()) {
+        o.put("arrivalRate", r.arrivalRate());
+      }
     }
     return root;
   }
@@ -190,7 +294,7 @@ public final class IntervalTable {
     }
 
     IntervalTable table(JsonNode root) throws IOException {
-      fields.header(root, FORMAT, VERSION);
+      int version = fields.version(root, FORMAT, 1, VERSION);
       String kind = fields.text(root, "kind", "");
       if (!KIND.equals(kind)) {
         throw fields.problem("kind", "expected \"" + KIND + "\", got \"" + kind + "\"");
@@ -208,10 +312,8 @@ public final class IntervalTable {
       if (!(phi > 0 && phi <= 1)) {
         throw fields.problem(at + "phi", "must be in (0, 1], got " + phi);
       }
-      double target = fields.number(in, "targetParallelism", at);
-      if (!(target > 0)) {
-        throw fields.problem(at + "targetParallelism", "must be > 0, got " + target);
-      }
+      Rule rule = version == 1 ? paperRule(in, at) : rule(fields.object(in, "rule", at), at);
+      JsonNode tuning = in.get("tuning");
       Inputs inputs =
           new Inputs(
               fields.text(in, "profile", at),
@@ -219,13 +321,14 @@ public final class IntervalTable {
               fields.smallInteger(in, "requests", at, 1),
               fields.smallInteger(in, "bins", at, 0),
               fields.smallInteger(in, "cores", at, 1),
-              target,
+              rule,
               maxDegree,
               degrees,
               fields.integer(in, "stepNanos", at, 1),
               fields.integer(in, "horizonNanos", at, 0),
               phi,
-              fields.smallInteger(in, "loads", at, 1));
+              fields.smallInteger(in, "loads", at, 1),
+              tuning == null || tuning.isNull() ? null : fields.text(in, "tuning", at));
       String builtAt = fields.text(root, "builtAt", "");
       double buildSeconds = fields.number(root, "buildSeconds", "");
       JsonNode list = fields.array(root, "rows", "");
@@ -240,9 +343,37 @@ public final class IntervalTable {
       List<Row> rows = new ArrayList<>();
       for (int i = 0; i < list.size(); i++) {
         String row = "rows[" + i + "]";
-        rows.add(row(fields.objectAt(list, i, row), row + ".", i + 1, maxDegree));
+        rows.add(row(fields.objectAt(list, i, row), row + ".", i + 1, maxDegree, rule));
       }
       return new IntervalTable(inputs, builtAt, buildSeconds, rows);
+    }
+
+    /** A version-1 table's target_p, from before the rules. */
+    private Rule paperRule(JsonNode in, String at) throws IOException {
+      double target = fields.number(in, "targetParallelism", at);
+      if (!(target > 0)) {
+        throw fields.problem(at + "targetParallelism", "must be > 0, got " + target);
+      }
+      return Rule.paper(target);
+    }
+
+    private Rule rule(JsonNode r, String at) throws IOException {
+      String mode = fields.text(r, "mode", at + "rule.");
+      try {
+        return switch (mode) {
+          case Rule.PAPER -> Rule.paper(fields.number(r, "targetParallelism", at + "rule."));
+          case Rule.THROUGHPUT ->
+              Rule.throughput(
+                  fields.number(r, "utilization", at + "rule."),
+                  fields.number(r, "queueFactor", at + "rule."));
+          default ->
+              throw fields.problem(
+                  at + "rule.mode",
+                  "expected \"" + Rule.PAPER + "\" or \"" + Rule.THROUGHPUT + "\", got " + mode);
+        };
+      } catch (IllegalArgumentException e) {
+        throw fields.problem(at + "rule", e.getMessage());
+      }
     }
 
     private int[] degrees(JsonNode in, String at, int maxDegree) throws IOException {
@@ -267,7 +398,7 @@ public final class IntervalTable {
       return out;
     }
 
-    private Row row(JsonNode r, String at, int load, int maxDegree) throws IOException {
+    private Row row(JsonNode r, String at, int load, int maxDegree, Rule rule) throws IOException {
       long q = fields.integer(r, "load", at, 1);
       if (q != load) {
         throw fields.problem(
@@ -284,7 +415,14 @@ public final class IntervalTable {
       double tail = fields.nonNegative(r, "tailNanos", at);
       double mean = fields.nonNegative(r, "meanNanos", at);
       double parallelism = fields.nonNegative(r, "parallelism", at);
-      return new Row(load, s, tail, mean, parallelism);
+      if (rule.isPaper()) {
+        return new Row(load, s, tail, mean, parallelism);
+      }
+      if (s.intervals()[0] != 0 || s.awaitsExit()) {
+        throw fields.problem(
+            at + "intervalsNanos", "the throughput rule's rows never wait, got a wait");
+      }
+      return new Row(load, s, tail, mean, parallelism, fields.nonNegative(r, "arrivalRate", at));
     }
   }
 }

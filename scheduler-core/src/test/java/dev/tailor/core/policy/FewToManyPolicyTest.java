@@ -36,13 +36,14 @@ class FewToManyPolicyTest {
             2,
             0,
             6,
-            6,
+            IntervalTable.Rule.paper(6),
             3,
             new int[] {1, 2, 3},
             10 * MS,
             150 * MS,
             0.99,
-            5);
+            5,
+            null);
     return new IntervalTable(
         in,
         "2026-11-22T06:00:00Z",

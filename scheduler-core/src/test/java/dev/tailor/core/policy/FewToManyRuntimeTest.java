@@ -34,13 +34,14 @@ class FewToManyRuntimeTest {
             2,
             0,
             2,
-            2,
+            IntervalTable.Rule.paper(2),
             3,
             new int[] {1, 2, 3},
             50 * MS,
             150 * MS,
             0.99,
-            2);
+            2,
+            null);
     return new IntervalTable(
         in,
         "2026-11-22T06:00:00Z",

@@ -22,7 +22,19 @@ class IntervalTableTest {
   static IntervalTable sample(long rampMillis) {
     IntervalTable.Inputs in =
         new IntervalTable.Inputs(
-            "p.json", DIGEST, 2, 0, 6, 6, 3, new int[] {1, 2, 3}, 50_000_000, 150_000_000, 0.99, 3);
+            "p.json",
+            DIGEST,
+            2,
+            0,
+            6,
+            IntervalTable.Rule.paper(6),
+            3,
+            new int[] {1, 2, 3},
+            50_000_000,
+            150_000_000,
+            0.99,
+            3,
+            null);
     return new IntervalTable(
         in,
         "2026-11-22T06:00:00Z",
@@ -63,7 +75,15 @@ class IntervalTableTest {
     sample(50).write(file);
     String good = Files.readString(file);
     assertProblem(dir, good.replace("fm-interval", "tpc-target"), "kind: expected");
-    assertProblem(dir, good.replace("\"version\" : 1", "\"version\" : 2"), "version: this Tailor");
+    assertProblem(dir, good.replace("\"version\" : 2", "\"version\" : 3"), "version: this Tailor");
+    assertProblem(
+        dir,
+        good.replace("\"mode\" : \"paper\"", "\"mode\" : \"fast\""),
+        "inputs.rule.mode: expected");
+    assertProblem(
+        dir,
+        good.replace("\"targetParallelism\" : 6.0", "\"targetParallelism\" : -1"),
+        "inputs.rule: the paper's rule needs a target parallelism > 0");
     assertProblem(dir, good.replace(DIGEST, "md5:1"), "inputs.profileDigest: expected sha256");
     assertProblem(dir, good.replace("\"load\" : 2", "\"load\" : 5"), "rows[1].load: expected 2");
     assertProblem(
@@ -78,6 +98,64 @@ class IntervalTableTest {
     assertProblem(dir, good.replace("\"phi\" : 0.99", "\"phi\" : 1.5"), "inputs.phi: must be in");
     assertProblem(dir, good.replace("\"loads\" : 3", "\"loads\" : 4"), "rows: expected one row");
     assertProblem(dir, "{ not json", ": line 1, column 3: Unexpected character");
+  }
+
+  @Test
+  void aVersionOneTableReadsAsThePapersRule(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("t.json");
+    sample(50).write(file);
+    String v2 = Files.readString(file);
+    String v1 =
+        v2.replace("\"version\" : 2", "\"version\" : 1")
+            .replaceAll("\"rule\" : \\{[^}]*\\}", "\"targetParallelism\" : 6.5");
+    Files.writeString(file, v1);
+    IntervalTable back = IntervalTable.read(file);
+    assertEquals(IntervalTable.Rule.paper(6.5), back.inputs().rule());
+    assertEquals(3, back.rows().size());
+  }
+
+  @Test
+  void throughputRowsRecordTheirArrivalRateAndNeverWait(@TempDir Path dir) throws IOException {
+    IntervalTable.Inputs in =
+        new IntervalTable.Inputs(
+            "p.json",
+            DIGEST,
+            2,
+            0,
+            6,
+            IntervalTable.Rule.throughput(1, 1.3),
+            2,
+            new int[] {1, 2},
+            1_000_000,
+            10_000_000,
+            0.99,
+            2,
+            "tables tune: chosen on half A");
+    IntervalTable t =
+        new IntervalTable(
+            in,
+            "2026-11-23T06:00:00Z",
+            0.1,
+            List.of(
+                new IntervalTable.Row(1, Schedule.ofMillis(0, 0), 2e6, 1e6, 2, 120.5),
+                new IntervalTable.Row(2, Schedule.ofMillis(0, 3), 3e6, 2e6, 1.5, 250)));
+    Path file = dir.resolve("t.json");
+    t.write(file);
+    IntervalTable back = IntervalTable.read(file);
+    assertEquals(IntervalTable.Rule.throughput(1, 1.3), back.inputs().rule());
+    assertEquals("tables tune: chosen on half A", back.inputs().tuning());
+    assertEquals(120.5, back.rows().get(0).arrivalRate());
+    String good = Files.readString(file);
+    assertProblem(
+        dir,
+        good.replace("\"intervalsNanos\" : [ 0, 3000000 ]", "\"intervalsNanos\" : [ 5, 3000000 ]"),
+        "rows[1].intervalsNanos: the throughput rule's rows never wait");
+    assertProblem(
+        dir,
+        good.replace("\"queueFactor\" : 1.3", "\"queueFactor\" : 0.5"),
+        "inputs.rule: the throughput rule needs");
+    assertThrows(IllegalArgumentException.class, () -> IntervalTable.Rule.throughput(0, 1.2));
+    assertThrows(IllegalArgumentException.class, () -> IntervalTable.Rule.paper(0));
   }
 
   private static void assertProblem(Path dir, String content, String expected) throws IOException {
