@@ -4,8 +4,6 @@ import dev.tailor.core.Durations;
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.model.WorkloadSpread;
-import dev.tailor.core.policy.PolicyFactory;
-import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.core.table.Digests;
 import dev.tailor.core.table.IntervalTable;
 import dev.tailor.load.InProcessSweep;
@@ -193,7 +191,7 @@ final class DemoCommand implements Callable<Integer> {
                     "rampup:%dus,2",
                     Math.max(100, Math.round(seq[seq.length / 2] * 10) * 100)),
                 String.format(Locale.ROOT, "rc:%dus,2", Math.round(p75 * 1000))));
-    policies.addAll(tablePolicies(spread, profile, cores, out));
+    policies.addAll(tablePolicies(spread, profile, cores, loads));
     step(
         out,
         6,
@@ -295,44 +293,61 @@ final class DemoCommand implements Callable<Integer> {
     out.flush();
   }
 
-  /** The table-driven policies the registry offers, with their tables built from the profile. */
+  /**
+   * Few-to-Many on tables built from the profile, under the degree cap every policy shares: the
+   * paper's rule for {@code fm} (its search with target_p = the cores), and the throughput rule,
+   * its inputs tuned at the sweep's loads by {@code tables tune fm}, for {@code fm-wc}. A table is
+   * rebuilt when the profile or the rule changed.
+   */
   private List<String> tablePolicies(
-      WorkloadSpread spread, Path profile, int cores, PrintWriter out) throws Exception {
-    List<String> extra = new ArrayList<>();
-    boolean hasFm =
-        PolicyRegistry.standard().factories().stream()
-            .map(PolicyFactory::name)
-            .anyMatch("fm"::equals);
-    boolean hasTables = spec.root().subcommands().containsKey("tables");
-    if (hasFm && hasTables) {
-      Path table =
-          profile.resolveSibling(
-              profile.getFileName().toString().replace(".json", ".fm-table.json"));
-      if (!isBuiltFrom(table, profile)) {
-        run(
-            "tables",
-            "build",
-            "fm",
-            "--profile",
-            profile.toString(),
-            "--cores",
-            Integer.toString(cores),
-            "--target-parallelism",
-            Integer.toString(cores),
-            "--max-degree",
-            Integer.toString(cores),
-            "--step",
-            Durations.format(fmStepNanos(spread)),
-            "--out",
-            table.toString());
-      }
-      extra.add("fm:" + table);
-      extra.add("fm-wc:" + table);
-    } else {
-      out.println(
-          "   (no table-driven policy is available yet: Few-to-Many joins the sweep once it is)");
+      WorkloadSpread spread, Path profile, int cores, List<Double> loads) {
+    String base = profile.getFileName().toString().replace(".json", "");
+    String step = Durations.format(fmStepNanos(spread));
+    Path paper = profile.resolveSibling(base + ".fm-paper-table.json");
+    if (!isBuiltFrom(paper, profile, true)) {
+      run(
+          "tables",
+          "build",
+          "fm",
+          "--profile",
+          profile.toString(),
+          "--cores",
+          Integer.toString(cores),
+          "--mode",
+          "paper",
+          "--target-parallelism",
+          Integer.toString(cores),
+          "--max-degree",
+          Integer.toString(cores),
+          "--step",
+          step,
+          "--out",
+          paper.toString());
     }
-    return extra;
+    Path tuned = profile.resolveSibling(base + ".fm-table.json");
+    if (!isBuiltFrom(tuned, profile, false)) {
+      run(
+          "tables",
+          "tune",
+          "fm",
+          "--profile",
+          profile.toString(),
+          "--cores",
+          Integer.toString(cores),
+          "--max-degree",
+          Integer.toString(cores),
+          "--step",
+          step,
+          "--rps",
+          loads.stream()
+              .map(l -> String.format(Locale.ROOT, "%.0f", l))
+              .collect(Collectors.joining(",")),
+          "--requests",
+          "10000",
+          "--out",
+          tuned.toString());
+    }
+    return List.of("fm:" + paper, "fm-wc:" + tuned);
   }
 
   /**
@@ -347,13 +362,19 @@ final class DemoCommand implements Callable<Integer> {
     return Math.clamp(rounded, unit, 1_000_000L);
   }
 
-  /** Whether {@code table} exists and was built from the profile as it is now. */
-  private static boolean isBuiltFrom(Path table, Path profile) throws IOException {
+  /**
+   * Whether {@code table} exists, was built from the profile as it is now, and under the rule
+   * wanted: the paper's, or the throughput rule with tuned inputs.
+   */
+  private static boolean isBuiltFrom(Path table, Path profile, boolean paper) {
     if (!Files.exists(table)) {
       return false;
     }
     try {
-      return IntervalTable.read(table).inputs().profileDigest().equals(Digests.sha256(profile));
+      IntervalTable.Inputs in = IntervalTable.read(table).inputs();
+      return in.profileDigest().equals(Digests.sha256(profile))
+          && in.rule().isPaper() == paper
+          && (paper || in.tuning() != null);
     } catch (IOException | IllegalArgumentException e) {
       return false; // unreadable or invalid: rebuilt over
     }

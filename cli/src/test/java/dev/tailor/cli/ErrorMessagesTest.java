@@ -63,6 +63,8 @@ class ErrorMessagesTest {
             missing.toString(),
             "--cores",
             "4",
+            "--mode",
+            "paper",
             "--target-parallelism",
             "4",
             "--out",

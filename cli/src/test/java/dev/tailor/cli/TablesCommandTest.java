@@ -1,0 +1,121 @@
+package dev.tailor.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tailor.core.table.IntervalTable;
+import dev.tailor.sim.model.ParametricProfile;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TablesCommandTest {
+
+  @Test
+  void buildsUnderTheThroughputRuleByDefaultAndThePapersOnRequest(@TempDir Path tmp)
+      throws Exception {
+    Path profile = tmp.resolve("p.json");
+    ParametricProfile.generate(300, 8, 1).write(profile);
+    Path table = tmp.resolve("t.json");
+    Cli cli = new Cli();
+    assertEquals(
+        0,
+        cli.run(
+            "tables",
+            "build",
+            "fm",
+            "--profile",
+            profile.toString(),
+            "--cores",
+            "8",
+            "--bin",
+            "30",
+            "--step",
+            "20ms",
+            "--out",
+            table.toString()),
+        cli.err());
+    assertTrue(cli.out().contains("rule: throughput, utilization 1, queue factor 1.3"), cli.out());
+    assertTrue(cli.out().contains("/s"), "rows show their arrival rate: " + cli.out());
+    assertEquals(IntervalTable.Rule.throughput(1, 1.3), IntervalTable.read(table).inputs().rule());
+
+    Cli paperWithoutTarget = new Cli();
+    assertEquals(
+        2,
+        paperWithoutTarget.run(
+            "tables",
+            "build",
+            "fm",
+            "--profile",
+            profile.toString(),
+            "--cores",
+            "8",
+            "--mode",
+            "paper",
+            "--out",
+            table.toString()));
+    assertTrue(
+        paperWithoutTarget.err().contains("--mode paper needs --target-parallelism"),
+        paperWithoutTarget.err());
+
+    Cli targetWithoutPaper = new Cli();
+    assertEquals(
+        2,
+        targetWithoutPaper.run(
+            "tables",
+            "build",
+            "fm",
+            "--profile",
+            profile.toString(),
+            "--cores",
+            "8",
+            "--target-parallelism",
+            "8",
+            "--out",
+            table.toString()));
+    assertTrue(targetWithoutPaper.err().contains("add --mode paper"), targetWithoutPaper.err());
+  }
+
+  @Test
+  void tuneSaysWhatItTriedAndRecordsTheChoiceInTheTable(@TempDir Path tmp) throws Exception {
+    Path profile = tmp.resolve("p.json");
+    ParametricProfile.generate(300, 8, 2).write(profile);
+    Path table = tmp.resolve("t.json");
+    Cli cli = new Cli();
+    assertEquals(
+        0,
+        cli.run(
+            "tables",
+            "tune",
+            "fm",
+            "--profile",
+            profile.toString(),
+            "--cores",
+            "8",
+            "--bin",
+            "30",
+            "--step",
+            "20ms",
+            "--rps",
+            "20,40",
+            "--requests",
+            "1500",
+            "--utilizations",
+            "1",
+            "--queue-factors",
+            "1,1.4",
+            "--baselines",
+            "seq,fixed:2",
+            "--out",
+            table.toString()),
+        cli.err());
+    assertTrue(cli.out().contains("throughput, utilization 1, queue factor 1 "), cli.out());
+    assertTrue(cli.out().contains("throughput, utilization 1, queue factor 1.4 "), cli.out());
+    assertTrue(cli.out().contains("chosen:"), cli.out());
+    assertTrue(cli.out().contains("on the other half, another seed:"), cli.out());
+    IntervalTable t = IntervalTable.read(table);
+    assertNotNull(t.inputs().tuning());
+    assertTrue(t.inputs().tuning().startsWith("tables tune: best of 2 candidates"));
+  }
+}
