@@ -209,6 +209,30 @@ public record DemandProfile(
       return SpeedupCurve.of(all);
     }
 
+    /**
+     * The same request with every time multiplied by {@code factor} (speedups unchanged): how a
+     * measured request takes longer served under load than profiled alone.
+     */
+    public Request scaled(double factor) {
+      long[] units = null;
+      if (unitNanos != null) {
+        units = new long[unitNanos.length];
+        for (int i = 0; i < units.length; i++) {
+          units[i] = Math.round(unitNanos[i] * factor);
+        }
+      }
+      return new Request(
+          id,
+          category,
+          query,
+          Math.round(sequentialNanos * factor),
+          units,
+          measuredSpeedup,
+          derivedSpeedup,
+          features,
+          spread);
+    }
+
     /** Whether the profile has unit times for the request, so that it has a {@link #unitWork}. */
     public boolean hasUnitTimes() {
       return unitNanos != null && unitNanos.length > 0;
@@ -255,6 +279,27 @@ public record DemandProfile(
       List<Request> requests) {
     return new DemandProfile(
         FORMAT, VERSION, environment, settings, complete, conditions, requests);
+  }
+
+  /**
+   * The same profile with every request's times multiplied by {@code factor}: a simulation
+   * calibrated to how much longer requests take served than profiled alone (see {@code tailor
+   * fidelity}).
+   *
+   * @throws IllegalArgumentException unless the factor is positive and finite
+   */
+  public DemandProfile scaled(double factor) {
+    if (!(factor > 0) || Double.isInfinite(factor)) {
+      throw new IllegalArgumentException("a time scale must be positive, got " + factor);
+    }
+    return new DemandProfile(
+        format,
+        version,
+        environment,
+        settings,
+        complete,
+        conditions,
+        requests.stream().map(r -> r.scaled(factor)).toList());
   }
 
   /** Writes the profile as JSON, atomically and durably (see {@link JsonFile#writeAtomically}). */

@@ -37,6 +37,19 @@ class DemandProfileTest {
   }
 
   @Test
+  void aScaledProfileMultipliesEveryTimeAndKeepsTheSpeedups() {
+    DemandProfile scaled = sample().scaled(2);
+    DemandProfile.Request r = scaled.requests().get(0);
+    assertEquals(4_000_000, r.sequentialNanos());
+    assertArrayEquals(new long[] {1_800_000, 2_000_000}, r.unitNanos());
+    assertEquals(sample().requests().get(0).speedupCurve(), r.speedupCurve());
+    assertEquals(sample().environment(), scaled.environment());
+    assertEquals(
+        2 * sample().requests().get(0).unitWork().serialNanos(), r.unitWork().serialNanos());
+    assertThrows(IllegalArgumentException.class, () -> sample().scaled(0));
+  }
+
+  @Test
   void roundTripsThroughJson(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("p.json");
     sample().write(file);
