@@ -384,6 +384,14 @@ final class TablesCommand implements Runnable {
         description = "The simulator's work model: fluid or units (default ${DEFAULT-VALUE}).")
     Simulator.WorkModel model;
 
+    @Option(
+        names = "--quantum",
+        defaultValue = "5ms",
+        description =
+            "The policies' tick in the simulation (default ${DEFAULT-VALUE}); keep it near the"
+                + " table's step, or ramps finer than a tick never happen.")
+    String quantum;
+
     @Override
     public Integer call() throws IOException {
       PrintWriter err = spec.commandLine().getErr();
@@ -419,7 +427,7 @@ final class TablesCommand implements Runnable {
       Simulator.Config sim =
           new Simulator.Config(
               grid.cores,
-              5_000_000L,
+              duration(spec, "--quantum", quantum),
               Scheduler.DEFAULT_LONG_THRESHOLD_NANOS,
               true,
               requests / SweepPlan.COUNTED_WARMUP_DIVISOR,
