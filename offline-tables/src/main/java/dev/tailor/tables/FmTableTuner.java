@@ -173,7 +173,7 @@ public final class FmTableTuner {
             trials.size(),
             tuning.requests().size(),
             plan.seed(),
-            plan.rps().stream().map(FmTableTuner::format).toList(),
+            String.join(",", plan.rps().stream().map(FmTableTuner::rate).toList()),
             String.join(" ", plan.baselines()),
             format(chosen.worst()),
             format(chosen.mean()),
@@ -252,6 +252,10 @@ public final class FmTableTuner {
 
   private static double p99(PointResult r) {
     return r.saturated() ? Double.POSITIVE_INFINITY : r.latencyAt("p99");
+  }
+
+  private static String rate(double rps) {
+    return rps == Math.rint(rps) ? Long.toString((long) rps) : Double.toString(rps);
   }
 
   private static String format(double v) {
