@@ -28,6 +28,8 @@ import org.HdrHistogram.Histogram;
  * @param offeredRps the arrival rate asked for, requests per second
  * @param arrivals the arrival process, e.g. {@code poisson(50/s)}
  * @param seed the arrival and query-order seed
+ * @param repetition which run of the same policy at the same load this is, from 1: a sweep repeats
+ *     its points to see their noise (a point written before repetitions existed reads as 1)
  * @param environment "measured on this machine (N cores)" or "simulated, N cores"
  * @param corpus the index's or profile's source label (says "synthetic" where it is)
  * @param durationNanos the measured window
@@ -52,6 +54,7 @@ public record PointResult(
     double offeredRps,
     String arrivals,
     long seed,
+    int repetition,
     String environment,
     String corpus,
     long durationNanos,
@@ -109,6 +112,45 @@ public record PointResult(
         offeredRps,
         arrivals,
         seed,
+        repetition,
+        environment,
+        corpus,
+        durationNanos,
+        sent,
+        completed,
+        failed,
+        saturated,
+        achievedRps,
+        cpuNanos,
+        latency,
+        queueing,
+        sendLag,
+        missRatio,
+        degreeDistribution,
+        latencyHistogram);
+  }
+
+  /**
+   * Checks the repetition.
+   *
+   * @throws IllegalArgumentException if the repetition is below 1
+   */
+  public PointResult {
+    if (repetition < 1) {
+      throw new IllegalArgumentException("the repetition counts from 1, got " + repetition);
+    }
+  }
+
+  /** The same point as the {@code repetition}-th run of its policy at its load. */
+  public PointResult withRepetition(int repetition) {
+    return new PointResult(
+        format,
+        version,
+        policy,
+        offeredRps,
+        arrivals,
+        seed,
+        repetition,
         environment,
         corpus,
         durationNanos,
@@ -175,6 +217,7 @@ public record PointResult(
           fields.nonNegative(root, "offeredRps", ""),
           fields.optionalText(root, "arrivals", ""),
           fields.integer(root, "seed", "", Long.MIN_VALUE),
+          repetition(root),
           fields.optionalText(root, "environment", ""),
           fields.optionalText(root, "corpus", ""),
           fields.integer(root, "durationNanos", "", 0),
@@ -190,6 +233,12 @@ public record PointResult(
           numbers(fields.object(root, "missRatio", ""), "missRatio."),
           counts(fields.optionalObject(root, "degreeDistribution", ""), "degreeDistribution."),
           fields.text(root, "latencyHistogram", ""));
+    }
+
+    /** The repetition, 1 where the point does not say (one written before repetitions). */
+    private int repetition(JsonNode root) throws IOException {
+      JsonNode v = root.get("repetition");
+      return v == null || v.isNull() ? 1 : fields.smallInteger(root, "repetition", "", 1);
     }
 
     /**

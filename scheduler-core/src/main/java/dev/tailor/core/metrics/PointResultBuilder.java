@@ -22,6 +22,7 @@ public final class PointResultBuilder {
   private double offeredRps;
   private String arrivals;
   private long seed;
+  private int repetition = 1;
   private String environment;
   private String corpus;
   private long windowNanos = 1;
@@ -60,6 +61,12 @@ public final class PointResultBuilder {
     this.seed = seed;
     this.environment = environment;
     this.corpus = corpus;
+    return this;
+  }
+
+  /** Which run of the same policy at the same load this is, from 1 (the default). */
+  public PointResultBuilder repetition(int repetition) {
+    this.repetition = repetition;
     return this;
   }
 
@@ -126,6 +133,7 @@ public final class PointResultBuilder {
         offeredRps,
         arrivals,
         seed,
+        repetition,
         environment,
         corpus,
         windowNanos,

@@ -29,6 +29,7 @@ class PointResultJsonTest {
         50,
         "poisson(50/s)",
         42,
+        1,
         "simulated, 4 cores",
         null,
         1_000_000_000L,
@@ -58,6 +59,23 @@ class PointResultJsonTest {
     assertNull(back.corpus());
     assertArrayEquals(new long[] {0, 1, 1}, back.degreeDistribution().get("long"));
     assertEquals(2, back.decodeLatency().getTotalCount());
+  }
+
+  @Test
+  void theRepetitionRoundTripsAndAPointWithoutOneIsTheFirst() throws IOException {
+    Path file = tmp.resolve("point.json");
+    PointResult third = point().withRepetition(3);
+    assertEquals("fm-wc", third.policy());
+    third.write(file);
+    assertEquals(3, PointResult.read(file).repetition());
+    assertEquals(3, PointResult.read(file).withPolicy("oracle").repetition());
+
+    // A point written before repetitions existed has no such field: it was the only run.
+    Files.writeString(file, Files.readString(file).replaceFirst("\\s*\"repetition\" : 3,", ""));
+    assertFalse(Files.readString(file).contains("repetition"));
+    assertEquals(1, PointResult.read(file).repetition());
+
+    assertThrows(IllegalArgumentException.class, () -> point().withRepetition(0));
   }
 
   @Test
