@@ -2,6 +2,7 @@ package dev.tailor.load;
 
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.metrics.PointResult;
+import dev.tailor.core.policy.DegreeCap;
 import dev.tailor.lucene.TailorSearcher;
 import java.io.IOException;
 import java.util.List;
@@ -10,8 +11,9 @@ import org.apache.lucene.index.IndexReader;
 
 /**
  * A sweep against a scheduler in this process: the trace's queries run a few times first, so that
- * the first policy measured does not pay alone for the JIT compiler and a cold index, then every
- * point of the plan against a fresh {@link InProcessTarget} per policy.
+ * the first policy measured does not pay alone for the JIT compiler and a cold index, then the
+ * {@link Sweep} (its own warm-up run of every policy, then every point, interleaved) against a
+ * fresh {@link InProcessTarget} per point.
  */
 public final class InProcessSweep {
 
@@ -24,8 +26,25 @@ public final class InProcessSweep {
    * @param workers the parallelism budget
    * @param queue the admission queue limit
    * @param unitsPerQuery the units each query is cut into
+   * @param maxDegree the degree cap of every policy ({@link DegreeCap}), or 0 for none
    */
-  public record Server(int workers, int queue, int unitsPerQuery) {
+  public record Server(int workers, int queue, int unitsPerQuery, int maxDegree) {
+
+    /**
+     * Checks the cap.
+     *
+     * @throws IllegalArgumentException if the cap is negative
+     */
+    public Server {
+      if (maxDegree < 0) {
+        throw new IllegalArgumentException("the degree cap must be >= 1 or 0 (none)");
+      }
+    }
+
+    /** A server without a degree cap. */
+    public Server(int workers, int queue, int unitsPerQuery) {
+      this(workers, queue, unitsPerQuery, 0);
+    }
 
     /** A server of {@code workers} threads, cutting each query into four units per thread. */
     public static Server of(int workers, int queue) {
@@ -55,7 +74,13 @@ public final class InProcessSweep {
         plan,
         policy ->
             new InProcessTarget(
-                reader, entries, policy, server.workers(), server.queue(), server.unitsPerQuery()),
+                reader,
+                entries,
+                policy,
+                server.workers(),
+                server.queue(),
+                server.unitsPerQuery(),
+                server.maxDegree()),
         entries.size(),
         environment,
         corpus,

@@ -6,6 +6,10 @@ import dev.tailor.core.SchedulerListener;
 import dev.tailor.core.metrics.RequestClasses;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.metrics.RunMetrics;
+import dev.tailor.core.model.SpeedupCurve;
+import dev.tailor.core.policy.DegreeCap;
+import dev.tailor.core.policy.Policy;
+import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.core.policy.RequestView;
 import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TailorSearcher;
@@ -18,7 +22,9 @@ import org.apache.lucene.search.TopScoreDocCollectorManager;
 
 /**
  * A {@link Scheduler} with the drop-in searcher over an index, in this process: each request is a
- * top-10 search submitted to the scheduler's pool, labelled with the query's category.
+ * top-10 search submitted to the scheduler's pool, labelled with the query's category and carrying
+ * what the profile knows of it (its sequential time and speedup curve) as its prediction. The
+ * policy may be capped ({@link DegreeCap}); the target creates it and closes it when it closes.
  */
 public final class InProcessTarget implements Target {
 
@@ -27,11 +33,21 @@ public final class InProcessTarget implements Target {
    *
    * @param category its category, or null
    * @param query the parsed query
-   * @param predictedNanos its predicted (or, for the clairvoyant {@code rc}, profiled) sequential
-   *     time, or {@link RequestView#UNKNOWN}
+   * @param predictedNanos its predicted (or, for the clairvoyant {@code rc} and {@code oracle},
+   *     profiled) sequential time, or {@link RequestView#UNKNOWN}
+   * @param speedup its predicted (for the clairvoyant {@code oracle}, profiled) speedup curve, or
+   *     null
    */
-  public record TraceEntry(String category, Query query, long predictedNanos) {}
+  public record TraceEntry(
+      String category, Query query, long predictedNanos, SpeedupCurve speedup) {
 
+    /** An entry without a speedup curve. */
+    public TraceEntry(String category, Query query, long predictedNanos) {
+      this(category, query, predictedNanos, null);
+    }
+  }
+
+  private final Policy policy;
   private final Scheduler scheduler;
   private final TailorSearcher searcher;
   private final List<TraceEntry> queries;
@@ -40,7 +56,7 @@ public final class InProcessTarget implements Target {
   private record Measured(long fromNanos, RunMetrics metrics) {}
 
   /**
-   * A target running {@code policy} on {@code workers} threads.
+   * A target running {@code policy} on {@code workers} threads, without a degree cap.
    *
    * @param queueCapacity the admission queue's limit; beyond it requests fail at once
    */
@@ -51,24 +67,55 @@ public final class InProcessTarget implements Target {
       int workers,
       int queueCapacity,
       int unitsPerQuery) {
+    this(reader, queries, policy, workers, queueCapacity, unitsPerQuery, 0);
+  }
+
+  /**
+   * A target running {@code policy} on {@code workers} threads, its degrees capped.
+   *
+   * @param queueCapacity the admission queue's limit; beyond it requests fail at once
+   * @param maxDegree the degree cap ({@link DegreeCap}), or 0 for none
+   * @throws IllegalArgumentException if the policy's specification is bad or the cap negative
+   */
+  public InProcessTarget(
+      IndexReader reader,
+      List<TraceEntry> queries,
+      String policy,
+      int workers,
+      int queueCapacity,
+      int unitsPerQuery,
+      int maxDegree) {
+    if (maxDegree < 0) {
+      throw new IllegalArgumentException("the degree cap must be >= 1 or 0 (none)");
+    }
     this.queries = List.copyOf(queries);
-    this.scheduler =
-        Scheduler.builder()
-            .policy(policy)
-            .workers(workers)
-            .queueCapacity(queueCapacity)
-            .listener(
-                new SchedulerListener() {
-                  @Override
-                  public void requestCompleted(RequestRecord record) {
-                    Measured m = measured;
-                    if (m != null && record.arrivalNanos() - m.fromNanos() >= 0) {
-                      m.metrics().record(record);
-                    }
-                  }
-                })
-            .build();
+    Policy created = PolicyRegistry.of(policy);
+    this.policy = maxDegree > 0 ? DegreeCap.of(created, maxDegree) : created;
+    try {
+      this.scheduler = scheduler(this.policy, workers, queueCapacity);
+    } catch (RuntimeException e) {
+      this.policy.close();
+      throw e;
+    }
     this.searcher = new TailorSearcher(reader, scheduler, Slicing.unitsPerQuery(unitsPerQuery));
+  }
+
+  private Scheduler scheduler(Policy policy, int workers, int queueCapacity) {
+    return Scheduler.builder()
+        .policy(policy)
+        .workers(workers)
+        .queueCapacity(queueCapacity)
+        .listener(
+            new SchedulerListener() {
+              @Override
+              public void requestCompleted(RequestRecord record) {
+                Measured m = measured;
+                if (m != null && record.arrivalNanos() - m.fromNanos() >= 0) {
+                  m.metrics().record(record);
+                }
+              }
+            })
+        .build();
   }
 
   @Override
@@ -77,7 +124,7 @@ public final class InProcessTarget implements Target {
     try {
       return scheduler.submit(
           ctx -> searcher.search(entry.query(), new TopScoreDocCollectorManager(10, 1000)),
-          new RequestAttributes(entry.category(), entry.predictedNanos()));
+          new RequestAttributes(entry.category(), entry.predictedNanos(), entry.speedup()));
     } catch (RejectedExecutionException e) {
       return CompletableFuture.failedFuture(e);
     }
@@ -97,7 +144,11 @@ public final class InProcessTarget implements Target {
 
   @Override
   public void close() {
-    scheduler.shutdownNow();
-    scheduler.close();
+    try {
+      scheduler.shutdownNow();
+      scheduler.close();
+    } finally {
+      policy.close(); // handed to the scheduler as an object, so the scheduler does not close it
+    }
   }
 }

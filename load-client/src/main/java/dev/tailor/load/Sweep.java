@@ -5,25 +5,58 @@ import dev.tailor.sim.arrival.PointPlan;
 import dev.tailor.sim.arrival.SweepPlan;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
  * A sweep: every policy at every offered load, each point an open-loop replay. Every (policy, load)
  * pair gets the same arrival sequence for its load and the same query order, so that policies
  * differ only in their decisions; both come from a {@link SweepPlan}, as a simulation's do.
+ *
+ * <p>On a shared machine one run of a point says little: the same point moves by tens of percent
+ * between runs. So a sweep can repeat every point, and it interleaves the repetitions: at each
+ * load, repetition after repetition runs every policy once, in an order that changes from one round
+ * to the next ({@link #order}), so that a slow spell of the machine, or the state one policy leaves
+ * behind, does not always fall on the same policy. Before the first measured point every policy
+ * runs the first load's warm-up once, unrecorded, so that the first measured point is not the one
+ * that pays for a cold JVM.
  */
 public final class Sweep {
+
+  /** How the report describes the order of a sweep's points. */
+  public static final String ORDER =
+      "at each load every repetition runs every policy once, interleaved, in an order rotated from"
+          + " one repetition and load to the next (a Williams design: each policy runs first, and"
+          + " right after each other policy, equally often), after one unrecorded warm-up run of"
+          + " every policy";
+
+  /**
+   * The policy a sweep runs for a listed one at a load, such as the setting a tuned policy chose
+   * for that load. Its points are reported under the listed name.
+   */
+  @FunctionalInterface
+  public interface Resolver {
+    /** No resolution: every listed policy runs as listed. */
+    Resolver IDENTITY = (listed, rps) -> listed;
+
+    /** The specification to run for {@code listed} at {@code rps}. */
+    String resolve(String listed, double rps) throws IOException;
+  }
 
   /**
    * What to sweep.
    *
-   * @param policies policy specifications
+   * @param policies policy specifications, as listed (and reported)
    * @param rps offered loads, requests per second
    * @param points each point's arrivals, query order and warm-up
    * @param maxBacklog the most requests in flight before a point counts as saturated
    * @param drainNanos how long to wait for the last answers after the last send
    * @param targetsNanos latency targets for the miss ratios
+   * @param repetitions how many times every point runs, at least 1
+   * @param resolver the policy run for a listed one at a load
    */
   public record Plan(
       List<String> policies,
@@ -31,12 +64,15 @@ public final class Sweep {
       SweepPlan points,
       int maxBacklog,
       long drainNanos,
-      List<Long> targetsNanos) {
+      List<Long> targetsNanos,
+      int repetitions,
+      Resolver resolver) {
 
     /**
      * Checks the plan.
      *
-     * @throws IllegalArgumentException if there is nothing to run or a load is not positive
+     * @throws IllegalArgumentException if there is nothing to run, a load is not positive or the
+     *     repetitions are fewer than 1
      */
     public Plan {
       policies = List.copyOf(policies);
@@ -50,16 +86,44 @@ public final class Sweep {
           throw new IllegalArgumentException("loads must be positive, got " + r);
         }
       }
+      if (repetitions < 1) {
+        throw new IllegalArgumentException("repetitions must be >= 1, got " + repetitions);
+      }
+      if (resolver == null) {
+        resolver = Resolver.IDENTITY;
+      }
+    }
+
+    /** A plan that runs every point once, each policy as listed. */
+    public Plan(
+        List<String> policies,
+        List<Double> rps,
+        SweepPlan points,
+        int maxBacklog,
+        long drainNanos,
+        List<Long> targetsNanos) {
+      this(policies, rps, points, maxBacklog, drainNanos, targetsNanos, 1, Resolver.IDENTITY);
     }
 
     /** The same plan for other policies (e.g. the one a remote server runs). */
     public Plan withPolicies(List<String> others) {
-      return new Plan(others, rps, points, maxBacklog, drainNanos, targetsNanos);
+      return new Plan(
+          others, rps, points, maxBacklog, drainNanos, targetsNanos, repetitions, resolver);
     }
 
-    /** How many points the sweep runs. */
+    /** The same plan, every point run {@code n} times. */
+    public Plan withRepetitions(int n) {
+      return new Plan(policies, rps, points, maxBacklog, drainNanos, targetsNanos, n, resolver);
+    }
+
+    /** The same plan, each listed policy run as {@code r} resolves it at each load. */
+    public Plan withResolver(Resolver r) {
+      return new Plan(policies, rps, points, maxBacklog, drainNanos, targetsNanos, repetitions, r);
+    }
+
+    /** How many measured points the sweep runs. */
     public int size() {
-      return policies.size() * rps.size();
+      return policies.size() * rps.size() * repetitions;
     }
   }
 
@@ -73,10 +137,44 @@ public final class Sweep {
   private Sweep() {}
 
   /**
-   * Runs every point, reporting each as it finishes.
+   * The order in which round {@code round} (from 0) runs {@code n} policies: a row of a Williams
+   * design, a Latin square in which each policy comes first, and right after each other policy,
+   * equally often (for even {@code n} every {@code n} rounds, for odd {@code n} every {@code 2n}).
+   * Round {@code k} of a sweep is repetition {@code k % repetitions} at load {@code k /
+   * repetitions}.
+   *
+   * @return the policies' indices, each once
+   */
+  public static int[] order(int n, int round) {
+    if (n < 1 || round < 0) {
+      throw new IllegalArgumentException("need n >= 1 and round >= 0, got " + n + ", " + round);
+    }
+    int rows = n % 2 == 0 ? n : 2 * n;
+    int row = round % rows;
+    int shift = row % n;
+    int[] out = new int[n];
+    for (int j = 0; j < n; j++) {
+      // The first row: 0, 1, n-1, 2, n-2, ...
+      int first = j == 0 ? 0 : j % 2 == 1 ? (j + 1) / 2 : n - j / 2;
+      out[j] = (first + shift) % n;
+    }
+    if (row >= n) {
+      for (int i = 0, k = n - 1; i < k; i++, k--) {
+        int t = out[i];
+        out[i] = out[k];
+        out[k] = t;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Runs the warm-up, then every point, reporting each as it finishes. Points are numbered by their
+   * repetition and reported under their listed policy's name where the resolver ran another.
    *
    * @param queries how many queries the trace has; request {@code i} sends a seeded permutation's
    *     {@code i}-th, cycling
+   * @return the points in the order they ran
    */
   public static List<PointResult> run(
       Plan plan,
@@ -87,23 +185,78 @@ public final class Sweep {
       Consumer<PointResult> onPoint)
       throws IOException, InterruptedException {
     List<PointResult> results = new ArrayList<>();
-    for (double rps : plan.rps()) {
+    List<String> policies = plan.policies();
+    Map<String, String> resolved = new HashMap<>();
+    for (int l = 0; l < plan.rps().size(); l++) {
+      double rps = plan.rps().get(l);
       PointPlan point = plan.points().point(rps, queries);
+      OpenLoopReplayer.Labels labels =
+          new OpenLoopReplayer.Labels(rps, point.arrivals(), point.seed(), environment, corpus);
+      resolved.clear();
+      for (String policy : policies) {
+        resolved.put(policy, plan.resolver().resolve(policy, rps));
+      }
+      if (l == 0) {
+        warmUp(plan, targets, point, labels, resolved);
+      }
       OpenLoopReplayer.Settings settings =
           new OpenLoopReplayer.Settings(
               warmupNanos(point), plan.maxBacklog(), plan.drainNanos(), plan.targetsNanos());
-      OpenLoopReplayer.Labels labels =
-          new OpenLoopReplayer.Labels(rps, point.arrivals(), point.seed(), environment, corpus);
-      for (String policy : plan.policies()) {
-        try (Target target = targets.open(policy)) {
-          PointResult r =
-              OpenLoopReplayer.run(target, point.offsetsNanos(), point.order(), settings, labels);
-          results.add(r);
-          onPoint.accept(r);
+      for (int r = 1; r <= plan.repetitions(); r++) {
+        for (int i : order(policies.size(), l * plan.repetitions() + r - 1)) {
+          String listed = policies.get(i);
+          String run = resolved.get(listed);
+          PointResult p;
+          try (Target target = targets.open(run)) {
+            p = OpenLoopReplayer.run(target, point.offsetsNanos(), point.order(), settings, labels);
+          }
+          if (!run.equals(listed)) {
+            p = p.withPolicy(listed);
+          }
+          p = p.withRepetition(r);
+          results.add(p);
+          onPoint.accept(p);
         }
       }
     }
     return results;
+  }
+
+  /**
+   * Runs every policy once on the first load's warm-up requests (or its first tenth when the plan
+   * has no warm-up), nothing recorded.
+   */
+  private static void warmUp(
+      Plan plan,
+      Targets targets,
+      PointPlan first,
+      OpenLoopReplayer.Labels labels,
+      Map<String, String> resolved)
+      throws IOException, InterruptedException {
+    PointPlan warm = warmUpPoint(first);
+    if (warm.requests() == 0) {
+      return;
+    }
+    OpenLoopReplayer.Settings settings =
+        new OpenLoopReplayer.Settings(
+            warmupNanos(warm), plan.maxBacklog(), plan.drainNanos(), List.of());
+    for (String policy : plan.policies()) {
+      try (Target target = targets.open(resolved.get(policy))) {
+        OpenLoopReplayer.run(target, warm.offsetsNanos(), warm.order(), settings, labels);
+      }
+    }
+  }
+
+  /** The warm-up run: a point's warm-up requests (at least a tenth of it), all of them warm-up. */
+  static PointPlan warmUpPoint(PointPlan point) {
+    int n = Math.min(point.requests(), Math.max(point.warmupRequests(), point.requests() / 10));
+    return new PointPlan(
+        point.offeredRps(),
+        point.arrivals(),
+        point.seed(),
+        Arrays.copyOf(point.offsetsNanos(), n),
+        Arrays.copyOf(point.order(), n),
+        n);
   }
 
   /**

@@ -60,7 +60,11 @@ public final class FidelityTable {
       PointResult real = r.measured();
       md.append(
           String.format(
-              Locale.ROOT, "| %s | %.0f |", Report.displayName(real.policy()), real.offeredRps()));
+              Locale.ROOT,
+              "| %s%s | %.0f |",
+              Report.displayName(real.policy()),
+              real.repetition() > 1 ? " (run " + real.repetition() + ")" : "",
+              real.offeredRps()));
       for (Metric metric : METRICS) {
         md.append(' ').append(value(real, metric)).append(" |");
         for (PointResult sim : r.simulated()) {

@@ -2,6 +2,7 @@ package dev.tailor.load.fidelity;
 
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.load.report.ReplayedTrace;
+import dev.tailor.sim.HindsightOracle;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +13,8 @@ import java.util.stream.Stream;
 
 /**
  * A replay's report as the fidelity comparison reads it: its measured points (simulated ones left
- * out), by load then policy, and the trace it replayed where the report records it.
+ * out, and the tuned {@code oracle}'s, whose setting at each load its points do not record), by
+ * load, policy and repetition, and the trace it replayed where the report records it.
  *
  * @param dir the report directory
  * @param points the measured points, by load then policy
@@ -41,7 +43,7 @@ public record MeasuredReport(Path dir, List<PointResult> points, ReplayedTrace t
     try (Stream<Path> files = Files.list(points)) {
       for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
         PointResult p = PointResult.read(f);
-        if (!p.environment().startsWith("simulated")) {
+        if (!p.environment().startsWith("simulated") && !HindsightOracle.isTuned(p.policy())) {
           out.add(p);
         }
       }
@@ -50,7 +52,9 @@ public record MeasuredReport(Path dir, List<PointResult> points, ReplayedTrace t
       throw new IllegalArgumentException(points + ": no measured point to compare");
     }
     out.sort(
-        Comparator.comparingDouble(PointResult::offeredRps).thenComparing(PointResult::policy));
+        Comparator.comparingDouble(PointResult::offeredRps)
+            .thenComparing(PointResult::policy)
+            .thenComparingInt(PointResult::repetition));
     return new MeasuredReport(dir, out, ReplayedTrace.read(dir));
   }
 }

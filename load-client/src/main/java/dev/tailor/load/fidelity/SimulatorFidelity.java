@@ -11,8 +11,10 @@ import dev.tailor.sim.arrival.PointPlan;
 import dev.tailor.sim.arrival.SweepPlan;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Simulates every measured point of a replay again: the same profile's requests, the same policy
@@ -128,6 +130,8 @@ public final class SimulatorFidelity {
     List<Simulator.WorkModel> models = models(profile);
     List<Row> rows = new ArrayList<>();
     List<Mismatch> mismatches = new ArrayList<>();
+    // Repetitions of a point share its plan, so they share its simulation.
+    Map<String, PointResult> simulated = new HashMap<>();
     for (PointResult real : report.points()) {
       PointPlan point =
           plan.withSeed(real.seed()).point(real.offeredRps(), profile.requests().size());
@@ -154,9 +158,13 @@ public final class SimulatorFidelity {
                 Math.max(1_000, point.requests()),
                 List.of(),
                 model);
-        PointResult sim;
-        try (Policy policy = PolicyRegistry.of(real.policy())) {
-          sim = new Simulator(profile, policy, config).run(point, real.corpus());
+        String key = real.policy() + "|" + real.offeredRps() + "|" + real.seed() + "|" + model;
+        PointResult sim = simulated.get(key);
+        if (sim == null) {
+          try (Policy policy = PolicyRegistry.of(real.policy())) {
+            sim = new Simulator(profile, policy, config).run(point, real.corpus());
+          }
+          simulated.put(key, sim);
         }
         if (sim.sent() != real.sent() && !real.saturated()) {
           mismatches.add(new Mismatch(real, sim.sent()));

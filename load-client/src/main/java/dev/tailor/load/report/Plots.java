@@ -23,7 +23,10 @@ final class Plots {
 
   private Plots() {}
 
-  /** A percentile of latency against offered load, one line per policy, as the papers plot it. */
+  /**
+   * A percentile of latency against offered load, one line per policy, as the papers plot it: at
+   * each load the median over the repetitions, left out where any repetition saturated.
+   */
   static void latencyAgainstLoad(List<PointResult> points, String percentile, Path file)
       throws IOException {
     PointResult first = points.get(0);
@@ -40,13 +43,17 @@ final class Plots {
             .build();
     style(chart);
     chart.getStyler().setYAxisLogarithmic(true);
+    Metric metric = Metric.latency(percentile);
+    List<Cell> cells = Cell.of(points);
     for (String policy : Report.policies(points)) {
       List<Double> x = new ArrayList<>();
       List<Double> y = new ArrayList<>();
-      for (PointResult p : points) {
-        if (p.policy().equals(policy) && !p.saturated() && p.latency().containsKey(percentile)) {
-          x.add(p.offeredRps());
-          y.add(p.latency().get(percentile) / 1e6);
+      for (Cell c : cells) {
+        if (c.policy().equals(policy)
+            && !c.saturated()
+            && c.runs().stream().allMatch(p -> p.latency().containsKey(percentile))) {
+          x.add(c.load());
+          y.add(c.median(metric));
         }
       }
       if (!x.isEmpty()) {
@@ -56,7 +63,7 @@ final class Plots {
     save(chart, file);
   }
 
-  /** The latency CDF of every policy at one load. */
+  /** The latency CDF of every policy at one load: its median repetition's (by P99). */
   static void cdf(List<PointResult> points, double load, Path file) throws IOException {
     PointResult first = points.get(0);
     XYChart chart =
@@ -71,10 +78,11 @@ final class Plots {
             .build();
     style(chart);
     chart.getStyler().setXAxisLogarithmic(true);
-    for (PointResult p : points) {
-      if (p.offeredRps() != load) {
+    for (Cell c : Cell.of(points)) {
+      if (c.load() != load) {
         continue;
       }
+      PointResult p = c.medianRun();
       Histogram h = p.decodeLatency();
       if (h.getTotalCount() == 0) {
         continue;

@@ -12,16 +12,18 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
- * Writes a sweep's report into a directory: a JSON and an HdrHistogram {@code .hgrm} per point, one
- * CSV of every point (a column per {@link Metric}), a Markdown summary (rows are loads, columns
- * policies, each cell the {@link #SUMMARY_METRIC} and its ratio to the best baseline at that load)
- * and PNG plots (P99 and P99.9 against load, the latency CDF at one load). Real runs and
- * simulations write the same report. Every file is written to a hidden sibling and moved into
- * place, so a reader never sees half of one. Every summary states the workload's spread ({@link
- * ReportedWorkload}): whether parallelism can matter depends on it.
+ * Writes a sweep's report into a directory: a JSON and an HdrHistogram {@code .hgrm} per point (a
+ * repetition beyond the first named so), one CSV of every point (a column per {@link Metric}), one
+ * CSV of every cell (a policy at a load over its repetitions, with the summary's comparisons), a
+ * Markdown summary (rows are loads, columns policies, each cell the median {@link #SUMMARY_METRIC}
+ * over the repetitions, its range and its ratio to the best baseline at that load, judged against
+ * the repetitions' noise; the headroom to an oracle and the comparison with {@code adaptive} where
+ * the sweep has them) and PNG plots (median P99 and P99.9 against load, the latency CDF at one
+ * load). Real runs and simulations write the same report. Every file is written to a hidden sibling
+ * and moved into place, so a reader never sees half of one. Every summary states the workload's
+ * spread ({@link ReportedWorkload}): whether parallelism can matter depends on it.
  */
 public final class Report {
 
@@ -31,6 +33,12 @@ public final class Report {
 
   /** The CSV of every point, one column per {@link Metric}. */
   public static final String RESULTS = "results.csv";
+
+  /**
+   * The CSV of every cell (a policy at a load over its repetitions) with the comparisons the
+   * summary makes of it.
+   */
+  public static final String CELLS = "cells.csv";
 
   /** The Markdown summary. */
   public static final String SUMMARY = "summary.md";
@@ -42,6 +50,30 @@ public final class Report {
   static final Metric SUMMARY_METRIC = Metric.P99;
 
   private Report() {}
+
+  /**
+   * How a sweep's points ran, which its summary states.
+   *
+   * @param maxDegree the degree cap every policy ran under, or 0 for none
+   * @param order how the repetitions were ordered (e.g. {@link dev.tailor.load.Sweep#ORDER}), or
+   *     null where not stated
+   */
+  public record Conditions(int maxDegree, String order) {
+
+    /** Nothing stated: no cap, order unsaid. */
+    public static final Conditions UNSTATED = new Conditions(0, null);
+
+    /**
+     * Checks the cap.
+     *
+     * @throws IllegalArgumentException if the cap is negative
+     */
+    public Conditions {
+      if (maxDegree < 0) {
+        throw new IllegalArgumentException("the degree cap must be >= 1 or 0 (none)");
+      }
+    }
+  }
 
   /**
    * Writes every file of a simulation's report. A report directory holds one sweep: the points of
@@ -73,6 +105,24 @@ public final class Report {
       ReportedWorkload workload,
       ReplayedTrace trace)
       throws IOException {
+    return write(dir, points, cdfRps, workload, trace, Conditions.UNSTATED);
+  }
+
+  /**
+   * Writes every file of the report, as {@link #write(Path, List, double, ReportedWorkload,
+   * ReplayedTrace)} does, its summary stating how the points ran.
+   *
+   * @param conditions the sweep's order and degree cap
+   * @return the Markdown summary
+   */
+  public static String write(
+      Path dir,
+      List<PointResult> points,
+      double cdfRps,
+      ReportedWorkload workload,
+      ReplayedTrace trace,
+      Conditions conditions)
+      throws IOException {
     // A report holds one sweep: its points replace a previous report's rather than mix with them,
     // and the fidelity table made from those goes with them.
     Files.createDirectories(dir);
@@ -94,7 +144,8 @@ public final class Report {
     }
     workload.write(dir);
     AtomicFiles.writeString(dir.resolve(RESULTS), ResultsCsv.of(points));
-    String summary = summary(points, workload);
+    AtomicFiles.writeString(dir.resolve(CELLS), new Summary(points).csv());
+    String summary = summary(points, workload, conditions);
     AtomicFiles.writeString(dir.resolve(SUMMARY), summary);
     Plots.latencyAgainstLoad(points, "p99", dir.resolve("p99.png"));
     Plots.latencyAgainstLoad(points, "p99.9", dir.resolve("p999.png"));
@@ -103,11 +154,16 @@ public final class Report {
     return summary;
   }
 
+  /**
+   * A point's file name, without extension: policy and load, and the repetition beyond the first,
+   * so that repeated points do not overwrite each other ({@code fixed_2@100rps-r2}).
+   */
   static String fileName(PointResult p) {
     return p.policy().replaceAll("[^A-Za-z0-9.,-]", "_")
         + "@"
         + Metric.load(p.offeredRps())
-        + "rps";
+        + "rps"
+        + (p.repetition() > 1 ? "-r" + p.repetition() : "");
   }
 
   private static double highestUnsaturated(List<PointResult> points) {
@@ -121,77 +177,24 @@ public final class Report {
   }
 
   /**
-   * The Markdown summary: the workload's spread, then P99 per load and policy, with the ratio to
-   * the best baseline.
+   * The Markdown summary (see {@link #summary(List, ReportedWorkload, Conditions)}) of a sweep
+   * whose order and degree cap are not stated.
    */
   public static String summary(List<PointResult> points, ReportedWorkload workload) {
-    Set<String> policies = new LinkedHashSet<>();
-    Set<Double> loads = new TreeSet<>();
-    for (PointResult p : points) {
-      policies.add(p.policy());
-      loads.add(p.offeredRps());
-    }
-    StringBuilder md = new StringBuilder();
-    PointResult first = points.isEmpty() ? null : points.get(0);
-    md.append("# ")
-        .append(SUMMARY_METRIC.name().toUpperCase(Locale.ROOT))
-        .append(" latency by load and policy\n\n");
-    if (first != null) {
-      md.append(first.environment())
-          .append("; corpus: ")
-          .append(first.corpus())
-          .append("; arrivals: ")
-          .append(first.arrivals().replaceAll("\\(.*", ""))
-          .append(", seed ")
-          .append(first.seed())
-          .append(".\n\n");
-    }
-    md.append(workload.summaryLine()).append("\n\n");
-    md.append(
-        "Each cell: "
-            + SUMMARY_METRIC.name().toUpperCase(Locale.ROOT)
-            + " in "
-            + SUMMARY_METRIC.unit()
-            + ", and in brackets its ratio to the best baseline at that load"
-            + " (baselines: seq, fixed, adaptive, wq-linear, rampup, rc). \"sat.\" marks a point whose"
-            + " backlog grew without bound.\n\n");
-    md.append("| load (rps) |");
-    for (String p : policies) {
-      md.append(' ').append(displayName(p)).append(" |");
-    }
-    md.append("\n|---|");
-    md.append("---|".repeat(policies.size()));
-    md.append('\n');
-    for (double load : loads) {
-      double best = Double.NaN;
-      for (PointResult p : points) {
-        if (p.offeredRps() == load && !p.saturated() && isBaseline(p.policy())) {
-          double v = SUMMARY_METRIC.value(p);
-          if (Double.isNaN(best) || v < best) {
-            best = v;
-          }
-        }
-      }
-      md.append("| ").append(Metric.load(load)).append(" |");
-      for (String policy : policies) {
-        PointResult p = find(points, policy, load);
-        md.append(' ');
-        if (p == null) {
-          md.append('-');
-        } else if (p.saturated()) {
-          md.append("sat.");
-        } else {
-          double v = SUMMARY_METRIC.value(p);
-          md.append(String.format(Locale.ROOT, "%.1f", v));
-          if (!Double.isNaN(best) && best > 0) {
-            md.append(String.format(Locale.ROOT, " (%.2f)", v / best));
-          }
-        }
-        md.append(" |");
-      }
-      md.append('\n');
-    }
-    return md.toString();
+    return summary(points, workload, Conditions.UNSTATED);
+  }
+
+  /**
+   * The Markdown summary: the workload's spread, how the points ran (repetitions, their order, the
+   * degree cap), then per load and policy the median {@link #SUMMARY_METRIC} over the repetitions
+   * with its range and its ratio to the best baseline, marked better or worse only beyond the
+   * repetitions' noise; with an oracle, each policy's share of the headroom to it; with {@code
+   * adaptive}, every policy against it alone.
+   */
+  public static String summary(
+      List<PointResult> points, ReportedWorkload workload, Conditions conditions) {
+    return new Summary(points)
+        .markdown(points.isEmpty() ? null : points.get(0), workload, conditions);
   }
 
   /**
@@ -202,18 +205,18 @@ public final class Report {
     return spec.replaceAll("(?<=:)[^,]*/([^/,]+)", "$1");
   }
 
+  /** Whether a specification names a baseline, with or without an {@code @} suffix. */
   static boolean isBaseline(String spec) {
-    int colon = spec.indexOf(':');
-    return BASELINES.contains(colon < 0 ? spec : spec.substring(0, colon));
+    return BASELINES.contains(baseName(spec));
   }
 
-  static PointResult find(List<PointResult> points, String policy, double load) {
-    for (PointResult p : points) {
-      if (p.policy().equals(policy) && p.offeredRps() == load) {
-        return p;
-      }
-    }
-    return null;
+  /** A specification's policy name: before any {@code :} or {@code @}, lower case. */
+  static String baseName(String spec) {
+    String s = spec.trim();
+    int at = s.indexOf('@');
+    s = at < 0 ? s : s.substring(0, at);
+    int colon = s.indexOf(':');
+    return (colon < 0 ? s : s.substring(0, colon)).trim().toLowerCase(Locale.ROOT);
   }
 
   /** The points' policies in order of first appearance. */

@@ -7,8 +7,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The report's CSV: one row per point, the policy first, then one column per {@link Metric} (the
- * miss ratio of every latency target any point has), then the environment and corpus labels.
+ * The report's CSV: one row per point, the policy, its repetition and seed first, then one column
+ * per {@link Metric} (the miss ratio of every latency target any point has), then the environment
+ * and corpus labels.
  */
 final class ResultsCsv {
 
@@ -24,6 +25,8 @@ final class ResultsCsv {
     StringBuilder out = new StringBuilder();
     List<String> header = new ArrayList<>();
     header.add("policy");
+    header.add("repetition");
+    header.add("seed");
     for (Metric m : metrics) {
       header.add(m.column());
     }
@@ -33,6 +36,8 @@ final class ResultsCsv {
     for (PointResult p : points) {
       List<String> row = new ArrayList<>();
       row.add(quote(p.policy()));
+      row.add(Integer.toString(p.repetition()));
+      row.add(Long.toString(p.seed()));
       for (Metric m : metrics) {
         row.add(m.format(p));
       }
@@ -44,7 +49,7 @@ final class ResultsCsv {
   }
 
   /** A field quoted as RFC 4180 asks where it holds a comma or a quote. */
-  private static String quote(String s) {
+  static String quote(String s) {
     if (s == null) {
       return "";
     }

@@ -19,9 +19,11 @@ import dev.tailor.sim.arrival.SweepPlan;
 import dev.tailor.sim.model.ParametricProfile;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,14 +61,20 @@ class SweepPlanAgreementTest {
     PointPlan point = plan.point(150, QUERIES);
     assertTrue(point.warmupRequests() > 0 && point.measuredRequests() > 0);
 
-    // Replay: every planned query is sent in the planned order; the warm-up is not counted.
+    // Replay: an unrecorded warm-up run sends the point's warm-up queries, then the point sends
+    // every planned query in the planned order; the warm-up is not counted.
     RecordingTarget target = new RecordingTarget();
     Sweep.Plan sweep =
         new Sweep.Plan(
             List.of("seq"), List.of(150.0), plan, 10_000, TimeUnit.SECONDS.toNanos(5), List.of());
     List<PointResult> replayed =
         Sweep.run(sweep, policy -> target, QUERIES, "measured on this machine", "test", p -> {});
-    assertArrayEquals(point.order(), target.sent.stream().mapToInt(Integer::intValue).toArray());
+    int[] warmUpThenPoint =
+        IntStream.concat(
+                Arrays.stream(point.order(), 0, point.warmupRequests()),
+                Arrays.stream(point.order()))
+            .toArray();
+    assertArrayEquals(warmUpThenPoint, target.sent.stream().mapToInt(Integer::intValue).toArray());
     PointResult real = replayed.get(0);
     assertEquals(point.measuredRequests(), real.sent());
     assertEquals(point.arrivals(), real.arrivals());

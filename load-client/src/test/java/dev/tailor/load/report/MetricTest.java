@@ -36,7 +36,7 @@ class MetricTest {
     List<PointResult> points = List.of(point("seq", 10, 80), point("fixed:2", 10, 40));
     List<String> lines = ResultsCsv.of(points).lines().toList();
     List<Metric> metrics = Metric.csvColumns(List.of("50ms"));
-    List<String> header = new ArrayList<>(List.of("policy"));
+    List<String> header = new ArrayList<>(List.of("policy", "repetition", "seed"));
     metrics.forEach(m -> header.add(m.column()));
     header.addAll(List.of("environment", "corpus"));
     assertEquals(String.join(",", header), lines.get(0));
@@ -45,6 +45,8 @@ class MetricTest {
     for (int i = 0; i < points.size(); i++) {
       List<String> row = new ArrayList<>();
       row.add(points.get(i).policy());
+      row.add("1");
+      row.add("1");
       for (Metric m : metrics) {
         row.add(m.format(points.get(i)));
       }
@@ -71,12 +73,12 @@ class MetricTest {
     String expected =
         String.format(
             Locale.ROOT,
-            "| 10 | %.1f (%.2f) | %.1f (1.00) |",
-            Report.SUMMARY_METRIC.value(seq),
+            "| 10 | %s (%.2f) | %s (1.00) |",
+            Summary.value(Report.SUMMARY_METRIC.value(seq)),
             Report.SUMMARY_METRIC.value(seq) / best,
-            best);
+            Summary.value(best));
     assertTrue(summary.contains(expected), summary);
-    assertTrue(summary.contains("Each cell: P99 in ms"), summary);
+    assertTrue(summary.contains("Each cell: the median P99 in ms"), summary);
     assertEquals(ResultsCsv.of(List.of(seq, fixed)), Files.readString(dir.resolve(Report.RESULTS)));
   }
 }

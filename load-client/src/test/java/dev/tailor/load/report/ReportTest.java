@@ -80,7 +80,8 @@ class ReportTest {
       }
       List<String> csv = Files.readAllLines(dir.resolve("results.csv"));
       assertEquals(5, csv.size());
-      assertTrue(csv.get(0).startsWith("policy,offered_rps,achieved_rps"));
+      assertTrue(csv.get(0).startsWith("policy,repetition,seed,offered_rps,achieved_rps"));
+      assertEquals(5, Files.readAllLines(dir.resolve(Report.CELLS)).size());
       assertTrue(csv.get(0).contains("miss_1ms,miss_5ms"), csv.get(0));
       assertTrue(summary.contains("| load (rps) | seq | fixed:2 |"), summary);
       assertTrue(summary.contains("| 100 |"), summary);

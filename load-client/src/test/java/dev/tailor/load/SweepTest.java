@@ -1,0 +1,151 @@
+package dev.tailor.load;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tailor.core.metrics.PointResult;
+import dev.tailor.sim.arrival.SweepPlan;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The sweep's interleaved, rotated order, its warm-up run and its resolver. */
+class SweepTest {
+
+  private static final long MS = 1_000_000L;
+
+  @Test
+  void everyRoundRunsEveryPolicyOnceAndTheOrderIsBalanced() {
+    for (int n = 1; n <= 7; n++) {
+      int rows = n % 2 == 0 ? n : 2 * n;
+      int[] first = new int[n];
+      int[][] follows = new int[n][n];
+      for (int round = 0; round < rows; round++) {
+        int[] order = Sweep.order(n, round);
+        assertArrayEquals(order, Sweep.order(n, round), "deterministic");
+        assertArrayEquals(order, Sweep.order(n, round + rows), "periodic");
+        int[] sorted = order.clone();
+        Arrays.sort(sorted);
+        for (int i = 0; i < n; i++) {
+          assertEquals(i, sorted[i], "round " + round + " of " + n + ": each policy once");
+        }
+        first[order[0]]++;
+        for (int i = 1; i < n; i++) {
+          follows[order[i - 1]][order[i]]++;
+        }
+      }
+      // Each policy runs first equally often, and right after each other policy equally often.
+      for (int p = 0; p < n; p++) {
+        assertEquals(rows / n, first[p], n + " policies: first");
+        for (int q = 0; q < n; q++) {
+          assertEquals(p == q ? 0 : rows / n, follows[p][q], n + " policies: " + q + " after " + p);
+        }
+      }
+    }
+    assertArrayEquals(new int[] {0, 1, 3, 2}, Sweep.order(4, 0));
+    assertArrayEquals(new int[] {1, 2, 0, 3}, Sweep.order(4, 1));
+    assertArrayEquals(new int[] {0, 1, 2}, Sweep.order(3, 0));
+    assertArrayEquals(new int[] {2, 1, 0}, Sweep.order(3, 3));
+    assertThrows(IllegalArgumentException.class, () -> Sweep.order(0, 0));
+  }
+
+  /** Answers at once; remembers what it was opened with. */
+  private static final class Instant implements Target {
+    private final String policy;
+
+    Instant(String policy) {
+      this.policy = policy;
+    }
+
+    @Override
+    public CompletableFuture<?> send(int query) {
+      return CompletableFuture.completedFuture(query);
+    }
+
+    @Override
+    public String policy() {
+      return policy;
+    }
+
+    @Override
+    public void close() {}
+  }
+
+  @Test
+  void repetitionsRunInterleavedAfterAWarmUpAndAResolvedPolicyIsReportedUnderItsListedName()
+      throws Exception {
+    List<String> opened = new ArrayList<>();
+    Map<String, Integer> resolutions = new HashMap<>();
+    Sweep.Plan plan =
+        new Sweep.Plan(
+                List.of("seq", "tuned", "fixed:2"),
+                List.of(200.0, 400.0),
+                SweepPlan.timed("poisson", 7, 30 * MS, 10 * MS),
+                10_000,
+                TimeUnit.SECONDS.toNanos(5),
+                List.of())
+            .withRepetitions(2)
+            .withResolver(
+                (listed, rps) -> {
+                  resolutions.merge(listed + "@" + rps, 1, Integer::sum);
+                  return listed.equals("tuned") ? "fixed:" + (int) (rps / 100) : listed;
+                });
+    assertEquals(12, plan.size());
+    List<PointResult> points =
+        Sweep.run(
+            plan,
+            policy -> {
+              opened.add(policy);
+              return new Instant(policy);
+            },
+            5,
+            "test",
+            "test corpus",
+            p -> {});
+
+    // The warm-up opens every policy once, at the first load, before any measured point.
+    assertEquals(List.of("seq", "fixed:2", "fixed:2"), opened.subList(0, 3));
+    List<String> measured = opened.subList(3, opened.size());
+    assertEquals(12, measured.size());
+    assertEquals(12, points.size());
+
+    // Round k is repetition k % 2 at load k / 2, in the k-th row of the design.
+    List<String> listed = plan.policies();
+    for (int k = 0; k < 4; k++) {
+      int[] order = Sweep.order(3, k);
+      for (int j = 0; j < 3; j++) {
+        PointResult p = points.get(3 * k + j);
+        assertEquals(listed.get(order[j]), p.policy(), "round " + k);
+        assertEquals(k % 2 + 1, p.repetition());
+        assertEquals(k < 2 ? 200.0 : 400.0, p.offeredRps());
+      }
+    }
+    // The resolved policy ran, reported under the listed name; resolved once per policy and load.
+    assertTrue(measured.contains("fixed:2") && measured.contains("fixed:4"), measured.toString());
+    assertEquals(0, points.stream().filter(p -> p.policy().startsWith("fixed:4")).count());
+    assertEquals(4, points.stream().filter(p -> p.policy().equals("tuned")).count());
+    assertEquals(6, resolutions.size());
+    assertTrue(resolutions.values().stream().allMatch(c -> c == 1), resolutions.toString());
+  }
+
+  @Test
+  void aPlanNeedsAtLeastOneRepetition() {
+    Sweep.Plan plan =
+        new Sweep.Plan(
+            List.of("seq"),
+            List.of(10.0),
+            SweepPlan.timed("poisson", 7, 30 * MS, 10 * MS),
+            10,
+            MS,
+            List.of());
+    assertEquals(1, plan.repetitions());
+    assertThrows(IllegalArgumentException.class, () -> plan.withRepetitions(0));
+  }
+}
