@@ -1,8 +1,10 @@
 package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
+import dev.tailor.core.Scheduler;
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.core.model.DemandProfile;
+import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.policy.RequestView;
 import dev.tailor.corpora.trace.TraceQuery;
 import dev.tailor.load.HttpTarget;
@@ -12,6 +14,9 @@ import dev.tailor.load.Sweep;
 import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.load.report.Report;
 import dev.tailor.load.report.ReportedWorkload;
+import dev.tailor.sim.HindsightOracle;
+import dev.tailor.sim.Simulator;
+import dev.tailor.sim.arrival.PointPlan;
 import dev.tailor.sim.arrival.SweepPlan;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -19,6 +24,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -27,6 +33,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code tailor replay}: an open-loop sweep of policies and loads, with its report. */
@@ -42,6 +49,11 @@ final class ReplayCommand implements Callable<Integer> {
 
   /** The in-process admission queue's default limit. */
   static final int DEFAULT_QUEUE = 10_000;
+
+  /**
+   * The in-process scheduler's tick (its builder's default), which the oracle's tuning simulates.
+   */
+  static final long QUANTUM_NANOS = 5_000_000L;
 
   /** The default number of requests in flight beyond which a point counts as saturated. */
   static final int DEFAULT_MAX_BACKLOG = 2_000;
@@ -100,7 +112,9 @@ final class ReplayCommand implements Callable<Integer> {
       paramLabel = "FILE",
       description =
           "A demand profile of this trace (./tailor profile): each query's profiled sequential"
-              + " time becomes its prediction, which the clairvoyant rc policy uses.")
+              + " time and speedup curve become its prediction, which the clairvoyant rc and"
+              + " oracle policies use; a bare oracle in --policies needs it, to tune its budget"
+              + " per load in the simulator.")
   Path profile;
 
   @Override
@@ -109,14 +123,27 @@ final class ReplayCommand implements Callable<Integer> {
     List<String> policies = sweep.policies();
     long durationNanos = Durations.parseNanos(duration);
     long warmupNanos = Durations.parseNanos(warmup);
+    int cap = sweep.degreeCap();
+    boolean oracle = policies.stream().anyMatch(HindsightOracle::isTuned);
+    if (target != null && cap > 0) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--max-degree caps the in-process scheduler's policies; a server (--target) runs its own");
+    }
+    if (target == null && oracle && profile == null) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "the tuned oracle needs --profile: it is tuned per load by simulating the profile");
+    }
     Sweep.Plan plan =
         new Sweep.Plan(
-            policies,
-            sweep.rps,
-            SweepPlan.timed(sweep.arrivals, sweep.seed, durationNanos, warmupNanos),
-            maxBacklog,
-            drainNanos(durationNanos),
-            sweep.targetNanos());
+                policies,
+                sweep.rps,
+                SweepPlan.timed(sweep.arrivals, sweep.seed, durationNanos, warmupNanos),
+                maxBacklog,
+                drainNanos(durationNanos),
+                sweep.targetNanos())
+            .withRepetitions(sweep.repetitions());
     Path dir = sweep.reportDir("replay");
     int budget = workers != null ? workers : Runtime.getRuntime().availableProcessors();
     String environment =
@@ -124,17 +151,31 @@ final class ReplayCommand implements Callable<Integer> {
     DemandProfile demand = profile != null ? DemandProfile.read(profile) : null;
     try (IndexAndTrace.Opened opened = input.open()) {
       List<InProcessTarget.TraceEntry> entries = entries(opened.queries(), demand);
+      if (target == null && oracle) {
+        plan =
+            plan.withResolver(
+                oracleResolver(
+                    inTraceOrder(opened.queries(), demand, profile),
+                    plan,
+                    budget,
+                    cap,
+                    opened.manifest().sourceLabel(),
+                    err));
+      }
       List<String> texts = opened.queries().stream().map(TraceQuery::text).toList();
       err.printf(
-          "replaying %d queries of %s on %s (%s): %d policies x %d loads, %s each (%s warm-up)%n",
+          "replaying %d queries of %s on %s (%s): %d policies x %d loads x %d repetitions, %s"
+              + " each (%s warm-up), %s%n",
           entries.size(),
           input.trace.getFileName(),
           input.index.getFileName(),
           opened.manifest().sourceLabel(),
           target != null ? 1 : policies.size(),
           sweep.rps.size(),
+          plan.repetitions(),
           duration,
-          warmup);
+          warmup,
+          cap > 0 ? "degrees capped at " + cap : "no degree cap");
       err.flush();
       Sweep.Plan run = target != null ? plan.withPolicies(List.of("server")) : plan;
       Consumer<PointResult> printPoint = pointPrinter(err, run.size());
@@ -149,7 +190,9 @@ final class ReplayCommand implements Callable<Integer> {
                 opened.manifest().sourceLabel(),
                 printPoint);
       } else {
-        err.printf("warming up: every query %d times%n", InProcessSweep.WARM_UP_ROUNDS);
+        err.printf(
+            "warming up: every query %d times, then one unrecorded run of every policy%n",
+            InProcessSweep.WARM_UP_ROUNDS);
         err.flush();
         points =
             InProcessSweep.run(
@@ -157,7 +200,7 @@ final class ReplayCommand implements Callable<Integer> {
                 entries,
                 run,
                 new InProcessSweep.Server(
-                    budget, queue, unitsPerQuery != null ? unitsPerQuery : 4 * budget),
+                    budget, queue, unitsPerQuery != null ? unitsPerQuery : 4 * budget, cap),
                 environment,
                 opened.manifest().sourceLabel(),
                 printPoint);
@@ -168,7 +211,8 @@ final class ReplayCommand implements Callable<Integer> {
               points,
               sweep.cdfLoad(),
               workload(opened.queries(), profile, demand),
-              ReplayedTrace.of(input.trace, opened.queries().size()));
+              ReplayedTrace.of(input.trace, opened.queries().size()),
+              new Report.Conditions(cap, Sweep.ORDER));
       PrintWriter outw = spec.commandLine().getOut();
       outw.println(summary);
       outw.printf(
@@ -197,22 +241,103 @@ final class ReplayCommand implements Callable<Integer> {
 
   /**
    * The trace's queries as the in-process target runs them, each with its profiled sequential time
-   * as its prediction where {@code profile} (which may be null) has it.
+   * and speedup curve as its prediction where {@code profile} (which may be null) has it.
    */
   static List<InProcessTarget.TraceEntry> entries(List<TraceQuery> queries, DemandProfile profile) {
-    Map<String, Long> predictions = new HashMap<>();
-    if (profile != null) {
-      for (DemandProfile.Request r : profile.requests()) {
-        predictions.put(r.id(), r.sequentialNanos());
-      }
-    }
+    Map<String, DemandProfile.Request> profiled = byId(profile);
     List<InProcessTarget.TraceEntry> entries = new ArrayList<>();
     for (TraceQuery q : queries) {
+      DemandProfile.Request r = profiled.get(q.id());
       entries.add(
           new InProcessTarget.TraceEntry(
-              q.category(), q.query(), predictions.getOrDefault(q.id(), RequestView.UNKNOWN)));
+              q.category(),
+              q.query(),
+              r == null ? RequestView.UNKNOWN : r.sequentialNanos(),
+              r == null ? null : speedup(r)));
     }
     return entries;
+  }
+
+  private static Map<String, DemandProfile.Request> byId(DemandProfile profile) {
+    Map<String, DemandProfile.Request> out = new HashMap<>();
+    if (profile != null) {
+      for (DemandProfile.Request r : profile.requests()) {
+        out.put(r.id(), r);
+      }
+    }
+    return out;
+  }
+
+  /** A request's profiled speedup curve, or null where the profile has no measured speedup. */
+  private static SpeedupCurve speedup(DemandProfile.Request r) {
+    return r.measuredSpeedup() == null || r.measuredSpeedup().length == 0 ? null : r.speedupCurve();
+  }
+
+  /**
+   * The profile's requests in the trace's order, so that a point plan's query {@code i} is the same
+   * query in the replay and in its simulation.
+   *
+   * @throws IllegalArgumentException naming the profile if it lacks a replayed query
+   */
+  static DemandProfile inTraceOrder(List<TraceQuery> queries, DemandProfile profile, Path file) {
+    Map<String, DemandProfile.Request> profiled = byId(profile);
+    List<DemandProfile.Request> requests = new ArrayList<>();
+    for (TraceQuery q : queries) {
+      DemandProfile.Request r = profiled.get(q.id());
+      if (r == null) {
+        throw new IllegalArgumentException(
+            "profile "
+                + file
+                + " has no query "
+                + q.id()
+                + " of the trace; the tuned oracle needs a profile of every replayed query");
+      }
+      requests.add(r);
+    }
+    return DemandProfile.of(profile.environment(), profile.settings(), true, requests);
+  }
+
+  /**
+   * Resolves a bare {@value HindsightOracle#SPEC} at each load to the budget {@link
+   * HindsightOracle#tune} chooses for it, simulating the replay's own point (arrivals, order,
+   * warm-up) on {@code workers} threads, clairvoyant, under the runtime's work model where the
+   * profile has unit times (else the fluid one), with the sweep's cap (or the workers) as its N.
+   * Prints what it tried.
+   */
+  static Sweep.Resolver oracleResolver(
+      DemandProfile profile,
+      Sweep.Plan plan,
+      int workers,
+      int cap,
+      String corpus,
+      PrintWriter err) {
+    Simulator.WorkModel model =
+        profile.requests().stream().allMatch(DemandProfile.Request::hasUnitTimes)
+            ? Simulator.WorkModel.UNITS
+            : Simulator.WorkModel.FLUID;
+    Simulator.Config config =
+        new Simulator.Config(
+            workers,
+            QUANTUM_NANOS,
+            Scheduler.DEFAULT_LONG_THRESHOLD_NANOS,
+            true,
+            0,
+            plan.maxBacklog(),
+            plan.targetsNanos(),
+            model);
+    return (listed, rps) -> {
+      if (!HindsightOracle.isTuned(listed)) {
+        return listed;
+      }
+      PointPlan point = plan.points().point(rps, profile.requests().size());
+      HindsightOracle.Tuned tuned =
+          HindsightOracle.tune(profile, config, point, corpus, cap > 0 ? cap : workers);
+      err.printf(
+          "  oracle at %.1f rps, simulated (%s): runs %s; budgets tried: %s%n",
+          rps, model.name().toLowerCase(Locale.ROOT), tuned.spec(), tuned.describe());
+      err.flush();
+      return tuned.spec();
+    };
   }
 
   /**

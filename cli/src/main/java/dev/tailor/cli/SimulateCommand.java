@@ -4,10 +4,12 @@ import dev.tailor.core.Durations;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.core.model.DemandProfile;
+import dev.tailor.core.policy.DegreeCap;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.load.report.Report;
 import dev.tailor.load.report.ReportedWorkload;
+import dev.tailor.sim.HindsightOracle;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.PointPlan;
 import dev.tailor.sim.arrival.SweepPlan;
@@ -91,10 +93,28 @@ final class SimulateCommand implements Callable<Integer> {
           "Also write the profile simulated (e.g. the parametric one, to build tables from).")
   Path saveProfile;
 
+  @Option(
+      names = "--seeds",
+      defaultValue = "1",
+      paramLabel = "N",
+      description =
+          "Simulate every point with N seeds (--seed, --seed + 1, ...: other arrivals and query"
+              + " orders) as its repetitions; the summary gives the median and range over them"
+              + " (default ${DEFAULT-VALUE}).")
+  int seeds;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
     List<String> policies = sweep.policies();
+    if (seeds < 1) {
+      throw new ParameterException(spec.commandLine(), "--seeds must be >= 1, got " + seeds);
+    }
+    if (sweep.repetitions() > 1) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "a simulation repeats exactly: use --seeds N to repeat every point with other arrivals");
+    }
     DemandProfile profile =
         source.profile != null
             ? DemandProfile.read(source.profile)
@@ -126,25 +146,27 @@ final class SimulateCommand implements Callable<Integer> {
             sweep.targetNanos(),
             model);
     SweepPlan plan = SweepPlan.counted(sweep.arrivals, sweep.seed, requests);
-    Progress.Points progress = new Progress.Points(sweep.rps.size() * policies.size());
+    int cap = sweep.degreeCap();
+    Progress.Points progress = new Progress.Points(sweep.rps.size() * policies.size() * seeds);
     List<PointResult> points = new ArrayList<>();
     for (double rate : sweep.rps) {
-      PointPlan point = plan.point(rate, profile.requests().size());
-      for (String policy : policies) {
-        PointResult p;
-        try (Policy simulated = PolicyRegistry.of(policy)) {
-          p = new Simulator(profile, simulated, config).run(point, corpus);
+      for (int s = 0; s < seeds; s++) {
+        PointPlan point = plan.withSeed(sweep.seed + s).point(rate, profile.requests().size());
+        for (String policy : policies) {
+          PointResult p = simulate(profile, policy, config, point, corpus, cap, err);
+          p = p.withRepetition(s + 1);
+          points.add(p);
+          err.printf(
+              "  %-16s %8.1f rps%s: p50 %8.2f ms  p99 %8.2f ms%s  (%s)%n",
+              Report.displayName(p.policy()),
+              rate,
+              seeds > 1 ? ", seed " + point.seed() : "",
+              p.latencyAt("p50") / 1e6,
+              p.latencyAt("p99") / 1e6,
+              p.saturated() ? "  SATURATED" : "",
+              progress.pointDone());
+          err.flush();
         }
-        points.add(p);
-        err.printf(
-            "  %-16s %8.1f rps: p50 %8.2f ms  p99 %8.2f ms%s  (%s)%n",
-            Report.displayName(p.policy()),
-            rate,
-            p.latencyAt("p50") / 1e6,
-            p.latencyAt("p99") / 1e6,
-            p.saturated() ? "  SATURATED" : "",
-            progress.pointDone());
-        err.flush();
       }
     }
     Path dir = sweep.reportDir("simulate");
@@ -157,11 +179,50 @@ final class SimulateCommand implements Callable<Integer> {
                 source.profile != null
                     ? "profile " + source.profile.getFileName()
                     : "the parametric profile (synthetic)",
-                profile));
+                profile),
+            null,
+            new Report.Conditions(cap, seeds > 1 ? order(sweep.seed, seeds) : null));
     PrintWriter o = spec.commandLine().getOut();
     o.println(summary);
     o.printf("report: %s%n", dir);
     o.flush();
     return 0;
+  }
+
+  /**
+   * Simulates one point of a policy under the sweep's degree cap; a bare {@value
+   * HindsightOracle#SPEC} is tuned on the point (its trials printed), capped at the cap or else at
+   * the simulated cores.
+   */
+  private static PointResult simulate(
+      DemandProfile profile,
+      String policy,
+      Simulator.Config config,
+      PointPlan point,
+      String corpus,
+      int cap,
+      PrintWriter err) {
+    if (HindsightOracle.isTuned(policy)) {
+      HindsightOracle.Tuned tuned =
+          HindsightOracle.tune(profile, config, point, corpus, cap > 0 ? cap : config.workers());
+      err.printf(
+          "  oracle at %.1f rps, seed %d, budgets tried: %s%n",
+          point.offeredRps(), point.seed(), tuned.describe());
+      return tuned.result();
+    }
+    Policy created = PolicyRegistry.of(policy);
+    try (Policy simulated = cap > 0 ? DegreeCap.of(created, cap) : created) {
+      return new Simulator(profile, simulated, config).run(point, corpus);
+    }
+  }
+
+  /** How the summary describes a simulation's repetitions. */
+  static String order(long seed, int seeds) {
+    return "the repetitions are seeds "
+        + seed
+        + "-"
+        + (seed + seeds - 1)
+        + " (each its own arrivals and query order); simulated points do not share a machine,"
+        + " so the order they ran in does not matter";
   }
 }

@@ -2,6 +2,7 @@ package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
 import dev.tailor.core.policy.PolicyRegistry;
+import dev.tailor.sim.HindsightOracle;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -11,7 +12,8 @@ import picocli.CommandLine.Option;
 
 /**
  * The options a sweep shares, real ({@code replay}) or simulated ({@code simulate}): which policies
- * at which loads, the arrivals and their seed, the latency targets, and where the report goes.
+ * (a bare {@code oracle} among them tuned per load) at which loads, how many times and under which
+ * degree cap, the arrivals and their seed, the latency targets, and where the report goes.
  */
 final class SweepOptions {
 
@@ -71,9 +73,79 @@ final class SweepOptions {
   @Option(names = "--out", description = "The report's directory (default: reports/COMMAND-TIME).")
   Path out;
 
-  /** The policy specifications; an unknown name fails here, listing the known ones. */
+  @Option(
+      names = "--repeat",
+      defaultValue = "1",
+      paramLabel = "N",
+      description =
+          "Run every point N times, the policies interleaved in a rotating order; the summary"
+              + " gives the median and range, and calls a policy better or worse than the best"
+              + " baseline only where the ranges do not overlap (default ${DEFAULT-VALUE}).")
+  int repeat;
+
+  @Option(
+      names = "--max-degree",
+      paramLabel = "N",
+      description =
+          "One degree cap for every policy of the sweep: no request gets more than N threads"
+              + " (default: no cap).")
+  Integer maxDegree;
+
+  /**
+   * The policy specifications; an unknown name fails here, listing the known ones. A bare {@value
+   * HindsightOracle#SPEC} is kept as it is: the command tunes it per load.
+   */
   List<String> policies() {
-    return PolicyRegistry.standard().splitList(policyList);
+    List<String> out = new ArrayList<>();
+    StringBuilder run = new StringBuilder();
+    for (String piece : policyList.split(",", -1)) {
+      if (HindsightOracle.isTuned(piece)) {
+        addAll(out, run);
+        out.add(HindsightOracle.SPEC);
+      } else {
+        run.append(run.isEmpty() ? "" : ",").append(piece);
+      }
+    }
+    addAll(out, run);
+    if (out.isEmpty()) {
+      throw new IllegalArgumentException("--policies names no policy");
+    }
+    return out;
+  }
+
+  /** Adds the specifications of a run of the list without a bare oracle, and empties it. */
+  private static void addAll(List<String> out, StringBuilder run) {
+    if (!run.toString().isBlank()) {
+      out.addAll(PolicyRegistry.standard().splitList(run.toString()));
+    }
+    run.setLength(0);
+  }
+
+  /**
+   * The repetitions, checked.
+   *
+   * @throws IllegalArgumentException if {@code --repeat} is below 1
+   */
+  int repetitions() {
+    if (repeat < 1) {
+      throw new IllegalArgumentException("--repeat must be >= 1, got " + repeat);
+    }
+    return repeat;
+  }
+
+  /**
+   * The degree cap, or 0 for none.
+   *
+   * @throws IllegalArgumentException if {@code --max-degree} is below 1
+   */
+  int degreeCap() {
+    if (maxDegree == null) {
+      return 0;
+    }
+    if (maxDegree < 1) {
+      throw new IllegalArgumentException("--max-degree must be >= 1, got " + maxDegree);
+    }
+    return maxDegree;
   }
 
   /** The latency targets in nanoseconds. */

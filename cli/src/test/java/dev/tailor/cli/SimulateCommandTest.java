@@ -2,6 +2,7 @@ package dev.tailor.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -107,6 +108,75 @@ class SimulateCommandTest {
     JsonNode json = JsonFile.readTree(out.resolve("workload.json"));
     assertEquals(20.0, json.get("p99OverMedian").asDouble(), 1e-9);
     assertEquals(100.0 / 195, json.get("spread").get("slowest5PercentShare").asDouble(), 1e-12);
+  }
+
+  @Test
+  void seedsAreRepetitionsTheOracleIsTunedPerLoadAndSeedAndTheCapBindsEveryPolicy(@TempDir Path tmp)
+      throws Exception {
+    Cli cli = new Cli();
+    Path out = tmp.resolve("report");
+    assertEquals(
+        0,
+        cli.run(
+            "simulate",
+            "--parametric",
+            "200",
+            "--cores",
+            "4",
+            "--policies",
+            "seq,fixed:4,oracle",
+            "--rps",
+            "200",
+            "--requests",
+            "300",
+            "--seeds",
+            "2",
+            "--max-degree",
+            "2",
+            "--out",
+            out.toString()),
+        cli.err());
+    assertTrue(cli.err().contains("(point 6 of 6, the last)"), cli.err());
+    assertTrue(cli.err().contains("oracle at 200.0 rps, seed 42, budgets tried: "), cli.err());
+    assertTrue(cli.err().contains("oracle at 200.0 rps, seed 43, budgets tried: "), cli.err());
+    List<PointResult> points = new ArrayList<>();
+    try (var files = Files.list(out.resolve("points"))) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
+        points.add(PointResult.read(f));
+      }
+    }
+    assertEquals(6, points.size());
+    for (PointResult p : points) {
+      assertEquals(42 + p.repetition() - 1, p.seed(), p.policy());
+      // The cap binds every policy, fixed:4 and the oracle too: no request above 2 threads.
+      for (long[] counts : p.degreeDistribution().values()) {
+        for (int d = 3; d < counts.length; d++) {
+          assertEquals(0, counts[d], p.policy() + " at degree " + d);
+        }
+      }
+    }
+    assertTrue(Files.exists(out.resolve("points/oracle@200rps-r2.json")));
+    String summary = Files.readString(out.resolve("summary.md"));
+    assertTrue(summary.contains("seeds 42-43"), summary);
+    assertTrue(
+        summary.contains("Each point ran 2 times; the repetitions are seeds 42-43"), summary);
+    assertTrue(summary.contains("Degree cap: at most 2 threads per request"), summary);
+    assertTrue(summary.contains("## Headroom to the oracle"), summary);
+
+    Cli repeated = new Cli();
+    assertNotEquals(
+        0,
+        repeated.run(
+            "simulate",
+            "--parametric",
+            "200",
+            "--rps",
+            "20",
+            "--repeat",
+            "2",
+            "--out",
+            out.toString()));
+    assertTrue(repeated.err().contains("use --seeds N"), repeated.err());
   }
 
   @Test

@@ -128,7 +128,10 @@ final class Summary {
     md.append(". Degree cap: ")
         .append(
             conditions.maxDegree() > 0
-                ? "at most " + conditions.maxDegree() + " threads per request, for every policy"
+                ? "at most "
+                    + conditions.maxDegree()
+                    + (conditions.maxDegree() == 1 ? " thread" : " threads")
+                    + " per request, for every policy"
                 : "none (no cap)")
         .append(".\n\n");
     md.append("Each cell: the median ")

@@ -1,0 +1,180 @@
+package dev.tailor.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tailor.core.metrics.PointResult;
+import dev.tailor.core.model.DemandProfile;
+import dev.tailor.core.policy.RequestView;
+import dev.tailor.corpora.trace.TraceQuery;
+import dev.tailor.load.InProcessTarget;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.TermQuery;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code tailor replay} with repetitions, a degree cap and the tuned oracle, on a small index. */
+class ReplayCommandTest {
+
+  @TempDir Path tmp;
+
+  private final Cli cli = new Cli();
+
+  @Test
+  void theOracleIsTunedOnTheProfileAndRunForRealRepeatedAndCapped() throws Exception {
+    Path corpus = tmp.resolve("corpus.txt");
+    StringBuilder lines = new StringBuilder();
+    String[] words = {"river", "delta", "sea", "lake", "town", "valley", "flood", "salt"};
+    for (int i = 0; i < 400; i++) {
+      lines.append("Doc ").append(i).append("\t\t");
+      for (int w = 0; w < 12; w++) {
+        lines.append(words[(i * 5 + w * 3) % words.length]).append(' ');
+      }
+      lines.append('\n');
+    }
+    Files.writeString(corpus, lines);
+    Path index = tmp.resolve("index");
+    Path trace = tmp.resolve("trace.tasks");
+    Path profile = tmp.resolve("profile.json");
+    Path report = tmp.resolve("report");
+    assertEquals(
+        0,
+        cli.run(
+            "index", "--corpus", corpus.toString(), "--out", index.toString(), "--segments", "2"),
+        cli.err());
+    assertEquals(
+        0,
+        cli.run(
+            "trace",
+            "gen",
+            "--index",
+            index.toString(),
+            "--seed",
+            "1",
+            "--per-category",
+            "1",
+            "--out",
+            trace.toString()),
+        cli.err());
+    // Without a profile the tuned oracle cannot be tuned.
+    Cli refused = new Cli();
+    assertNotEquals(
+        0,
+        refused.run(
+            "replay",
+            "--index",
+            index.toString(),
+            "--trace",
+            trace.toString(),
+            "--policies",
+            "seq,oracle",
+            "--rps",
+            "40",
+            "--out",
+            report.toString()));
+    assertTrue(refused.err().contains("the tuned oracle needs --profile"), refused.err());
+
+    assertEquals(
+        0,
+        cli.run(
+            "profile",
+            "--index",
+            index.toString(),
+            "--trace",
+            trace.toString(),
+            "--warmup",
+            "0s",
+            "--rounds",
+            "1",
+            "--cores",
+            "2",
+            "--out",
+            profile.toString()),
+        cli.err());
+    assertEquals(
+        0,
+        cli.run(
+            "replay",
+            "--index",
+            index.toString(),
+            "--trace",
+            trace.toString(),
+            "--profile",
+            profile.toString(),
+            "--policies",
+            "fixed:2,oracle",
+            "--workers",
+            "2",
+            "--max-degree",
+            "1",
+            "--repeat",
+            "2",
+            "--rps",
+            "40",
+            "--duration",
+            "600ms",
+            "--warmup",
+            "100ms",
+            "--out",
+            report.toString()),
+        cli.err());
+    assertTrue(
+        cli.err().contains("oracle at 40.0 rps, simulated (units): runs oracle:"), cli.err());
+    assertTrue(cli.err().contains("(point 4 of 4, the last)"), cli.err());
+    for (String name : List.of("oracle@40rps", "oracle@40rps-r2", "fixed_2@40rps-r2")) {
+      PointResult p = PointResult.read(report.resolve("points").resolve(name + ".json"));
+      assertEquals(name.startsWith("oracle") ? "oracle" : "fixed:2", p.policy());
+      assertEquals(name.endsWith("-r2") ? 2 : 1, p.repetition());
+      // Capped at one thread: no request of any policy ran on two.
+      for (long[] counts : p.degreeDistribution().values()) {
+        for (int d = 2; d < counts.length; d++) {
+          assertEquals(0, counts[d], name + " at degree " + d);
+        }
+      }
+    }
+    String summary = Files.readString(report.resolve("summary.md"));
+    assertTrue(summary.contains("Each point ran 2 times; at each load every repetition"), summary);
+    assertTrue(summary.contains("Degree cap: at most 1 thread per request"), summary);
+    assertTrue(summary.contains("| load (rps) | best baseline |"), summary);
+  }
+
+  @Test
+  void entriesCarryTheProfiledTimeAndSpeedupCurve() {
+    DemandProfile.Request r =
+        new DemandProfile.Request(
+            "q1",
+            "term",
+            "sea",
+            4_000_000,
+            new long[] {2_000_000, 2_000_000},
+            new double[] {1.0, 1.8},
+            new double[0],
+            new DemandProfile.Features("TermQuery", 1, new long[] {1}, 1));
+    DemandProfile profile =
+        DemandProfile.of(
+            new DemandProfile.Environment(
+                "/index", "test", 10, "/trace", 2, "25", "Linux amd64", "2026-01-01T00:00Z"),
+            new DemandProfile.Settings(1, 2, 2, 2),
+            true,
+            List.of(r));
+    TermQuery q = new TermQuery(new Term("body", "sea"));
+    List<TraceQuery> queries =
+        new ArrayList<>(
+            List.of(
+                new TraceQuery(1, "q1", "term", "sea", q), new TraceQuery(2, "q2", null, "x", q)));
+    List<InProcessTarget.TraceEntry> entries = ReplayCommand.entries(queries, profile);
+    assertEquals(4_000_000, entries.get(0).predictedNanos());
+    assertNotNull(entries.get(0).speedup());
+    assertEquals(1.8, entries.get(0).speedup().at(2), 1e-9);
+    assertEquals(RequestView.UNKNOWN, entries.get(1).predictedNanos());
+    assertNull(entries.get(1).speedup());
+    assertNull(ReplayCommand.entries(queries, null).get(0).speedup());
+  }
+}
