@@ -11,6 +11,7 @@ import dev.tailor.load.Sweep;
 import dev.tailor.load.fidelity.FidelityReport;
 import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.load.report.Report;
+import dev.tailor.sim.HindsightOracle;
 import dev.tailor.sim.arrival.SweepPlan;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -100,15 +101,24 @@ final class DemoCommand implements Callable<Integer> {
 
   @Option(
       names = "--duration",
-      defaultValue = "15s",
+      defaultValue = "5s",
       description = "Each point's length (default ${DEFAULT-VALUE}).")
   String duration;
 
   @Option(
       names = "--warmup",
-      defaultValue = "3s",
+      defaultValue = "1s",
       description = "Each point's warm-up (default ${DEFAULT-VALUE}).")
   String warmup;
+
+  @Option(
+      names = "--repeat",
+      defaultValue = "3",
+      paramLabel = "N",
+      description =
+          "Runs of every point, interleaved across the policies, so that the summary can tell a"
+              + " difference from noise (default ${DEFAULT-VALUE}).")
+  int repeat;
 
   @Override
   public Integer call() throws Exception {
@@ -190,7 +200,8 @@ final class DemoCommand implements Callable<Integer> {
                     Locale.ROOT,
                     "rampup:%dus,2",
                     Math.max(100, Math.round(seq[seq.length / 2] * 10) * 100)),
-                String.format(Locale.ROOT, "rc:%dus,2", Math.round(p75 * 1000))));
+                String.format(Locale.ROOT, "rc:%dus,2", Math.round(p75 * 1000)),
+                HindsightOracle.SPEC));
     policies.addAll(tablePolicies(spread, profile, cores, loads));
     step(
         out,
@@ -203,9 +214,12 @@ final class DemoCommand implements Callable<Integer> {
                 .collect(Collectors.joining(", "))
             + String.format(
                 Locale.ROOT,
-                " requests/s (%.0f-%.0f%% of what the profile says %d cores sustain)",
+                " requests/s (%.0f-%.0f%% of what the profile says %d cores sustain), %d runs of"
+                    + " each point interleaved, degrees capped at %d for every policy",
                 100 * LOAD_FRACTIONS[0],
                 100 * LOAD_FRACTIONS[LOAD_FRACTIONS.length - 1],
+                cores,
+                repeat,
                 cores));
     Path report = root.resolve("reports").resolve("demo");
     SweepPlan plan =
@@ -272,13 +286,25 @@ final class DemoCommand implements Callable<Integer> {
             ReplayCommand.DEFAULT_MAX_BACKLOG,
             ReplayCommand.drainNanos(Durations.parseNanos(duration)),
             List.of(Durations.parseNanos("5ms"), Durations.parseNanos("20ms")));
+    sweep = sweep.withRepetitions(repeat);
     try (IndexAndTrace.Opened opened = input.open()) {
+      // The oracle's budget is tuned per load in the simulator on the replay's own arrivals, then
+      // run for real: the ceiling every other policy is placed against.
+      sweep =
+          sweep.withResolver(
+              ReplayCommand.oracleResolver(
+                  ReplayCommand.inTraceOrder(opened.queries(), demand, profile),
+                  sweep,
+                  cores,
+                  cores,
+                  opened.manifest().sourceLabel(),
+                  spec.commandLine().getErr()));
       List<PointResult> points =
           InProcessSweep.run(
               opened.reader(),
               ReplayCommand.entries(opened.queries(), demand),
               sweep,
-              InProcessSweep.Server.of(cores, ReplayCommand.DEFAULT_QUEUE),
+              new InProcessSweep.Server(cores, ReplayCommand.DEFAULT_QUEUE, 4 * cores, cores),
               "measured on this machine (" + cores + " cores)",
               opened.manifest().sourceLabel(),
               ReplayCommand.pointPrinter(spec.commandLine().getErr(), sweep.size()));
@@ -288,7 +314,8 @@ final class DemoCommand implements Callable<Integer> {
               points,
               Double.NaN,
               ReplayCommand.workload(opened.queries(), profile, demand),
-              ReplayedTrace.of(trace, opened.queries().size())));
+              ReplayedTrace.of(trace, opened.queries().size()),
+              new Report.Conditions(cores, Sweep.ORDER)));
     }
     out.flush();
   }
