@@ -323,7 +323,8 @@ final class DemoCommand implements Callable<Integer> {
   /**
    * Few-to-Many on tables built from the profile, under the degree cap every policy shares: the
    * paper's rule for {@code fm} (its search with target_p = the cores), and the throughput rule,
-   * its inputs tuned at the sweep's loads by {@code tables tune fm}, for {@code fm-wc}. A table is
+   * its inputs tuned at the sweep's loads by {@code tables tune fm} under the runtime's work model
+   * (degrees asked at unit boundaries, as the runtime asks them), for {@code fm-wc}. A table is
    * rebuilt when the profile or the rule changed.
    */
   private List<String> tablePolicies(
@@ -371,6 +372,8 @@ final class DemoCommand implements Callable<Integer> {
               .collect(Collectors.joining(",")),
           "--requests",
           "10000",
+          "--model",
+          "units",
           "--out",
           tuned.toString());
     }
