@@ -18,6 +18,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
@@ -94,6 +95,16 @@ final class SimulateCommand implements Callable<Integer> {
   Path saveProfile;
 
   @Option(
+      names = "--time-scale",
+      defaultValue = "1",
+      paramLabel = "F",
+      description =
+          "Multiply every profiled time by F before simulating: a served request takes longer than"
+              + " the isolated one the profile measured (on the TB05 demo about twice, by the"
+              + " lightest load's P50 in ./tailor fidelity). Default ${DEFAULT-VALUE}.")
+  double timeScale;
+
+  @Option(
       names = "--seeds",
       defaultValue = "1",
       paramLabel = "N",
@@ -122,6 +133,13 @@ final class SimulateCommand implements Callable<Integer> {
     if (saveProfile != null) {
       profile.write(saveProfile);
     }
+    if (timeScale != 1) {
+      try {
+        profile = profile.scaled(timeScale);
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), "--time-scale: " + e.getMessage(), e);
+      }
+    }
     String corpus =
         source.profile != null
             ? "profile "
@@ -129,6 +147,9 @@ final class SimulateCommand implements Callable<Integer> {
                 + " of "
                 + profile.environment().indexLabel()
             : "parametric profile shaped like the FM paper's Lucene workload (synthetic)";
+    if (timeScale != 1) {
+      corpus += String.format(Locale.ROOT, ", every time x%s", timeScale);
+    }
     if (model == Simulator.WorkModel.UNITS && source.profile == null) {
       throw new ParameterException(
           spec.commandLine(),

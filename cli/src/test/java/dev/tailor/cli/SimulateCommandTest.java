@@ -195,4 +195,43 @@ class SimulateCommandTest {
     assertFalse(all.contains("Could not format"), all);
     assertTrue(cli.out().contains("10% of them warm-up"), cli.out());
   }
+
+  @Test
+  void aTimeScaleStretchesEveryProfiledTime(@TempDir Path tmp) throws Exception {
+    double[] p50 = new double[2];
+    String[] scales = {"1", "2"};
+    for (int i = 0; i < 2; i++) {
+      Cli cli = new Cli();
+      Path out = tmp.resolve("r" + i);
+      assertEquals(
+          0,
+          cli.run(
+              "simulate",
+              "--parametric",
+              "200",
+              "--cores",
+              "4",
+              "--policies",
+              "seq",
+              "--rps",
+              "0.5",
+              "--requests",
+              "300",
+              "--time-scale",
+              scales[i],
+              "--out",
+              out.toString()),
+          cli.err());
+      try (var files = Files.list(out.resolve("points"))) {
+        Path f = files.filter(p -> p.toString().endsWith(".json")).findFirst().orElseThrow();
+        PointResult p = PointResult.read(f);
+        p50[i] = p.latencyAt("p50");
+        if (i == 1) {
+          assertTrue(p.corpus().contains("every time x2"), p.corpus());
+        }
+      }
+    }
+    // At 0.5 rps on 4 cores nothing queues: a request's latency is its own time.
+    assertEquals(2 * p50[0], p50[1], 0.01 * p50[1]);
+  }
 }
