@@ -91,7 +91,8 @@ final class SimulateCommand implements Callable<Integer> {
       names = "--save-profile",
       paramLabel = "FILE",
       description =
-          "Also write the profile simulated (e.g. the parametric one, to build tables from).")
+          "Also write the profile simulated, scaled if --time-scale says so (e.g. the parametric"
+              + " one, to build tables from; a scaled one for ./tailor fidelity).")
   Path saveProfile;
 
   @Option(
@@ -99,9 +100,11 @@ final class SimulateCommand implements Callable<Integer> {
       defaultValue = "1",
       paramLabel = "F",
       description =
-          "Multiply every profiled time by F before simulating: a served request takes longer than"
-              + " the isolated one the profile measured (on the TB05 demo about twice, by the"
-              + " lightest load's P50 in ./tailor fidelity). Default ${DEFAULT-VALUE}.")
+          "Multiply every profiled time by F before simulating, as if every request did F times"
+              + " the work it did alone (a diagnostic: on the TB05 demo the served P50 at light"
+              + " load is twice the profiled one, but the extra time holds no core, so F = 2"
+              + " saturates the simulation where the real run does not). Default"
+              + " ${DEFAULT-VALUE}.")
   double timeScale;
 
   @Option(
@@ -130,15 +133,15 @@ final class SimulateCommand implements Callable<Integer> {
         source.profile != null
             ? DemandProfile.read(source.profile)
             : ParametricProfile.generate(source.parametric, Math.max(cores, 16), sweep.seed);
-    if (saveProfile != null) {
-      profile.write(saveProfile);
-    }
     if (timeScale != 1) {
       try {
         profile = profile.scaled(timeScale);
       } catch (IllegalArgumentException e) {
         throw new ParameterException(spec.commandLine(), "--time-scale: " + e.getMessage(), e);
       }
+    }
+    if (saveProfile != null) {
+      profile.write(saveProfile);
     }
     String corpus =
         source.profile != null
