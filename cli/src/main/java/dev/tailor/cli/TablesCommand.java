@@ -62,8 +62,17 @@ final class TablesCommand implements Runnable {
     }
   }
 
-  /** The Few-to-Many grid and rule options that {@code build fm} and {@code tune fm} share. */
+  /**
+   * The profile, the output and the Few-to-Many grid and mode that {@code build fm} and {@code tune
+   * fm} share.
+   */
   static final class FmGrid {
+    @Option(names = "--profile", required = true, paramLabel = "FILE", description = "The profile.")
+    Path profile;
+
+    @Option(names = "--out", required = true, paramLabel = "FILE", description = "The table JSON.")
+    Path out;
+
     @Option(
         names = "--cores",
         required = true,
@@ -205,12 +214,6 @@ final class TablesCommand implements Runnable {
   static final class BuildFm implements Callable<Integer> {
     @Spec CommandSpec spec;
 
-    @Option(names = "--profile", required = true, paramLabel = "FILE", description = "The profile.")
-    Path profile;
-
-    @Option(names = "--out", required = true, paramLabel = "FILE", description = "The table JSON.")
-    Path out;
-
     @Mixin FmGrid grid;
 
     @Option(
@@ -265,17 +268,17 @@ final class TablesCommand implements Runnable {
       FmTableBuilder.Options options = grid.options(spec, rule);
       // A bad profile or grid propagates to TailorCommand, which prints its message (naming the
       // file and the field) after "tailor tables build:".
-      DemandProfile demand = DemandProfile.read(profile);
+      DemandProfile demand = DemandProfile.read(grid.profile);
       IntervalTable table =
           new FmTableBuilder(options)
-              .build(Workload.of(demand), profile.toString(), Digests.sha256(profile));
-      table.write(out);
+              .build(Workload.of(demand), grid.profile.toString(), Digests.sha256(grid.profile));
+      table.write(grid.out);
       PrintWriter o = spec.commandLine().getOut();
       Show.print(table, o);
       o.flush();
       err.printf(
           "built %s: %d rows from %d requests%s in %.1f s%n",
-          out,
+          grid.out,
           table.rows().size(),
           demand.requests().size(),
           grid.bins > 0 ? " in " + grid.bins + " bins" : "",
@@ -314,12 +317,6 @@ final class TablesCommand implements Runnable {
       })
   static final class TuneFm implements Callable<Integer> {
     @Spec CommandSpec spec;
-
-    @Option(names = "--profile", required = true, paramLabel = "FILE", description = "The profile.")
-    Path profile;
-
-    @Option(names = "--out", required = true, paramLabel = "FILE", description = "The table JSON.")
-    Path out;
 
     @Mixin FmGrid grid;
 
@@ -419,7 +416,7 @@ final class TablesCommand implements Runnable {
       } catch (IllegalArgumentException e) {
         throw new ParameterException(spec.commandLine(), e.getMessage(), e);
       }
-      DemandProfile demand = DemandProfile.read(profile);
+      DemandProfile demand = DemandProfile.read(grid.profile);
       if (model == Simulator.WorkModel.UNITS && !demand.requests().get(0).hasUnitTimes()) {
         throw new ParameterException(
             spec.commandLine(), "--model units needs a profile with unit times");
@@ -458,8 +455,8 @@ final class TablesCommand implements Runnable {
           new FmTableTuner(plan)
               .tune(
                   demand,
-                  profile.toString(),
-                  Digests.sha256(profile),
+                  grid.profile.toString(),
+                  Digests.sha256(grid.profile),
                   t -> {
                     o.println("  " + t.describe());
                     o.flush();
@@ -467,9 +464,9 @@ final class TablesCommand implements Runnable {
       o.println("chosen:   " + tuned.chosen().describe());
       o.println("on the other half, another seed:");
       o.println("  " + tuned.check().describe());
-      tuned.table().write(out);
+      tuned.table().write(grid.out);
       Show.print(tuned.table(), o);
-      o.printf("wrote %s%n", out);
+      o.printf("wrote %s%n", grid.out);
       o.flush();
       return 0;
     }

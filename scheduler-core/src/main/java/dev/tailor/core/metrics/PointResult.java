@@ -105,29 +105,7 @@ public record PointResult(
    * setting a search chose.
    */
   public PointResult withPolicy(String name) {
-    return new PointResult(
-        format,
-        version,
-        name,
-        offeredRps,
-        arrivals,
-        seed,
-        repetition,
-        environment,
-        corpus,
-        durationNanos,
-        sent,
-        completed,
-        failed,
-        saturated,
-        achievedRps,
-        cpuNanos,
-        latency,
-        queueing,
-        sendLag,
-        missRatio,
-        degreeDistribution,
-        latencyHistogram);
+    return relabelled(name, repetition);
   }
 
   /**
@@ -143,10 +121,14 @@ public record PointResult(
 
   /** The same point as the {@code repetition}-th run of its policy at its load. */
   public PointResult withRepetition(int repetition) {
+    return relabelled(policy, repetition);
+  }
+
+  private PointResult relabelled(String name, int repetition) {
     return new PointResult(
         format,
         version,
-        policy,
+        name,
         offeredRps,
         arrivals,
         seed,
