@@ -141,7 +141,10 @@ public final class FmTableBuilder {
     return new Prepared(workload);
   }
 
-  /** A grid enumerated over one workload, ready to give tables under any rule. */
+  /**
+   * A grid enumerated over one workload, ready to give tables under any rule. Confine it to one
+   * thread: the throughput frontier is searched on first use and kept.
+   */
   public final class Prepared {
     private final Workload workload;
     private final long y;
