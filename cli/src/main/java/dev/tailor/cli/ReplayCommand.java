@@ -50,11 +50,6 @@ final class ReplayCommand implements Callable<Integer> {
   /** The in-process admission queue's default limit. */
   static final int DEFAULT_QUEUE = 10_000;
 
-  /**
-   * The in-process scheduler's tick (its builder's default), which the oracle's tuning simulates.
-   */
-  static final long QUANTUM_NANOS = 5_000_000L;
-
   /** The default number of requests in flight beyond which a point counts as saturated. */
   static final int DEFAULT_MAX_BACKLOG = 2_000;
 
@@ -318,7 +313,7 @@ final class ReplayCommand implements Callable<Integer> {
     Simulator.Config config =
         new Simulator.Config(
             workers,
-            QUANTUM_NANOS,
+            Scheduler.DEFAULT_QUANTUM_NANOS,
             Scheduler.DEFAULT_LONG_THRESHOLD_NANOS,
             true,
             0,

@@ -251,13 +251,16 @@ public final class Scheduler implements AutoCloseable {
   /** Work (or prediction) from which a request counts as long unless configured: 80 ms, as TPC. */
   public static final long DEFAULT_LONG_THRESHOLD_NANOS = 80_000_000L;
 
+  /** How often the policy is asked again for every running request unless configured: 5 ms. */
+  public static final long DEFAULT_QUANTUM_NANOS = 5_000_000L;
+
   /** Configures a {@link Scheduler}. */
   public static final class Builder {
     Policy policy = PolicyRegistry.of("seq");
     boolean ownsPolicy = true;
     int workers = Runtime.getRuntime().availableProcessors();
     int queueCapacity = 10_000;
-    long quantumNanos = 5_000_000L;
+    long quantumNanos = DEFAULT_QUANTUM_NANOS;
     long longThresholdNanos = DEFAULT_LONG_THRESHOLD_NANOS;
     RequestClasses classes = RequestClasses.tpcDefault();
     SchedulerListener listener;

@@ -74,7 +74,7 @@ public final class Simulator {
     public static Config of(int workers, int requests) {
       return new Config(
           workers,
-          5_000_000L,
+          Scheduler.DEFAULT_QUANTUM_NANOS,
           Scheduler.DEFAULT_LONG_THRESHOLD_NANOS,
           true,
           requests / 10,
