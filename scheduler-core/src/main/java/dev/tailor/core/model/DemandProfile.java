@@ -29,6 +29,8 @@ import java.util.List;
  * @param complete whether every request of the trace has been measured
  * @param conditions what the machine did while the profile was taken, or null if not recorded
  * @param requests the measured requests, in trace order
+ * @param predictions a predictor's estimate of each request's sequential time, or null if none was
+ *     attached ({@code tailor predictor predict})
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record DemandProfile(
@@ -38,7 +40,8 @@ public record DemandProfile(
     Settings settings,
     boolean complete,
     Conditions conditions,
-    List<Request> requests) {
+    List<Request> requests,
+    Predictions predictions) {
 
   /** The value of {@code format} in every profile. */
   public static final String FORMAT = "tailor-demand-profile";
@@ -46,9 +49,60 @@ public record DemandProfile(
   /** The version this code reads and writes. */
   public static final int VERSION = 2;
 
-  /** Copies the request list. */
+  /**
+   * Copies the request list.
+   *
+   * @throws IllegalArgumentException if the predictions do not cover exactly the requests
+   */
   public DemandProfile {
     requests = List.copyOf(requests);
+    if (predictions != null && predictions.sequentialNanos().length != requests.size()) {
+      throw new IllegalArgumentException(
+          "predictions for "
+              + predictions.sequentialNanos().length
+              + " requests, the profile has "
+              + requests.size());
+    }
+  }
+
+  /**
+   * A predictor's estimate of every request's sequential time, attached to a profile so that the
+   * simulator and the table builders can run a predicting policy (TPC, Jeon et al., ASPLOS'16,
+   * §3.1) on the very predictions it would get online.
+   *
+   * @param model the model file's name
+   * @param modelDigest the model file's digest
+   * @param method how the predictions were made: {@value #MODEL} (the model as it is) or {@code
+   *     cross-fit K} (each request predicted by a model trained on the other K-1 folds, so none is
+   *     predicted by a model that saw it)
+   * @param sequentialNanos {@code sequentialNanos[i]} is the prediction for request {@code i}, in
+   *     the profile's order
+   */
+  public record Predictions(
+      String model, String modelDigest, String method, long[] sequentialNanos) {
+
+    /** The method of predictions made by one model as it is. */
+    public static final String MODEL = "model";
+
+    /** The same predictions with every time multiplied by {@code factor}. */
+    Predictions scaled(double factor) {
+      long[] scaled = new long[sequentialNanos.length];
+      for (int i = 0; i < scaled.length; i++) {
+        scaled[i] = Math.round(sequentialNanos[i] * factor);
+      }
+      return new Predictions(model, modelDigest, method, scaled);
+    }
+  }
+
+  /** The same profile with these predictions attached (null to remove them). */
+  public DemandProfile withPredictions(Predictions attached) {
+    return new DemandProfile(
+        format, version, environment, settings, complete, conditions, requests, attached);
+  }
+
+  /** The prediction for request {@code i}, or -1 if the profile carries none. */
+  public long predictedNanos(int i) {
+    return predictions == null ? -1 : predictions.sequentialNanos()[i];
   }
 
   /**
@@ -278,7 +332,7 @@ public record DemandProfile(
       Conditions conditions,
       List<Request> requests) {
     return new DemandProfile(
-        FORMAT, VERSION, environment, settings, complete, conditions, requests);
+        FORMAT, VERSION, environment, settings, complete, conditions, requests, null);
   }
 
   /**
@@ -299,7 +353,8 @@ public record DemandProfile(
         settings,
         complete,
         conditions,
-        requests.stream().map(r -> r.scaled(factor)).toList());
+        requests.stream().map(r -> r.scaled(factor)).toList(),
+        predictions == null ? null : predictions.scaled(factor));
   }
 
   /** Writes the profile as JSON, atomically and durably (see {@link JsonFile#writeAtomically}). */
@@ -368,7 +423,32 @@ public record DemandProfile(
         requests.add(request(fields.objectAt(list, i, at), at + ".", settings));
       }
       return new DemandProfile(
-          FORMAT, VERSION, environment, settings, complete, conditions, requests);
+          FORMAT,
+          VERSION,
+          environment,
+          settings,
+          complete,
+          conditions,
+          requests,
+          predictions(fields.optionalObject(root, "predictions", ""), requests.size()));
+    }
+
+    private Predictions predictions(JsonNode p, int requests) throws IOException {
+      if (p == null) {
+        return null;
+      }
+      String at = "predictions.";
+      long[] nanos = fields.longs(p, "sequentialNanos", at, 0);
+      if (nanos.length != requests) {
+        throw fields.problem(
+            at + "sequentialNanos",
+            "expected one prediction per request (" + requests + "), got " + nanos.length);
+      }
+      return new Predictions(
+          fields.text(p, "model", at),
+          fields.text(p, "modelDigest", at),
+          fields.text(p, "method", at),
+          nanos);
     }
 
     private Conditions conditions(JsonNode c) throws IOException {
