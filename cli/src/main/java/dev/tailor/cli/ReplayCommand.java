@@ -315,7 +315,6 @@ final class ReplayCommand implements Callable<Integer> {
             workers,
             Scheduler.DEFAULT_QUANTUM_NANOS,
             Scheduler.DEFAULT_LONG_THRESHOLD_NANOS,
-            true,
             0,
             plan.maxBacklog(),
             plan.targetsNanos(),

@@ -164,7 +164,6 @@ final class SimulateCommand implements Callable<Integer> {
             cores,
             Durations.parseNanos(quantum),
             Scheduler.DEFAULT_LONG_THRESHOLD_NANOS,
-            true,
             requests / SweepPlan.COUNTED_WARMUP_DIVISOR,
             Math.max(1_000, requests),
             sweep.targetNanos(),

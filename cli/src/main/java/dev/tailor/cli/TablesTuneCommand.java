@@ -158,7 +158,6 @@ final class TablesTuneCommand implements Runnable {
               grid.cores,
               FmTableOptions.duration(spec, "--quantum", quantum),
               Scheduler.DEFAULT_LONG_THRESHOLD_NANOS,
-              true,
               requests / SweepPlan.COUNTED_WARMUP_DIVISOR,
               Math.max(1_000, requests),
               List.of(),

@@ -170,11 +170,11 @@ class ReplayCommandTest {
             List.of(
                 new TraceQuery(1, "q1", "term", "sea", q), new TraceQuery(2, "q2", null, "x", q)));
     List<InProcessTarget.TraceEntry> entries = ReplayCommand.entries(queries, profile);
-    assertEquals(4_000_000, entries.get(0).predictedNanos());
-    assertNotNull(entries.get(0).speedup());
-    assertEquals(1.8, entries.get(0).speedup().at(2), 1e-9);
-    assertEquals(RequestView.UNKNOWN, entries.get(1).predictedNanos());
-    assertNull(entries.get(1).speedup());
-    assertNull(ReplayCommand.entries(queries, null).get(0).speedup());
+    assertEquals(4_000_000, entries.get(0).profiledNanos());
+    assertNotNull(entries.get(0).profiledSpeedup());
+    assertEquals(1.8, entries.get(0).profiledSpeedup().at(2), 1e-9);
+    assertEquals(RequestView.UNKNOWN, entries.get(1).profiledNanos());
+    assertNull(entries.get(1).profiledSpeedup());
+    assertNull(ReplayCommand.entries(queries, null).get(0).profiledSpeedup());
   }
 }

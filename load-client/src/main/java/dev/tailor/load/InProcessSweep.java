@@ -1,5 +1,6 @@
 package dev.tailor.load;
 
+import dev.tailor.core.Predictor;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.core.policy.DegreeCap;
@@ -8,6 +9,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.function.Consumer;
 import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.search.Query;
 
 /**
  * A sweep against a scheduler in this process: the trace's queries run a few times first, so that
@@ -27,8 +29,11 @@ public final class InProcessSweep {
    * @param queue the admission queue limit
    * @param unitsPerQuery the units each query is cut into
    * @param maxDegree the degree cap of every policy ({@link DegreeCap}), or 0 for none
+   * @param predictor predicts each query's sequential time as it is sent, for the policies that are
+   *     not clairvoyant; null for none
    */
-  public record Server(int workers, int queue, int unitsPerQuery, int maxDegree) {
+  public record Server(
+      int workers, int queue, int unitsPerQuery, int maxDegree, Predictor<Query> predictor) {
 
     /**
      * Checks the cap.
@@ -41,9 +46,14 @@ public final class InProcessSweep {
       }
     }
 
-    /** A server without a degree cap. */
+    /** A server without a degree cap and without a predictor. */
     public Server(int workers, int queue, int unitsPerQuery) {
-      this(workers, queue, unitsPerQuery, 0);
+      this(workers, queue, unitsPerQuery, 0, null);
+    }
+
+    /** A server without a predictor. */
+    public Server(int workers, int queue, int unitsPerQuery, int maxDegree) {
+      this(workers, queue, unitsPerQuery, maxDegree, null);
     }
 
     /** A server of {@code workers} threads, cutting each query into four units per thread. */
@@ -80,7 +90,8 @@ public final class InProcessSweep {
                 server.workers(),
                 server.queue(),
                 server.unitsPerQuery(),
-                server.maxDegree()),
+                server.maxDegree(),
+                server.predictor()),
         entries.size(),
         environment,
         corpus,

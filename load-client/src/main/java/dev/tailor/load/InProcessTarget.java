@@ -1,5 +1,6 @@
 package dev.tailor.load;
 
+import dev.tailor.core.Predictor;
 import dev.tailor.core.RequestAttributes;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.SchedulerListener;
@@ -33,21 +34,21 @@ public final class InProcessTarget implements Target {
    *
    * @param category its category, or null
    * @param query the parsed query
-   * @param predictedNanos its predicted (or, for the clairvoyant {@code rc} and {@code oracle},
-   *     profiled) sequential time, or {@link RequestView#UNKNOWN}
-   * @param speedup its predicted (for the clairvoyant {@code oracle}, profiled) speedup curve, or
-   *     null
+   * @param profiledNanos its sequential time in the replay's profile, or {@link
+   *     RequestView#UNKNOWN}: told to a {@linkplain Policy#clairvoyant() clairvoyant} policy only
+   * @param profiledSpeedup its speedup curve in the profile, or null: likewise
    */
   public record TraceEntry(
-      String category, Query query, long predictedNanos, SpeedupCurve speedup) {
+      String category, Query query, long profiledNanos, SpeedupCurve profiledSpeedup) {
 
     /** An entry without a speedup curve. */
-    public TraceEntry(String category, Query query, long predictedNanos) {
-      this(category, query, predictedNanos, null);
+    public TraceEntry(String category, Query query, long profiledNanos) {
+      this(category, query, profiledNanos, null);
     }
   }
 
   private final Policy policy;
+  private final Predictor<Query> predictor;
   private final Scheduler scheduler;
   private final TailorSearcher searcher;
   private final List<TraceEntry> queries;
@@ -67,7 +68,7 @@ public final class InProcessTarget implements Target {
       int workers,
       int queueCapacity,
       int unitsPerQuery) {
-    this(reader, queries, policy, workers, queueCapacity, unitsPerQuery, 0);
+    this(reader, queries, policy, workers, queueCapacity, unitsPerQuery, 0, null);
   }
 
   /**
@@ -75,6 +76,8 @@ public final class InProcessTarget implements Target {
    *
    * @param queueCapacity the admission queue's limit; beyond it requests fail at once
    * @param maxDegree the degree cap ({@link DegreeCap}), or 0 for none
+   * @param predictor what predicts each query's sequential time as it is sent, or null for no
+   *     prediction
    * @throws IllegalArgumentException if the policy's specification is bad or the cap negative
    */
   public InProcessTarget(
@@ -84,11 +87,13 @@ public final class InProcessTarget implements Target {
       int workers,
       int queueCapacity,
       int unitsPerQuery,
-      int maxDegree) {
+      int maxDegree,
+      Predictor<Query> predictor) {
     if (maxDegree < 0) {
       throw new IllegalArgumentException("the degree cap must be >= 1 or 0 (none)");
     }
     this.queries = List.copyOf(queries);
+    this.predictor = predictor;
     Policy created = PolicyRegistry.of(policy);
     this.policy = maxDegree > 0 ? DegreeCap.of(created, maxDegree) : created;
     try {
@@ -124,10 +129,25 @@ public final class InProcessTarget implements Target {
     try {
       return scheduler.submit(
           ctx -> searcher.search(entry.query(), new TopScoreDocCollectorManager(10, 1000)),
-          new RequestAttributes(entry.category(), entry.predictedNanos(), entry.speedup()));
+          attributes(entry));
     } catch (RejectedExecutionException e) {
       return CompletableFuture.failedFuture(e);
     }
+  }
+
+  /**
+   * What the request carries: for a clairvoyant policy the profile's time and curve; for any other
+   * the predictor's estimate, made here on the sending thread before the request arrives (so its
+   * cost, which {@code tailor bench predictor} reports, is not in the request's latency).
+   */
+  private RequestAttributes attributes(TraceEntry entry) {
+    if (policy.clairvoyant()) {
+      return new RequestAttributes(
+          entry.category(), entry.profiledNanos(), entry.profiledSpeedup());
+    }
+    long predicted =
+        predictor == null ? RequestView.UNKNOWN : predictor.predictSequentialNanos(entry.query());
+    return new RequestAttributes(entry.category(), predicted);
   }
 
   @Override

@@ -228,7 +228,7 @@ public final class FmTableTuner {
 
   private double[] ratios(IntervalTable table, DemandProfile profile, long seed, double[] best) {
     double[] ratios = new double[best.length];
-    try (TableSource source = TableSource.fixed(table)) {
+    try (TableSource<IntervalTable> source = TableSource.fixed(table)) {
       for (int i = 0; i < ratios.length; i++) {
         Policy fm =
             plan.policy().equals("fm")

@@ -3,6 +3,7 @@ package dev.tailor.core;
 import dev.tailor.core.dispatch.Dispatcher;
 import dev.tailor.core.metrics.RunMetrics;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongSupplier;
 
 /**
  * What the dispatch core's decisions do to a runtime {@link Request}: admission sets its start,
@@ -13,10 +14,12 @@ final class RuntimeHost implements Dispatcher.Host<Request<?>> {
 
   private final RunMetrics metrics;
   private final AtomicInteger longThreads;
+  private final LongSupplier longThresholdNanos;
 
-  RuntimeHost(RunMetrics metrics, AtomicInteger longThreads) {
+  RuntimeHost(RunMetrics metrics, AtomicInteger longThreads, LongSupplier longThresholdNanos) {
     this.metrics = metrics;
     this.longThreads = longThreads;
+    this.longThresholdNanos = longThresholdNanos;
   }
 
   @Override
@@ -35,6 +38,8 @@ final class RuntimeHost implements Dispatcher.Host<Request<?>> {
     r.startWithDegree(degree, now);
     r.threads = 1;
     r.phase = Request.RUNNING;
+    // A request predicted long counts in LongT from its start, not from the next tick.
+    r.checkLong(longThresholdNanos.getAsLong(), now);
   }
 
   @Override

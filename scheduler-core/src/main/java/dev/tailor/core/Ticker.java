@@ -13,13 +13,11 @@ final class Ticker implements Runnable {
 
   private final WorkerPool pool;
   private final long quantumNanos;
-  private final long longThresholdNanos;
   private final Thread thread;
 
-  Ticker(WorkerPool pool, long quantumNanos, long longThresholdNanos, ThreadFactory factory) {
+  Ticker(WorkerPool pool, long quantumNanos, ThreadFactory factory) {
     this.pool = pool;
     this.quantumNanos = quantumNanos;
-    this.longThresholdNanos = longThresholdNanos;
     this.thread = factory.newThread(this);
     thread.setName("tailor-ticker");
     thread.setDaemon(true);
@@ -58,7 +56,7 @@ final class Ticker implements Runnable {
   void reevaluate(Request<?> r, boolean tick) {
     long now = System.nanoTime();
     if (tick) {
-      r.checkLong(longThresholdNanos, now);
+      r.checkLong(pool.longThresholdNanos(), now);
     }
     int d = pool.dispatch.askDegree(r);
     if (d == r.degree || r.phase != Request.RUNNING) {

@@ -42,6 +42,7 @@ final class WorkerPool {
   private volatile boolean stopping;
 
   private final Worker[] workers;
+  private final long longThresholdNanos;
   final Ticker ticker;
   private final CountDownLatch terminated;
 
@@ -53,7 +54,11 @@ final class WorkerPool {
     this.notifications = new Notifications(b.listener);
     this.dispatch =
         new Dispatcher<>(
-            b.policy, poolSize, new Request<?>[0], new RuntimeHost(metrics, longThreads), false);
+            b.policy,
+            poolSize,
+            new Request<?>[0],
+            new RuntimeHost(metrics, longThreads, this::longThresholdNanos),
+            false);
     dispatch.decisionListener(b.decisions);
     this.terminated = new CountDownLatch(poolSize + 1);
     this.workers = new Worker[poolSize];
@@ -62,11 +67,17 @@ final class WorkerPool {
       workers[i] = new Worker(this, b.threadFactory);
       idle.push(workers[i]);
     }
-    this.ticker = new Ticker(this, b.quantumNanos, b.longThresholdNanos, b.threadFactory);
+    this.longThresholdNanos = b.longThresholdNanos;
+    this.ticker = new Ticker(this, b.quantumNanos, b.threadFactory);
     for (Worker w : workers) {
       w.thread.start();
     }
     ticker.start();
+  }
+
+  /** The policy's long-request threshold if it states one, else the scheduler's. */
+  long longThresholdNanos() {
+    return dispatch.longThresholdNanos(longThresholdNanos);
   }
 
   // ---- arrival and admission ------------------------------------------------------------------

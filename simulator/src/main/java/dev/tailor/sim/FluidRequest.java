@@ -25,8 +25,8 @@ final class FluidRequest extends SimRequest {
       DemandProfile.Request demand,
       SpeedupCurve curve,
       SystemView clock,
-      Simulator.Config config) {
-    super(id, arrival, demand, clock, config);
+      SimRequest.Told told) {
+    super(id, arrival, demand, clock, told);
     this.curve = curve;
     this.remaining = demand.sequentialNanos();
   }

@@ -84,9 +84,8 @@ public final class HindsightOracle {
   /**
    * Simulates the oracle at every budget on one point and keeps the best.
    *
-   * @param config the simulation; it must be clairvoyant, or the oracle knows nothing
+   * @param config the simulation
    * @param maxDegree the comparison's degree cap, N
-   * @throws IllegalArgumentException if the configuration is not clairvoyant
    */
   public static Tuned tune(
       DemandProfile profile,
@@ -94,9 +93,6 @@ public final class HindsightOracle {
       PointPlan point,
       String corpus,
       int maxDegree) {
-    if (!config.clairvoyant()) {
-      throw new IllegalArgumentException("the oracle needs a clairvoyant simulation");
-    }
     List<Trial> trials = new ArrayList<>();
     Trial best = null;
     for (long budget : budgets(profile)) {

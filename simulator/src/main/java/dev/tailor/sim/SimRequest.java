@@ -18,8 +18,7 @@ abstract class SimRequest implements RequestView {
   final long arrival;
   final DemandProfile.Request demand;
   private final SystemView clock;
-  private final long longThresholdNanos;
-  private final boolean clairvoyant;
+  private final Told told;
 
   long start = UNKNOWN;
   int degree;
@@ -36,15 +35,24 @@ abstract class SimRequest implements RequestView {
   private int busy;
   private long busySince;
 
-  SimRequest(
-      long id, long arrival, DemandProfile.Request demand, SystemView clock, Simulator.Config c) {
+  SimRequest(long id, long arrival, DemandProfile.Request demand, SystemView clock, Told told) {
     this.id = id;
     this.arrival = arrival;
     this.demand = demand;
     this.clock = clock;
-    this.longThresholdNanos = c.longThresholdNanos();
-    this.clairvoyant = c.clairvoyant();
+    this.told = told;
   }
+
+  /**
+   * What the policy is told about a request before it runs.
+   *
+   * @param predictedNanos the predictor's estimate from the profile's predictions, or {@link
+   *     #UNKNOWN}
+   * @param clairvoyant whether the policy is told the true time and curve instead ({@link
+   *     dev.tailor.core.policy.Policy#clairvoyant()})
+   * @param longThresholdNanos the time from which the request counts as long
+   */
+  record Told(long predictedNanos, boolean clairvoyant, long longThresholdNanos) {}
 
   /** Admits the request with degree {@code d} on one thread at {@code at}. */
   final void start(int d, long at) {
@@ -70,9 +78,10 @@ abstract class SimRequest implements RequestView {
   }
 
   final void checkLong() {
+    long predicted = predictedSequentialNanos();
     if (!isLong
-        && (workNanos() >= longThresholdNanos
-            || (clairvoyant && demand.sequentialNanos() >= longThresholdNanos))) {
+        && (workNanos() >= told.longThresholdNanos()
+            || (predicted != UNKNOWN && predicted >= told.longThresholdNanos()))) {
       isLong = true;
     }
   }
@@ -168,12 +177,12 @@ abstract class SimRequest implements RequestView {
 
   @Override
   public long predictedSequentialNanos() {
-    return clairvoyant ? demand.sequentialNanos() : UNKNOWN;
+    return told.clairvoyant() ? demand.sequentialNanos() : told.predictedNanos();
   }
 
   @Override
   public SpeedupCurve predictedSpeedup() {
-    if (!clairvoyant) {
+    if (!told.clairvoyant()) {
       return null;
     }
     if (speedup == null) {

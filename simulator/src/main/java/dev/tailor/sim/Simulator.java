@@ -28,6 +28,11 @@ import java.util.List;
  * threads, a helper leaving as soon as no unit is left; it needs a profile with unit times. In both
  * a higher degree takes effect as soon as threads are free.
  *
+ * <p>What a policy is told before a request runs: a {@linkplain Policy#clairvoyant() clairvoyant}
+ * policy, the request's true sequential time and speedup curve from the profile; any other, the
+ * prediction the profile carries ({@link DemandProfile#predictions()}, attached by {@code tailor
+ * predictor predict}), or nothing.
+ *
  * <p>Single-threaded and deterministic: the same inputs give the same result.
  */
 public final class Simulator {
@@ -37,8 +42,8 @@ public final class Simulator {
    *
    * @param workers the threads of the simulated server
    * @param quantumNanos how often running requests are re-evaluated (the runtime's tick)
-   * @param longThresholdNanos work or prediction from which a request counts as long
-   * @param clairvoyant whether each request's sequential time is given as its prediction
+   * @param longThresholdNanos work or prediction from which a request counts as long, unless the
+   *     policy states its own ({@link Policy#longThresholdNanos()})
    * @param warmupRequests the first requests, simulated but not counted, where the arrivals are
    *     given bare; a {@link PointPlan} brings its own
    * @param maxBacklog queued requests beyond which the point stops as saturated
@@ -49,7 +54,6 @@ public final class Simulator {
       int workers,
       long quantumNanos,
       long longThresholdNanos,
-      boolean clairvoyant,
       int warmupRequests,
       int maxBacklog,
       List<Long> targetsNanos,
@@ -68,15 +72,13 @@ public final class Simulator {
     }
 
     /**
-     * 5 ms quantum, the runtime's default long threshold, clairvoyant, 10% warm-up, backlog
-     * 100,000, fluid work.
+     * 5 ms quantum, the runtime's default long threshold, 10% warm-up, backlog 100,000, fluid work.
      */
     public static Config of(int workers, int requests) {
       return new Config(
           workers,
           Scheduler.DEFAULT_QUANTUM_NANOS,
           Scheduler.DEFAULT_LONG_THRESHOLD_NANOS,
-          true,
           requests / 10,
           100_000,
           List.of(),
@@ -113,6 +115,7 @@ public final class Simulator {
   private final SpeedupCurve[] curves;
   private final UnitWork[] units;
   private final Policy policy;
+  private final boolean clairvoyant;
   private final Config config;
   private Dispatcher.DecisionListener decisions;
 
@@ -133,6 +136,7 @@ public final class Simulator {
     }
     this.profile = profile;
     this.policy = policy;
+    this.clairvoyant = policy.clairvoyant();
     this.config = config;
     int n = profile.requests().size();
     this.curves = new SpeedupCurve[n];
@@ -240,9 +244,14 @@ public final class Simulator {
 
   private SimRequest request(long id, long arrival, int index) {
     DemandProfile.Request r = profile.requests().get(index);
+    SimRequest.Told told =
+        new SimRequest.Told(
+            profile.predictedNanos(index),
+            clairvoyant,
+            dispatcher.longThresholdNanos(config.longThresholdNanos()));
     return units != null
-        ? new UnitRequest(id, arrival, r, units[index], dispatcher.view(), config)
-        : new FluidRequest(id, arrival, r, curves[index], dispatcher.view(), config);
+        ? new UnitRequest(id, arrival, r, units[index], dispatcher.view(), told)
+        : new FluidRequest(id, arrival, r, curves[index], dispatcher.view(), told);
   }
 
   private long nextBoundary() {

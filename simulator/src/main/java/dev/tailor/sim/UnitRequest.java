@@ -34,8 +34,8 @@ final class UnitRequest extends SimRequest {
       DemandProfile.Request demand,
       UnitWork units,
       SystemView clock,
-      Simulator.Config config) {
-    super(id, arrival, demand, clock, config);
+      SimRequest.Told told) {
+    super(id, arrival, demand, clock, told);
     this.units = units;
   }
 

@@ -3,7 +3,6 @@ package dev.tailor.sim;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.metrics.PointResult;
@@ -11,7 +10,6 @@ import dev.tailor.core.model.DemandProfile;
 import dev.tailor.sim.arrival.PointPlan;
 import dev.tailor.sim.arrival.SweepPlan;
 import dev.tailor.sim.model.ParametricProfile;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class HindsightOracleTest {
@@ -68,21 +66,7 @@ class HindsightOracleTest {
   }
 
   @Test
-  void needsTheTruth() {
-    Simulator.Config c = Simulator.Config.of(16, 4_000);
-    Simulator.Config blind =
-        new Simulator.Config(
-            c.workers(),
-            c.quantumNanos(),
-            c.longThresholdNanos(),
-            false,
-            c.warmupRequests(),
-            c.maxBacklog(),
-            List.of(),
-            c.model());
-    assertThrows(
-        IllegalArgumentException.class,
-        () -> HindsightOracle.tune(profile, blind, point, "test", 4));
+  void onlyABareOracleIsTuned() {
     assertTrue(HindsightOracle.isTuned(" Oracle "));
     assertFalse(HindsightOracle.isTuned("oracle:5ms"));
   }

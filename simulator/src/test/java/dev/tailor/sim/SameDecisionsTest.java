@@ -53,7 +53,7 @@ class SameDecisionsTest {
             true,
             List.of(request("0", 3, 1), request("1", 1), request("2", 1)));
     Simulator.Config config =
-        new Simulator.Config(2, MS, 80 * MS, false, 0, 100, List.of(), Simulator.WorkModel.UNITS);
+        new Simulator.Config(2, MS, 80 * MS, 0, 100, List.of(), Simulator.WorkModel.UNITS);
     Simulator sim = new Simulator(profile, new ScriptedPolicy(0), config);
     sim.decisionListener(recorder(log, 0));
     sim.run(

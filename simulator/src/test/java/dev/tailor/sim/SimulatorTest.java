@@ -7,7 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.core.model.DemandProfile;
+import dev.tailor.core.policy.Admission;
+import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
+import dev.tailor.core.policy.RequestView;
+import dev.tailor.core.policy.SystemView;
 import dev.tailor.sim.arrival.ArrivalProcess;
 import dev.tailor.sim.arrival.RequestOrder;
 import dev.tailor.sim.model.ParametricProfile;
@@ -43,7 +47,7 @@ class SimulatorTest {
 
   private static Simulator.Config config(int workers) {
     return new Simulator.Config(
-        workers, 5 * MS, 80 * MS, true, 0, 1_000, List.of(100 * MS), Simulator.WorkModel.FLUID);
+        workers, 5 * MS, 80 * MS, 0, 1_000, List.of(100 * MS), Simulator.WorkModel.FLUID);
   }
 
   private static final Simulator.Labels LABELS = new Simulator.Labels(1, "test", 1, "test");
@@ -98,8 +102,7 @@ class SimulatorTest {
     DemandProfile p = profile(100);
     long[] arrivals = ArrivalProcess.poisson(1_000, 1).schedule(10_000 * MS);
     Simulator.Config c =
-        new Simulator.Config(
-            2, 5 * MS, 80 * MS, true, 0, 500, List.of(), Simulator.WorkModel.FLUID);
+        new Simulator.Config(2, 5 * MS, 80 * MS, 0, 500, List.of(), Simulator.WorkModel.FLUID);
     PointResult r =
         new Simulator(p, PolicyRegistry.of("seq"), c)
             .run(arrivals, new int[arrivals.length], LABELS);
@@ -162,7 +165,7 @@ class SimulatorTest {
 
   private static Simulator.Config unitConfig(int workers) {
     return new Simulator.Config(
-        workers, 5 * MS, 80 * MS, true, 0, 1_000, List.of(), Simulator.WorkModel.UNITS);
+        workers, 5 * MS, 80 * MS, 0, 1_000, List.of(), Simulator.WorkModel.UNITS);
   }
 
   @Test
@@ -231,5 +234,45 @@ class SimulatorTest {
             () -> new Simulator(p, PolicyRegistry.of("seq"), unitConfig(2)));
     assertTrue(
         e.getMessage().contains("request r10 of the profile has no unit times"), e.getMessage());
+  }
+
+  @Test
+  void aClairvoyantPolicyIsToldTheTruthAndAnyOtherTheProfilesPrediction() {
+    DemandProfile p =
+        profile(10)
+            .withPredictions(
+                new DemandProfile.Predictions("m", "sha256:x", "model", new long[] {3 * MS}));
+    assertEquals(List.of(3 * MS), seenPredictions(p, false));
+    assertEquals(List.of(10 * MS), seenPredictions(p, true));
+    assertEquals(List.of(RequestView.UNKNOWN), seenPredictions(profile(10), false));
+  }
+
+  private static List<Long> seenPredictions(DemandProfile p, boolean clairvoyant) {
+    List<Long> seen = new ArrayList<>();
+    Policy recording =
+        new Policy() {
+          @Override
+          public Admission admit(RequestView request, SystemView system) {
+            seen.add(request.predictedSequentialNanos());
+            return Admission.start(1);
+          }
+
+          @Override
+          public int degree(RequestView request, SystemView system) {
+            return 1;
+          }
+
+          @Override
+          public boolean clairvoyant() {
+            return clairvoyant;
+          }
+
+          @Override
+          public String spec() {
+            return "recording";
+          }
+        };
+    new Simulator(p, recording, config(2)).run(new long[] {0}, new int[] {0}, LABELS);
+    return seen;
   }
 }

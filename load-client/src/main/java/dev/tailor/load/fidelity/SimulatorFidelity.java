@@ -153,7 +153,6 @@ public final class SimulatorFidelity {
                 workers,
                 quantumNanos,
                 Scheduler.DEFAULT_LONG_THRESHOLD_NANOS,
-                true,
                 point.warmupRequests(),
                 Math.max(1_000, point.requests()),
                 List.of(),

@@ -86,7 +86,6 @@ class SweepPlanAgreementTest {
             4,
             5 * MS,
             Scheduler.DEFAULT_LONG_THRESHOLD_NANOS,
-            true,
             0,
             100_000,
             List.of(),

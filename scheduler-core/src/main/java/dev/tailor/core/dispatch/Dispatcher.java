@@ -368,6 +368,22 @@ public final class Dispatcher<R extends RequestView> {
     return d;
   }
 
+  /**
+   * The sequential time from which a request counts as long: the policy's own threshold ({@link
+   * Policy#longThresholdNanos()}) if it states one, else {@code configured}. May be called without
+   * the host's exclusion.
+   */
+  public long longThresholdNanos(long configured) {
+    try {
+      long t = policy.longThresholdNanos();
+      return t > 0 ? t : configured;
+    } catch (Throwable e) {
+      LOG.log(
+          System.Logger.Level.WARNING, "policy " + policy.spec() + " failed; threshold kept", e);
+      return configured;
+    }
+  }
+
   private Admission admission(R head) {
     try {
       Admission a = policy.admit(head, view);

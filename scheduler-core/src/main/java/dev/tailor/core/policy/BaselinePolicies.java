@@ -7,8 +7,8 @@ import java.util.function.Function;
 
 /**
  * The factories of the baseline policies the papers compare against: Sequential, Fixed(N), Adaptive
- * and RC as in Few-to-Many (Haque et al., ASPLOS'15, §5), WQ-Linear as in TPC (Jeon et al.,
- * ASPLOS'16, §4.1); each policy's javadoc states its rule.
+ * and RC as in Few-to-Many (Haque et al., ASPLOS'15, §5), WQ-Linear and Pred as in TPC (Jeon et
+ * al., ASPLOS'16, §4.1; its AP is {@code adaptive}); each policy's javadoc states its rule.
  */
 final class BaselinePolicies {
 
@@ -59,6 +59,17 @@ final class BaselinePolicies {
             args -> {
               SpecArgs a = SpecArgs.split(args, 2, 2);
               return new RampUpPolicy(a.positiveNanos(0, "INTERVAL"), a.positiveInt(1, "MAX"));
+            }),
+        factory(
+            "pred",
+            "pred[:THRESHOLD[,N]]",
+            "TPC's Pred: requests predicted to take THRESHOLD (80ms) or more run with N (3)"
+                + " threads, the rest with one",
+            args -> {
+              SpecArgs a = SpecArgs.split(args, 0, 2);
+              return new PredPolicy(
+                  a.size() > 0 ? a.positiveNanos(0, "THRESHOLD") : 80_000_000L,
+                  a.size() > 1 ? a.positiveInt(1, "N") : 3);
             }),
         factory(
             "rc",
@@ -212,12 +223,41 @@ final class BaselinePolicies {
   }
 
   /**
+   * Pred, TPC's prediction-only baseline (Jeon et al., ASPLOS'16, §4.1): a request predicted to
+   * take THRESHOLD or more ({@link RequestView#predictedSequentialNanos()}) runs with N threads
+   * from the start (the paper's 80 ms and 3), the rest sequentially. A request without a prediction
+   * runs sequentially.
+   */
+  record PredPolicy(long thresholdNanos, int n) implements Policy {
+    @Override
+    public Admission admit(RequestView request, SystemView system) {
+      long p = request.predictedSequentialNanos();
+      return Admission.start(p != RequestView.UNKNOWN && p >= thresholdNanos ? n : 1);
+    }
+
+    @Override
+    public int degree(RequestView request, SystemView system) {
+      return request.degree();
+    }
+
+    @Override
+    public String spec() {
+      return "pred:" + Durations.format(thresholdNanos) + "," + n;
+    }
+  }
+
+  /**
    * RC, the clairvoyant oracle: it is told each request's sequential time (as {@link
    * RequestView#predictedSequentialNanos()}) and runs those at or above the threshold with N
    * threads from the start, the rest sequentially. A request without a known time runs
    * sequentially.
    */
   record ClairvoyantPolicy(long thresholdNanos, int n) implements Policy {
+    @Override
+    public boolean clairvoyant() {
+      return true;
+    }
+
     @Override
     public Admission admit(RequestView request, SystemView system) {
       return Admission.start(request.predictedSequentialNanos() >= thresholdNanos ? n : 1);
@@ -250,6 +290,11 @@ final class BaselinePolicies {
    * @param n the highest degree, 0 for the budget of threads
    */
   record OraclePolicy(long budgetNanos, int n) implements Policy {
+    @Override
+    public boolean clairvoyant() {
+      return true;
+    }
+
     @Override
     public Admission admit(RequestView request, SystemView system) {
       return Admission.start(degreeFor(request, system.poolSize()));

@@ -58,6 +58,16 @@ public final class DegreeCap implements Policy {
   }
 
   @Override
+  public boolean clairvoyant() {
+    return policy.clairvoyant();
+  }
+
+  @Override
+  public long longThresholdNanos() {
+    return policy.longThresholdNanos();
+  }
+
+  @Override
   public String spec() {
     return policy.spec();
   }

@@ -56,13 +56,14 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class FewToManyPolicy implements Policy {
 
-  private final TableSource table;
+  private final TableSource<IntervalTable> table;
   private final boolean ownsTable;
   private final boolean workConserving;
   private final String spec;
   private final AtomicReference<Waiting> waiting = new AtomicReference<>();
 
-  private FewToManyPolicy(TableSource table, boolean ownsTable, boolean workConserving) {
+  private FewToManyPolicy(
+      TableSource<IntervalTable> table, boolean ownsTable, boolean workConserving) {
     this.table = table;
     this.ownsTable = ownsTable;
     this.workConserving = workConserving;
@@ -74,7 +75,7 @@ public final class FewToManyPolicy implements Policy {
    * The paper's policy, reading its rows from {@code table}, fixed or watched. The caller keeps
    * ownership of the source: closing the policy does not close it.
    */
-  public static FewToManyPolicy of(TableSource table) {
+  public static FewToManyPolicy of(TableSource<IntervalTable> table) {
     return new FewToManyPolicy(table, false, false);
   }
 
@@ -82,7 +83,7 @@ public final class FewToManyPolicy implements Policy {
    * The work-conserving policy, reading its rows from {@code table}, fixed or watched. The caller
    * keeps ownership of the source: closing the policy does not close it.
    */
-  public static FewToManyPolicy workConserving(TableSource table) {
+  public static FewToManyPolicy workConserving(TableSource<IntervalTable> table) {
     return new FewToManyPolicy(table, false, true);
   }
 
@@ -97,9 +98,9 @@ public final class FewToManyPolicy implements Policy {
     return new FewToManyPolicy(watch(file), true, false);
   }
 
-  private static TableSource watch(Path file) {
+  private static TableSource<IntervalTable> watch(Path file) {
     try {
-      return TableSource.watch(file);
+      return TableSource.watch(file, IntervalTable::read);
     } catch (NoSuchFileException e) {
       // Its message is the bare path, which does not say what is wrong with it.
       throw new IllegalArgumentException("no such file: " + file, e);
@@ -150,7 +151,7 @@ public final class FewToManyPolicy implements Policy {
   }
 
   /** The table source, whose current table every decision reads. */
-  public TableSource table() {
+  public TableSource<IntervalTable> table() {
     return table;
   }
 

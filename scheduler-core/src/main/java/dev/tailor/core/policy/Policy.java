@@ -41,6 +41,28 @@ public interface Policy extends AutoCloseable {
     return WorkerPreference.HELP_FIRST;
   }
 
+  /**
+   * Whether the policy must be told each request's true sequential time and speedup curve as its
+   * prediction: a clairvoyant baseline (RC, the oracle, TPC's perfect predictor). Only a simulation
+   * or a replay of a measured profile knows them, so such a policy bounds what the others can win
+   * and is never deployed. The simulator and the load client give a clairvoyant policy the
+   * profile's times, and every other policy the predictor's. Defaults to {@code false}.
+   */
+  default boolean clairvoyant() {
+    return false;
+  }
+
+  /**
+   * The sequential time from which this policy counts a request as {@linkplain RequestView#isLong()
+   * long}, or 0 to leave it to the scheduler's setting. A table-driven policy states the threshold
+   * its table was built with (TPC's groups are scaled to the workload), so that its load measure,
+   * {@link SystemView#busyThreadsOnLongRequests()}, means what the table assumed. Read at every
+   * check, so a swapped table's threshold takes effect at once. Defaults to 0.
+   */
+  default long longThresholdNanos() {
+    return 0;
+  }
+
   /** The specification string this policy was created from, e.g. {@code rampup:10ms,6}. */
   String spec();
 

@@ -41,6 +41,16 @@ record PreferenceOverride(Policy policy, WorkerPreference preference) implements
   }
 
   @Override
+  public boolean clairvoyant() {
+    return policy.clairvoyant();
+  }
+
+  @Override
+  public long longThresholdNanos() {
+    return policy.longThresholdNanos();
+  }
+
+  @Override
   public String spec() {
     return policy.spec() + suffix(preference);
   }

@@ -225,6 +225,12 @@ public final class IntervalTable {
     return builtAt;
   }
 
+  /** Names the table by when and from what it was built, for logs. */
+  @Override
+  public String toString() {
+    return "the interval table built at " + builtAt + " (" + inputs.profileDigest() + ")";
+  }
+
   /** How long the build took. */
   public double buildSeconds() {
     return buildSeconds;

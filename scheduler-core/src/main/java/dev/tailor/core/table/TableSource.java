@@ -14,19 +14,37 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Where a table-driven policy reads its {@link IntervalTable}: the current table, swapped
- * atomically when its file changes, for the nightly rebuild without a restart.
+ * Where a table-driven policy reads its table (an {@link IntervalTable}, a {@link TargetTable}):
+ * the current table, swapped atomically when its file changes, for the nightly rebuild without a
+ * restart.
  *
  * <p>A watching source polls the file's modification time and size (every second by default) on one
  * shared daemon thread; when they change it reads and validates the whole file and only then swaps
  * it in. A bad file leaves the last good table serving and is logged once, with the file and the
  * reason, through {@link System.Logger}. Writers should replace the file atomically, as {@link
  * IntervalTable#write} does; a half-written file is simply a bad file until it is complete.
+ * Whatever the reader rejects (a bad file, a table of another kind) is a bad file.
  *
  * <p>Readers pay one volatile read. Polling stops on {@link #close()}: whoever watches a file
  * closes its source (a policy that opened one closes it in its own {@code close}).
  */
-public final class TableSource implements AutoCloseable {
+public final class TableSource<T> implements AutoCloseable {
+
+  /**
+   * Reads and validates a table file.
+   *
+   * @param <T> the table
+   */
+  @FunctionalInterface
+  public interface Reader<T> {
+    /**
+     * The table in {@code file}.
+     *
+     * @throws IOException if the file cannot be read or is not a valid table, naming the file, the
+     *     field and the problem
+     */
+    T read(Path file) throws IOException;
+  }
 
   private static final System.Logger LOG = System.getLogger(TableSource.class.getName());
 
@@ -39,24 +57,26 @@ public final class TableSource implements AutoCloseable {
           });
 
   private final Path file;
-  private final AtomicReference<IntervalTable> current;
+  private final Reader<T> reader;
+  private final AtomicReference<T> current;
   private volatile Stamp seen;
   private volatile ScheduledFuture<?> polling;
 
-  private TableSource(Path file, IntervalTable table, Stamp seen) {
+  private TableSource(Path file, Reader<T> reader, T table, Stamp seen) {
     this.file = file;
+    this.reader = reader;
     this.current = new AtomicReference<>(table);
     this.seen = seen;
   }
 
   /** A source that always serves {@code table}: for tests and the simulator. */
-  public static TableSource fixed(IntervalTable table) {
-    return new TableSource(null, Objects.requireNonNull(table), null);
+  public static <T> TableSource<T> fixed(T table) {
+    return new TableSource<>(null, null, Objects.requireNonNull(table), null);
   }
 
-  /** {@link #watch(Path, Duration)} polling every second. */
-  public static TableSource watch(Path file) throws IOException {
-    return watch(file, Duration.ofSeconds(1));
+  /** {@link #watch(Path, Reader, Duration)} polling every second. */
+  public static <T> TableSource<T> watch(Path file, Reader<T> reader) throws IOException {
+    return watch(file, reader, Duration.ofSeconds(1));
   }
 
   /**
@@ -65,9 +85,10 @@ public final class TableSource implements AutoCloseable {
    * @throws IOException if the file is missing or not a valid table (the message names the file,
    *     the field and the problem)
    */
-  public static TableSource watch(Path file, Duration every) throws IOException {
+  public static <T> TableSource<T> watch(Path file, Reader<T> reader, Duration every)
+      throws IOException {
     Stamp stamp = Stamp.of(file);
-    TableSource source = new TableSource(file, IntervalTable.read(file), stamp);
+    TableSource<T> source = new TableSource<>(file, reader, reader.read(file), stamp);
     long millis = Math.max(1, every.toMillis());
     source.polling =
         POLLER.scheduleWithFixedDelay(
@@ -76,7 +97,7 @@ public final class TableSource implements AutoCloseable {
   }
 
   /** The table to serve now. */
-  public IntervalTable current() {
+  public T current() {
     return current.get();
   }
 
@@ -112,16 +133,9 @@ public final class TableSource implements AutoCloseable {
     }
     seen = stamp;
     try {
-      IntervalTable next = IntervalTable.read(file);
+      T next = reader.read(file);
       current.set(next);
-      LOG.log(
-          System.Logger.Level.INFO,
-          file
-              + ": swapped in the table built at "
-              + next.builtAt()
-              + " ("
-              + next.inputs().profileDigest()
-              + ")");
+      LOG.log(System.Logger.Level.INFO, file + ": swapped in " + next);
       return true;
     } catch (IOException e) {
       // The reader's message names the file, the field and the problem.

@@ -161,7 +161,7 @@ class FewToManyPolicyTest {
     table(50).write(file);
     Policy fm = PolicyRegistry.of("fm:" + file);
     assertEquals("fm:" + file, fm.spec());
-    TableSource source = ((FewToManyPolicy) fm).table();
+    TableSource<IntervalTable> source = ((FewToManyPolicy) fm).table();
     try {
       load(2);
       request.elapsed = 60 * MS;
@@ -186,7 +186,7 @@ class FewToManyPolicyTest {
   void closingAPolicyLeavesASourceItWasGivenWatching(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("fm.json");
     table(50).write(file);
-    try (TableSource source = TableSource.watch(file)) {
+    try (TableSource<IntervalTable> source = TableSource.watch(file, IntervalTable::read)) {
       Policy fm = FewToManyPolicy.of(source);
       fm.close();
       assertTrue(source.isWatching(), "the caller owns the source");
@@ -199,7 +199,7 @@ class FewToManyPolicyTest {
     Path file = dir.resolve("fm.json");
     table(50).write(file);
     Scheduler owner = Scheduler.builder().policy("fm:" + file).workers(1).build();
-    TableSource created = ((FewToManyPolicy) owner.policy()).table();
+    TableSource<IntervalTable> created = ((FewToManyPolicy) owner.policy()).table();
     owner.close();
     assertFalse(created.isWatching(), "a policy made from a specification is the scheduler's");
 

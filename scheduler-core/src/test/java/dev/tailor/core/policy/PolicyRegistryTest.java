@@ -14,7 +14,20 @@ class PolicyRegistryTest {
     List<String> names =
         PolicyRegistry.standard().factories().stream().map(PolicyFactory::name).toList();
     assertEquals(
-        List.of("seq", "fixed", "adaptive", "wq-linear", "rampup", "rc", "oracle", "fm", "fm-wc"),
+        List.of(
+            "seq",
+            "fixed",
+            "adaptive",
+            "wq-linear",
+            "rampup",
+            "pred",
+            "rc",
+            "oracle",
+            "fm",
+            "fm-wc",
+            "tpc",
+            "tp",
+            "tpc-oracle"),
         names);
   }
 

@@ -20,7 +20,8 @@ class TableSourceTest {
   void swapsToAValidFileAndKeepsTheLastGoodTableOnABadOne(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("t.json");
     IntervalTableTest.sample(50).write(file);
-    try (TableSource source = TableSource.watch(file, Duration.ofHours(1))) {
+    try (TableSource<IntervalTable> source =
+        TableSource.watch(file, IntervalTable::read, Duration.ofHours(1))) {
       assertEquals(Schedule.ofMillis(0, 50, 0), source.current().schedule(2));
 
       IntervalTableTest.sample(100).write(file);
@@ -42,14 +43,15 @@ class TableSourceTest {
   void watchingABadFileFailsWithTheReason(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("t.json");
     Files.writeString(file, "[]");
-    IOException e = assertThrows(IOException.class, () -> TableSource.watch(file));
+    IOException e =
+        assertThrows(IOException.class, () -> TableSource.watch(file, IntervalTable::read));
     assertTrue(e.getMessage().startsWith(file.toString()), e.getMessage());
   }
 
   @Test
   void aFixedSourceNeverChanges() {
     IntervalTable t = IntervalTableTest.sample(50);
-    TableSource fixed = TableSource.fixed(t);
+    TableSource<IntervalTable> fixed = TableSource.fixed(t);
     assertFalse(fixed.reload());
     assertSame(t, fixed.current());
   }

@@ -1,0 +1,196 @@
+package dev.tailor.core.policy;
+
+import dev.tailor.core.table.TableSource;
+import dev.tailor.core.table.TargetTable;
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * TPC, target-driven parallelism with prediction and correction (Jeon et al., ASPLOS'16, §3), and
+ * its two variants the paper measures against it: TP, without the correction, and TPC with a
+ * perfect predictor (§5).
+ *
+ * <ul>
+ *   <li>Admission (§3.1, predictive parallelism): the target {@code E} is the {@link TargetTable}'s
+ *       for the current load, the threads busy on long requests (LongT, {@link
+ *       SystemView#busyThreadsOnLongRequests()}); the request's predicted sequential time {@code L}
+ *       and its group's speedup profile {@code S} give the degree, the smallest {@code i <= P} with
+ *       {@code L / S_i <= E}, or {@code P}. A request without a prediction starts sequentially.
+ *   <li>Every quantum and at every unit boundary (§3.2, dynamic correction, {@code tpc} only): a
+ *       request still running when its run time reaches the target gets more threads, up to {@code
+ *       P} and limited by the idle workers: degree {@code min(P, threads + idle)}, never lower than
+ *       the degree it has. The target is read for the load at the time of asking, since the policy
+ *       keeps no state per request.
+ * </ul>
+ *
+ * <p>{@code tpc-oracle} is {@code tpc} told each request's true sequential time ({@link
+ * Policy#clairvoyant()}), the paper's perfect predictor: only a simulation or a replay of a profile
+ * can run it. Free workers help first (the paper's workers take the request's parallel tasks before
+ * new requests). The long flag counts from the table's long threshold ({@link
+ * Policy#longThresholdNanos()}), so LongT means what the table was built for.
+ */
+public final class TpcPolicy implements Policy {
+
+  /** The three variants. */
+  public enum Variant {
+    /** Prediction and correction. */
+    TPC("tpc", true, false),
+    /** Prediction only. */
+    TP("tp", false, false),
+    /** Prediction and correction with the true sequential times as predictions. */
+    TPC_ORACLE("tpc-oracle", true, true);
+
+    private final String name;
+    private final boolean corrects;
+    private final boolean clairvoyant;
+
+    Variant(String name, boolean corrects, boolean clairvoyant) {
+      this.name = name;
+      this.corrects = corrects;
+      this.clairvoyant = clairvoyant;
+    }
+
+    /** The policy's registered name. */
+    public String policyName() {
+      return name;
+    }
+  }
+
+  private final TableSource<TargetTable> table;
+  private final boolean ownsTable;
+  private final Variant variant;
+  private final String spec;
+
+  private TpcPolicy(TableSource<TargetTable> table, boolean ownsTable, Variant variant) {
+    this.table = table;
+    this.ownsTable = ownsTable;
+    this.variant = variant;
+    Path file = table.file();
+    this.spec = variant.name + ":" + (file == null ? "(in memory)" : file);
+  }
+
+  /**
+   * The variant reading its targets from {@code table}, fixed or watched. The caller keeps
+   * ownership of the source: closing the policy does not close it.
+   */
+  public static TpcPolicy of(Variant variant, TableSource<TargetTable> table) {
+    return new TpcPolicy(table, false, variant);
+  }
+
+  /**
+   * The variant reading a table file and watching it for a new table until the policy is closed.
+   *
+   * @throws IllegalArgumentException if the file is missing or invalid, naming file, field and
+   *     problem
+   */
+  public static TpcPolicy watching(Variant variant, Path file) {
+    return new TpcPolicy(watch(file), true, variant);
+  }
+
+  private static TableSource<TargetTable> watch(Path file) {
+    try {
+      return TableSource.watch(file, TargetTable::read);
+    } catch (NoSuchFileException e) {
+      throw new IllegalArgumentException("no such file: " + file, e);
+    } catch (IOException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+  }
+
+  /** The factories for {@code tpc:TABLE.json}, {@code tp:TABLE.json}, {@code tpc-oracle:...}. */
+  static List<PolicyFactory> factories() {
+    return List.of(
+        factory(
+            Variant.TPC,
+            "TPC: degree at arrival from the predicted time and the target for the load (threads on"
+                + " long requests), more threads when a request runs past its target"),
+        factory(Variant.TP, "TPC without dynamic correction: the degree chosen at arrival stays"),
+        factory(
+            Variant.TPC_ORACLE,
+            "TPC with a perfect predictor: told each request's true sequential time (simulation"
+                + " and replay only)"));
+  }
+
+  private static PolicyFactory factory(Variant variant, String description) {
+    return new PolicyFactory() {
+      @Override
+      public String name() {
+        return variant.name;
+      }
+
+      @Override
+      public String usage() {
+        return variant.name + ":TABLE.json";
+      }
+
+      @Override
+      public String description() {
+        return description;
+      }
+
+      @Override
+      public Policy create(String args) {
+        if (args.isEmpty()) {
+          throw new IllegalArgumentException("expected the target table's file");
+        }
+        return watching(variant, Path.of(args));
+      }
+    };
+  }
+
+  /** The table source, whose current table every decision reads. */
+  public TableSource<TargetTable> table() {
+    return table;
+  }
+
+  /** Which of the three this is. */
+  public Variant variant() {
+    return variant;
+  }
+
+  @Override
+  public Admission admit(RequestView request, SystemView system) {
+    TargetTable t = table.current();
+    long target = t.targetNanos(system.busyThreadsOnLongRequests());
+    return Admission.start(t.degreeFor(request.predictedSequentialNanos(), target));
+  }
+
+  @Override
+  public int degree(RequestView request, SystemView system) {
+    int d = request.degree();
+    if (!variant.corrects) {
+      return d;
+    }
+    TargetTable t = table.current();
+    int p = t.inputs().maxDegree();
+    if (d >= p || request.elapsedNanos() < t.targetNanos(system.busyThreadsOnLongRequests())) {
+      return d;
+    }
+    return Math.max(d, Math.min(p, request.threads() + system.idleWorkers()));
+  }
+
+  @Override
+  public boolean clairvoyant() {
+    return variant.clairvoyant;
+  }
+
+  @Override
+  public long longThresholdNanos() {
+    return table.current().longThresholdNanos();
+  }
+
+  @Override
+  public String spec() {
+    return spec;
+  }
+
+  /** Stops watching the table file if this policy opened it; the current table keeps serving. */
+  @Override
+  public void close() {
+    if (ownsTable) {
+      table.close();
+    }
+  }
+}

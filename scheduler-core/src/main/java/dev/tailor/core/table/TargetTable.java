@@ -1,0 +1,461 @@
+package dev.tailor.core.table;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tailor.core.json.JsonFields;
+import dev.tailor.core.json.JsonFile;
+import dev.tailor.core.model.SpeedupCurve;
+import dev.tailor.core.policy.RequestView;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * A TPC target table (Jeon et al., ASPLOS'16, §3.3): the target completion time {@code E} for each
+ * load, the load being the threads busy on long requests (LongT, the paper's default, §4.6), with
+ * the speedup profiles of the request groups that turn a predicted time into a degree (§3.1).
+ *
+ * <p>Rows are {@code (d_i, e_i)} with loads ascending; a load {@code d} reads the {@code e_i} with
+ * {@code d_{i-1} < d <= d_i}, the last row ({@code d = ∞}) every load above the others. The groups
+ * are the paper's three (short, medium, long, by predicted sequential time; 30 and 80 ms in the
+ * paper's Bing workload), their thresholds stated in the table because a workload of other sizes
+ * needs them scaled; the long threshold is also what counts a request as long for LongT.
+ *
+ * <p>Versioned JSON ({@value IntervalTable#FORMAT}, version {@value #VERSION}, kind {@value #KIND})
+ * that records what the table was built from (the profile's and the model's SHA-256 included) and
+ * how the search went. {@link #read} validates and names the file, the field and the problem;
+ * {@link #write} writes a temporary file and moves it over the target. Immutable; the lookups
+ * allocate nothing.
+ */
+public final class TargetTable {
+
+  /** The version this code reads and writes. */
+  public static final int VERSION = 1;
+
+  /** The value of {@code kind} for a target table. */
+  public static final String KIND = "tpc-target";
+
+  /** The load bound of the last row: every load above the others. */
+  public static final int INFINITE = Integer.MAX_VALUE;
+
+  private static final Pattern DIGEST = Pattern.compile("sha256:[0-9a-f]{64}");
+
+  private final Inputs inputs;
+  private final Groups groups;
+  private final List<Row> rows;
+  private final String builtAt;
+  private final double buildSeconds;
+  private final Search search;
+  private final int[] upTo;
+  private final long[] targets;
+
+  /**
+   * A table.
+   *
+   * @throws IllegalArgumentException unless the rows' loads ascend and the last is {@link
+   *     #INFINITE}, and the groups' curves reach {@code inputs.maxDegree()}
+   */
+  public TargetTable(
+      Inputs inputs,
+      Groups groups,
+      List<Row> rows,
+      String builtAt,
+      double buildSeconds,
+      Search search) {
+    this.inputs = inputs;
+    this.groups = groups;
+    this.rows = List.copyOf(rows);
+    this.builtAt = builtAt;
+    this.buildSeconds = buildSeconds;
+    this.search = search;
+    if (this.rows.isEmpty() || this.rows.get(this.rows.size() - 1).upToLongThreads() != INFINITE) {
+      throw new IllegalArgumentException("the last row must be for every load (INFINITE)");
+    }
+    upTo = new int[this.rows.size()];
+    targets = new long[upTo.length];
+    for (int i = 0; i < upTo.length; i++) {
+      Row r = this.rows.get(i);
+      if (i > 0 && r.upToLongThreads() <= upTo[i - 1]) {
+        throw new IllegalArgumentException("row loads must ascend, row " + i + " does not");
+      }
+      upTo[i] = r.upToLongThreads();
+      targets[i] = r.targetNanos();
+    }
+    for (SpeedupCurve c : List.of(groups.shortCurve(), groups.mediumCurve(), groups.longCurve())) {
+      if (c.maxDegree() < inputs.maxDegree()) {
+        throw new IllegalArgumentException(
+            "a group's speedup curve stops at " + c.maxDegree() + " < " + inputs.maxDegree());
+      }
+    }
+  }
+
+  /**
+   * What a table was built from.
+   *
+   * @param profile the demand profile's file, as given
+   * @param profileDigest {@code sha256:} and the hex SHA-256 of the profile file
+   * @param requests the profile's requests
+   * @param model the predictor model's file whose predictions the search simulated, or null for the
+   *     profile's true times (a table for the perfect predictor)
+   * @param modelDigest the model file's digest, or null
+   * @param predictions how the simulated predictions were made ({@code model}, {@code cross-fit K},
+   *     {@code known})
+   * @param cores the simulated server's threads
+   * @param maxDegree P, the highest degree
+   * @param ratesRps the arrival rates MeasureTail simulates: the production load range
+   * @param weights each rate's weight in the weighted tail
+   * @param quantile the tail's quantile, e.g. 0.99
+   * @param stepNanos δ, the search's step
+   * @param seeds the seeds of arrivals each rate is simulated with
+   * @param workModel the simulator's work model
+   */
+  public record Inputs(
+      String profile,
+      String profileDigest,
+      int requests,
+      String model,
+      String modelDigest,
+      String predictions,
+      int cores,
+      int maxDegree,
+      double[] ratesRps,
+      double[] weights,
+      double quantile,
+      long stepNanos,
+      int seeds,
+      String workModel) {}
+
+  /**
+   * The request groups by predicted sequential time, and each group's average speedup (§3.1).
+   *
+   * @param mediumFromNanos a prediction below this is short
+   * @param longFromNanos a prediction at or above this is long; also the long flag's threshold
+   * @param shortCurve the short group's speedup profile
+   * @param mediumCurve the medium group's
+   * @param longCurve the long group's
+   */
+  public record Groups(
+      long mediumFromNanos,
+      long longFromNanos,
+      SpeedupCurve shortCurve,
+      SpeedupCurve mediumCurve,
+      SpeedupCurve longCurve) {
+
+    /**
+     * Checks the thresholds.
+     *
+     * @throws IllegalArgumentException unless {@code 0 < mediumFrom <= longFrom}
+     */
+    public Groups {
+      if (mediumFromNanos <= 0 || longFromNanos < mediumFromNanos) {
+        throw new IllegalArgumentException(
+            "need 0 < mediumFrom <= longFrom, got " + mediumFromNanos + ", " + longFromNanos);
+      }
+    }
+
+    /** The speedup profile of a request predicted to take {@code predictedNanos}. */
+    public SpeedupCurve curveFor(long predictedNanos) {
+      return predictedNanos >= longFromNanos
+          ? longCurve
+          : predictedNanos >= mediumFromNanos ? mediumCurve : shortCurve;
+    }
+  }
+
+  /**
+   * One row: the target for loads up to {@code upToLongThreads}.
+   *
+   * @param upToLongThreads {@code d_i}, or {@link #INFINITE} for the last row
+   * @param targetNanos {@code e_i}
+   */
+  public record Row(int upToLongThreads, long targetNanos) {
+
+    /**
+     * Checks the row.
+     *
+     * @throws IllegalArgumentException if the load is negative or the target not positive
+     */
+    public Row {
+      if (upToLongThreads < 0 || targetNanos <= 0) {
+        throw new IllegalArgumentException(
+            "need a load >= 0 and a target > 0, got " + upToLongThreads + ", " + targetNanos);
+      }
+    }
+  }
+
+  /**
+   * How the search went.
+   *
+   * @param iterations steps taken (each raised one target by δ)
+   * @param measurements simulated tables (MeasureTail calls), cache hits excluded
+   * @param initialTailNanos the weighted tail of the initial table
+   * @param finalTailNanos the weighted tail of this table
+   */
+  public record Search(
+      int iterations, int measurements, double initialTailNanos, double finalTailNanos) {}
+
+  /** What the table was built from. */
+  public Inputs inputs() {
+    return inputs;
+  }
+
+  /** The request groups and their speedup profiles. */
+  public Groups groups() {
+    return groups;
+  }
+
+  /** The rows, loads ascending, the last for every load above the others. */
+  public List<Row> rows() {
+    return rows;
+  }
+
+  /** When the table was built, ISO-8601. */
+  public String builtAt() {
+    return builtAt;
+  }
+
+  /** How long the build took, in seconds. */
+  public double buildSeconds() {
+    return buildSeconds;
+  }
+
+  /** How the search went. */
+  public Search search() {
+    return search;
+  }
+
+  /** The predicted time from which a request counts as long: the long group's threshold. */
+  public long longThresholdNanos() {
+    return groups.longFromNanos();
+  }
+
+  /**
+   * The target {@code E} at load {@code longThreads}: {@code e_i} with {@code d_{i-1} < d <= d_i}.
+   */
+  public long targetNanos(int longThreads) {
+    for (int i = 0; i < upTo.length - 1; i++) {
+      if (longThreads <= upTo[i]) {
+        return targets[i];
+      }
+    }
+    return targets[targets.length - 1];
+  }
+
+  /**
+   * TPC's predictive degree (§3.1): the smallest {@code i <= P} with {@code L / S_i <= E}, {@code
+   * S} the speedup profile of the prediction's group; {@code P} if none is fast enough. An unknown
+   * prediction runs sequentially.
+   */
+  public int degreeFor(long predictedNanos, long targetNanos) {
+    if (predictedNanos == RequestView.UNKNOWN || predictedNanos <= targetNanos) {
+      return 1;
+    }
+    SpeedupCurve s = groups.curveFor(predictedNanos);
+    int p = inputs.maxDegree();
+    for (int i = 2; i < p; i++) {
+      if (predictedNanos / s.at(i) <= targetNanos) {
+        return i;
+      }
+    }
+    return p;
+  }
+
+  /** The same table with other targets, row for row: a step of the search. */
+  public TargetTable withTargets(long[] targetsNanos) {
+    if (targetsNanos.length != rows.size()) {
+      throw new IllegalArgumentException(
+          "expected " + rows.size() + " targets, got " + targetsNanos.length);
+    }
+    List<Row> next = new ArrayList<>(rows.size());
+    for (int i = 0; i < targetsNanos.length; i++) {
+      next.add(new Row(upTo[i], targetsNanos[i]));
+    }
+    return new TargetTable(inputs, groups, next, builtAt, buildSeconds, search);
+  }
+
+  /** The same table stamped with its build's time, duration and search. */
+  public TargetTable built(String at, double seconds, Search how) {
+    return new TargetTable(inputs, groups, rows, at, seconds, how);
+  }
+
+  /** The targets, row for row. */
+  public long[] targetsNanos() {
+    return targets.clone();
+  }
+
+  /** Names the table by when and from what it was built, for logs. */
+  @Override
+  public String toString() {
+    return "the target table built at " + builtAt + " (" + inputs.profileDigest() + ")";
+  }
+
+  /** Writes the table as JSON, atomically and durably (see {@link JsonFile#writeAtomically}). */
+  public void write(Path file) throws IOException {
+    JsonFile.writeAtomically(file, toJson());
+  }
+
+  private ObjectNode toJson() {
+    ObjectNode root = JsonFile.mapper().createObjectNode();
+    root.put("format", IntervalTable.FORMAT);
+    root.put("version", VERSION);
+    root.put("kind", KIND);
+    root.put("loadMetric", "long-threads");
+    root.set("inputs", JsonFile.mapper().valueToTree(inputs));
+    ObjectNode g = root.putObject("groups");
+    g.put("mediumFromNanos", groups.mediumFromNanos());
+    g.put("longFromNanos", groups.longFromNanos());
+    curve(g.putArray("shortSpeedup"), groups.shortCurve());
+    curve(g.putArray("mediumSpeedup"), groups.mediumCurve());
+    curve(g.putArray("longSpeedup"), groups.longCurve());
+    ArrayNode list = root.putArray("rows");
+    for (Row r : rows) {
+      ObjectNode o = list.addObject();
+      if (r.upToLongThreads() == INFINITE) {
+        o.putNull("upToLongThreads");
+      } else {
+        o.put("upToLongThreads", r.upToLongThreads());
+      }
+      o.put("targetNanos", r.targetNanos());
+    }
+    root.put("builtAt", builtAt);
+    root.put("buildSeconds", buildSeconds);
+    root.set("search", JsonFile.mapper().valueToTree(search));
+    return root;
+  }
+
+  private static void curve(ArrayNode to, SpeedupCurve c) {
+    for (int d = 1; d <= c.maxDegree(); d++) {
+      to.add(c.at(d));
+    }
+  }
+
+  /**
+   * Reads and validates a table.
+   *
+   * @throws IOException if the file cannot be read, is not JSON, or is not a valid target table;
+   *     the message names the file, the field and what was expected
+   */
+  public static TargetTable read(Path file) throws IOException {
+    return new Reader(file).table(JsonFile.readTree(file));
+  }
+
+  /** Reads a table tree field by field, so that every problem names its field. */
+  private static final class Reader {
+    private final JsonFields fields;
+
+    Reader(Path file) {
+      this.fields = new JsonFields(file);
+    }
+
+    TargetTable table(JsonNode root) throws IOException {
+      fields.version(root, IntervalTable.FORMAT, VERSION, VERSION);
+      String kind = fields.text(root, "kind", "");
+      if (!KIND.equals(kind)) {
+        throw fields.problem("kind", "expected \"" + KIND + "\", got \"" + kind + "\"");
+      }
+      JsonNode in = fields.object(root, "inputs", "");
+      String at = "inputs.";
+      String digest = digest(in, "profileDigest", at, false);
+      int maxDegree = fields.smallInteger(in, "maxDegree", at, 1);
+      double[] rates = fields.positiveNumbers(in, "ratesRps", at);
+      double[] weights = fields.nonNegativeNumbers(in, "weights", at);
+      if (weights.length != rates.length) {
+        throw fields.problem(at + "weights", "expected one weight per rate in inputs.ratesRps");
+      }
+      double quantile = fields.number(in, "quantile", at);
+      if (!(quantile > 0 && quantile < 1)) {
+        throw fields.problem(at + "quantile", "must be in (0, 1), got " + quantile);
+      }
+      Inputs inputs =
+          new Inputs(
+              fields.text(in, "profile", at),
+              digest,
+              fields.smallInteger(in, "requests", at, 1),
+              fields.optionalText(in, "model", at),
+              digest(in, "modelDigest", at, true),
+              fields.text(in, "predictions", at),
+              fields.smallInteger(in, "cores", at, 1),
+              maxDegree,
+              rates,
+              weights,
+              quantile,
+              fields.integer(in, "stepNanos", at, 1),
+              fields.smallInteger(in, "seeds", at, 1),
+              fields.text(in, "workModel", at));
+      JsonNode g = fields.object(root, "groups", "");
+      Groups groups;
+      try {
+        groups =
+            new Groups(
+                fields.integer(g, "mediumFromNanos", "groups.", 1),
+                fields.integer(g, "longFromNanos", "groups.", 1),
+                curve(g, "shortSpeedup", maxDegree),
+                curve(g, "mediumSpeedup", maxDegree),
+                curve(g, "longSpeedup", maxDegree));
+      } catch (IllegalArgumentException e) {
+        throw fields.problem("groups", e.getMessage());
+      }
+      JsonNode list = fields.array(root, "rows", "");
+      List<Row> rows = new ArrayList<>();
+      int previous = -1;
+      for (int i = 0; i < list.size(); i++) {
+        String row = "rows[" + i + "].";
+        JsonNode r = fields.objectAt(list, i, "rows[" + i + "]");
+        JsonNode load = r.get("upToLongThreads");
+        boolean last = i == list.size() - 1;
+        int upTo;
+        if (last) {
+          if (load != null && !load.isNull()) {
+            throw fields.problem(row + "upToLongThreads", "the last row must be null (every load)");
+          }
+          upTo = INFINITE;
+        } else {
+          upTo = fields.smallInteger(r, "upToLongThreads", row, 0);
+          if (upTo <= previous) {
+            throw fields.problem(row + "upToLongThreads", "loads must ascend, got " + upTo);
+          }
+          previous = upTo;
+        }
+        rows.add(new Row(upTo, fields.integer(r, "targetNanos", row, 1)));
+      }
+      if (rows.isEmpty()) {
+        throw fields.problem("rows", "expected at least one row");
+      }
+      JsonNode s = fields.object(root, "search", "");
+      Search search =
+          new Search(
+              fields.smallInteger(s, "iterations", "search.", 0),
+              fields.smallInteger(s, "measurements", "search.", 0),
+              fields.nonNegative(s, "initialTailNanos", "search."),
+              fields.nonNegative(s, "finalTailNanos", "search."));
+      return new TargetTable(
+          inputs,
+          groups,
+          rows,
+          fields.text(root, "builtAt", ""),
+          fields.number(root, "buildSeconds", ""),
+          search);
+    }
+
+    private String digest(JsonNode in, String field, String at, boolean optional)
+        throws IOException {
+      String d = optional ? fields.optionalText(in, field, at) : fields.text(in, field, at);
+      if (d != null && !DIGEST.matcher(d).matches()) {
+        throw fields.problem(at + field, "expected sha256: and 64 hex digits, got " + d);
+      }
+      return d;
+    }
+
+    private SpeedupCurve curve(JsonNode g, String field, int maxDegree) throws IOException {
+      double[] s = fields.positiveNumbers(g, field, "groups.");
+      if (s.length < maxDegree || s[0] != 1.0) {
+        throw fields.problem(
+            "groups." + field,
+            "expected speedups at degrees 1.." + maxDegree + " (inputs.maxDegree), starting at 1");
+      }
+      return SpeedupCurve.of(s);
+    }
+  }
+}
