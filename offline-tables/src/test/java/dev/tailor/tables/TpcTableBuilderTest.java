@@ -1,0 +1,142 @@
+package dev.tailor.tables;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tailor.core.model.DemandProfile;
+import dev.tailor.core.policy.TpcPolicy;
+import dev.tailor.core.table.TargetTable;
+import dev.tailor.sim.Simulator;
+import dev.tailor.sim.model.ParametricProfile;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+class TpcTableBuilderTest {
+
+  static final long MS = 1_000_000L;
+
+  private final DemandProfile profile = ParametricProfile.generate(300, 4, 3);
+
+  private static TpcTableBuilder.Options options(TpcPolicy.Variant variant, int threads) {
+    return new TpcTableBuilder.Options(
+        8,
+        4,
+        List.of(60.0, 120.0),
+        null,
+        "p99",
+        0,
+        3,
+        600,
+        1,
+        11,
+        Simulator.WorkModel.FLUID,
+        5 * MS,
+        0,
+        0,
+        200,
+        threads,
+        variant);
+  }
+
+  private static final TpcTableBuilder.Sources SOURCES =
+      new TpcTableBuilder.Sources("p.json", "sha256:" + "c".repeat(64), null, null);
+
+  /** A tail over a 2-entry grid of steps, computed once per table, as a brute force would. */
+  private static double bowl(long[] t) {
+    double a = t[0] / 1e6 - 7;
+    double b = t[1] / 1e6 - 4;
+    return a * a + b * b + (t[0] > 9 * MS ? 50 : 0);
+  }
+
+  @Test
+  void theSearchStopsWhereABruteForceOverTheGridSaysNoSingleStepHelps() {
+    long[] initial = {MS, MS};
+    TargetSearch.Result r = TargetSearch.run(initial, MS, 1000, TpcTableBuilderTest::bowl, null);
+    // Brute force: every table on the grid reachable by steps, its tail, and the greedy path.
+    Map<String, Double> all = new HashMap<>();
+    for (long a = 1; a <= 15; a++) {
+      for (long b = 1; b <= 15; b++) {
+        long[] t = {a * MS, b * MS};
+        all.put(Arrays.toString(t), bowl(t));
+      }
+    }
+    double best = all.values().stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+    assertArrayEquals(new long[] {7 * MS, 4 * MS}, r.targetsNanos());
+    assertEquals(best, r.finalTail(), 1e-9); // on this bowl the greedy reaches the optimum
+    assertEquals(9, r.iterations()); // 6 steps of the first entry, 3 of the second
+    assertEquals(1 + 2 * 10, r.measurements()); // the initial table, then 2 per round
+    assertEquals(bowl(initial), r.initialTail(), 1e-9);
+  }
+
+  @Test
+  void theSearchTakesTheFirstOfEqualStepsAndStopsAtALocalMinimum() {
+    AtomicInteger calls = new AtomicInteger();
+    TargetSearch.Measure flat =
+        t -> {
+          calls.incrementAndGet();
+          return 1.0;
+        };
+    TargetSearch.Result r = TargetSearch.run(new long[] {5, 5, 5}, 1, 100, flat, null);
+    assertArrayEquals(new long[] {5, 5, 5}, r.targetsNanos()); // no step strictly helps
+    assertEquals(4, calls.get());
+  }
+
+  @Test
+  void parallelMeasurementsGiveTheSameTable() {
+    ExecutorService pool = Executors.newFixedThreadPool(2);
+    try {
+      TargetSearch.Result serial =
+          TargetSearch.run(new long[] {MS, MS}, MS, 100, TpcTableBuilderTest::bowl, null);
+      TargetSearch.Result parallel =
+          TargetSearch.run(new long[] {MS, MS}, MS, 100, TpcTableBuilderTest::bowl, pool);
+      assertArrayEquals(serial.targetsNanos(), parallel.targetsNanos());
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void groupsAreScaledToTheWorkloadUnlessGiven() {
+    TargetTable.Groups g = TpcTableBuilder.groups(profile, 4, 0, 0);
+    long[] times =
+        profile.requests().stream()
+            .mapToLong(DemandProfile.Request::sequentialNanos)
+            .sorted()
+            .toArray();
+    assertEquals(times[(int) (0.96 * times.length)], g.longFromNanos());
+    assertEquals(g.longFromNanos() * 30 / 80, g.mediumFromNanos());
+    assertTrue(g.longCurve().at(4) >= g.shortCurve().at(4)); // long requests scale better
+    TargetTable.Groups given = TpcTableBuilder.groups(profile, 4, 30 * MS, 80 * MS);
+    assertEquals(80 * MS, given.longFromNanos());
+  }
+
+  @Test
+  void buildsATableForThePerfectPredictorThatIsNoWorseThanItsStart() {
+    TpcTableBuilder builder = new TpcTableBuilder(options(TpcPolicy.Variant.TPC_ORACLE, 2));
+    TargetTable t = builder.build(profile, SOURCES);
+    assertEquals(4, t.rows().size()); // LongT 0, 1, 2 and infinity
+    assertEquals("known", t.inputs().predictions());
+    assertTrue(t.search().finalTailNanos() <= t.search().initialTailNanos());
+    assertEquals(t.search().finalTailNanos(), builder.weightedTail(t, profile), 1e-6);
+    long lowest = Arrays.stream(t.targetsNanos()).min().orElseThrow();
+    for (long target : t.targetsNanos()) {
+      assertEquals(0, (target - lowest) % t.inputs().stepNanos()); // whole steps from the start
+    }
+  }
+
+  @Test
+  void tpcNeedsThePredictionsOnTheProfile() {
+    TpcTableBuilder builder = new TpcTableBuilder(options(TpcPolicy.Variant.TPC, 1));
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> builder.build(profile, SOURCES));
+    assertTrue(e.getMessage().contains("predictor predict"), e.getMessage());
+  }
+}
