@@ -1,9 +1,12 @@
 package dev.tailor.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.tailor.core.Durations;
+import dev.tailor.core.json.JsonFile;
 import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.table.Digests;
 import dev.tailor.core.table.IntervalTable;
+import dev.tailor.core.table.TargetTable;
 import dev.tailor.sim.model.Workload;
 import dev.tailor.tables.FmTableBuilder;
 import java.io.IOException;
@@ -44,7 +47,7 @@ final class TablesCommand implements Runnable {
       name = "build",
       mixinStandardHelpOptions = true,
       description = "Build a table from a demand profile.",
-      subcommands = {BuildFm.class})
+      subcommands = {BuildFm.class, TablesBuildTpcCommand.class})
   static final class Build implements Runnable {
     @Spec CommandSpec spec;
 
@@ -157,12 +160,60 @@ final class TablesCommand implements Runnable {
 
     @Override
     public Integer call() throws IOException {
-      IntervalTable table = IntervalTable.read(file);
       PrintWriter out = spec.commandLine().getOut();
       out.printf("%s%n", file);
-      print(table, out);
+      if (isTargetTable(file)) {
+        print(TargetTable.read(file), out);
+      } else {
+        print(IntervalTable.read(file), out);
+      }
       out.flush();
       return 0;
+    }
+
+    static void print(TargetTable t, PrintWriter out) {
+      TargetTable.Inputs in = t.inputs();
+      TargetTable.Groups g = t.groups();
+      out.printf(
+          "tpc-target table built %s in %.1f s from %s (%s)%n",
+          t.builtAt(), t.buildSeconds(), in.profile(), in.profileDigest());
+      out.printf(
+          "  %d requests; predictions: %s%s; %d cores, P = %d; %s at %s rps (weights %s);"
+              + " step %s; %d seed(s), %s work%n",
+          in.requests(),
+          in.predictions(),
+          in.model() == null ? "" : " by " + in.model() + " (" + in.modelDigest() + ")",
+          in.cores(),
+          in.maxDegree(),
+          in.quantile() == 0.99 ? "p99" : "p99.9",
+          Arrays.toString(in.ratesRps()),
+          Arrays.toString(in.weights()),
+          Durations.format(in.stepNanos()),
+          in.seeds(),
+          in.workModel());
+      out.printf(
+          "  groups: short < %s <= medium < %s <= long; speedups short %s, medium %s, long %s%n",
+          Durations.format(g.mediumFromNanos()),
+          Durations.format(g.longFromNanos()),
+          g.shortCurve(),
+          g.mediumCurve(),
+          g.longCurve());
+      TargetTable.Search s = t.search();
+      out.printf(
+          "  search: %d steps, %d tables simulated; weighted tail %.3f ms -> %.3f ms%n",
+          s.iterations(), s.measurements(), s.initialTailNanos() / 1e6, s.finalTailNanos() / 1e6);
+      out.printf("%n  %-14s %12s%n", "long threads", "target");
+      int from = 0;
+      for (TargetTable.Row r : t.rows()) {
+        String loads =
+            r.upToLongThreads() == TargetTable.INFINITE
+                ? from + " and more"
+                : from == r.upToLongThreads()
+                    ? Integer.toString(from)
+                    : from + ".." + r.upToLongThreads();
+        out.printf("  %-14s %12s%n", loads, Durations.format(r.targetNanos()));
+        from = r.upToLongThreads() == TargetTable.INFINITE ? from : r.upToLongThreads() + 1;
+      }
     }
 
     static void print(IntervalTable t, PrintWriter out) {
@@ -250,14 +301,30 @@ final class TablesCommand implements Runnable {
 
     @Override
     public Integer call() throws IOException {
-      IntervalTable t = IntervalTable.read(file);
+      String kind;
+      int rows;
+      String builtAt;
+      String profileDigest;
+      if (isTargetTable(file)) {
+        TargetTable t = TargetTable.read(file);
+        kind = TargetTable.KIND;
+        rows = t.rows().size();
+        builtAt = t.builtAt();
+        profileDigest = t.inputs().profileDigest();
+      } else {
+        IntervalTable t = IntervalTable.read(file);
+        kind = IntervalTable.KIND;
+        rows = t.rows().size();
+        builtAt = t.builtAt();
+        profileDigest = t.inputs().profileDigest();
+      }
       if (profile != null) {
         String digest = Digests.sha256(profile);
-        if (!digest.equals(t.inputs().profileDigest())) {
+        if (!digest.equals(profileDigest)) {
           throw new IOException(
               file
                   + ": inputs.profileDigest: built from "
-                  + t.inputs().profileDigest()
+                  + profileDigest
                   + ", but "
                   + profile
                   + " is "
@@ -268,9 +335,18 @@ final class TablesCommand implements Runnable {
           .getOut()
           .printf(
               "%s: valid %s table, %d rows, built %s from %s%n",
-              file, IntervalTable.KIND, t.rows().size(), t.builtAt(), t.inputs().profileDigest());
+              file, kind, rows, builtAt, profileDigest);
       spec.commandLine().getOut().flush();
       return 0;
     }
+  }
+
+  /**
+   * Whether a table file says it is a TPC target table; anything else is read as an interval table,
+   * whose reader names what is wrong with it.
+   */
+  static boolean isTargetTable(Path file) throws IOException {
+    JsonNode root = JsonFile.readTree(file);
+    return root.isObject() && TargetTable.KIND.equals(root.path("kind").asText());
   }
 }

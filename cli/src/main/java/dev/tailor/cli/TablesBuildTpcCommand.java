@@ -1,0 +1,314 @@
+package dev.tailor.cli;
+
+import dev.tailor.core.Scheduler;
+import dev.tailor.core.model.DemandProfile;
+import dev.tailor.core.policy.TpcPolicy;
+import dev.tailor.core.table.Digests;
+import dev.tailor.core.table.TargetTable;
+import dev.tailor.sim.Simulator;
+import dev.tailor.tables.TpcTableBuilder;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code tailor tables build tpc}: TPC's target table, by Algorithm 1 over the simulator. */
+@Command(
+    name = "tpc",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Build a TPC target table (Jeon et al., ASPLOS'16, Algorithm 1): for each load (threads on"
+          + " long requests), the target completion time. From small targets, raise one entry by"
+          + " the step at a time, keeping the step that lowers the weighted tail most over the"
+          + " arrival rates of --rps, simulated with the very tpc policy that reads the table;"
+          + " stop when no step helps.",
+      "The policy is told the predictions the profile carries (tailor predictor predict), or with"
+          + " --known the true times (a table for tpc-oracle). The table records its inputs and"
+          + " the profile's and model's SHA-256; the file is replaced atomically.",
+      "With --guard CURRENT, the new table and the current one are both measured on this profile"
+          + " and the new one is written only if its weighted tail is no worse; otherwise the"
+          + " command exits 3 and the file is left alone."
+    })
+final class TablesBuildTpcCommand implements Callable<Integer> {
+
+  /** The exit code when the guard keeps the current table. */
+  static final int KEPT = 3;
+
+  @Spec CommandSpec spec;
+
+  @Option(names = "--profile", required = true, paramLabel = "FILE", description = "The profile.")
+  Path profile;
+
+  @Option(names = "--out", required = true, paramLabel = "FILE", description = "The table JSON.")
+  Path out;
+
+  @Option(
+      names = "--model",
+      paramLabel = "FILE",
+      description =
+          "The model whose predictions the profile carries; checked against the profile's record"
+              + " of it.")
+  Path model;
+
+  @Option(
+      names = "--known",
+      description = "Simulate the true sequential times as predictions: a table for tpc-oracle.")
+  boolean known;
+
+  @Option(
+      names = "--cores",
+      defaultValue = "16",
+      paramLabel = "N",
+      description = "Threads of the simulated server (default ${DEFAULT-VALUE}).")
+  int cores;
+
+  @Option(
+      names = "--max-degree",
+      defaultValue = "6",
+      paramLabel = "P",
+      description = "The highest degree, P (default ${DEFAULT-VALUE}, the paper's).")
+  int maxDegree;
+
+  @Option(
+      names = "--rps",
+      required = true,
+      paramLabel = "RATES",
+      description =
+          "The production load range: LOW..HIGH (--points rates, evenly spaced) or a"
+              + " comma-separated list of arrival rates.")
+  String rps;
+
+  @Option(
+      names = "--points",
+      defaultValue = "5",
+      paramLabel = "N",
+      description = "Rates in a LOW..HIGH range (default ${DEFAULT-VALUE}).")
+  int points;
+
+  @Option(
+      names = "--weights",
+      split = ",",
+      paramLabel = "W",
+      description = "Each rate's weight in the weighted tail (default: equal).")
+  List<Double> weights;
+
+  @Option(
+      names = "--tail",
+      defaultValue = "p99",
+      paramLabel = "Q",
+      description = "The tail quantile, p99 or p99.9 (default ${DEFAULT-VALUE}).")
+  String tail;
+
+  @Option(
+      names = "--step",
+      paramLabel = "DURATION",
+      description =
+          "The search's step, delta (default: the long threshold / 80, the paper's 1 ms).")
+  String step;
+
+  @Option(
+      names = "--loads",
+      defaultValue = "9",
+      paramLabel = "N",
+      description = "Rows for 0..N-1 threads on long requests, then one for more (default 9).")
+  int loads;
+
+  @Option(
+      names = "--requests",
+      defaultValue = "4000",
+      paramLabel = "N",
+      description = "Requests per simulated point (default ${DEFAULT-VALUE}).")
+  int requests;
+
+  @Option(
+      names = "--seeds",
+      defaultValue = "1",
+      paramLabel = "N",
+      description = "Seeds per rate, their tails averaged (default ${DEFAULT-VALUE}).")
+  int seeds;
+
+  @Option(
+      names = "--seed",
+      defaultValue = "1",
+      paramLabel = "S",
+      description = "The first seed (default ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Option(
+      names = "--model-of-work",
+      defaultValue = "fluid",
+      paramLabel = "MODEL",
+      description = "The simulator's work model: fluid or units (default ${DEFAULT-VALUE}).")
+  String workModel;
+
+  @Option(
+      names = "--long-from",
+      paramLabel = "DURATION",
+      description = "The long group's threshold (default: the profile's 96th percentile).")
+  String longFrom;
+
+  @Option(
+      names = "--medium-from",
+      paramLabel = "DURATION",
+      description = "The medium group's threshold (default: 30/80 of the long one).")
+  String mediumFrom;
+
+  @Option(
+      names = "--max-iterations",
+      defaultValue = "2000",
+      paramLabel = "N",
+      description = "A bound on the search's steps (default ${DEFAULT-VALUE}).")
+  int maxIterations;
+
+  @Option(
+      names = "--threads",
+      paramLabel = "N",
+      description = "Threads measuring tables (default: the processors).")
+  Integer threads;
+
+  @Option(
+      names = "--guard",
+      paramLabel = "CURRENT",
+      description = "Write the new table only if it is no worse than this one on the profile.")
+  Path guard;
+
+  @Override
+  public Integer call() throws IOException {
+    PrintWriter err = spec.commandLine().getErr();
+    TpcTableBuilder builder = new TpcTableBuilder(options());
+    DemandProfile demand = DemandProfile.read(profile);
+    String modelDigest = checkModel(demand);
+    TargetTable table =
+        builder.build(
+            demand,
+            new TpcTableBuilder.Sources(
+                profile.toString(),
+                Digests.sha256(profile),
+                model == null ? null : model.toString(),
+                modelDigest));
+    PrintWriter o = spec.commandLine().getOut();
+    TablesCommand.Show.print(table, o);
+    o.flush();
+    if (guard != null) {
+      TargetTable current = TargetTable.read(guard);
+      double now = builder.weightedTail(current, demand);
+      double next = table.search().finalTailNanos();
+      err.printf(
+          Locale.ROOT,
+          "guard: weighted %s tail %.3f ms for the new table, %.3f ms for %s%n",
+          tail,
+          next / 1e6,
+          now / 1e6,
+          guard);
+      if (next > now) {
+        err.printf("guard: kept %s; %s not written%n", guard, out);
+        err.flush();
+        return KEPT;
+      }
+    }
+    table.write(out);
+    err.printf(
+        Locale.ROOT,
+        "built %s: %d rows from %d requests in %.1f s (%d steps, %d tables simulated)%n",
+        out,
+        table.rows().size(),
+        demand.requests().size(),
+        table.buildSeconds(),
+        table.search().iterations(),
+        table.search().measurements());
+    err.flush();
+    return 0;
+  }
+
+  private TpcTableBuilder.Options options() {
+    try {
+      return new TpcTableBuilder.Options(
+          cores,
+          maxDegree,
+          rates(rps, points),
+          weights,
+          tail,
+          step == null ? 0 : FmTableOptions.duration(spec, "--step", step),
+          loads,
+          requests,
+          seeds,
+          seed,
+          workModel(),
+          Scheduler.DEFAULT_QUANTUM_NANOS,
+          mediumFrom == null ? 0 : FmTableOptions.duration(spec, "--medium-from", mediumFrom),
+          longFrom == null ? 0 : FmTableOptions.duration(spec, "--long-from", longFrom),
+          maxIterations,
+          threads != null ? threads : Runtime.getRuntime().availableProcessors(),
+          known ? TpcPolicy.Variant.TPC_ORACLE : TpcPolicy.Variant.TPC);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
+  }
+
+  private Simulator.WorkModel workModel() {
+    return switch (workModel) {
+      case "fluid" -> Simulator.WorkModel.FLUID;
+      case "units" -> Simulator.WorkModel.UNITS;
+      default ->
+          throw new ParameterException(
+              spec.commandLine(), "--model-of-work: expected fluid or units, got " + workModel);
+    };
+  }
+
+  /** The model's digest, checked against the profile's predictions; null without a model. */
+  private String checkModel(DemandProfile demand) throws IOException {
+    if (model == null) {
+      return known || demand.predictions() == null ? null : demand.predictions().modelDigest();
+    }
+    String digest = Digests.sha256(model);
+    DemandProfile.Predictions p = demand.predictions();
+    if (!known && (p == null || !digest.equals(p.modelDigest()))) {
+      throw new IOException(
+          profile
+              + ": predictions: "
+              + (p == null ? "none" : "made by " + p.modelDigest())
+              + ", not by "
+              + model
+              + " ("
+              + digest
+              + "); attach them first with tailor predictor predict --model "
+              + model);
+    }
+    return digest;
+  }
+
+  /** {@code LOW..HIGH} as {@code points} evenly spaced rates, or a comma-separated list. */
+  static List<Double> rates(String text, int points) {
+    List<Double> out = new ArrayList<>();
+    try {
+      int dots = text.indexOf("..");
+      if (dots >= 0) {
+        double low = Double.parseDouble(text.substring(0, dots).trim());
+        double high = Double.parseDouble(text.substring(dots + 2).trim());
+        if (!(low > 0) || high < low || points < 1) {
+          throw new IllegalArgumentException(
+              "--rps: expected 0 < LOW <= HIGH and --points >= 1, got " + text);
+        }
+        for (int i = 0; i < points; i++) {
+          out.add(points == 1 ? low : low + (high - low) * i / (points - 1));
+        }
+        return out;
+      }
+      for (String part : text.split(",")) {
+        out.add(Double.parseDouble(part.trim()));
+      }
+      return out;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "--rps: expected LOW..HIGH or a comma-separated list of rates, got " + text, e);
+    }
+  }
+}
