@@ -169,6 +169,15 @@ final class TablesBuildTpcCommand implements Callable<Integer> {
   int maxIterations;
 
   @Option(
+      names = "--step-doublings",
+      defaultValue = "6",
+      paramLabel = "N",
+      description =
+          "When no step helps, try steps 2, 4, ... 2^N times as large before stopping (default"
+              + " ${DEFAULT-VALUE}; 0 for the paper's search).")
+  int stepDoublings;
+
+  @Option(
       names = "--threads",
       paramLabel = "N",
       description = "Threads measuring tables (default: the processors).")
@@ -246,6 +255,7 @@ final class TablesBuildTpcCommand implements Callable<Integer> {
           mediumFrom == null ? 0 : FmTableOptions.duration(spec, "--medium-from", mediumFrom),
           longFrom == null ? 0 : FmTableOptions.duration(spec, "--long-from", longFrom),
           maxIterations,
+          stepDoublings,
           threads != null ? threads : Runtime.getRuntime().availableProcessors(),
           known ? TpcPolicy.Variant.TPC_ORACLE : TpcPolicy.Variant.TPC);
     } catch (IllegalArgumentException e) {

@@ -12,6 +12,14 @@ import java.util.concurrent.Future;
  * table, and take the best if it beats the current one; stop when no single step helps. The m
  * measurements of a round are independent, so they run on the given executor; the choice among
  * equal tails goes to the lowest entry, so the result does not depend on the order they finish in.
+ *
+ * <p>One extension, off when {@code maxStepNanos == stepNanos}: when no step of δ helps, the round
+ * is tried again with 2δ, 4δ, ... up to the largest step before the search stops, and the next
+ * round starts from δ again. A simulated tail is flat in a single entry over long stretches (a step
+ * of one row moves few requests), so the paper's search, fine-grained where every millisecond
+ * counts, stops on the first such plateau far below the targets a loaded server needs. The paper
+ * notes that δ trades search time against quality; this keeps δ's resolution and crosses the
+ * plateaus.
  */
 final class TargetSearch {
 
@@ -44,6 +52,8 @@ final class TargetSearch {
    *
    * @param initial Φ0's targets
    * @param stepNanos δ
+   * @param maxStepNanos the largest step tried when no smaller one helps; {@code stepNanos} for the
+   *     paper's search
    * @param maxIterations a bound on the steps (the paper's bound is {@code m·E_max/δ}), so that a
    *     tail that keeps falling by noise cannot run forever
    * @param executor runs a round's measurements; null to run them on this thread
@@ -51,6 +61,7 @@ final class TargetSearch {
   static Result run(
       long[] initial,
       long stepNanos,
+      long maxStepNanos,
       int maxIterations,
       Measure measure,
       ExecutorService executor) {
@@ -59,8 +70,9 @@ final class TargetSearch {
     double initialTail = currentTail;
     int measurements = 1;
     int iterations = 0;
+    long step = stepNanos;
     while (iterations < maxIterations) {
-      double[] tails = round(current, stepNanos, measure, executor);
+      double[] tails = round(current, step, measure, executor);
       measurements += tails.length;
       int best = 0;
       for (int i = 1; i < tails.length; i++) {
@@ -69,11 +81,16 @@ final class TargetSearch {
         }
       }
       if (!(tails[best] < currentTail)) {
-        break;
+        if (step * 2 > maxStepNanos) {
+          break;
+        }
+        step *= 2; // a plateau at this step: look further before stopping
+        continue;
       }
-      current[best] += stepNanos;
+      current[best] += step;
       currentTail = tails[best];
       iterations++;
+      step = stepNanos;
     }
     return new Result(current, iterations, measurements, initialTail, currentTail);
   }

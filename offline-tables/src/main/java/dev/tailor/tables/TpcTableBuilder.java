@@ -36,7 +36,8 @@ import java.util.concurrent.Executors;
  *       all cores, "the smallest target we may ever achieve"; here the median over the profile of
  *       {@code T / S(P)}, for every row.
  *   <li><b>δ</b>: the paper's 1 ms at its 80 ms long threshold, so {@code longFrom / 80} unless
- *       given.
+ *       given; when no step of δ helps, steps of 2δ, 4δ, ... are tried before the search stops
+ *       ({@link TargetSearch}), unless {@code stepDoublings} is 0.
  *   <li><b>MeasureTail</b>: the weighted sum over the rates of the tail quantile, each rate
  *       simulated over the given seeds (mean). A saturated point counts {@value #SATURATED_NANOS}
  *       ns plus its tail, so that a table that saturates a rate loses to one that does not, yet two
@@ -70,6 +71,8 @@ public final class TpcTableBuilder {
    * @param mediumFromNanos the medium group's threshold, or 0 for 30/80 of the long one
    * @param longFromNanos the long group's threshold, or 0 for the profile's 96th percentile
    * @param maxIterations a bound on the search's steps
+   * @param stepDoublings how often the step may double when no step helps (see {@link
+   *     TargetSearch}); 0 for the paper's search
    * @param threads threads measuring a round's tables
    * @param variant {@code TPC} (the profile's predictions) or {@code TPC_ORACLE} (the truth)
    */
@@ -89,6 +92,7 @@ public final class TpcTableBuilder {
       long mediumFromNanos,
       long longFromNanos,
       int maxIterations,
+      int stepDoublings,
       int threads,
       TpcPolicy.Variant variant) {
 
@@ -116,6 +120,9 @@ public final class TpcTableBuilder {
       if (stepNanos < 0 || loads < 1 || requests < 10 || seeds < 1 || maxIterations < 0) {
         throw new IllegalArgumentException(
             "need step >= 0, loads >= 1, requests >= 10, seeds >= 1, iterations >= 0");
+      }
+      if (stepDoublings < 0 || stepDoublings > 20) {
+        throw new IllegalArgumentException("need 0 <= step doublings <= 20, got " + stepDoublings);
       }
       if (mediumFromNanos < 0 || longFromNanos < 0) {
         throw new IllegalArgumentException("group thresholds must be >= 0 (0 for scaled)");
@@ -170,6 +177,7 @@ public final class TpcTableBuilder {
           TargetSearch.run(
               initial.targetsNanos(),
               step,
+              step << options.stepDoublings(),
               options.maxIterations(),
               targets -> weightedTail(initial.withTargets(targets), profile),
               executor);

@@ -42,6 +42,7 @@ class TpcTableBuilderTest {
         0,
         0,
         200,
+        6,
         threads,
         variant);
   }
@@ -59,7 +60,8 @@ class TpcTableBuilderTest {
   @Test
   void theSearchStopsWhereABruteForceOverTheGridSaysNoSingleStepHelps() {
     long[] initial = {MS, MS};
-    TargetSearch.Result r = TargetSearch.run(initial, MS, 1000, TpcTableBuilderTest::bowl, null);
+    TargetSearch.Result r =
+        TargetSearch.run(initial, MS, MS, 1000, TpcTableBuilderTest::bowl, null);
     // Brute force: every table on the grid reachable by steps, its tail, and the greedy path.
     Map<String, Double> all = new HashMap<>();
     for (long a = 1; a <= 15; a++) {
@@ -84,9 +86,20 @@ class TpcTableBuilderTest {
           calls.incrementAndGet();
           return 1.0;
         };
-    TargetSearch.Result r = TargetSearch.run(new long[] {5, 5, 5}, 1, 100, flat, null);
+    TargetSearch.Result r = TargetSearch.run(new long[] {5, 5, 5}, 1, 1, 100, flat, null);
     assertArrayEquals(new long[] {5, 5, 5}, r.targetsNanos()); // no step strictly helps
     assertEquals(4, calls.get());
+  }
+
+  @Test
+  void aLargerStepCrossesAPlateauThatStopsThePapersSearch() {
+    // Flat until the first entry reaches 6 ms, then a valley at 8 ms.
+    TargetSearch.Measure plateau = t -> t[0] < 6 * MS ? 10 : Math.abs(t[0] / 1e6 - 8);
+    TargetSearch.Result paper = TargetSearch.run(new long[] {MS}, MS, MS, 100, plateau, null);
+    assertArrayEquals(new long[] {MS}, paper.targetsNanos());
+    TargetSearch.Result crossing =
+        TargetSearch.run(new long[] {MS}, MS, 8 * MS, 100, plateau, null);
+    assertArrayEquals(new long[] {9 * MS}, crossing.targetsNanos()); // 1 + 8: the valley's side
   }
 
   @Test
@@ -94,9 +107,9 @@ class TpcTableBuilderTest {
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {
       TargetSearch.Result serial =
-          TargetSearch.run(new long[] {MS, MS}, MS, 100, TpcTableBuilderTest::bowl, null);
+          TargetSearch.run(new long[] {MS, MS}, MS, 8 * MS, 100, TpcTableBuilderTest::bowl, null);
       TargetSearch.Result parallel =
-          TargetSearch.run(new long[] {MS, MS}, MS, 100, TpcTableBuilderTest::bowl, pool);
+          TargetSearch.run(new long[] {MS, MS}, MS, 8 * MS, 100, TpcTableBuilderTest::bowl, pool);
       assertArrayEquals(serial.targetsNanos(), parallel.targetsNanos());
     } finally {
       pool.shutdownNow();
