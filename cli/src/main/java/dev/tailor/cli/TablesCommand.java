@@ -178,26 +178,29 @@ final class TablesCommand implements Runnable {
           "tpc-target table built %s in %.1f s from %s (%s)%n",
           t.builtAt(), t.buildSeconds(), in.profile(), in.profileDigest());
       out.printf(
-          "  %d requests; predictions: %s%s; %d cores, P = %d; %s at %s rps (weights %s);"
-              + " step %s; %d seed(s), %s work%n",
+          "  %d requests; predictions: %s%s%n",
           in.requests(),
           in.predictions(),
-          in.model() == null ? "" : " by " + in.model() + " (" + in.modelDigest() + ")",
+          in.model() == null ? "" : " by " + in.model() + " (" + in.modelDigest() + ")");
+      out.printf(
+          "  %d cores, P = %d; weighted %s at %s rps (weights %s); step %s; %d seed(s), %s"
+              + " work%n",
           in.cores(),
           in.maxDegree(),
           in.quantile() == 0.99 ? "p99" : "p99.9",
-          Arrays.toString(in.ratesRps()),
-          Arrays.toString(in.weights()),
-          Durations.format(in.stepNanos()),
+          numbers(in.ratesRps()),
+          numbers(in.weights()),
+          ms(in.stepNanos()),
           in.seeds(),
           in.workModel());
       out.printf(
-          "  groups: short < %s <= medium < %s <= long; speedups short %s, medium %s, long %s%n",
-          Durations.format(g.mediumFromNanos()),
-          Durations.format(g.longFromNanos()),
-          g.shortCurve(),
-          g.mediumCurve(),
-          g.longCurve());
+          "  groups: short < %s <= medium < %s <= long (also the long flag's threshold)%n",
+          ms(g.mediumFromNanos()), ms(g.longFromNanos()));
+      out.printf(
+          "  speedups: short %s; medium %s; long %s%n",
+          curve(g.shortCurve(), in.maxDegree()),
+          curve(g.mediumCurve(), in.maxDegree()),
+          curve(g.longCurve(), in.maxDegree()));
       TargetTable.Search s = t.search();
       out.printf(
           "  search: %d steps, %d tables simulated; weighted tail %.3f ms -> %.3f ms%n",
@@ -205,15 +208,36 @@ final class TablesCommand implements Runnable {
       out.printf("%n  %-14s %12s%n", "long threads", "target");
       int from = 0;
       for (TargetTable.Row r : t.rows()) {
+        boolean last = r.upToLongThreads() == TargetTable.INFINITE;
         String loads =
-            r.upToLongThreads() == TargetTable.INFINITE
+            last
                 ? from + " and more"
                 : from == r.upToLongThreads()
                     ? Integer.toString(from)
                     : from + ".." + r.upToLongThreads();
-        out.printf("  %-14s %12s%n", loads, Durations.format(r.targetNanos()));
-        from = r.upToLongThreads() == TargetTable.INFINITE ? from : r.upToLongThreads() + 1;
+        out.printf("  %-14s %12s%n", loads, ms(r.targetNanos()));
+        from = last ? from : r.upToLongThreads() + 1;
       }
+    }
+
+    private static String ms(long nanos) {
+      return String.format(java.util.Locale.ROOT, "%.3f ms", nanos / 1e6);
+    }
+
+    private static String curve(dev.tailor.core.model.SpeedupCurve c, int maxDegree) {
+      StringBuilder b = new StringBuilder();
+      for (int d = 1; d <= maxDegree; d++) {
+        b.append(d == 1 ? "" : " ").append(String.format(java.util.Locale.ROOT, "%.2f", c.at(d)));
+      }
+      return b.toString();
+    }
+
+    private static String numbers(double[] values) {
+      StringBuilder b = new StringBuilder();
+      for (double v : values) {
+        b.append(b.isEmpty() ? "" : ",").append(trim(v));
+      }
+      return b.toString();
     }
 
     static void print(IntervalTable t, PrintWriter out) {

@@ -29,7 +29,7 @@ public final class Report {
 
   /** Policies the papers compare against; a cell's ratio is to the best of these at its load. */
   static final Set<String> BASELINES =
-      Set.of("seq", "fixed", "adaptive", "wq-linear", "rampup", "rc");
+      Set.of("seq", "fixed", "adaptive", "wq-linear", "rampup", "pred", "rc");
 
   /** The CSV of every point, one column per {@link Metric}. */
   public static final String RESULTS = "results.csv";

@@ -141,8 +141,9 @@ final class Summary {
         .append(reps > 1 ? " over the repetitions and its range [least-greatest]" : "")
         .append(
             ", and in brackets the ratio of its median to the best baseline's at that load (the"
-                + " unsaturated baseline with the lowest median; baselines: seq, fixed, adaptive,"
-                + " wq-linear, rampup, rc, with or without an @ suffix; the oracle is not one).");
+                + " unsaturated baseline with the lowest median; baselines: seq, fixed, adaptive (TPC's"
+                + " AP), wq-linear, rampup, pred, rc, with or without an @ suffix; the oracle is not"
+                + " one).");
     if (reps > 1) {
       md.append(
           " A policy that is not a baseline is marked \"better\" or \"worse\" only where its"
