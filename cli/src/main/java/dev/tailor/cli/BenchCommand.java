@@ -6,6 +6,7 @@ import dev.tailor.bench.LoadClientBench;
 import dev.tailor.bench.SchedulerOverheadBench;
 import dev.tailor.bench.SearchBenches;
 import dev.tailor.bench.SimulatorBench;
+import dev.tailor.bench.TpcBuildBench;
 import dev.tailor.corpora.trace.TraceQuery;
 import dev.tailor.lucene.SearchTimings;
 import java.io.IOException;
@@ -56,6 +57,7 @@ final class BenchCommand implements Callable<Integer> {
     BENCHES.put(LoadClientBench.NAME, (c, out) -> LoadClientBench.run(c.quick, out));
     BENCHES.put(SimulatorBench.NAME, (c, out) -> SimulatorBench.run(c.quick, out));
     BENCHES.put(FmBuildBench.NAME, (c, out) -> FmBuildBench.run(c.quick, out));
+    BENCHES.put(TpcBuildBench.NAME, (c, out) -> TpcBuildBench.run(c.quick, out));
   }
 
   @Spec CommandSpec spec;
