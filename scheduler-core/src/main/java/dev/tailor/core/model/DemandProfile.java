@@ -70,8 +70,8 @@ public record DemandProfile(
    * simulator and the table builders can run a predicting policy (TPC, Jeon et al., ASPLOS'16,
    * §3.1) on the very predictions it would get online.
    *
-   * @param model the model file's name
-   * @param modelDigest the model file's digest
+   * @param model the model file's name, or null for predictions no model made (synthetic ones)
+   * @param modelDigest the model file's digest, or null
    * @param method how the predictions were made: {@value #MODEL} (the model as it is) or {@code
    *     cross-fit K} (each request predicted by a model trained on the other K-1 folds, so none is
    *     predicted by a model that saw it)
@@ -445,8 +445,8 @@ public record DemandProfile(
             "expected one prediction per request (" + requests + "), got " + nanos.length);
       }
       return new Predictions(
-          fields.text(p, "model", at),
-          fields.text(p, "modelDigest", at),
+          fields.optionalText(p, "model", at),
+          fields.optionalText(p, "modelDigest", at),
           fields.text(p, "method", at),
           nanos);
     }
