@@ -1,0 +1,175 @@
+package dev.tailor.predictor;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.util.List;
+import org.apache.lucene.analysis.core.WhitespaceAnalyzer;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.search.BooleanClause.Occur;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.CollectionStatistics;
+import org.apache.lucene.search.FuzzyQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.PhraseQuery;
+import org.apache.lucene.search.PrefixQuery;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TermStatistics;
+import org.apache.lucene.search.similarities.BM25Similarity;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.util.BytesRef;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class QueryFeaturesTest {
+
+  // Two segments: a b c | a b | a || b d d. docFreq a=3 b=3 c=1 d=1; totalTermFreq d=2.
+  private static ByteBuffersDirectory dir;
+  private static DirectoryReader reader;
+  private static QueryFeatures features;
+
+  @BeforeAll
+  static void index() throws IOException {
+    dir = new ByteBuffersDirectory();
+    try (IndexWriter w = new IndexWriter(dir, new IndexWriterConfig(new WhitespaceAnalyzer()))) {
+      for (String body : List.of("a b c", "a b", "a")) {
+        w.addDocument(doc(body));
+      }
+      w.commit();
+      w.addDocument(doc("b d d"));
+    }
+    reader = DirectoryReader.open(dir);
+    features = new QueryFeatures(reader);
+  }
+
+  private static Document doc(String body) {
+    Document d = new Document();
+    d.add(new TextField("body", body, Field.Store.NO));
+    return d;
+  }
+
+  @AfterAll
+  static void close() throws IOException {
+    reader.close();
+    dir.close();
+  }
+
+  private static float get(float[] f, String name) {
+    return f[QueryFeatures.NAMES.indexOf(name)];
+  }
+
+  private static double log1p(double x) {
+    return Math.log1p(x);
+  }
+
+  @Test
+  void namesAreUniqueAndFamiliesCoverThemInOrder() {
+    assertEquals(QueryFeatures.NAMES.size(), QueryFeatures.NAMES.stream().distinct().count());
+    int at = 0;
+    for (QueryFeatures.Family f : QueryFeatures.Family.values()) {
+      for (int i : QueryFeatures.indices(f)) {
+        assertEquals(at++, i);
+      }
+    }
+    assertEquals(QueryFeatures.count(), at);
+  }
+
+  @Test
+  void disjunctionOfTwoTermsMatchesHandComputedStatistics() throws IOException {
+    BooleanQuery q =
+        new BooleanQuery.Builder()
+            .add(new TermQuery(new Term("body", "a")), Occur.SHOULD)
+            .add(new TermQuery(new Term("body", "c")), Occur.SHOULD)
+            .build();
+    float[] f = features.extract(q);
+    assertEquals(2, get(f, "terms"));
+    assertEquals(2, get(f, "clauses"));
+    assertEquals(2, get(f, "shouldClauses"));
+    assertEquals(0, get(f, "mustClauses"));
+    assertEquals(1, get(f, "kind.boolean"));
+    assertEquals(0, get(f, "kind.term"));
+    assertEquals((float) log1p(1), get(f, "docFreq.min"));
+    assertEquals((float) log1p(3), get(f, "docFreq.max"));
+    assertEquals((float) log1p(4), get(f, "docFreq.sum"));
+    assertEquals((float) log1p(2), get(f, "docFreq.mean"));
+    assertEquals((float) log1p(4), get(f, "totalTermFreq.sum"));
+    double idfA = Math.log(1 + (4 - 3 + 0.5) / (3 + 0.5));
+    double idfC = Math.log(1 + (4 - 1 + 0.5) / (1 + 0.5));
+    assertEquals((float) idfA, get(f, "idf.min"), 1e-6);
+    assertEquals((float) idfC, get(f, "idf.max"), 1e-6);
+    assertEquals((float) (idfA + idfC), get(f, "idf.sum"), 1e-6);
+    // A disjunction's cost is the sum of its terms' postings: 3 + 1.
+    assertEquals((float) log1p(4), get(f, "cost"));
+  }
+
+  @Test
+  void idfIsLucenesBm25Idf() throws IOException {
+    IndexSearcher searcher = new IndexSearcher(reader);
+    CollectionStatistics coll = searcher.collectionStatistics("body");
+    for (String t : List.of("a", "c", "d")) {
+      Term term = new Term("body", t);
+      TermStatistics ts =
+          new TermStatistics(new BytesRef(t), reader.docFreq(term), reader.totalTermFreq(term));
+      float lucene = new BM25Similarity().idfExplain(coll, ts).getValue().floatValue();
+      assertEquals(lucene, (float) QueryFeatures.idf(reader.docFreq(term), 4), 1e-6);
+    }
+  }
+
+  @Test
+  void termQueryCountsTotalTermFreqAcrossSegments() throws IOException {
+    float[] f = features.extract(new TermQuery(new Term("body", "d")));
+    assertEquals(1, get(f, "kind.term"));
+    assertEquals(1, get(f, "terms"));
+    assertEquals((float) log1p(1), get(f, "docFreq.max"));
+    assertEquals((float) log1p(2), get(f, "totalTermFreq.max"));
+    assertEquals((float) log1p(1), get(f, "cost"));
+  }
+
+  @Test
+  void phraseIsOneClauseOfTwoTerms() throws IOException {
+    float[] f = features.extract(new PhraseQuery("body", "b", "d"));
+    assertEquals(1, get(f, "kind.phrase"));
+    assertEquals(2, get(f, "terms"));
+    assertEquals(1, get(f, "clauses"));
+    assertEquals(1, get(f, "phraseClauses"));
+  }
+
+  @Test
+  void prefixKeepsItsKindAndHasNoDirectTermStatistics() throws IOException {
+    float[] f = features.extract(new PrefixQuery(new Term("body", "a")));
+    assertEquals(1, get(f, "kind.prefix"));
+    assertEquals(1, get(f, "multiTermClauses"));
+    assertEquals(0, get(f, "terms"));
+    assertTrue(Float.isNaN(get(f, "docFreq.min")));
+    assertTrue(get(f, "cost") > 0);
+  }
+
+  @Test
+  void fuzzyIsRewrittenToTheTermsItMatches() throws IOException {
+    float[] f = features.extract(new FuzzyQuery(new Term("body", "a"), 1));
+    assertEquals(1, get(f, "kind.fuzzy"));
+    assertTrue(get(f, "terms") >= 3, "a, b, c, d are all one edit from a");
+  }
+
+  @Test
+  void mustNotAndFilterAreCounted() throws IOException {
+    BooleanQuery q =
+        new BooleanQuery.Builder()
+            .add(new TermQuery(new Term("body", "a")), Occur.MUST)
+            .add(new TermQuery(new Term("body", "b")), Occur.FILTER)
+            .add(new TermQuery(new Term("body", "c")), Occur.MUST_NOT)
+            .build();
+    float[] f = features.extract(q);
+    assertEquals(1, get(f, "mustClauses"));
+    assertEquals(1, get(f, "filterClauses"));
+    assertEquals(1, get(f, "mustNotClauses"));
+  }
+}
