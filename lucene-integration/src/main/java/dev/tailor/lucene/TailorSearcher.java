@@ -1,8 +1,10 @@
 package dev.tailor.lucene;
 
+import dev.tailor.core.Predictor;
 import dev.tailor.core.RequestAttributes;
 import dev.tailor.core.RequestContext;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.policy.RequestView;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -34,6 +36,12 @@ import org.apache.lucene.util.ThreadInterruptedException;
  * budget. All of {@code search}, {@code searchAfter} and {@code count} go through the scheduler;
  * {@link #search(Query, CollectorManager, RequestAttributes, Duration)} also takes the request's
  * attributes (a label, a predicted time) and a deadline.
+ *
+ * <p>With a {@linkplain #setPredictor predictor} set, each search whose attributes carry no
+ * prediction is predicted on the calling thread as it is submitted, and the prediction travels in
+ * its attributes, so that a policy reads it as {@link RequestView#predictedSequentialNanos()} and
+ * the request's long flag. Without one nothing is predicted: a predicting policy then sees every
+ * request as short until its work says otherwise.
  */
 public final class TailorSearcher extends IndexSearcher {
 
@@ -41,6 +49,7 @@ public final class TailorSearcher extends IndexSearcher {
   private final Slicing slicing;
   private final UnitListener unitListener;
   private final ConcurrentHashMap<RequestContext, Deadline> deadlines = new ConcurrentHashMap<>();
+  private volatile Predictor<Query> predictor;
 
   /** A searcher with four units per query per thread of the scheduler's budget. */
   public TailorSearcher(IndexReader reader, Scheduler scheduler) {
@@ -75,6 +84,21 @@ public final class TailorSearcher extends IndexSearcher {
     return slicing;
   }
 
+  /**
+   * Sets the predictor that estimates each search's sequential time when it is submitted, or {@code
+   * null} for none (the default). A search whose attributes already carry a prediction keeps it; a
+   * nested search, which runs inside another's request, is not predicted. A predictor that throws
+   * is treated as one that cannot say ({@link RequestView#UNKNOWN}).
+   */
+  public void setPredictor(Predictor<Query> predictor) {
+    this.predictor = predictor;
+  }
+
+  /** The predictor set with {@link #setPredictor}, or {@code null}. */
+  public Predictor<Query> getPredictor() {
+    return predictor;
+  }
+
   @Override
   protected LeafSlice[] slices(List<LeafReaderContext> leaves) {
     return slicing.slice(leaves);
@@ -83,17 +107,18 @@ public final class TailorSearcher extends IndexSearcher {
   @Override
   public <C extends Collector, T> T search(Query query, CollectorManager<C, T> manager)
       throws IOException {
-    return inRequest(RequestAttributes.NONE, () -> super.search(query, manager));
+    return inRequest(query, RequestAttributes.NONE, () -> super.search(query, manager));
   }
 
   @Override
   public int count(Query query) throws IOException {
-    return inRequest(RequestAttributes.NONE, () -> super.count(query));
+    return inRequest(query, RequestAttributes.NONE, () -> super.count(query));
   }
 
   @Override
   public void search(Query query, Collector collector) throws IOException {
     inRequest(
+        query,
         RequestAttributes.NONE,
         () -> {
           super.search(query, collector);
@@ -113,7 +138,8 @@ public final class TailorSearcher extends IndexSearcher {
       Query query, CollectorManager<C, T> manager, RequestAttributes attributes, Duration timeout)
       throws IOException {
     if (timeout == null) {
-      return new SearchOutcome<>(inRequest(attributes, () -> super.search(query, manager)), false);
+      return new SearchOutcome<>(
+          inRequest(query, attributes, () -> super.search(query, manager)), false);
     }
     if (getTimeout() == null) {
       setTimeout(new DeadlineTimeout()); // installed once, on the first search with a deadline
@@ -121,6 +147,7 @@ public final class TailorSearcher extends IndexSearcher {
     Deadline deadline = new Deadline(System.nanoTime() + timeout.toNanos());
     T result =
         inRequest(
+            query,
             attributes,
             () -> {
               RequestContext ctx = RequestContext.current();
@@ -159,7 +186,8 @@ public final class TailorSearcher extends IndexSearcher {
    * Runs a search inside a request of the scheduler: the current one if the thread already runs
    * one, else a new one on this thread. Slice runnables still held when it returns are dropped.
    */
-  private <T> T inRequest(RequestAttributes attributes, Search<T> search) throws IOException {
+  private <T> T inRequest(Query query, RequestAttributes attributes, Search<T> search)
+      throws IOException {
     RequestContext current = RequestContext.current();
     if (current != null && current.scheduler() == scheduler) {
       try {
@@ -168,6 +196,7 @@ public final class TailorSearcher extends IndexSearcher {
         current.dropHeldUnits();
       }
     }
+    attributes = predicted(query, attributes);
     try {
       return scheduler.run(
           ctx -> {
@@ -186,6 +215,26 @@ public final class TailorSearcher extends IndexSearcher {
     } catch (Exception e) {
       throw new UncheckedIOException(new IOException(e));
     }
+  }
+
+  /**
+   * The attributes with the predictor's estimate, if there is a predictor and no prediction yet.
+   */
+  private RequestAttributes predicted(Query query, RequestAttributes attributes) {
+    Predictor<Query> p = predictor;
+    if (p == null || attributes.predictedSequentialNanos() != RequestView.UNKNOWN) {
+      return attributes;
+    }
+    long nanos;
+    try {
+      nanos = p.predictSequentialNanos(query);
+    } catch (RuntimeException e) {
+      return attributes; // the contract says it does not throw; a search never fails for it
+    }
+    if (nanos < 0) {
+      return attributes; // UNKNOWN, or a broken predictor's negative answer
+    }
+    return new RequestAttributes(attributes.label(), nanos, attributes.predictedSpeedup());
   }
 
   /** A request's deadline; passed once the timeout has seen it pass. */

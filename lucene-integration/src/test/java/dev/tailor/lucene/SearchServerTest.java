@@ -107,6 +107,47 @@ class SearchServerTest {
   }
 
   @Test
+  void aPredictorsEstimateReachesThePolicyAndTheResponse() throws Exception {
+    java.util.List<Long> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+    dev.tailor.core.policy.Policy recording =
+        new dev.tailor.core.policy.Policy() {
+          @Override
+          public dev.tailor.core.policy.Admission admit(
+              dev.tailor.core.policy.RequestView request,
+              dev.tailor.core.policy.SystemView system) {
+            seen.add(request.predictedSequentialNanos());
+            return dev.tailor.core.policy.Admission.start(1);
+          }
+
+          @Override
+          public int degree(
+              dev.tailor.core.policy.RequestView request,
+              dev.tailor.core.policy.SystemView system) {
+            return 1;
+          }
+
+          @Override
+          public String spec() {
+            return "recording";
+          }
+        };
+    try (Scheduler scheduler = Scheduler.builder().policy(recording).workers(2).build();
+        SearchServer server =
+            new SearchServer(
+                new TailorSearcher(index.reader, scheduler),
+                TestIndex.ANALYZER,
+                "body",
+                SearchServer.Options.defaults(),
+                q -> 2_500_000L)) {
+      Response r = get(server, "/search?q=" + q(index.vocabulary.get(4)));
+      assertEquals(200, r.status(), r.body().toString());
+      assertEquals(2_500.0, r.body().get("predictedMicros").asDouble());
+      assertEquals(java.util.List.of(2_500_000L), seen);
+      assertTrue(get(server, "/policy").body().hasNonNull("predictor"));
+    }
+  }
+
+  @Test
   void rejectsBadQueriesWithA400ThatSaysWhy() throws Exception {
     try (Scheduler scheduler = Scheduler.builder().workers(1).build();
         SearchServer server =

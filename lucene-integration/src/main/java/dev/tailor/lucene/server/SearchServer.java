@@ -6,9 +6,11 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.tailor.core.Predictor;
 import dev.tailor.core.RequestAttributes;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.metrics.RunMetrics;
+import dev.tailor.core.policy.RequestView;
 import dev.tailor.core.policy.SystemView;
 import dev.tailor.lucene.QueryShape;
 import dev.tailor.lucene.SearchOutcome;
@@ -55,6 +57,11 @@ import org.apache.lucene.search.TopScoreDocCollectorManager;
  * <p>A query longer than the limit, with too many clauses, or that does not parse is a 400 that
  * says why; a full admission queue is an immediate 503 with {@code Retry-After}. The server binds
  * to 127.0.0.1 unless told otherwise and {@link #stop(Duration)} lets running searches finish.
+ *
+ * <p>With a predictor, each parsed query's sequential time is predicted before it is submitted and
+ * travels in its attributes to the policy; the response reports it as {@code predictedMicros}.
+ * Without one nothing is predicted (unless the searcher has its own {@linkplain
+ * TailorSearcher#setPredictor predictor}).
  */
 public final class SearchServer implements AutoCloseable {
 
@@ -97,9 +104,10 @@ public final class SearchServer implements AutoCloseable {
   private final Options options;
   private final HttpServer http;
   private final ExecutorService requestThreads;
+  private final Predictor<Query> predictor;
 
   /**
-   * Starts a server.
+   * Starts a server that predicts nothing.
    *
    * @param searcher the searcher, whose scheduler runs every search
    * @param analyzer the index's analyzer, to parse query text with
@@ -108,6 +116,26 @@ public final class SearchServer implements AutoCloseable {
    */
   public SearchServer(TailorSearcher searcher, Analyzer analyzer, String field, Options options)
       throws IOException {
+    this(searcher, analyzer, field, options, null);
+  }
+
+  /**
+   * Starts a server.
+   *
+   * @param searcher the searcher, whose scheduler runs every search
+   * @param analyzer the index's analyzer, to parse query text with
+   * @param field the field queries search
+   * @param predictor predicts each query's sequential time for the policy, or null for none
+   * @throws IOException if the address cannot be bound
+   */
+  public SearchServer(
+      TailorSearcher searcher,
+      Analyzer analyzer,
+      String field,
+      Options options,
+      Predictor<Query> predictor)
+      throws IOException {
+    this.predictor = predictor;
     this.searcher = Objects.requireNonNull(searcher, "searcher");
     this.analyzer = Objects.requireNonNull(analyzer, "analyzer");
     this.field = Objects.requireNonNull(field, "field");
@@ -205,13 +233,14 @@ public final class SearchServer implements AutoCloseable {
         return;
       }
       long start = System.nanoTime();
+      long predicted = predict(query);
       SearchOutcome<TopDocs> outcome;
       try {
         outcome =
             searcher.search(
                 query,
                 new TopScoreDocCollectorManager(k, 1000),
-                RequestAttributes.labelled(params.get("label")),
+                new RequestAttributes(params.get("label"), predicted),
                 timeout);
       } catch (RejectedExecutionException e) {
         exchange.getResponseHeaders().set("Retry-After", "1");
@@ -231,6 +260,9 @@ public final class SearchServer implements AutoCloseable {
       out.put("totalHitsRelation", top.totalHits.relation().name());
       out.put("timedOut", outcome.timedOut());
       out.put("tookMicros", (System.nanoTime() - start) / 1_000);
+      if (predicted != RequestView.UNKNOWN) {
+        out.put("predictedMicros", predicted / 1_000.0);
+      }
       ArrayNode hits = out.putArray("hits");
       for (ScoreDoc sd : top.scoreDocs) {
         hits.addObject().put("doc", sd.doc).put("score", sd.score);
@@ -238,6 +270,20 @@ public final class SearchServer implements AutoCloseable {
       send(exchange, 200, out);
     } catch (RuntimeException e) {
       error(exchange, 500, "search failed: " + e);
+    }
+  }
+
+  /** The predictor's estimate, or UNKNOWN without a predictor or when it cannot say. */
+  private long predict(Query query) {
+    if (predictor == null) {
+      return RequestView.UNKNOWN;
+    }
+    try {
+      long nanos = predictor.predictSequentialNanos(query);
+      return nanos < 0 ? RequestView.UNKNOWN : nanos;
+    } catch (RuntimeException e) {
+      return RequestView
+          .UNKNOWN; // the contract says it does not throw; a search never fails for it
     }
   }
 
@@ -305,6 +351,11 @@ public final class SearchServer implements AutoCloseable {
       out.put("policy", searcher.scheduler().policy().spec());
       out.putNull("tables"); // no table-driven policy exists yet
       out.put("slicing", searcher.slicing().toString());
+      if (predictor != null) {
+        out.put("predictor", predictor.toString());
+      } else {
+        out.putNull("predictor");
+      }
       send(exchange, 200, out);
     }
   }
