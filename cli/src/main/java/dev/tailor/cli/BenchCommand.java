@@ -3,6 +3,7 @@ package dev.tailor.cli;
 import dev.tailor.bench.FmBuildBench;
 import dev.tailor.bench.JmhLauncher;
 import dev.tailor.bench.LoadClientBench;
+import dev.tailor.bench.PredictorBench;
 import dev.tailor.bench.SchedulerOverheadBench;
 import dev.tailor.bench.SearchBenches;
 import dev.tailor.bench.SimulatorBench;
@@ -54,6 +55,7 @@ final class BenchCommand implements Callable<Integer> {
     for (String name : SearchBenches.NAMES) {
       BENCHES.put(name, (c, out) -> c.search(name, out));
     }
+    BENCHES.put(PredictorBench.NAME, (c, out) -> c.predictor(out));
     BENCHES.put(LoadClientBench.NAME, (c, out) -> LoadClientBench.run(c.quick, out));
     BENCHES.put(SimulatorBench.NAME, (c, out) -> SimulatorBench.run(c.quick, out));
     BENCHES.put(FmBuildBench.NAME, (c, out) -> FmBuildBench.run(c.quick, out));
@@ -99,6 +101,14 @@ final class BenchCommand implements Callable<Integer> {
       description = "Only the first N queries of the trace (default: 1000; with --quick, 200).")
   Integer limit;
 
+  @Option(
+      names = "--model",
+      paramLabel = "FILE",
+      description =
+          "For bench predictor: a model (./tailor predictor train). Default: a stand-in trained"
+              + " on the run's own warm-up times.")
+  Path model;
+
   @Override
   public Integer call() throws Exception {
     Launch launch = BENCHES.get(name);
@@ -113,12 +123,39 @@ final class BenchCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** Opens the index and the trace, by default the demo's, and runs a search benchmark on them. */
-  private void search(String bench, PrintWriter out) throws IOException {
+  /** The index and the trace, by default the demo's, with the query limit. */
+  private IndexAndTrace input() {
     IndexAndTrace input = new IndexAndTrace();
     input.index = index != null ? index : demoDefault(data.demoIndex(), "--index");
     input.trace = trace != null ? trace : demoDefault(data.demoTrace(), "--trace");
     input.limit = limit != null ? limit : SearchBenches.defaultLimit(quick);
+    return input;
+  }
+
+  /** Runs bench predictor on the index and trace, by default the demo's. */
+  private void predictor(PrintWriter out) throws IOException {
+    IndexAndTrace input = input();
+    try (IndexAndTrace.Opened opened = input.open()) {
+      List<SearchTimings.Labelled> queries = new ArrayList<>();
+      for (TraceQuery q : opened.queries()) {
+        queries.add(new SearchTimings.Labelled(q.category(), q.query()));
+      }
+      PredictorBench.run(
+          new PredictorBench.Input(
+              input.index,
+              input.trace,
+              opened.manifest().sourceLabel(),
+              opened.reader(),
+              queries,
+              model),
+          quick,
+          out);
+    }
+  }
+
+  /** Opens the index and the trace, by default the demo's, and runs a search benchmark on them. */
+  private void search(String bench, PrintWriter out) throws IOException {
+    IndexAndTrace input = input();
     try (IndexAndTrace.Opened opened = input.open()) {
       List<SearchTimings.Labelled> queries = new ArrayList<>();
       for (TraceQuery q : opened.queries()) {

@@ -5,6 +5,7 @@ import dev.tailor.corpora.index.IndexManifest;
 import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TailorSearcher;
 import dev.tailor.lucene.server.SearchServer;
+import dev.tailor.predictor.ModelPredictor;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,6 +68,15 @@ final class ServeCommand implements Callable<Integer> {
       description = "Units each query is cut into (default: four per thread of the budget).")
   Integer unitsPerQuery;
 
+  @Option(
+      names = "--model",
+      paramLabel = "FILE",
+      description =
+          "A predictor model (./tailor predictor train): each search's sequential time is"
+              + " predicted for the policy. The file is watched; a new valid model is swapped in,"
+              + " a bad one is logged and the current one kept.")
+  Path model;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
@@ -80,6 +90,7 @@ final class ServeCommand implements Callable<Integer> {
     }
     CountDownLatch stopped = new CountDownLatch(1);
     try (DirectoryReader reader = DirectoryReader.open(FSDirectory.open(index));
+        ModelPredictor predictor = model == null ? null : ModelPredictor.watch(reader, model);
         Scheduler scheduler = builder.build()) {
       SearchServer server =
           new SearchServer(
@@ -88,7 +99,8 @@ final class ServeCommand implements Callable<Integer> {
                   : new TailorSearcher(reader, scheduler, Slicing.unitsPerQuery(unitsPerQuery)),
               manifest.analyzer(),
               "body",
-              SearchServer.Options.defaults().at(bind, port));
+              SearchServer.Options.defaults().at(bind, port),
+              predictor);
       Runtime.getRuntime()
           .addShutdownHook(
               new Thread(
@@ -98,13 +110,14 @@ final class ServeCommand implements Callable<Integer> {
                     stopped.countDown();
                   }));
       err.printf(
-          "serving %s (%s, %d docs) on http://%s:%d with policy %s; Ctrl-C stops%n",
+          "serving %s (%s, %d docs) on http://%s:%d with policy %s, %s; Ctrl-C stops%n",
           index,
           manifest.sourceLabel(),
           reader.maxDoc(),
           server.address().getHostString(),
           server.address().getPort(),
-          scheduler.policy().spec());
+          scheduler.policy().spec(),
+          predictor == null ? "no predictor" : "predictor: " + predictor);
       err.flush();
       stopped.await();
     }

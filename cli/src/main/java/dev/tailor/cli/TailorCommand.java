@@ -37,6 +37,7 @@ import picocli.CommandLine.Spec;
       IndexCommand.class,
       TraceCommand.class,
       TablesCommand.class,
+      PredictorCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class TailorCommand implements Runnable {

@@ -216,8 +216,11 @@ public final class PredictorModel {
     return booster.clone();
   }
 
-  /** Loads the booster into XGBoost, for comparing its own predictions with the Java forest's. */
-  Booster loadBooster() throws IOException {
+  /**
+   * Loads the booster into XGBoost, for comparing XGBoost's own predictions (and their cost) with
+   * the Java forest's. The caller disposes it.
+   */
+  public Booster loadBooster() throws IOException {
     try {
       return XGBoost.loadModel(booster);
     } catch (XGBoostError e) {

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.stream.IntStream;
 import ml.dmlc.xgboost4j.java.Booster;
 import ml.dmlc.xgboost4j.java.DMatrix;
 import ml.dmlc.xgboost4j.java.XGBoost;
@@ -138,6 +139,30 @@ public final class Trainer {
   }
 
   /**
+   * A model trained on every row of {@code data}, none held out: for a benchmark that needs a model
+   * of realistic size where no profile is at hand.
+   *
+   * @param source names where the rows came from, recorded as the model's profile
+   * @throws IOException if XGBoost fails
+   */
+  public static PredictorModel trainOnAll(
+      Dataset data, PredictorModel.Params params, long seed, String source) throws IOException {
+    int[] all = IntStream.range(0, data.size()).toArray();
+    long[] nanos = data.nanos(all);
+    Booster booster = fit(data, all, params, seed, new int[0]);
+    try {
+      return PredictorModel.of(
+          new PredictorModel.Training(
+              source, "none", "", 0, "", data.size(), seed, 0, params, longThreshold(nanos)),
+          null,
+          Instant.now().toString(),
+          booster);
+    } finally {
+      booster.dispose();
+    }
+  }
+
+  /**
    * How well a second profile of the same queries predicts the first: its measured times taken as
    * predictions of the first's, on the given rows. No model can agree with a profile better than a
    * second measurement of it does, so this bounds what label noise lets any model reach.
@@ -193,10 +218,8 @@ public final class Trainer {
     long[] out = new long[data.size()];
     for (int f = 0; f < k; f++) {
       final int held = f;
-      int[] test =
-          java.util.stream.IntStream.range(0, fold.length).filter(i -> fold[i] == held).toArray();
-      int[] train =
-          java.util.stream.IntStream.range(0, fold.length).filter(i -> fold[i] != held).toArray();
+      int[] test = IntStream.range(0, fold.length).filter(i -> fold[i] == held).toArray();
+      int[] train = IntStream.range(0, fold.length).filter(i -> fold[i] != held).toArray();
       Booster booster = fit(data, train, params, seed, new int[0]);
       try {
         long[] predicted = predict(booster, data, test, new int[0]);
@@ -240,7 +263,7 @@ public final class Trainer {
   }
 
   /** The least time among the slowest {@value #LONG_SHARE} of {@code nanos} (at least one). */
-  static long longThreshold(long[] nanos) {
+  public static long longThreshold(long[] nanos) {
     long[] sorted = nanos.clone();
     Arrays.sort(sorted);
     int slowest = Math.max(1, (int) Math.ceil(LONG_SHARE * sorted.length));

@@ -1,0 +1,377 @@
+package dev.tailor.cli;
+
+import dev.tailor.core.model.DemandProfile;
+import dev.tailor.core.table.Digests;
+import dev.tailor.predictor.Metrics;
+import dev.tailor.predictor.PredictorModel;
+import dev.tailor.predictor.ProfileData;
+import dev.tailor.predictor.QueryFeatures;
+import dev.tailor.predictor.Trainer;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.stream.IntStream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code tailor predictor}: train, apply and show TPC's predictor of sequential time. */
+@Command(
+    name = "predictor",
+    mixinStandardHelpOptions = true,
+    description =
+        "Train, apply and show the predictor of a query's sequential time (TPC, Jeon et al.,"
+            + " ASPLOS'16, §3.1): boosted regression trees (XGBoost) over query and term"
+            + " features computed from the index.",
+    subcommands = {
+      PredictorCommand.Train.class,
+      PredictorCommand.Predict.class,
+      PredictorCommand.Show.class
+    })
+final class PredictorCommand implements Runnable {
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** Where a profile's features come from: its own index and trace unless told otherwise. */
+  static final class Sources {
+    @Option(
+        names = "--index",
+        paramLabel = "DIR",
+        description =
+            "The index to compute features on (default: the profile's environment.index).")
+    Path index;
+
+    @Option(
+        names = "--trace",
+        paramLabel = "FILE",
+        description =
+            "The trace the profile's queries come from (default: the profile's environment.trace).")
+    Path trace;
+  }
+
+  /** {@code predictor train}. */
+  @Command(
+      name = "train",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Train a model of ln(sequential time) on a demand profile. Features are computed from the"
+            + " profile's index and trace, each request matched to its trace query by id.",
+        "A seeded share of the requests is held out: the model is trained on the rest and"
+            + " measured on them (mean absolute error, correlation of logs, recall and precision of"
+            + " the long class, the slowest 5% of the training requests), then once more without"
+            + " each family of features. --compare measures a second profile of the same queries"
+            + " as if it were a prediction: the label noise no model can beat."
+      })
+  static final class Train implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Option(names = "--profile", required = true, paramLabel = "FILE", description = "A profile.")
+    Path profile;
+
+    @Option(names = "--out", required = true, paramLabel = "FILE", description = "The model.")
+    Path modelFile;
+
+    @picocli.CommandLine.Mixin Sources sources;
+
+    @Option(
+        names = "--seed",
+        defaultValue = "1",
+        description = "Chooses the held-out requests, seeds XGBoost (default ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(
+        names = "--holdout",
+        defaultValue = "0.2",
+        paramLabel = "SHARE",
+        description = "The share of requests held out, in [0, 1) (default ${DEFAULT-VALUE}).")
+    double holdout;
+
+    @Option(
+        names = "--compare",
+        paramLabel = "FILE",
+        description =
+            "A second profile of the same queries on the same index: its times as predictions of"
+                + " the first's bound what any model can reach.")
+    Path compare;
+
+    @Option(
+        names = "--cross-validate",
+        paramLabel = "K",
+        description =
+            "Also predict every request by K models that did not see it and report on all"
+                + " requests: steadier figures than one held-out share (the long class is then the"
+                + " slowest 5% of the whole profile).")
+    Integer crossValidate;
+
+    @Option(names = "--no-ablation", description = "Skip training once per dropped feature family.")
+    boolean noAblation;
+
+    @Option(
+        names = "--rounds",
+        defaultValue = "300",
+        description = "Boosting rounds (default ${DEFAULT-VALUE}).")
+    int rounds;
+
+    @Option(
+        names = "--max-depth",
+        defaultValue = "5",
+        description = "Tree depth (default ${DEFAULT-VALUE}).")
+    int maxDepth;
+
+    @Option(
+        names = "--eta",
+        defaultValue = "0.05",
+        description = "Learning rate (default ${DEFAULT-VALUE}).")
+    double eta;
+
+    @Option(
+        names = "--subsample",
+        defaultValue = "0.8",
+        description = "Share of rows per tree (default ${DEFAULT-VALUE}).")
+    double subsample;
+
+    @Option(
+        names = "--colsample",
+        defaultValue = "0.8",
+        description = "Share of features per tree (default ${DEFAULT-VALUE}).")
+    double colsample;
+
+    @Option(
+        names = "--min-child-weight",
+        defaultValue = "2",
+        description = "Least rows in a leaf (default ${DEFAULT-VALUE}).")
+    double minChildWeight;
+
+    @Override
+    public Integer call() throws IOException {
+      PrintWriter out = spec.commandLine().getOut();
+      Trainer.Options options;
+      try {
+        options =
+            new Trainer.Options(
+                new PredictorModel.Params(
+                    rounds, maxDepth, eta, subsample, colsample, minChildWeight, 1),
+                seed,
+                holdout);
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), e.getMessage());
+      }
+      ProfileData data = ProfileData.read(profile, sources.index, sources.trace);
+      DemandProfile other = compare == null ? null : DemandProfile.read(compare);
+      Trainer.Result r = Trainer.train(data, options, !noAblation);
+      PredictorModel model = r.model();
+      model.write(modelFile);
+      long threshold = model.training().longThresholdNanos();
+      out.printf(
+          Locale.ROOT,
+          "trained on %d of %d requests of %s (index %s, %d docs; trace %s); %d held out (seed"
+              + " %d); %d trees, %d features (%s)%n",
+          r.trainRows().length,
+          data.data().size(),
+          profile.getFileName(),
+          data.index(),
+          model.training().indexDocs(),
+          data.trace().getFileName(),
+          r.heldOutRows().length,
+          seed,
+          model.trees(),
+          QueryFeatures.count(),
+          QueryFeatures.VERSION);
+      out.printf(
+          Locale.ROOT,
+          "  long = the slowest 5%% of the training requests: >= %.3f ms%n",
+          threshold / 1e6);
+      out.println("  training: " + r.training().describe());
+      if (r.heldOut() != null) {
+        out.println("  held out: " + r.heldOut().describe());
+      }
+      if (!r.ablation().isEmpty()) {
+        out.println("  ablation (held out, retrained without one family):");
+        for (Trainer.Ablation a : r.ablation()) {
+          Metrics m = a.heldOut();
+          out.printf(
+              Locale.ROOT,
+              "    without %-14s L1 %.3f ms (%+.3f), corr(log) %.3f (%+.3f), recall %.2f,"
+                  + " precision %.2f%n",
+              a.dropped().label() + ":",
+              m.l1Millis(),
+              m.l1Millis() - r.heldOut().l1Millis(),
+              m.logCorrelation(),
+              m.logCorrelation() - r.heldOut().logCorrelation(),
+              m.recall(),
+              m.precision());
+        }
+      }
+      if (other != null) {
+        if (r.heldOutRows().length > 0) {
+          out.println(
+              "  noise bound, "
+                  + compare.getFileName()
+                  + "'s times as predictions, held out: "
+                  + Trainer.agreement(data, other, compare, r.heldOutRows(), threshold).describe());
+        }
+        int[] all = IntStream.range(0, data.data().size()).toArray();
+        out.println(
+            "  noise bound, all requests: "
+                + Trainer.agreement(data, other, compare, all, threshold).describe());
+      }
+      if (crossValidate != null) {
+        long[] predicted = Trainer.crossFit(data.data(), options.params(), seed, crossValidate);
+        long[] actual = new long[data.data().size()];
+        for (int i = 0; i < actual.length; i++) {
+          actual[i] = data.data().nanos(i);
+        }
+        long allThreshold = Trainer.longThreshold(actual);
+        out.println(
+            "  cross-validated ("
+                + crossValidate
+                + " folds), all requests: "
+                + Metrics.of(actual, predicted, allThreshold).describe());
+        if (other != null) {
+          int[] all = IntStream.range(0, actual.length).toArray();
+          out.println(
+              "  noise bound at that threshold: "
+                  + Trainer.agreement(data, other, compare, all, allThreshold).describe());
+        }
+      }
+      out.println("model written to " + modelFile);
+      out.flush();
+      return 0;
+    }
+  }
+
+  /** {@code predictor predict}. */
+  @Command(
+      name = "predict",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Write a copy of a profile with every request's predicted sequential time attached, for"
+            + " the simulator and the table builders.",
+        "By default the model predicts every request as it is; with --cross-fit K, K models with"
+            + " the model's parameters each predict the fold they did not see, so no request is"
+            + " predicted by a model trained on it."
+      })
+  static final class Predict implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Option(names = "--model", required = true, paramLabel = "FILE", description = "A model.")
+    Path model;
+
+    @Option(names = "--profile", required = true, paramLabel = "FILE", description = "A profile.")
+    Path profile;
+
+    @Option(
+        names = "--out",
+        required = true,
+        paramLabel = "FILE",
+        description = "The profile with predictions.")
+    Path out;
+
+    @picocli.CommandLine.Mixin Sources sources;
+
+    @Option(
+        names = "--cross-fit",
+        paramLabel = "K",
+        description = "Predict each of K folds by a model trained on the others.")
+    Integer crossFit;
+
+    @Override
+    public Integer call() throws IOException {
+      PrintWriter stdout = spec.commandLine().getOut();
+      PredictorModel m = PredictorModel.read(model);
+      ProfileData data = ProfileData.read(profile, sources.index, sources.trace);
+      int n = data.data().size();
+      long[] predicted;
+      String method;
+      if (crossFit != null) {
+        try {
+          predicted =
+              Trainer.crossFit(data.data(), m.training().params(), m.training().seed(), crossFit);
+        } catch (IllegalArgumentException e) {
+          throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        method = "cross-fit " + crossFit;
+      } else {
+        predicted = new long[n];
+        for (int i = 0; i < n; i++) {
+          predicted[i] = m.predictNanos(data.data().features(i));
+        }
+        method = DemandProfile.Predictions.MODEL;
+      }
+      DemandProfile.Predictions predictions =
+          new DemandProfile.Predictions(
+              model.getFileName().toString(), Digests.sha256(model), method, predicted);
+      data.profile().withPredictions(predictions).write(out);
+      long[] actual = new long[n];
+      for (int i = 0; i < n; i++) {
+        actual[i] = data.data().nanos(i);
+      }
+      stdout.printf(
+          "predicted %d requests of %s (%s, model %s); written to %s%n",
+          n, profile.getFileName(), method, model.getFileName(), out);
+      stdout.println(
+          "  against the profile's times: "
+              + Metrics.of(actual, predicted, m.training().longThresholdNanos()).describe());
+      if (crossFit == null) {
+        stdout.println(
+            "  (the model saw the requests it was trained on: use --cross-fit K for predictions"
+                + " of unseen queries)");
+      }
+      stdout.flush();
+      return 0;
+    }
+  }
+
+  /** {@code predictor show}. */
+  @Command(
+      name = "show",
+      mixinStandardHelpOptions = true,
+      description = "Show a model: its features, what it was trained on, its held-out metrics.")
+  static final class Show implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "MODEL", description = "A model file.")
+    Path model;
+
+    @Override
+    public Integer call() throws IOException {
+      PrintWriter out = spec.commandLine().getOut();
+      PredictorModel m = PredictorModel.read(model);
+      PredictorModel.Training t = m.training();
+      out.printf("%s: %s, trained %s%n", model, PredictorModel.TARGET, m.trainedAt());
+      out.printf(
+          "  features: %s, %d: %s%n",
+          m.featureSet(), m.featureNames().size(), String.join(" ", m.featureNames()));
+      out.printf(
+          Locale.ROOT,
+          "  trained on: %s (%s), %d requests, index %s (%d docs), trace %s%n",
+          t.profile(),
+          t.profileDigest(),
+          t.queries(),
+          t.index(),
+          t.indexDocs(),
+          t.trace());
+      out.printf(
+          Locale.ROOT,
+          "  seed %d, held out %.0f%%, long >= %.3f ms; xgboost: %s; %d trees%n",
+          t.seed(),
+          100 * t.holdout(),
+          t.longThresholdNanos() / 1e6,
+          t.params(),
+          m.trees());
+      out.println("  held out: " + (m.heldOut() == null ? "none" : m.heldOut().describe()));
+      out.flush();
+      return 0;
+    }
+  }
+}
