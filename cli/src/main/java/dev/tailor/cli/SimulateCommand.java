@@ -14,6 +14,7 @@ import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.PointPlan;
 import dev.tailor.sim.arrival.SweepPlan;
 import dev.tailor.sim.model.ParametricProfile;
+import dev.tailor.sim.model.SyntheticPredictions;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -57,6 +58,15 @@ final class SimulateCommand implements Callable<Integer> {
 
   @ArgGroup(exclusive = true, multiplicity = "1")
   Source source;
+
+  @Option(
+      names = "--synthetic-error",
+      paramLabel = "SIGMA",
+      description =
+          "Attach synthetic predictions to the profile: each true time times exp(SIGMA*Z), Z"
+              + " standard normal, seed 1 (for a profile without queries to predict"
+              + " from, such as the parametric one; 0.1 is about TPC's predictor on it).")
+  Double syntheticError;
 
   @Mixin SweepOptions sweep;
 
@@ -138,6 +148,13 @@ final class SimulateCommand implements Callable<Integer> {
         profile = profile.scaled(timeScale);
       } catch (IllegalArgumentException e) {
         throw new ParameterException(spec.commandLine(), "--time-scale: " + e.getMessage(), e);
+      }
+    }
+    if (syntheticError != null) {
+      try {
+        profile = SyntheticPredictions.attach(profile, syntheticError, 1);
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), "--synthetic-error: " + e.getMessage(), e);
       }
     }
     if (saveProfile != null) {

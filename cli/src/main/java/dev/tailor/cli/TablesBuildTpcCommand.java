@@ -6,6 +6,7 @@ import dev.tailor.core.policy.TpcPolicy;
 import dev.tailor.core.table.Digests;
 import dev.tailor.core.table.TargetTable;
 import dev.tailor.sim.Simulator;
+import dev.tailor.sim.model.SyntheticPredictions;
 import dev.tailor.tables.TpcTableBuilder;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -57,6 +58,14 @@ final class TablesBuildTpcCommand implements Callable<Integer> {
           "The model whose predictions the profile carries; checked against the profile's record"
               + " of it.")
   Path model;
+
+  @Option(
+      names = "--synthetic-error",
+      paramLabel = "SIGMA",
+      description =
+          "Attach synthetic predictions first: each true time times exp(SIGMA*Z), seed 1"
+              + " (as simulate --synthetic-error does, so both see the same predictions).")
+  Double syntheticError;
 
   @Option(
       names = "--known",
@@ -194,6 +203,13 @@ final class TablesBuildTpcCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     TpcTableBuilder builder = new TpcTableBuilder(options());
     DemandProfile demand = DemandProfile.read(profile);
+    if (syntheticError != null) {
+      try {
+        demand = SyntheticPredictions.attach(demand, syntheticError, 1);
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), "--synthetic-error: " + e.getMessage(), e);
+      }
+    }
     String modelDigest = checkModel(demand);
     TargetTable table =
         builder.build(
