@@ -6,11 +6,13 @@ import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.model.WorkloadSpread;
 import dev.tailor.core.table.Digests;
 import dev.tailor.core.table.IntervalTable;
+import dev.tailor.core.table.TargetTable;
 import dev.tailor.load.InProcessSweep;
 import dev.tailor.load.Sweep;
 import dev.tailor.load.fidelity.FidelityReport;
 import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.load.report.Report;
+import dev.tailor.predictor.ModelPredictor;
 import dev.tailor.sim.HindsightOracle;
 import dev.tailor.sim.arrival.SweepPlan;
 import java.io.IOException;
@@ -203,6 +205,8 @@ final class DemoCommand implements Callable<Integer> {
                 String.format(Locale.ROOT, "rc:%dus,2", Math.round(p75 * 1000)),
                 HindsightOracle.SPEC));
     policies.addAll(tablePolicies(spread, profile, cores, loads));
+    Tpc tpc = tpc(profile, cores, loads);
+    policies.addAll(tpc.policies());
     step(
         out,
         6,
@@ -228,11 +232,17 @@ final class DemoCommand implements Callable<Integer> {
             SweepOptions.DEFAULT_SEED,
             Durations.parseNanos(duration),
             Durations.parseNanos(warmup));
-    sweep(index, trace, profile, demand, policies, loads, plan, report, cores);
+    sweep(index, trace, profile, demand, policies, loads, plan, report, cores, tpc.model());
     step(out, 7, "simulator fidelity: the same profile, policies, loads and arrivals, simulated");
+    // The profile with the predictions attached: the simulated tpc, tp and pred see what the
+    // predictor said, as the real ones did.
     FidelityReport.Written fidelity =
         FidelityReport.write(
-            report, profile, plan, null, Durations.parseNanos(FidelityCommand.DEFAULT_QUANTUM));
+            report,
+            tpc.predicted(),
+            plan,
+            null,
+            Durations.parseNanos(FidelityCommand.DEFAULT_QUANTUM));
     String warning = FidelityReport.mismatchWarning(fidelity.comparison());
     if (warning != null) {
       spec.commandLine().getErr().println(warning);
@@ -271,7 +281,8 @@ final class DemoCommand implements Callable<Integer> {
       List<Double> loads,
       SweepPlan plan,
       Path report,
-      int cores)
+      int cores,
+      Path model)
       throws IOException, InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
     IndexAndTrace input = new IndexAndTrace();
@@ -287,7 +298,8 @@ final class DemoCommand implements Callable<Integer> {
             ReplayCommand.drainNanos(Durations.parseNanos(duration)),
             List.of(Durations.parseNanos("5ms"), Durations.parseNanos("20ms")));
     sweep = sweep.withRepetitions(repeat);
-    try (IndexAndTrace.Opened opened = input.open()) {
+    try (IndexAndTrace.Opened opened = input.open();
+        ModelPredictor predictor = ModelPredictor.watch(opened.reader(), model)) {
       // The oracle's budget is tuned per load in the simulator on the replay's own arrivals, then
       // run for real: the ceiling every other policy is placed against.
       sweep =
@@ -304,7 +316,8 @@ final class DemoCommand implements Callable<Integer> {
               opened.reader(),
               ReplayCommand.entries(opened.queries(), demand),
               sweep,
-              new InProcessSweep.Server(cores, ReplayCommand.DEFAULT_QUEUE, 4 * cores, cores),
+              new InProcessSweep.Server(
+                  cores, ReplayCommand.DEFAULT_QUEUE, 4 * cores, cores, predictor),
               "measured on this machine (" + cores + " cores)",
               opened.manifest().sourceLabel(),
               ReplayCommand.pointPrinter(spec.commandLine().getErr(), sweep.size()));
@@ -378,6 +391,82 @@ final class DemoCommand implements Callable<Integer> {
           tuned.toString());
     }
     return List.of("fm:" + paper, "fm-wc:" + tuned);
+  }
+
+  /**
+   * TPC's pipeline on the profile, each step skipped when its output is newer than its input: a
+   * predictor trained on the profile (held-out figures printed), the profile with every query's
+   * prediction attached by 5-fold cross-fitting (no query predicted by a model that saw it), and
+   * the target table built over the sweep's loads by simulation under the runtime's work model. The
+   * sweep then runs {@code pred} (at the table's long threshold, degree 2 under the cap), {@code
+   * tp}, {@code tpc} and {@code tpc-oracle} on that table, the first three predicting each query
+   * live as it is sent.
+   *
+   * @param policies the policies to add to the sweep
+   * @param model the predictor's model file
+   * @param predicted the profile with the predictions attached
+   */
+  private record Tpc(List<String> policies, Path model, Path predicted) {}
+
+  private Tpc tpc(Path profile, int cores, List<Double> loads) throws IOException {
+    String base = profile.getFileName().toString().replace(".json", "");
+    Path model = profile.resolveSibling(base + ".model.json");
+    Path predicted = profile.resolveSibling(base + ".predicted.json");
+    Path table = profile.resolveSibling(base + ".tpc-table.json");
+    if (isStale(model, profile)) {
+      run("predictor", "train", "--profile", profile.toString(), "--out", model.toString());
+    }
+    if (isStale(predicted, model)) {
+      run(
+          "predictor",
+          "predict",
+          "--model",
+          model.toString(),
+          "--profile",
+          profile.toString(),
+          "--cross-fit",
+          "5",
+          "--out",
+          predicted.toString());
+    }
+    if (isStale(table, predicted)) {
+      run(
+          "tables",
+          "build",
+          "tpc",
+          "--profile",
+          predicted.toString(),
+          "--model",
+          model.toString(),
+          "--cores",
+          Integer.toString(cores),
+          "--max-degree",
+          Integer.toString(cores),
+          "--rps",
+          loads.stream()
+              .map(l -> String.format(Locale.ROOT, "%.0f", l))
+              .collect(Collectors.joining(",")),
+          "--model-of-work",
+          "units",
+          "--out",
+          table.toString());
+    }
+    long longFrom = TargetTable.read(table).longThresholdNanos();
+    return new Tpc(
+        List.of(
+            String.format(
+                Locale.ROOT, "pred:%dus,%d", Math.max(1, longFrom / 1000), Math.min(3, cores)),
+            "tp:" + table,
+            "tpc:" + table,
+            "tpc-oracle:" + table),
+        model,
+        predicted);
+  }
+
+  /** Whether {@code output} is missing or older than {@code input}: to be made again. */
+  private static boolean isStale(Path output, Path input) throws IOException {
+    return !Files.exists(output)
+        || Files.getLastModifiedTime(output).compareTo(Files.getLastModifiedTime(input)) < 0;
   }
 
   /**

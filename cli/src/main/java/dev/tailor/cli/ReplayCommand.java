@@ -14,6 +14,7 @@ import dev.tailor.load.Sweep;
 import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.load.report.Report;
 import dev.tailor.load.report.ReportedWorkload;
+import dev.tailor.predictor.ModelPredictor;
 import dev.tailor.sim.HindsightOracle;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.PointPlan;
@@ -112,6 +113,15 @@ final class ReplayCommand implements Callable<Integer> {
               + " per load in the simulator.")
   Path profile;
 
+  @Option(
+      names = "--model",
+      paramLabel = "FILE",
+      description =
+          "A predictor model (./tailor predictor train): each query's sequential time is predicted"
+              + " as it is sent, for the policies that are not clairvoyant (tpc, tp, pred); the"
+              + " file is watched and a new model swapped in. Without it nothing is predicted.")
+  Path model;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
@@ -144,7 +154,9 @@ final class ReplayCommand implements Callable<Integer> {
     String environment =
         "measured on this machine (" + Runtime.getRuntime().availableProcessors() + " cores)";
     DemandProfile demand = profile != null ? DemandProfile.read(profile) : null;
-    try (IndexAndTrace.Opened opened = input.open()) {
+    try (IndexAndTrace.Opened opened = input.open();
+        ModelPredictor predictor =
+            model == null ? null : ModelPredictor.watch(opened.reader(), model)) {
       List<InProcessTarget.TraceEntry> entries = entries(opened.queries(), demand);
       if (target == null && oracle) {
         plan =
@@ -195,7 +207,11 @@ final class ReplayCommand implements Callable<Integer> {
                 entries,
                 run,
                 new InProcessSweep.Server(
-                    budget, queue, unitsPerQuery != null ? unitsPerQuery : 4 * budget, cap),
+                    budget,
+                    queue,
+                    unitsPerQuery != null ? unitsPerQuery : 4 * budget,
+                    cap,
+                    predictor),
                 environment,
                 opened.manifest().sourceLabel(),
                 printPoint);

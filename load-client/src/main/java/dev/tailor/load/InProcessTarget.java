@@ -49,6 +49,7 @@ public final class InProcessTarget implements Target {
 
   private final Policy policy;
   private final Predictor<Query> predictor;
+  private final RequestClasses classes;
   private final Scheduler scheduler;
   private final TailorSearcher searcher;
   private final List<TraceEntry> queries;
@@ -94,6 +95,13 @@ public final class InProcessTarget implements Target {
     }
     this.queries = List.copyOf(queries);
     this.predictor = predictor;
+    // Table 2's classes (Jeon et al., ASPLOS'16), scaled to the profiled times where known.
+    this.classes =
+        RequestClasses.tpcScaled(
+            queries.stream()
+                .mapToLong(TraceEntry::profiledNanos)
+                .filter(t -> t != RequestView.UNKNOWN)
+                .toArray());
     Policy created = PolicyRegistry.of(policy);
     this.policy = maxDegree > 0 ? DegreeCap.of(created, maxDegree) : created;
     try {
@@ -152,7 +160,7 @@ public final class InProcessTarget implements Target {
 
   @Override
   public RunMetrics measureFrom(long nanoTime) {
-    RunMetrics metrics = new RunMetrics(RequestClasses.tpcDefault());
+    RunMetrics metrics = new RunMetrics(classes);
     measured = new Measured(nanoTime, metrics);
     return metrics;
   }

@@ -1,6 +1,7 @@
 package dev.tailor.tables;
 
 import dev.tailor.core.metrics.PointResult;
+import dev.tailor.core.metrics.RequestClasses;
 import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.policy.TpcPolicy;
@@ -302,12 +303,9 @@ public final class TpcTableBuilder {
       DemandProfile profile, int maxDegree, long mediumFromNanos, long longFromNanos) {
     List<DemandProfile.Request> requests = profile.requests();
     long[] times = requests.stream().mapToLong(DemandProfile.Request::sequentialNanos).toArray();
-    Arrays.sort(times);
-    long longFrom =
-        longFromNanos > 0
-            ? longFromNanos
-            : Math.max(2, times[Math.min(times.length - 1, (int) (0.96 * times.length))]);
-    long mediumFrom = mediumFromNanos > 0 ? mediumFromNanos : Math.max(1, longFrom * 30 / 80);
+    long longFrom = longFromNanos > 0 ? longFromNanos : RequestClasses.longFromNanos(times);
+    long mediumFrom =
+        mediumFromNanos > 0 ? mediumFromNanos : RequestClasses.mediumFromNanos(longFrom);
     if (mediumFrom > longFrom) {
       throw new IllegalArgumentException(
           "the medium threshold " + mediumFrom + " ns is above the long one " + longFrom + " ns");

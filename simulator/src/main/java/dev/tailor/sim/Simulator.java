@@ -117,6 +117,7 @@ public final class Simulator {
   private final Policy policy;
   private final boolean clairvoyant;
   private final Config config;
+  private final RequestClasses classes;
   private Dispatcher.DecisionListener decisions;
 
   // State of one run.
@@ -138,6 +139,12 @@ public final class Simulator {
     this.policy = policy;
     this.clairvoyant = policy.clairvoyant();
     this.config = config;
+    // Table 2's classes (Jeon et al., ASPLOS'16), scaled to this workload's times.
+    this.classes =
+        RequestClasses.tpcScaled(
+            profile.requests().stream()
+                .mapToLong(DemandProfile.Request::sequentialNanos)
+                .toArray());
     int n = profile.requests().size();
     this.curves = new SpeedupCurve[n];
     this.units = config.model() == WorkModel.UNITS ? new UnitWork[n] : null;
@@ -182,7 +189,7 @@ public final class Simulator {
 
   private PointResult run(long[] arrivalsNanos, int[] order, int warmupRequests, Labels labels) {
     now = 0;
-    metrics = RunMetrics.singleThreaded(RequestClasses.tpcDefault());
+    metrics = RunMetrics.singleThreaded(classes);
     metrics.observeBusyWorkers(0, 0);
     dispatcher = new Dispatcher<>(policy, config.workers(), new SimRequest[0], new Host(), true);
     dispatcher.decisionListener(decisions);

@@ -24,6 +24,32 @@ public final class RequestClasses {
   }
 
   /**
+   * TPC's three classes scaled to a workload whose requests take {@code sequentialNanos}: long from
+   * the 96th percentile (the paper's workload had 4% long queries, Jeon et al., ASPLOS'16, §2.5),
+   * medium from 30/80 of that (the paper's 30 and 80 ms). With no time known, {@link
+   * #tpcDefault()}.
+   */
+  public static RequestClasses tpcScaled(long[] sequentialNanos) {
+    if (sequentialNanos.length == 0) {
+      return tpcDefault();
+    }
+    long longFrom = longFromNanos(sequentialNanos);
+    return of(new long[] {mediumFromNanos(longFrom), longFrom}, List.of("short", "medium", "long"));
+  }
+
+  /** The scaled long threshold: the 96th percentile of the times (at least 2 ns). */
+  public static long longFromNanos(long[] sequentialNanos) {
+    long[] sorted = sequentialNanos.clone();
+    java.util.Arrays.sort(sorted);
+    return Math.max(2, sorted[Math.min(sorted.length - 1, (int) (0.96 * sorted.length))]);
+  }
+
+  /** The scaled medium threshold: 30/80 of the long one, as in the paper (at least 1 ns). */
+  public static long mediumFromNanos(long longFromNanos) {
+    return Math.max(1, longFromNanos * 30 / 80);
+  }
+
+  /**
    * Classes with the given names; class {@code i} holds work below {@code upperBoundsNanos[i]}, the
    * last class everything above.
    *
