@@ -53,7 +53,8 @@ public final class TpcBuildBench {
                 2_000,
                 6,
                 threads,
-                TpcPolicy.Variant.TPC_ORACLE));
+                TpcPolicy.Variant.TPC_ORACLE,
+                TargetTable.LoadMetric.LONG_THREADS));
     out.printf(
         "%ntpc-build: measured on this machine (%d cores, %d measuring threads)%n",
         threads, threads);

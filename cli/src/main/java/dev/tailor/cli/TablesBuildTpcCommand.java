@@ -124,10 +124,20 @@ final class TablesBuildTpcCommand implements Callable<Integer> {
   String step;
 
   @Option(
+      names = "--load-metric",
+      defaultValue = "long-threads",
+      paramLabel = "METRIC",
+      description =
+          "What a row's load counts: long-threads (LongT, threads on long requests, the paper's"
+              + " default) or all-threads (AllT, every busy thread; tells light from heavy load"
+              + " where long requests are rare). Default ${DEFAULT-VALUE}.")
+  String loadMetric;
+
+  @Option(
       names = "--loads",
       defaultValue = "9",
       paramLabel = "N",
-      description = "Rows for 0..N-1 threads on long requests, then one for more (default 9).")
+      description = "Rows for loads 0..N-1, then one for more (default 9).")
   int loads;
 
   @Option(
@@ -273,10 +283,21 @@ final class TablesBuildTpcCommand implements Callable<Integer> {
           maxIterations,
           stepDoublings,
           threads != null ? threads : Runtime.getRuntime().availableProcessors(),
-          known ? TpcPolicy.Variant.TPC_ORACLE : TpcPolicy.Variant.TPC);
+          known ? TpcPolicy.Variant.TPC_ORACLE : TpcPolicy.Variant.TPC,
+          metric());
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }
+  }
+
+  private TargetTable.LoadMetric metric() {
+    TargetTable.LoadMetric m = TargetTable.LoadMetric.of(loadMetric);
+    if (m == null) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--load-metric: expected long-threads or all-threads, got " + loadMetric);
+    }
+    return m;
   }
 
   private Simulator.WorkModel workModel() {

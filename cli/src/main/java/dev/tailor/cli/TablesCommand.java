@@ -205,7 +205,7 @@ final class TablesCommand implements Runnable {
       out.printf(
           "  search: %d steps, %d tables simulated; weighted tail %.3f ms -> %.3f ms%n",
           s.iterations(), s.measurements(), s.initialTailNanos() / 1e6, s.finalTailNanos() / 1e6);
-      out.printf("%n  %-14s %12s%n", "long threads", "target");
+      out.printf("%n  %-14s %12s%n", in.loadMetric().label(), "target");
       int from = 0;
       for (TargetTable.Row r : t.rows()) {
         boolean last = r.upToLongThreads() == TargetTable.INFINITE;

@@ -17,9 +17,11 @@ class BenchCommandTest {
     "search-overhead",
     "speedup",
     "slicing",
+    "predictor",
     "load-client",
     "simulator",
-    "fm-build"
+    "fm-build",
+    "tpc-build"
   };
 
   @TempDir Path tmp;

@@ -130,8 +130,9 @@ class FidelityCommandTest {
     assertTrue(md.contains("| seq | 40 |"), md);
     assertTrue(md.contains("| fixed:2 | 40 |"), md);
     assertEquals(2, md.lines().filter(l -> l.matches("\\| \\S+ \\| 40 \\|.*%.*")).count(), md);
-    // Both sides counted the same requests: the arrivals and the warm-up cut were re-created.
-    assertFalse(cli.err().contains("warning"), cli.err());
+    // Both sides counted the same requests: the arrivals and the warm-up cut were re-created. (Only
+    // this warning: the profiler may warn of a busy machine, which says nothing about fidelity.)
+    assertFalse(cli.err().contains("simulations counted other requests"), cli.err());
     assertTrue(cli.out().contains(md), cli.out());
 
     // A profile of another trace is refused, naming both traces.

@@ -76,6 +76,7 @@ public final class TpcTableBuilder {
    *     TargetSearch}); 0 for the paper's search
    * @param threads threads measuring a round's tables
    * @param variant {@code TPC} (the profile's predictions) or {@code TPC_ORACLE} (the truth)
+   * @param loadMetric what the rows' loads count
    */
   public record Options(
       int cores,
@@ -95,7 +96,8 @@ public final class TpcTableBuilder {
       int maxIterations,
       int stepDoublings,
       int threads,
-      TpcPolicy.Variant variant) {
+      TpcPolicy.Variant variant,
+      TargetTable.LoadMetric loadMetric) {
 
     /**
      * Checks the options.
@@ -236,7 +238,8 @@ public final class TpcTableBuilder {
             options.quantileValue(),
             step,
             options.seeds(),
-            options.model().name().toLowerCase(Locale.ROOT));
+            options.model().name().toLowerCase(Locale.ROOT),
+            options.loadMetric());
     return new TargetTable(inputs, groups, rows, "", 0, new TargetTable.Search(0, 0, 0, 0));
   }
 

@@ -44,7 +44,8 @@ class TpcTableBuilderTest {
         200,
         6,
         threads,
-        variant);
+        variant,
+        TargetTable.LoadMetric.LONG_THREADS);
   }
 
   private static final TpcTableBuilder.Sources SOURCES =

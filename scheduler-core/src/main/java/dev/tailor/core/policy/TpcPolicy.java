@@ -15,9 +15,10 @@ import java.util.List;
  * <ul>
  *   <li>Admission (§3.1, predictive parallelism): the target {@code E} is the {@link TargetTable}'s
  *       for the current load, the threads busy on long requests (LongT, {@link
- *       SystemView#busyThreadsOnLongRequests()}); the request's predicted sequential time {@code L}
- *       and its group's speedup profile {@code S} give the degree, the smallest {@code i <= P} with
- *       {@code L / S_i <= E}, or {@code P}. A request without a prediction starts sequentially.
+ *       SystemView#busyThreadsOnLongRequests()}) or, if the table says so, all busy threads (AllT);
+ *       the request's predicted sequential time {@code L} and its group's speedup profile {@code S}
+ *       give the degree, the smallest {@code i <= P} with {@code L / S_i <= E}, or {@code P}. A
+ *       request without a prediction starts sequentially.
  *   <li>Every quantum and at every unit boundary (§3.2, dynamic correction, {@code tpc} only): a
  *       request still running when its run time reaches the target gets more threads, up to {@code
  *       P} and limited by the idle workers: degree {@code min(P, threads + idle)}, never lower than
@@ -153,7 +154,7 @@ public final class TpcPolicy implements Policy {
   @Override
   public Admission admit(RequestView request, SystemView system) {
     TargetTable t = table.current();
-    long target = t.targetNanos(system.busyThreadsOnLongRequests());
+    long target = t.targetNanos(t.inputs().loadMetric().read(system));
     return Admission.start(t.degreeFor(request.predictedSequentialNanos(), target));
   }
 
@@ -165,7 +166,7 @@ public final class TpcPolicy implements Policy {
     }
     TargetTable t = table.current();
     int p = t.inputs().maxDegree();
-    if (d >= p || request.elapsedNanos() < t.targetNanos(system.busyThreadsOnLongRequests())) {
+    if (d >= p || request.elapsedNanos() < t.targetNanos(t.inputs().loadMetric().read(system))) {
       return d;
     }
     return Math.max(d, Math.min(p, request.threads() + system.idleWorkers()));

@@ -15,8 +15,9 @@ import java.util.regex.Pattern;
 
 /**
  * A TPC target table (Jeon et al., ASPLOS'16, §3.3): the target completion time {@code E} for each
- * load, the load being the threads busy on long requests (LongT, the paper's default, §4.6), with
- * the speedup profiles of the request groups that turn a predicted time into a degree (§3.1).
+ * load, the load being the threads busy on long requests (LongT, the paper's default, §4.6) or all
+ * busy threads ({@link LoadMetric}), with the speedup profiles of the request groups that turn a
+ * predicted time into a degree (§3.1).
  *
  * <p>Rows are {@code (d_i, e_i)} with loads ascending; a load {@code d} reads the {@code e_i} with
  * {@code d_{i-1} < d <= d_i}, the last row ({@code d = ∞}) every load above the others. The groups
@@ -111,6 +112,7 @@ public final class TargetTable {
    * @param stepNanos δ, the search's step
    * @param seeds the seeds of arrivals each rate is simulated with
    * @param workModel the simulator's work model
+   * @param loadMetric what the rows' loads count
    */
   public record Inputs(
       String profile,
@@ -126,7 +128,48 @@ public final class TargetTable {
       double quantile,
       long stepNanos,
       int seeds,
-      String workModel) {}
+      String workModel,
+      LoadMetric loadMetric) {}
+
+  /**
+   * What a row's load counts (Jeon et al., ASPLOS'16, §4.6 compares them): the threads busy on long
+   * requests (LongT, the paper's default), or all busy threads (AllT). LongT tells little on a
+   * workload whose long requests are rare enough that at any rate none is usually running; AllT
+   * then still tells a light load from a heavy one.
+   */
+  public enum LoadMetric {
+    /** LongT: threads busy on requests flagged long. */
+    LONG_THREADS("long-threads"),
+    /** AllT: every busy thread of the budget. */
+    ALL_THREADS("all-threads");
+
+    private final String label;
+
+    LoadMetric(String label) {
+      this.label = label;
+    }
+
+    /** The metric's name in a table file and on the command line. */
+    @com.fasterxml.jackson.annotation.JsonValue
+    public String label() {
+      return label;
+    }
+
+    /** The metric named {@code label}, or null. */
+    public static LoadMetric of(String label) {
+      for (LoadMetric m : values()) {
+        if (m.label.equals(label)) {
+          return m;
+        }
+      }
+      return null;
+    }
+
+    /** The load this metric reads from the system now. */
+    public int read(dev.tailor.core.policy.SystemView system) {
+      return this == LONG_THREADS ? system.busyThreadsOnLongRequests() : system.busyWorkers();
+    }
+  }
 
   /**
    * The request groups by predicted sequential time, and each group's average speedup (§3.1).
@@ -301,7 +344,6 @@ public final class TargetTable {
     root.put("format", IntervalTable.FORMAT);
     root.put("version", VERSION);
     root.put("kind", KIND);
-    root.put("loadMetric", "long-threads");
     root.set("inputs", JsonFile.mapper().valueToTree(inputs));
     ObjectNode g = root.putObject("groups");
     g.put("mediumFromNanos", groups.mediumFromNanos());
@@ -383,7 +425,8 @@ public final class TargetTable {
               quantile,
               fields.integer(in, "stepNanos", at, 1),
               fields.smallInteger(in, "seeds", at, 1),
-              fields.text(in, "workModel", at));
+              fields.text(in, "workModel", at),
+              loadMetric(in, at));
       JsonNode g = fields.object(root, "groups", "");
       Groups groups;
       try {
@@ -437,6 +480,16 @@ public final class TargetTable {
           fields.text(root, "builtAt", ""),
           fields.number(root, "buildSeconds", ""),
           search);
+    }
+
+    private LoadMetric loadMetric(JsonNode in, String at) throws IOException {
+      String label = fields.text(in, "loadMetric", at);
+      LoadMetric m = LoadMetric.of(label);
+      if (m == null) {
+        throw fields.problem(
+            at + "loadMetric", "expected long-threads or all-threads, got \"" + label + "\"");
+      }
+      return m;
     }
 
     private String digest(JsonNode in, String field, String at, boolean optional)

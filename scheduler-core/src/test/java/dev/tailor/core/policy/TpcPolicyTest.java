@@ -22,6 +22,10 @@ class TpcPolicyTest {
    * ms above.
    */
   static TargetTable table() {
+    return table(TargetTable.LoadMetric.LONG_THREADS);
+  }
+
+  static TargetTable table(TargetTable.LoadMetric metric) {
     TargetTable.Inputs in =
         new TargetTable.Inputs(
             "p.json",
@@ -37,7 +41,8 @@ class TpcPolicyTest {
             0.99,
             MS,
             1,
-            "fluid");
+            "fluid",
+            metric);
     TargetTable.Groups groups =
         new TargetTable.Groups(
             30 * MS,
@@ -102,6 +107,17 @@ class TpcPolicyTest {
     system.longThreads = 5; // E = 100 ms: not yet past the target at this load
     system.busy = 0;
     assertEquals(2, tpc.degree(request, system));
+  }
+
+  @Test
+  void underAllThreadsTheLoadIsEveryBusyThread() {
+    Policy tpc =
+        TpcPolicy.of(
+            TpcPolicy.Variant.TPC, TableSource.fixed(table(TargetTable.LoadMetric.ALL_THREADS)));
+    system.busy = 2; // E = 50 ms whatever LongT says
+    assertEquals(3, admitted(tpc, 100, 0)); // 100 / 2.7 = 37.0 <= 50
+    system.busy = 0; // E = 20 ms
+    assertEquals(4, admitted(tpc, 100, 7));
   }
 
   @Test

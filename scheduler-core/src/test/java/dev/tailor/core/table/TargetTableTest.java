@@ -39,7 +39,8 @@ class TargetTableTest {
             0.99,
             MS,
             2,
-            "units");
+            "units",
+            TargetTable.LoadMetric.ALL_THREADS);
     TargetTable.Groups groups =
         new TargetTable.Groups(
             3 * MS,
@@ -71,6 +72,7 @@ class TargetTableTest {
     assertEquals(t.groups().longFromNanos(), back.groups().longFromNanos());
     assertEquals(t.groups().mediumCurve(), back.groups().mediumCurve());
     assertEquals("cross-fit 5", back.inputs().predictions());
+    assertEquals(TargetTable.LoadMetric.ALL_THREADS, back.inputs().loadMetric());
     assertEquals(t.inputs().modelDigest(), back.inputs().modelDigest());
     assertArrayEquals(t.inputs().weights(), back.inputs().weights());
     assertEquals(t.search(), back.search());
