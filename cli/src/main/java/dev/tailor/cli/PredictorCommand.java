@@ -118,7 +118,7 @@ final class PredictorCommand implements Runnable {
 
     @Option(
         names = "--rounds",
-        defaultValue = "300",
+        defaultValue = "100",
         description = "Boosting rounds (default ${DEFAULT-VALUE}).")
     int rounds;
 
@@ -130,7 +130,7 @@ final class PredictorCommand implements Runnable {
 
     @Option(
         names = "--eta",
-        defaultValue = "0.05",
+        defaultValue = "0.15",
         description = "Learning rate (default ${DEFAULT-VALUE}).")
     double eta;
 

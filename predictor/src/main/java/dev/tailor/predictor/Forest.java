@@ -22,30 +22,16 @@ final class Forest {
   private final float baseScore;
   private final int features;
   private final int[] roots;
-  // Per node, all trees' nodes in one array each; a leaf has left == -1 and its value in split.
-  private final int[] feature;
-  private final float[] split;
-  private final int[] left;
-  private final int[] right;
-  private final boolean[] defaultLeft;
+  // Four ints per node, all trees in one array, so that a node is one cache line's read: the split
+  // feature shifted left by one with the default-left bit below it (-1 for a leaf), the split
+  // condition's (or the leaf value's) float bits, the left child's and the right child's index.
+  private final int[] nodes;
 
-  private Forest(
-      float baseScore,
-      int features,
-      int[] roots,
-      int[] feature,
-      float[] split,
-      int[] left,
-      int[] right,
-      boolean[] defaultLeft) {
+  private Forest(float baseScore, int features, int[] roots, int[] nodes) {
     this.baseScore = baseScore;
     this.features = features;
     this.roots = roots;
-    this.feature = feature;
-    this.split = split;
-    this.left = left;
-    this.right = right;
-    this.defaultLeft = defaultLeft;
+    this.nodes = nodes;
   }
 
   /**
@@ -75,11 +61,7 @@ final class Forest {
       nodes += t.path("left_children").size();
     }
     int[] roots = new int[trees.size()];
-    int[] feature = new int[nodes];
-    float[] split = new float[nodes];
-    int[] left = new int[nodes];
-    int[] right = new int[nodes];
-    boolean[] defaultLeft = new boolean[nodes];
+    int[] packed = new int[4 * nodes];
     int at = 0;
     for (int t = 0; t < trees.size(); t++) {
       JsonNode tree = trees.get(t);
@@ -93,15 +75,16 @@ final class Forest {
       JsonNode f = tree.path("split_indices");
       JsonNode s = tree.path("split_conditions");
       JsonNode d = tree.path("default_left");
-      roots[t] = at;
+      roots[t] = 4 * at;
       for (int i = 0; i < l.size(); i++) {
-        int li = l.get(i).asInt();
-        left[at + i] = li < 0 ? -1 : at + li;
-        right[at + i] = li < 0 ? -1 : at + r.get(i).asInt();
-        feature[at + i] = f.get(i).asInt();
-        split[at + i] = (float) s.get(i).asDouble();
+        int node = 4 * (at + i);
+        int left = l.get(i).asInt();
         JsonNode dl = d.get(i);
-        defaultLeft[at + i] = dl.isBoolean() ? dl.booleanValue() : dl.asInt() != 0;
+        boolean defaultLeft = dl.isBoolean() ? dl.booleanValue() : dl.asInt() != 0;
+        packed[node] = left < 0 ? -1 : (f.get(i).asInt() << 1) | (defaultLeft ? 1 : 0);
+        packed[node + 1] = Float.floatToRawIntBits((float) s.get(i).asDouble());
+        packed[node + 2] = left < 0 ? -1 : 4 * (at + left);
+        packed[node + 3] = left < 0 ? -1 : 4 * (at + r.get(i).asInt());
       }
       at += l.size();
     }
@@ -109,11 +92,7 @@ final class Forest {
         baseScore(param.path("base_score").asText()),
         param.path("num_feature").asInt(),
         roots,
-        feature,
-        split,
-        left,
-        right,
-        defaultLeft);
+        packed);
   }
 
   /**
@@ -139,18 +118,22 @@ final class Forest {
 
   /** The forest's output for one row of features ({@code NaN} for missing). */
   float predict(float[] row) {
+    int[] nodes = this.nodes;
     float sum = baseScore;
-    for (int root : roots) {
-      int n = root;
-      while (left[n] >= 0) {
-        float v = row[feature[n]];
-        if (Float.isNaN(v)) {
-          n = defaultLeft[n] ? left[n] : right[n];
-        } else {
-          n = v < split[n] ? left[n] : right[n];
+    for (int n : roots) {
+      int split;
+      while ((split = nodes[n]) >= 0) {
+        float v = row[split >>> 1];
+        float condition = Float.intBitsToFloat(nodes[n + 1]);
+        if (v < condition) {
+          n = nodes[n + 2];
+        } else if (v >= condition) {
+          n = nodes[n + 3];
+        } else { // missing
+          n = (split & 1) != 0 ? nodes[n + 2] : nodes[n + 3];
         }
       }
-      sum += split[n];
+      sum += Float.intBitsToFloat(nodes[n + 1]);
     }
     return sum;
   }

@@ -68,9 +68,13 @@ public final class PredictorModel {
       double minChildWeight,
       double lambda) {
 
-    /** 300 rounds of depth-5 trees at learning rate 0.05, on 80% of rows and features each. */
+    /**
+     * 100 rounds of depth-5 trees at learning rate 0.15, on 80% of rows and features each: on the
+     * demo's two profiles as accurate under 5-fold cross-validation as 300 rounds at 0.05, at a
+     * third of the cost per prediction (the forest is most of a prediction's time).
+     */
     public static Params defaults() {
-      return new Params(300, 5, 0.05, 0.8, 0.8, 2, 1);
+      return new Params(100, 5, 0.15, 0.8, 0.8, 2, 1);
     }
 
     /** Checks the parameters. */

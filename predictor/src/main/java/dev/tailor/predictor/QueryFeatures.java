@@ -3,6 +3,7 @@ package dev.tailor.predictor;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -19,11 +20,14 @@ import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.CollectionStatistics;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.PhraseQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.QueryVisitor;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.ScorerSupplier;
+import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.Weight;
+import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.automaton.ByteRunAutomaton;
 
 /**
@@ -46,7 +50,9 @@ import org.apache.lucene.util.automaton.ByteRunAutomaton;
  * their learned default.
  *
  * <p>Thread-safe: one instance serves all threads. It searches with its own plain {@link
- * IndexSearcher} over the reader, so that computing features never submits work to a scheduler.
+ * IndexSearcher} over the reader, so that computing features never submits work to a scheduler. An
+ * instance is bound to one reader and caches its term statistics; a reopened reader needs a new
+ * instance.
  */
 public final class QueryFeatures {
 
@@ -82,7 +88,7 @@ public final class QueryFeatures {
     /** Each term's BM25 inverse document frequency: min, max, sum, mean. */
     IDF("idf.min", "idf.max", "idf.sum", "idf.mean"),
     /**
-     * Lucene's own cost estimate: ln(1 + the sum over segments of the rewritten query's {@link
+     * Lucene's cost estimate: ln(1 + the sum over segments of the rewritten query's {@link
      * ScorerSupplier#cost()}), the documents its iterators expect to visit.
      */
     COST("cost");
@@ -119,6 +125,9 @@ public final class QueryFeatures {
   public static final List<String> NAMES =
       Arrays.stream(Family.values()).flatMap(f -> f.names().stream()).toList();
 
+  /** The most terms whose statistics are kept ({@link #stats}). */
+  static final int CACHED_TERMS = 1 << 16;
+
   // Offsets of each family in the vector.
   private static final int SHAPE = 0;
   private static final int KIND = SHAPE + Family.SHAPE.names().size();
@@ -129,6 +138,9 @@ public final class QueryFeatures {
 
   private final IndexSearcher searcher;
   private final Map<String, Long> docCounts = new ConcurrentHashMap<>();
+  private final Map<Term, long[]> termStats = new ConcurrentHashMap<>();
+  private final ThreadLocal<Map<String, TermsEnum[]>> threadEnums =
+      ThreadLocal.withInitial(HashMap::new);
 
   /** Features of queries on {@code reader}. */
   public QueryFeatures(IndexReader reader) {
@@ -193,12 +205,17 @@ public final class QueryFeatures {
     out[SHAPE + 1] = walk.clauses;
     out[SHAPE + 2] = walk.phrases;
     out[SHAPE + 3] = walk.multiTerm;
-    termStatistics(walk.terms, out);
-    out[COST] = (float) Math.log1p(cost(rewritten));
+    List<Term> terms = new ArrayList<>(walk.terms);
+    long[][] perLeaf = new long[terms.size()][];
+    termStatistics(terms, perLeaf, out);
+    out[COST] = (float) Math.log1p(cost(rewritten, terms, perLeaf));
   }
 
-  /** Document and total term frequencies and IDFs of the terms, summarized. */
-  private void termStatistics(Set<Term> terms, float[] out) throws IOException {
+  /**
+   * Document and total term frequencies and IDFs of the terms, summarized; sets {@code perLeaf[t]}
+   * to term t's {@linkplain #stats statistics}, for the cost estimate.
+   */
+  private void termStatistics(List<Term> terms, long[][] perLeaf, float[] out) throws IOException {
     if (terms.isEmpty()) {
       Arrays.fill(out, DOC_FREQ, COST, Float.NaN);
       return;
@@ -206,23 +223,16 @@ public final class QueryFeatures {
     long dfMin = Long.MAX_VALUE, dfMax = 0, dfSum = 0;
     long ttfMin = Long.MAX_VALUE, ttfMax = 0, ttfSum = 0;
     double idfMin = Double.MAX_VALUE, idfMax = 0, idfSum = 0;
-    List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
-    for (Term term : terms) {
+    int leaves = searcher.getIndexReader().leaves().size();
+    for (int t = 0; t < terms.size(); t++) {
+      Term term = terms.get(t);
+      long[] stats = stats(term);
+      perLeaf[t] = stats;
       long df = 0;
-      long ttf = 0;
-      // One seek per segment gives both frequencies; IndexReader.docFreq and totalTermFreq would
-      // seek twice.
-      for (LeafReaderContext leaf : leaves) {
-        Terms fieldTerms = leaf.reader().terms(term.field());
-        if (fieldTerms == null) {
-          continue;
-        }
-        TermsEnum te = fieldTerms.iterator();
-        if (te.seekExact(term.bytes())) {
-          df += te.docFreq();
-          ttf += te.totalTermFreq();
-        }
+      for (int leaf = 0; leaf < leaves; leaf++) {
+        df += stats[leaf];
       }
+      long ttf = stats[leaves];
       double idf = idf(df, docCount(term.field()));
       dfMin = Math.min(dfMin, df);
       dfMax = Math.max(dfMax, df);
@@ -241,6 +251,59 @@ public final class QueryFeatures {
     out[IDF + 1] = (float) idfMax;
     out[IDF + 2] = (float) idfSum;
     out[IDF + 3] = (float) (idfSum / n);
+  }
+
+  /**
+   * A term's document frequency in each segment, then its total frequency in the index: from the
+   * cache, or read with one seek per segment (IndexReader.docFreq and totalTermFreq would seek
+   * twice) and cached.
+   *
+   * <p>Term statistics are what Kim et al. (WSDM'15, §4) precompute per term offline; here they are
+   * computed on first use and kept, since the reader never changes. Looking a term up costs about
+   * half a microsecond per segment, which for a few terms in a few segments is most of a
+   * prediction's budget; a hit costs a hash lookup. The cache holds at most {@value #CACHED_TERMS}
+   * terms and is emptied when full, so that a stream of rare terms cannot grow it without bound.
+   */
+  private long[] stats(Term term) throws IOException {
+    long[] cached = termStats.get(term);
+    if (cached != null) {
+      return cached;
+    }
+    TermsEnum[] enums = enums(term.field());
+    long[] stats = new long[enums.length + 1];
+    for (int leaf = 0; leaf < enums.length; leaf++) {
+      TermsEnum te = enums[leaf];
+      if (te != null && te.seekExact(term.bytes())) {
+        stats[leaf] = te.docFreq();
+        stats[enums.length] += te.totalTermFreq();
+      }
+    }
+    if (termStats.size() >= CACHED_TERMS) {
+      termStats.clear();
+    }
+    // A deep copy of the key: a query's term may share its bytes with something that changes.
+    termStats.put(new Term(term.field(), BytesRef.deepCopyOf(term.bytes())), stats);
+    return stats;
+  }
+
+  /**
+   * This thread's terms enums of {@code field}, one per segment (null where the segment lacks the
+   * field). A fresh enum per seek would cost as much as the seek; an enum is not thread-safe, so
+   * each thread keeps its own, for as long as this instance lives.
+   */
+  private TermsEnum[] enums(String field) throws IOException {
+    Map<String, TermsEnum[]> mine = threadEnums.get();
+    TermsEnum[] enums = mine.get(field);
+    if (enums == null) {
+      List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+      enums = new TermsEnum[leaves.size()];
+      for (int i = 0; i < enums.length; i++) {
+        Terms terms = leaves.get(i).reader().terms(field);
+        enums[i] = terms == null ? null : terms.iterator();
+      }
+      mine.put(field, enums);
+    }
+    return enums;
   }
 
   private static void summary(float[] out, int at, long min, long max, long sum, int n) {
@@ -272,10 +335,89 @@ public final class QueryFeatures {
 
   /**
    * Lucene's cost estimate of the rewritten query: the sum over segments of what its scorer
-   * suppliers expect to visit, without scores (so no statistics are gathered for scoring), and
-   * without building a scorer.
+   * suppliers expect to visit ({@link ScorerSupplier#cost()}, without scores).
+   *
+   * <p>For a query of terms, phrases and boolean combinations of them, the estimate is computed
+   * here from the per-segment document frequencies already read, as Lucene's suppliers compute it
+   * (a term: its postings; a phrase or a conjunction: its cheapest required part; a disjunction:
+   * the sum of its parts, or with a minimum to match the sum of all but the most expensive ones it
+   * may skip; a part missing from a segment matches nothing there): asking Lucene would look every
+   * term up again in every segment and cost as much as all the other features together. Other
+   * queries (multi-term expansions, ranges, anything else) ask Lucene's own suppliers.
    */
-  private long cost(Query rewritten) throws IOException {
+  private long cost(Query rewritten, List<Term> terms, long[][] perLeaf) throws IOException {
+    int leaves = searcher.getIndexReader().leaves().size();
+    long cost = 0;
+    for (int leaf = 0; leaf < leaves; leaf++) {
+      long c = leafCost(rewritten, terms, perLeaf, leaf);
+      if (c < 0) {
+        return luceneCost(rewritten);
+      }
+      cost += c;
+    }
+    return cost;
+  }
+
+  /** The query's cost in one segment; 0 if it matches nothing there, -1 if not computed here. */
+  private static long leafCost(Query q, List<Term> terms, long[][] perLeaf, int leaf) {
+    Query query = QueryKind.unwrap(q);
+    if (query instanceof TermQuery t) {
+      int i = terms.indexOf(t.getTerm());
+      return i < 0 ? -1 : perLeaf[i][leaf];
+    }
+    if (query instanceof PhraseQuery p) {
+      long min = Long.MAX_VALUE;
+      for (Term t : p.getTerms()) {
+        int i = terms.indexOf(t);
+        if (i < 0) {
+          return -1;
+        }
+        min = Math.min(min, perLeaf[i][leaf]);
+      }
+      return min == Long.MAX_VALUE ? 0 : min;
+    }
+    if (query instanceof BooleanQuery b) {
+      long required = Long.MAX_VALUE;
+      boolean hasRequired = false;
+      List<Long> optional = new ArrayList<>();
+      for (BooleanClause c : b.clauses()) {
+        if (c.occur() == BooleanClause.Occur.MUST_NOT) {
+          continue;
+        }
+        long sub = leafCost(c.query(), terms, perLeaf, leaf);
+        if (sub < 0) {
+          return -1;
+        }
+        if (c.isRequired()) {
+          if (sub == 0) {
+            return 0; // a required part that matches nothing here: no scorer at all
+          }
+          hasRequired = true;
+          required = Math.min(required, sub);
+        } else if (sub > 0) {
+          optional.add(sub);
+        }
+      }
+      int msm = b.getMinimumNumberShouldMatch();
+      if (optional.size() < msm || (!hasRequired && optional.isEmpty())) {
+        return 0;
+      }
+      if (hasRequired && msm == 0) {
+        return required;
+      }
+      // All but the (msm - 1) most expensive optional parts: each match needs msm of them.
+      optional.sort(null);
+      long should = 0;
+      for (int i = 0; i < optional.size() - Math.max(0, msm - 1); i++) {
+        should += optional.get(i);
+      }
+      return Math.min(required, should);
+    }
+    return -1;
+  }
+
+  /** Lucene's own estimate: a weight without scores, and each segment's supplier's cost. */
+  private long luceneCost(Query rewritten) throws IOException {
     Weight weight = searcher.createWeight(rewritten, ScoreMode.COMPLETE_NO_SCORES, 1f);
     long cost = 0;
     for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {

@@ -110,6 +110,57 @@ class QueryFeaturesTest {
     assertEquals((float) log1p(4), get(f, "cost"));
   }
 
+  private static TermQuery t(String text) {
+    return new TermQuery(new Term("body", text));
+  }
+
+  @Test
+  void costIsLucenesOwnEstimate() throws IOException {
+    IndexSearcher searcher = new IndexSearcher(reader);
+    List<org.apache.lucene.search.Query> queries =
+        List.of(
+            t("a"),
+            t("absent"),
+            new BooleanQuery.Builder().add(t("a"), Occur.SHOULD).add(t("c"), Occur.SHOULD).build(),
+            new BooleanQuery.Builder().add(t("a"), Occur.MUST).add(t("c"), Occur.SHOULD).build(),
+            // a and d never share a segment: no scorer in either.
+            new BooleanQuery.Builder().add(t("a"), Occur.MUST).add(t("d"), Occur.MUST).build(),
+            new BooleanQuery.Builder().add(t("b"), Occur.MUST).add(t("d"), Occur.FILTER).build(),
+            new BooleanQuery.Builder()
+                .add(t("a"), Occur.SHOULD)
+                .add(t("b"), Occur.SHOULD)
+                .add(t("c"), Occur.SHOULD)
+                .setMinimumNumberShouldMatch(2)
+                .build(),
+            new BooleanQuery.Builder()
+                .add(t("b"), Occur.SHOULD)
+                .add(t("a"), Occur.MUST_NOT)
+                .build(),
+            new BooleanQuery.Builder()
+                .add(t("d"), Occur.SHOULD)
+                .add(
+                    new BooleanQuery.Builder()
+                        .add(t("a"), Occur.MUST)
+                        .add(t("b"), Occur.MUST)
+                        .build(),
+                    Occur.SHOULD)
+                .build(),
+            new PhraseQuery("body", "a", "b"),
+            new PhraseQuery("body", "b", "d"),
+            new PrefixQuery(new Term("body", "a")));
+    for (org.apache.lucene.search.Query q : queries) {
+      org.apache.lucene.search.Weight w =
+          searcher.createWeight(
+              searcher.rewrite(q), org.apache.lucene.search.ScoreMode.COMPLETE_NO_SCORES, 1f);
+      long lucene = 0;
+      for (org.apache.lucene.index.LeafReaderContext leaf : reader.leaves()) {
+        org.apache.lucene.search.ScorerSupplier s = w.scorerSupplier(leaf);
+        lucene += s == null ? 0 : s.cost();
+      }
+      assertEquals((float) log1p(lucene), get(features.extract(q), "cost"), q.toString());
+    }
+  }
+
   @Test
   void idfIsLucenesBm25Idf() throws IOException {
     IndexSearcher searcher = new IndexSearcher(reader);
