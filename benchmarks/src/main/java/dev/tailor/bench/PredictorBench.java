@@ -217,6 +217,9 @@ public final class PredictorBench {
     long[] dmatrix = new long[sample];
     Booster booster = model.loadBooster();
     try {
+      // One thread, as the trainer uses: a loaded booster would otherwise start a thread team per
+      // call, which on a busy machine costs milliseconds.
+      booster.setParam("nthread", 1);
       for (int pass = 0; pass < 2; pass++) { // the first pass warms up
         for (int i = 0; i < sample; i++) {
           long t0 = System.nanoTime();

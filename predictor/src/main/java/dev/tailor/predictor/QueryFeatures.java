@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -198,7 +199,7 @@ public final class QueryFeatures {
       }
       out[SHAPE + 8] = b.getMinimumNumberShouldMatch();
     }
-    Query rewritten = searcher.rewrite(query);
+    Query rewritten = isRewritten(query) ? query : searcher.rewrite(query);
     Walk walk = new Walk();
     rewritten.visit(walk);
     out[SHAPE] = walk.terms.size();
@@ -209,6 +210,34 @@ public final class QueryFeatures {
     long[][] perLeaf = new long[terms.size()][];
     termStatistics(terms, perLeaf, out);
     out[COST] = (float) Math.log1p(cost(rewritten, terms, perLeaf));
+  }
+
+  /**
+   * Whether rewriting would return the query itself: a term, or a disjunction or conjunction of two
+   * or more distinct terms (the common shape of a typed query). Lucene's rewrite of a boolean query
+   * checks and copies its clauses and costs as much as all the features together, so for these
+   * shapes, where it changes nothing (tested), it is skipped.
+   */
+  static boolean isRewritten(Query query) {
+    if (query instanceof TermQuery) {
+      return true;
+    }
+    if (!(query instanceof BooleanQuery b)
+        || b.getMinimumNumberShouldMatch() != 0
+        || b.clauses().size() < 2) {
+      return false;
+    }
+    BooleanClause.Occur occur = b.clauses().get(0).occur();
+    if (occur != BooleanClause.Occur.SHOULD && occur != BooleanClause.Occur.MUST) {
+      return false;
+    }
+    Set<Term> seen = new HashSet<>();
+    for (BooleanClause c : b.clauses()) {
+      if (c.occur() != occur || !(c.query() instanceof TermQuery t) || !seen.add(t.getTerm())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

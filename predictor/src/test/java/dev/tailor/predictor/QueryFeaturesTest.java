@@ -162,6 +162,35 @@ class QueryFeaturesTest {
   }
 
   @Test
+  void theShapesWhoseRewriteIsSkippedAreThoseLuceneLeavesAsTheyAre() throws IOException {
+    IndexSearcher searcher = new IndexSearcher(reader);
+    List<org.apache.lucene.search.Query> skipped =
+        List.of(
+            t("a"),
+            t("absent"),
+            new BooleanQuery.Builder().add(t("a"), Occur.SHOULD).add(t("c"), Occur.SHOULD).build(),
+            new BooleanQuery.Builder()
+                .add(t("a"), Occur.SHOULD)
+                .add(t("absent"), Occur.SHOULD)
+                .add(t("d"), Occur.SHOULD)
+                .build(),
+            new BooleanQuery.Builder().add(t("a"), Occur.MUST).add(t("b"), Occur.MUST).build());
+    for (org.apache.lucene.search.Query q : skipped) {
+      assertTrue(QueryFeatures.isRewritten(q), q.toString());
+      assertTrue(searcher.rewrite(q) == q, q + " is rewritten by Lucene");
+    }
+    List<org.apache.lucene.search.Query> rewritten =
+        List.of(
+            new BooleanQuery.Builder().add(t("a"), Occur.SHOULD).build(),
+            new BooleanQuery.Builder().add(t("a"), Occur.SHOULD).add(t("a"), Occur.SHOULD).build(),
+            new BooleanQuery.Builder().add(t("a"), Occur.MUST).add(t("b"), Occur.SHOULD).build(),
+            new PrefixQuery(new Term("body", "a")));
+    for (org.apache.lucene.search.Query q : rewritten) {
+      assertTrue(!QueryFeatures.isRewritten(q), q.toString());
+    }
+  }
+
+  @Test
   void idfIsLucenesBm25Idf() throws IOException {
     IndexSearcher searcher = new IndexSearcher(reader);
     CollectionStatistics coll = searcher.collectionStatistics("body");
