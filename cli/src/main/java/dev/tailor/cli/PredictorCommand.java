@@ -186,7 +186,7 @@ final class PredictorCommand implements Runnable {
           seed,
           model.trees(),
           QueryFeatures.count(),
-          QueryFeatures.VERSION);
+          model.featureSet());
       out.printf(
           Locale.ROOT,
           "  long = the slowest 5%% of the training requests: >= %.3f ms%n",

@@ -20,14 +20,18 @@ import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.CollectionStatistics;
+import org.apache.lucene.search.FuzzyQuery;
 import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.MultiPhraseQuery;
 import org.apache.lucene.search.PhraseQuery;
+import org.apache.lucene.search.PrefixQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.QueryVisitor;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.ScorerSupplier;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.Weight;
+import org.apache.lucene.search.WildcardQuery;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.automaton.ByteRunAutomaton;
 
@@ -61,7 +65,7 @@ public final class QueryFeatures {
    * The version of the definition, recorded in every model. Names alone would not tell a changed
    * computation under an unchanged name.
    */
-  public static final String VERSION = "tailor-query-features-1";
+  public static final String VERSION = "tailor-query-features-2";
 
   /** A group of features that is kept or dropped together when training measures what each adds. */
   public enum Family {
@@ -92,7 +96,19 @@ public final class QueryFeatures {
      * Lucene's cost estimate: ln(1 + the sum over segments of the rewritten query's {@link
      * ScorerSupplier#cost()}), the documents its iterators expect to visit.
      */
-    COST("cost");
+    COST("cost"),
+    /**
+     * What the query as written says about work its statistics cannot show: a pattern's length and
+     * literal prefix (how much of the term dictionary a prefix, wildcard or fuzzy query walks), its
+     * wildcards, a fuzzy query's edit distance, a phrase's slop. Missing for a query without
+     * patterns or phrases.
+     */
+    PATTERN(
+        "pattern.length",
+        "pattern.literalPrefix",
+        "pattern.wildcards",
+        "pattern.maxEdits",
+        "phrase.maxSlop");
 
     private final List<String> names;
 
@@ -118,6 +134,7 @@ public final class QueryFeatures {
         case TOTAL_TERM_FREQ -> "totalTermFreq";
         case IDF -> "idf";
         case COST -> "cost";
+        case PATTERN -> "pattern";
       };
     }
   }
@@ -136,6 +153,7 @@ public final class QueryFeatures {
   private static final int TTF = DOC_FREQ + Family.DOC_FREQ.names().size();
   private static final int IDF = TTF + Family.TOTAL_TERM_FREQ.names().size();
   private static final int COST = IDF + Family.IDF.names().size();
+  private static final int PATTERN = COST + Family.COST.names().size();
 
   private final IndexSearcher searcher;
   private final Map<String, Long> docCounts = new ConcurrentHashMap<>();
@@ -210,6 +228,71 @@ public final class QueryFeatures {
     long[][] perLeaf = new long[terms.size()][];
     termStatistics(terms, perLeaf, out);
     out[COST] = (float) Math.log1p(cost(rewritten, terms, perLeaf));
+    patterns(query, out);
+  }
+
+  /** The {@link Family#PATTERN} features, from the query as written; missing where none apply. */
+  private static void patterns(Query query, float[] out) {
+    Arrays.fill(out, PATTERN, PATTERN + Family.PATTERN.names().size(), Float.NaN);
+    query.visit(
+        new QueryVisitor() {
+          @Override
+          public QueryVisitor getSubVisitor(BooleanClause.Occur occur, Query parent) {
+            return this;
+          }
+
+          @Override
+          public void consumeTerms(Query q, Term... ts) {
+            if (q instanceof PhraseQuery p) {
+              max(out, PATTERN + 4, p.getSlop());
+            } else if (q instanceof MultiPhraseQuery p) {
+              max(out, PATTERN + 4, p.getSlop());
+            }
+          }
+
+          @Override
+          public void consumeTermsMatching(
+              Query q, String field, Supplier<ByteRunAutomaton> automaton) {
+            switch (q) {
+              case FuzzyQuery f -> {
+                pattern(out, f.getTerm().text(), f.getPrefixLength(), 0);
+                max(out, PATTERN + 3, f.getMaxEdits());
+              }
+              case PrefixQuery p ->
+                  pattern(out, p.getPrefix().text(), p.getPrefix().text().length(), 1);
+              case WildcardQuery w -> {
+                String text = w.getTerm().text();
+                int literal = 0;
+                int wildcards = 0;
+                for (int i = 0; i < text.length(); i++) {
+                  char c = text.charAt(i);
+                  if (c == WildcardQuery.WILDCARD_STRING || c == WildcardQuery.WILDCARD_CHAR) {
+                    wildcards++;
+                  } else if (wildcards == 0) {
+                    literal++;
+                  }
+                }
+                pattern(out, text, literal, wildcards);
+              }
+              default -> {}
+            }
+          }
+        });
+  }
+
+  /**
+   * Records a pattern: the shortest literal prefix and the longest pattern of the query's patterns,
+   * and their wildcards summed.
+   */
+  private static void pattern(float[] out, String text, int literalPrefix, int wildcards) {
+    max(out, PATTERN, text.length());
+    out[PATTERN + 1] =
+        Float.isNaN(out[PATTERN + 1]) ? literalPrefix : Math.min(out[PATTERN + 1], literalPrefix);
+    out[PATTERN + 2] = (Float.isNaN(out[PATTERN + 2]) ? 0 : out[PATTERN + 2]) + wildcards;
+  }
+
+  private static void max(float[] out, int at, float value) {
+    out[at] = Float.isNaN(out[at]) ? value : Math.max(out[at], value);
   }
 
   /**

@@ -233,6 +233,29 @@ class QueryFeaturesTest {
   }
 
   @Test
+  void patternsAndSlopAreReadFromTheQueryAsWritten() throws IOException {
+    float[] wildcard =
+        features.extract(new org.apache.lucene.search.WildcardQuery(new Term("body", "ab*c?")));
+    assertEquals(5, get(wildcard, "pattern.length"));
+    assertEquals(2, get(wildcard, "pattern.literalPrefix"));
+    assertEquals(2, get(wildcard, "pattern.wildcards"));
+    assertTrue(Float.isNaN(get(wildcard, "pattern.maxEdits")));
+    float[] fuzzy = features.extract(new FuzzyQuery(new Term("body", "abc"), 2, 1));
+    assertEquals(3, get(fuzzy, "pattern.length"));
+    assertEquals(1, get(fuzzy, "pattern.literalPrefix"));
+    assertEquals(2, get(fuzzy, "pattern.maxEdits"));
+    float[] prefix = features.extract(new PrefixQuery(new Term("body", "ab")));
+    assertEquals(2, get(prefix, "pattern.literalPrefix"));
+    assertEquals(1, get(prefix, "pattern.wildcards"));
+    PhraseQuery sloppy = new PhraseQuery(3, "body", "a", "b");
+    assertEquals(3, get(features.extract(sloppy), "phrase.maxSlop"));
+    float[] term = features.extract(t("a"));
+    for (int i : QueryFeatures.indices(QueryFeatures.Family.PATTERN)) {
+      assertTrue(Float.isNaN(term[i]), QueryFeatures.NAMES.get(i));
+    }
+  }
+
+  @Test
   void fuzzyIsRewrittenToTheTermsItMatches() throws IOException {
     float[] f = features.extract(new FuzzyQuery(new Term("body", "a"), 1));
     assertEquals(1, get(f, "kind.fuzzy"));
