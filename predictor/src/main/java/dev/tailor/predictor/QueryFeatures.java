@@ -85,8 +85,18 @@ public final class QueryFeatures {
         Arrays.stream(QueryKind.values())
             .map(k -> "kind." + k.name().toLowerCase(Locale.ROOT))
             .toList()),
-    /** Each term's document frequency, summarized as ln(1 + x) of min, max, sum and mean. */
-    DOC_FREQ("docFreq.min", "docFreq.max", "docFreq.sum", "docFreq.mean"),
+    /**
+     * Each term's document frequency, summarized as ln(1 + x) of min, max, sum and mean, and of the
+     * second and third largest (missing without as many terms): a disjunction's pruning depends on
+     * how its frequent terms compare, which the extremes alone do not show.
+     */
+    DOC_FREQ(
+        "docFreq.min",
+        "docFreq.max",
+        "docFreq.sum",
+        "docFreq.mean",
+        "docFreq.second",
+        "docFreq.third"),
     /** Each term's total frequency, summarized as ln(1 + x) of min, max, sum and mean. */
     TOTAL_TERM_FREQ(
         "totalTermFreq.min", "totalTermFreq.max", "totalTermFreq.sum", "totalTermFreq.mean"),
@@ -332,7 +342,7 @@ public final class QueryFeatures {
       Arrays.fill(out, DOC_FREQ, COST, Float.NaN);
       return;
     }
-    long dfMin = Long.MAX_VALUE, dfMax = 0, dfSum = 0;
+    long dfMin = Long.MAX_VALUE, dfMax = 0, dfSum = 0, second = 0, third = 0;
     long ttfMin = Long.MAX_VALUE, ttfMax = 0, ttfSum = 0;
     double idfMin = Double.MAX_VALUE, idfMax = 0, idfSum = 0;
     int leaves = searcher.getIndexReader().leaves().size();
@@ -347,7 +357,16 @@ public final class QueryFeatures {
       long ttf = stats[leaves];
       double idf = idf(df, docCount(term.field()));
       dfMin = Math.min(dfMin, df);
-      dfMax = Math.max(dfMax, df);
+      if (df > dfMax) {
+        third = second;
+        second = dfMax;
+        dfMax = df;
+      } else if (df > second) {
+        third = second;
+        second = df;
+      } else if (df > third) {
+        third = df;
+      }
       dfSum += df;
       ttfMin = Math.min(ttfMin, ttf);
       ttfMax = Math.max(ttfMax, ttf);
@@ -358,6 +377,8 @@ public final class QueryFeatures {
     }
     int n = terms.size();
     summary(out, DOC_FREQ, dfMin, dfMax, dfSum, n);
+    out[DOC_FREQ + 4] = n < 2 ? Float.NaN : (float) Math.log1p(second);
+    out[DOC_FREQ + 5] = n < 3 ? Float.NaN : (float) Math.log1p(third);
     summary(out, TTF, ttfMin, ttfMax, ttfSum, n);
     out[IDF] = (float) idfMin;
     out[IDF + 1] = (float) idfMax;

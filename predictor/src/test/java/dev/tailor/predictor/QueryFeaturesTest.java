@@ -100,6 +100,8 @@ class QueryFeaturesTest {
     assertEquals((float) log1p(3), get(f, "docFreq.max"));
     assertEquals((float) log1p(4), get(f, "docFreq.sum"));
     assertEquals((float) log1p(2), get(f, "docFreq.mean"));
+    assertEquals((float) log1p(1), get(f, "docFreq.second"));
+    assertTrue(Float.isNaN(get(f, "docFreq.third")), "two terms have no third");
     assertEquals((float) log1p(4), get(f, "totalTermFreq.sum"));
     double idfA = Math.log(1 + (4 - 3 + 0.5) / (3 + 0.5));
     double idfC = Math.log(1 + (4 - 1 + 0.5) / (1 + 0.5));
