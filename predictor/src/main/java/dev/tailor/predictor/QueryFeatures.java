@@ -23,14 +23,13 @@ import org.apache.lucene.search.CollectionStatistics;
 import org.apache.lucene.search.FuzzyQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.MultiPhraseQuery;
+import org.apache.lucene.search.MultiTermQuery;
 import org.apache.lucene.search.PhraseQuery;
 import org.apache.lucene.search.PrefixQuery;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.QueryVisitor;
-import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.ScorerSupplier;
 import org.apache.lucene.search.TermQuery;
-import org.apache.lucene.search.Weight;
 import org.apache.lucene.search.WildcardQuery;
 import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.automaton.ByteRunAutomaton;
@@ -65,7 +64,7 @@ public final class QueryFeatures {
    * The version of the definition, recorded in every model. Names alone would not tell a changed
    * computation under an unchanged name.
    */
-  public static final String VERSION = "tailor-query-features-2";
+  public static final String VERSION = "tailor-query-features-3";
 
   /** A group of features that is kept or dropped together when training measures what each adds. */
   public enum Family {
@@ -104,7 +103,8 @@ public final class QueryFeatures {
     IDF("idf.min", "idf.max", "idf.sum", "idf.mean"),
     /**
      * Lucene's cost estimate: ln(1 + the sum over segments of the rewritten query's {@link
-     * ScorerSupplier#cost()}), the documents its iterators expect to visit.
+     * ScorerSupplier#cost()}), the documents its iterators expect to visit; missing for a query
+     * with other leaves than terms and phrases.
      */
     COST("cost"),
     /**
@@ -227,7 +227,8 @@ public final class QueryFeatures {
       }
       out[SHAPE + 8] = b.getMinimumNumberShouldMatch();
     }
-    Query rewritten = isRewritten(query) ? query : searcher.rewrite(query);
+    Query rewritten =
+        isRewritten(query) || expandsOnRewrite(query) ? query : searcher.rewrite(query);
     Walk walk = new Walk();
     rewritten.visit(walk);
     out[SHAPE] = walk.terms.size();
@@ -237,7 +238,8 @@ public final class QueryFeatures {
     List<Term> terms = new ArrayList<>(walk.terms);
     long[][] perLeaf = new long[terms.size()][];
     termStatistics(terms, perLeaf, out);
-    out[COST] = (float) Math.log1p(cost(rewritten, terms, perLeaf));
+    long cost = cost(rewritten, terms, perLeaf);
+    out[COST] = cost < 0 ? Float.NaN : (float) Math.log1p(cost);
     patterns(query, out);
   }
 
@@ -303,6 +305,35 @@ public final class QueryFeatures {
 
   private static void max(float[] out, int at, float value) {
     out[at] = Float.isNaN(out[at]) ? value : Math.max(out[at], value);
+  }
+
+  /**
+   * Whether rewriting the query would enumerate terms: a multi-term query (a fuzzy query by
+   * default) whose rewrite method builds a query of its matching terms, rather than a
+   * constant-score wrapper that matches lazily. Such a rewrite walks the term dictionary as the
+   * search itself will, at up to three quarters of a fuzzy query's time; the query is then taken as
+   * written, and its {@linkplain Family#PATTERN pattern} stands for the terms it would expand to.
+   */
+  static boolean expandsOnRewrite(Query query) {
+    boolean[] expands = {false};
+    query.visit(
+        new QueryVisitor() {
+          @Override
+          public QueryVisitor getSubVisitor(BooleanClause.Occur occur, Query parent) {
+            return this;
+          }
+
+          @Override
+          public void consumeTermsMatching(
+              Query q, String field, Supplier<ByteRunAutomaton> automaton) {
+            if (q instanceof MultiTermQuery m
+                && m.getRewriteMethod() != MultiTermQuery.CONSTANT_SCORE_BLENDED_REWRITE
+                && m.getRewriteMethod() != MultiTermQuery.CONSTANT_SCORE_REWRITE) {
+              expands[0] = true;
+            }
+          }
+        });
+    return expands[0];
   }
 
   /**
@@ -468,23 +499,24 @@ public final class QueryFeatures {
 
   /**
    * Lucene's cost estimate of the rewritten query: the sum over segments of what its scorer
-   * suppliers expect to visit ({@link ScorerSupplier#cost()}, without scores).
+   * suppliers expect to visit ({@link ScorerSupplier#cost()}, without scores); -1 (missing) for a
+   * query with other leaves than terms and phrases.
    *
-   * <p>For a query of terms, phrases and boolean combinations of them, the estimate is computed
-   * here from the per-segment document frequencies already read, as Lucene's suppliers compute it
-   * (a term: its postings; a phrase or a conjunction: its cheapest required part; a disjunction:
-   * the sum of its parts, or with a minimum to match the sum of all but the most expensive ones it
-   * may skip; a part missing from a segment matches nothing there): asking Lucene would look every
-   * term up again in every segment and cost as much as all the other features together. Other
-   * queries (multi-term expansions, ranges, anything else) ask Lucene's own suppliers.
+   * <p>The estimate is computed here from the per-segment document frequencies already read, as
+   * Lucene's suppliers compute it (a term: its postings; a phrase or a conjunction: its cheapest
+   * required part; a disjunction: the sum of its parts, or with a minimum to match the sum of all
+   * but the most expensive ones it may skip; a part missing from a segment matches nothing there;
+   * tested equal to Lucene's). Asking Lucene's own weight would look every term up again in every
+   * segment, and for a multi-term query walk the term dictionary: as much as the other features
+   * together, or more than the query's own time budget allows.
    */
-  private long cost(Query rewritten, List<Term> terms, long[][] perLeaf) throws IOException {
+  private long cost(Query rewritten, List<Term> terms, long[][] perLeaf) {
     int leaves = searcher.getIndexReader().leaves().size();
     long cost = 0;
     for (int leaf = 0; leaf < leaves; leaf++) {
       long c = leafCost(rewritten, terms, perLeaf, leaf);
       if (c < 0) {
-        return luceneCost(rewritten);
+        return -1;
       }
       cost += c;
     }
@@ -547,19 +579,6 @@ public final class QueryFeatures {
       return Math.min(required, should);
     }
     return -1;
-  }
-
-  /** Lucene's own estimate: a weight without scores, and each segment's supplier's cost. */
-  private long luceneCost(Query rewritten) throws IOException {
-    Weight weight = searcher.createWeight(rewritten, ScoreMode.COMPLETE_NO_SCORES, 1f);
-    long cost = 0;
-    for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
-      ScorerSupplier supplier = weight.scorerSupplier(leaf);
-      if (supplier != null) {
-        cost += supplier.cost();
-      }
-    }
-    return cost;
   }
 
   /** One walk of the rewritten query: its distinct terms and its leaf clauses by kind. */

@@ -148,8 +148,7 @@ class QueryFeaturesTest {
                     Occur.SHOULD)
                 .build(),
             new PhraseQuery("body", "a", "b"),
-            new PhraseQuery("body", "b", "d"),
-            new PrefixQuery(new Term("body", "a")));
+            new PhraseQuery("body", "b", "d"));
     for (org.apache.lucene.search.Query q : queries) {
       org.apache.lucene.search.Weight w =
           searcher.createWeight(
@@ -231,7 +230,7 @@ class QueryFeaturesTest {
     assertEquals(1, get(f, "multiTermClauses"));
     assertEquals(0, get(f, "terms"));
     assertTrue(Float.isNaN(get(f, "docFreq.min")));
-    assertTrue(get(f, "cost") > 0);
+    assertTrue(Float.isNaN(get(f, "cost")), "no cost without walking the term dictionary");
   }
 
   @Test
@@ -258,10 +257,20 @@ class QueryFeaturesTest {
   }
 
   @Test
-  void fuzzyIsRewrittenToTheTermsItMatches() throws IOException {
-    float[] f = features.extract(new FuzzyQuery(new Term("body", "a"), 1));
+  void fuzzyIsTakenAsWrittenNotExpanded() throws IOException {
+    FuzzyQuery fuzzy = new FuzzyQuery(new Term("body", "a"), 1);
+    assertTrue(QueryFeatures.expandsOnRewrite(fuzzy));
+    assertTrue(!QueryFeatures.expandsOnRewrite(new PrefixQuery(new Term("body", "a"))));
+    float[] f = features.extract(fuzzy);
     assertEquals(1, get(f, "kind.fuzzy"));
-    assertTrue(get(f, "terms") >= 3, "a, b, c, d are all one edit from a");
+    assertEquals(0, get(f, "terms"), "its expansions are not enumerated");
+    assertEquals(1, get(f, "multiTermClauses"));
+    assertEquals(1, get(f, "pattern.maxEdits"));
+    BooleanQuery mixed =
+        new BooleanQuery.Builder().add(t("b"), Occur.SHOULD).add(fuzzy, Occur.SHOULD).build();
+    float[] m = features.extract(mixed);
+    assertEquals(1, get(m, "terms"), "the plain term still counts");
+    assertEquals((float) log1p(3), get(m, "docFreq.max"));
   }
 
   @Test
