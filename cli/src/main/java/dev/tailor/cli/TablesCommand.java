@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.tailor.core.Durations;
 import dev.tailor.core.json.JsonFile;
 import dev.tailor.core.model.DemandProfile;
+import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.table.Digests;
 import dev.tailor.core.table.IntervalTable;
 import dev.tailor.core.table.TargetTable;
@@ -13,6 +14,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -221,13 +223,13 @@ final class TablesCommand implements Runnable {
     }
 
     private static String ms(long nanos) {
-      return String.format(java.util.Locale.ROOT, "%.3f ms", nanos / 1e6);
+      return String.format(Locale.ROOT, "%.3f ms", nanos / 1e6);
     }
 
-    private static String curve(dev.tailor.core.model.SpeedupCurve c, int maxDegree) {
+    private static String curve(SpeedupCurve c, int maxDegree) {
       StringBuilder b = new StringBuilder();
       for (int d = 1; d <= maxDegree; d++) {
-        b.append(d == 1 ? "" : " ").append(String.format(java.util.Locale.ROOT, "%.2f", c.at(d)));
+        b.append(d == 1 ? "" : " ").append(String.format(Locale.ROOT, "%.2f", c.at(d)));
       }
       return b.toString();
     }

@@ -1,5 +1,6 @@
 package dev.tailor.core.table;
 
+import com.fasterxml.jackson.annotation.JsonValue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -7,6 +8,7 @@ import dev.tailor.core.json.JsonFields;
 import dev.tailor.core.json.JsonFile;
 import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.policy.RequestView;
+import dev.tailor.core.policy.SystemView;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -150,7 +152,7 @@ public final class TargetTable {
     }
 
     /** The metric's name in a table file and on the command line. */
-    @com.fasterxml.jackson.annotation.JsonValue
+    @JsonValue
     public String label() {
       return label;
     }
@@ -166,7 +168,7 @@ public final class TargetTable {
     }
 
     /** The load this metric reads from the system now. */
-    public int read(dev.tailor.core.policy.SystemView system) {
+    public int read(SystemView system) {
       return this == LONG_THREADS ? system.busyThreadsOnLongRequests() : system.busyWorkers();
     }
   }
