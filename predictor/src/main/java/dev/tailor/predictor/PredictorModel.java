@@ -210,6 +210,18 @@ public final class PredictorModel {
     return trainedAt;
   }
 
+  /** Names the model by when and from what it was trained, for logs. */
+  @Override
+  public String toString() {
+    return "the model trained at "
+        + trainedAt
+        + " on "
+        + training.profile()
+        + " ("
+        + training.profileDigest()
+        + ")";
+  }
+
   /** The number of trees. */
   public int trees() {
     return forest.trees();

@@ -11,6 +11,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -21,9 +22,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>A watching source polls the file's modification time and size (every second by default) on one
  * shared daemon thread; when they change it reads and validates the whole file and only then swaps
  * it in. A bad file leaves the last good table serving and is logged once, with the file and the
- * reason, through {@link System.Logger}. Writers should replace the file atomically, as {@link
- * IntervalTable#write} does; a half-written file is simply a bad file until it is complete.
- * Whatever the reader rejects (a bad file, a table of another kind) is a bad file.
+ * reason, through {@link System.Logger}, and counted ({@link #rejected()}, {@link #lastProblem()}).
+ * Writers should replace the file atomically, as {@link IntervalTable#write} does; a half-written
+ * file is simply a bad file until it is complete. Whatever the reader rejects (a bad file, a table
+ * of another kind) is a bad file.
  *
  * <p>Readers pay one volatile read. Polling stops on {@link #close()}: whoever watches a file
  * closes its source (a policy that opened one closes it in its own {@code close}).
@@ -59,6 +61,8 @@ public final class TableSource<T> implements AutoCloseable {
   private final Path file;
   private final Reader<T> reader;
   private final AtomicReference<T> current;
+  private final AtomicLong rejected = new AtomicLong();
+  private final AtomicReference<String> lastProblem = new AtomicReference<>();
   private volatile Stamp seen;
   private volatile ScheduledFuture<?> polling;
 
@@ -126,9 +130,7 @@ public final class TableSource<T> implements AutoCloseable {
     try {
       stamp = Stamp.of(file);
     } catch (IOException e) {
-      LOG.log(
-          System.Logger.Level.WARNING,
-          file + ": cannot read (" + e + "); keeping the current table");
+      reject(file + ": cannot read (" + e + ")");
       return false;
     }
     seen = stamp;
@@ -139,14 +141,28 @@ public final class TableSource<T> implements AutoCloseable {
       return true;
     } catch (IOException e) {
       // The reader's message names the file, the field and the problem.
-      LOG.log(System.Logger.Level.WARNING, "bad table, keeping the current one: " + e.getMessage());
+      reject(e.getMessage());
       return false;
     } catch (RuntimeException e) {
-      LOG.log(
-          System.Logger.Level.WARNING,
-          "bad table, keeping the current one: " + file + ": " + e.getMessage());
+      reject(file + ": " + e.getMessage());
       return false;
     }
+  }
+
+  private void reject(String problem) {
+    rejected.incrementAndGet();
+    lastProblem.set(problem);
+    LOG.log(System.Logger.Level.WARNING, "bad file, keeping the current one: " + problem);
+  }
+
+  /** Files read after a change and rejected, each leaving the current table serving. */
+  public long rejected() {
+    return rejected.get();
+  }
+
+  /** Why the last rejected file was rejected, or null if none was. */
+  public String lastProblem() {
+    return lastProblem.get();
   }
 
   /** Reloads if the file's modification time or size changed since it was last read. */
