@@ -8,7 +8,8 @@ import java.util.function.Function;
 /**
  * The factories of the baseline policies the papers compare against: Sequential, Fixed(N), Adaptive
  * and RC as in Few-to-Many (Haque et al., ASPLOS'15, §5), WQ-Linear and Pred as in TPC (Jeon et
- * al., ASPLOS'16, §4.1; its AP is {@code adaptive}); each policy's javadoc states its rule.
+ * al., ASPLOS'16, §4.1; its AP is {@code adaptive}), steal-first and admit-first as in tail-control
+ * (Li et al., PPoPP'16, §3); each policy's javadoc states its rule.
  */
 final class BaselinePolicies {
 
@@ -37,6 +38,24 @@ final class BaselinePolicies {
             args -> {
               int n = SpecArgs.split(args, 1, 1).positiveInt(0, "N");
               return new FixedPolicy(n, "fixed:" + n);
+            }),
+        factory(
+            "steal-first",
+            "steal-first",
+            "tail-control's baseline: every request may take every worker, and a free worker helps"
+                + " running requests before it admits a new one",
+            args -> {
+              SpecArgs.split(args, 0, 0);
+              return new WorkStealingPolicy(WorkerPreference.HELP_FIRST, "steal-first");
+            }),
+        factory(
+            "admit-first",
+            "admit-first",
+            "tail-control's other baseline: every request may take every worker, and a free worker"
+                + " admits a new request before it helps a running one",
+            args -> {
+              SpecArgs.split(args, 0, 0);
+              return new WorkStealingPolicy(WorkerPreference.ADMIT_FIRST, "admit-first");
             }),
         factory(
             "adaptive",
@@ -128,6 +147,30 @@ final class BaselinePolicies {
     @Override
     public int degree(RequestView request, SystemView system) {
       return n;
+    }
+  }
+
+  /**
+   * Steal-first and admit-first, the work-stealing baselines of tail-control (Li et al., PPoPP'16,
+   * §3): no limit on a request's degree but the workers, a global FIFO queue of requests not yet
+   * admitted, and a free worker that either helps a running request first (steal-first: favours the
+   * requests already running) or admits the head of the queue first (admit-first: favours the new
+   * ones).
+   */
+  record WorkStealingPolicy(WorkerPreference preference, String spec) implements Policy {
+    @Override
+    public Admission admit(RequestView request, SystemView system) {
+      return Admission.start(system.poolSize());
+    }
+
+    @Override
+    public int degree(RequestView request, SystemView system) {
+      return system.poolSize();
+    }
+
+    @Override
+    public WorkerPreference workerPreference(SystemView system) {
+      return preference;
     }
   }
 

@@ -47,6 +47,9 @@ public final class PolicyRegistry {
     for (PolicyFactory f : TpcPolicy.factories()) {
       byName.put(f.name(), f);
     }
+    for (PolicyFactory f : TailControlPolicy.factories()) {
+      byName.put(f.name(), f);
+    }
     for (PolicyFactory f : ServiceLoader.load(PolicyFactory.class)) {
       byName.putIfAbsent(f.name(), f);
     }

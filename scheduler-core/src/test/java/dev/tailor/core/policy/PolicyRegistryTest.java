@@ -17,6 +17,8 @@ class PolicyRegistryTest {
         List.of(
             "seq",
             "fixed",
+            "steal-first",
+            "admit-first",
             "adaptive",
             "wq-linear",
             "rampup",
@@ -27,7 +29,9 @@ class PolicyRegistryTest {
             "fm-wc",
             "tpc",
             "tp",
-            "tpc-oracle"),
+            "tpc-oracle",
+            "tc",
+            "tc-oracle"),
         names);
   }
 

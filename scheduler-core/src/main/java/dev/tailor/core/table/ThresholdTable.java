@@ -1,0 +1,259 @@
+package dev.tailor.core.table;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tailor.core.json.JsonFields;
+import dev.tailor.core.json.JsonFile;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * A tail-control large-request threshold table (Li et al., PPoPP'16, §4.1, Fig. 3 and 4): for each
+ * number of active requests {@code q = 1..qMax}, the work (processing time summed over every thread
+ * that worked on a request) beyond which a request is serialized. The higher the load, the lower
+ * the threshold; the longer the target, the higher.
+ *
+ * <p>A load above {@code qMax} reads the last row, a load below 1 the first.
+ *
+ * <p>Versioned JSON ({@value IntervalTable#FORMAT}, version {@value #VERSION}, kind {@value #KIND})
+ * that records what the table was computed from: the target, the rate and cores, the work
+ * distribution's source and its SHA-256, and the bins. {@link #read} validates and names the file,
+ * the field and the problem; {@link #write} writes a temporary file and moves it over the target.
+ * Immutable; the lookups allocate nothing.
+ */
+public final class ThresholdTable {
+
+  /** The version this code reads and writes. */
+  public static final int VERSION = 1;
+
+  /** The value of {@code kind} for a threshold table. */
+  public static final String KIND = "tc-threshold";
+
+  private static final Pattern DIGEST = Pattern.compile("sha256:[0-9a-f]{64}");
+
+  private final Inputs inputs;
+  private final List<Row> rows;
+  private final String builtAt;
+  private final double buildSeconds;
+  private final long[] thresholds;
+
+  /**
+   * What a table was computed from.
+   *
+   * @param source the work distribution's source: a profile's file as given, or a description of a
+   *     generated workload
+   * @param sourceDigest {@code sha256:} and the hex SHA-256 of the profile file, or null for a
+   *     generated workload
+   * @param requests the requests the distribution was taken from
+   * @param bins the distribution's bins, {@code n}
+   * @param binning how the bins were cut, e.g. {@code log} or {@code exact}
+   * @param meanWorkNanos the mean work per request, {@code w̄}
+   * @param targetNanos the target latency
+   * @param rps the requests per second the table is computed for
+   * @param cores the server's cores, {@code m}
+   * @param utilization {@code U = w̄ · rps}, in cores
+   * @param qMax the highest number of active requests with a row
+   */
+  public record Inputs(
+      String source,
+      String sourceDigest,
+      int requests,
+      int bins,
+      String binning,
+      long meanWorkNanos,
+      long targetNanos,
+      double rps,
+      int cores,
+      double utilization,
+      int qMax) {}
+
+  /**
+   * One row: the thresholds for a number of active requests and the misses the calculation expects
+   * of them during a pileup.
+   *
+   * @param activeRequests {@code q}, from 1
+   * @param thresholdNanos tail-control's threshold
+   * @param expectedMisses the expected misses at that threshold, {@code miss_l + miss_s}
+   */
+  public record Row(int activeRequests, long thresholdNanos, double expectedMisses) {
+
+    /**
+     * Checks the row.
+     *
+     * @throws IllegalArgumentException if the load is below 1 or the threshold below 0
+     */
+    public Row {
+      if (activeRequests < 1 || thresholdNanos < 0) {
+        throw new IllegalArgumentException(
+            "need activeRequests >= 1 and a threshold >= 0, got "
+                + activeRequests
+                + ", "
+                + thresholdNanos);
+      }
+    }
+  }
+
+  /**
+   * A table.
+   *
+   * @throws IllegalArgumentException unless the rows are for {@code 1..qMax} in order
+   */
+  public ThresholdTable(Inputs inputs, List<Row> rows, String builtAt, double buildSeconds) {
+    this.inputs = inputs;
+    this.rows = List.copyOf(rows);
+    this.builtAt = builtAt;
+    this.buildSeconds = buildSeconds;
+    if (this.rows.isEmpty() || this.rows.size() != inputs.qMax()) {
+      throw new IllegalArgumentException(
+          "expected one row per load 1.." + inputs.qMax() + ", got " + this.rows.size());
+    }
+    thresholds = new long[this.rows.size()];
+    for (int i = 0; i < thresholds.length; i++) {
+      Row r = this.rows.get(i);
+      if (r.activeRequests() != i + 1) {
+        throw new IllegalArgumentException(
+            "row " + i + " is for " + r.activeRequests() + " active requests, expected " + (i + 1));
+      }
+      thresholds[i] = r.thresholdNanos();
+    }
+  }
+
+  /** What the table was computed from. */
+  public Inputs inputs() {
+    return inputs;
+  }
+
+  /** The rows, for {@code 1..qMax} active requests. */
+  public List<Row> rows() {
+    return rows;
+  }
+
+  /** When the table was computed (ISO-8601). */
+  public String builtAt() {
+    return builtAt;
+  }
+
+  /** How long the computation took, in seconds. */
+  public double buildSeconds() {
+    return buildSeconds;
+  }
+
+  /**
+   * The threshold for a number of active requests: above {@code qMax} the last row's, below 1 the
+   * first's.
+   */
+  public long thresholdNanos(int activeRequests) {
+    return thresholds[Math.min(thresholds.length, Math.max(1, activeRequests)) - 1];
+  }
+
+  /** The same table with its build time and duration recorded. */
+  public ThresholdTable built(String at, double seconds) {
+    return new ThresholdTable(inputs, rows, at, seconds);
+  }
+
+  @Override
+  public String toString() {
+    return "the threshold table built at "
+        + builtAt
+        + " ("
+        + (inputs.sourceDigest() != null ? inputs.sourceDigest() : inputs.source())
+        + ")";
+  }
+
+  /** Writes the table as JSON, atomically and durably (see {@link JsonFile#writeAtomically}). */
+  public void write(Path file) throws IOException {
+    JsonFile.writeAtomically(file, toJson());
+  }
+
+  private ObjectNode toJson() {
+    ObjectNode root = JsonFile.mapper().createObjectNode();
+    root.put("format", IntervalTable.FORMAT);
+    root.put("version", VERSION);
+    root.put("kind", KIND);
+    root.set("inputs", JsonFile.mapper().valueToTree(inputs));
+    ArrayNode list = root.putArray("rows");
+    for (Row r : rows) {
+      list.add(JsonFile.mapper().valueToTree(r));
+    }
+    root.put("builtAt", builtAt);
+    root.put("buildSeconds", buildSeconds);
+    return root;
+  }
+
+  /**
+   * Reads and validates a table.
+   *
+   * @throws IOException if the file cannot be read, is not JSON, or is not a valid threshold table;
+   *     the message names the file, the field and what was expected
+   */
+  public static ThresholdTable read(Path file) throws IOException {
+    return new Reader(file).table(JsonFile.readTree(file));
+  }
+
+  /** Reads a table tree field by field, so that every problem names its field. */
+  private static final class Reader {
+    private final JsonFields fields;
+
+    Reader(Path file) {
+      this.fields = new JsonFields(file);
+    }
+
+    ThresholdTable table(JsonNode root) throws IOException {
+      fields.version(root, IntervalTable.FORMAT, VERSION, VERSION);
+      String kind = fields.text(root, "kind", "");
+      if (!KIND.equals(kind)) {
+        throw fields.problem("kind", "expected \"" + KIND + "\", got \"" + kind + "\"");
+      }
+      JsonNode in = fields.object(root, "inputs", "");
+      String at = "inputs.";
+      String digest = fields.optionalText(in, "sourceDigest", at);
+      if (digest != null && !DIGEST.matcher(digest).matches()) {
+        throw fields.problem(at + "sourceDigest", "expected sha256: and 64 hex digits");
+      }
+      double rps = fields.number(in, "rps", at);
+      if (!(rps > 0)) {
+        throw fields.problem(at + "rps", "must be > 0, got " + rps);
+      }
+      Inputs inputs =
+          new Inputs(
+              fields.text(in, "source", at),
+              digest,
+              fields.smallInteger(in, "requests", at, 1),
+              fields.smallInteger(in, "bins", at, 1),
+              fields.text(in, "binning", at),
+              fields.integer(in, "meanWorkNanos", at, 1),
+              fields.integer(in, "targetNanos", at, 1),
+              rps,
+              fields.smallInteger(in, "cores", at, 1),
+              fields.nonNegative(in, "utilization", at),
+              fields.smallInteger(in, "qMax", at, 1));
+      JsonNode list = fields.array(root, "rows", "");
+      if (list.size() != inputs.qMax()) {
+        throw fields.problem(
+            "rows", "expected " + inputs.qMax() + " rows (inputs.qMax), got " + list.size());
+      }
+      Row[] rows = new Row[list.size()];
+      for (int i = 0; i < rows.length; i++) {
+        String row = "rows[" + i + "].";
+        JsonNode r = fields.objectAt(list, i, "rows[" + i + "]");
+        int q = fields.smallInteger(r, "activeRequests", row, 1);
+        if (q != i + 1) {
+          throw fields.problem(row + "activeRequests", "expected " + (i + 1) + ", got " + q);
+        }
+        rows[i] =
+            new Row(
+                q,
+                fields.integer(r, "thresholdNanos", row, 0),
+                fields.nonNegative(r, "expectedMisses", row));
+      }
+      return new ThresholdTable(
+          inputs,
+          List.of(rows),
+          fields.text(root, "builtAt", ""),
+          fields.number(root, "buildSeconds", ""));
+    }
+  }
+}
