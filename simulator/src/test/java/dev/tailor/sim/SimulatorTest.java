@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tailor.core.dispatch.Dispatcher;
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.Admission;
@@ -12,6 +13,9 @@ import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.core.policy.RequestView;
 import dev.tailor.core.policy.SystemView;
+import dev.tailor.core.policy.TailControlPolicy;
+import dev.tailor.core.table.TableSource;
+import dev.tailor.core.table.ThresholdTable;
 import dev.tailor.sim.arrival.ArrivalProcess;
 import dev.tailor.sim.arrival.RequestOrder;
 import dev.tailor.sim.model.ParametricProfile;
@@ -223,6 +227,40 @@ class SimulatorTest {
       assertEquals(arrivals.length, r.completed(), policy);
       assertEquals(arrivals.length, r.sent(), policy);
     }
+  }
+
+  @Test
+  void underTailControlARequestPastItsThresholdGetsNoHelperAfterItsNextUnitBoundary() {
+    // Threshold 0 at every load: the request starts with every worker (no work done yet), four
+    // threads take a 10 ms unit each, and at that boundary it is marked: the helpers leave and its
+    // own thread runs the other four units alone, 10 + 40 ms in all.
+    ThresholdTable zero =
+        new ThresholdTable(
+            new ThresholdTable.Inputs("t", null, 1, 1, "exact", MS, MS, 1, 4, 0.001, 1),
+            List.of(new ThresholdTable.Row(1, 0, 1)),
+            "now",
+            0);
+    DemandProfile p =
+        profileOf(
+            unitRequest(80, new long[] {10, 10, 10, 10, 10, 10, 10, 10}, new double[] {1}, 4));
+    List<String> decisions = new ArrayList<>();
+    Simulator tc =
+        new Simulator(
+            p,
+            TailControlPolicy.of(TailControlPolicy.Variant.TC, TableSource.fixed(zero)),
+            unitConfig(4));
+    tc.decisionListener((d, id, value) -> decisions.add(d + " " + value));
+    PointResult r = tc.run(new long[] {0}, new int[] {0}, LABELS);
+    assertEquals(50.0, latencyMs(r, "max"), 0.1);
+    int marked = decisions.indexOf(Dispatcher.Decision.DEGREE + " 0");
+    assertTrue(marked > 0, decisions.toString());
+    assertEquals(
+        List.of("START 4", "HELP 1", "HELP 2", "HELP 3"), decisions.subList(0, marked), "before");
+    assertEquals(marked, decisions.size() - 1, "nothing after the mark: " + decisions);
+    PointResult stealFirst =
+        new Simulator(p, PolicyRegistry.of("steal-first"), unitConfig(4))
+            .run(new long[] {0}, new int[] {0}, LABELS);
+    assertEquals(20.0, latencyMs(stealFirst, "max"), 0.1);
   }
 
   @Test

@@ -98,7 +98,7 @@ public final class ParametricProfile {
   }
 
   /** A standard normal variate (Box-Muller), from the seeded generator only. */
-  private static double gaussian(SplittableRandom random) {
+  static double gaussian(SplittableRandom random) {
     double u = 1 - random.nextDouble(); // (0, 1]
     double v = random.nextDouble();
     return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
