@@ -13,6 +13,7 @@ import dev.tailor.sim.HindsightOracle;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.PointPlan;
 import dev.tailor.sim.arrival.SweepPlan;
+import dev.tailor.sim.model.LogNormalProfile;
 import dev.tailor.sim.model.ParametricProfile;
 import dev.tailor.sim.model.SyntheticPredictions;
 import java.io.PrintWriter;
@@ -36,7 +37,9 @@ import picocli.CommandLine.Spec;
     description = {
       "Simulate a sweep of policies and loads on N cores from a demand profile (or the"
           + " parametric profile shaped like the Few-to-Many paper's Lucene workload), with the"
-          + " same policy objects and the same report as a real replay."
+          + " same policy objects and the same report as a real replay.",
+      "In a policy, {rps} stands for the point's load: tc:t-{rps}.json reads the table built for"
+          + " each rate."
     })
 final class SimulateCommand implements Callable<Integer> {
 
@@ -54,6 +57,15 @@ final class SimulateCommand implements Callable<Integer> {
         paramLabel = "N",
         description = "N requests of the paper-shaped parametric profile.")
     Integer parametric;
+
+    @Option(
+        names = "--lognormal",
+        paramLabel = "MEAN,SD[,SERIAL]",
+        description =
+            "Tail-control's synthetic workload (Li et al., PPoPP'16, §5): --requests requests of"
+                + " log-normal work, e.g. 10ms,13ms, each with Amdahl speedup for a serial"
+                + " fraction SERIAL (default 0.01, near-linear; the paper's sub-linear is 0.1).")
+    String lognormal;
   }
 
   @ArgGroup(exclusive = true, multiplicity = "1")
@@ -139,10 +151,20 @@ final class SimulateCommand implements Callable<Integer> {
           spec.commandLine(),
           "a simulation repeats exactly: use --seeds N to repeat every point with other arrivals");
     }
+    LogNormalProfile.Shape shape = null;
+    if (source.lognormal != null) {
+      try {
+        shape = LogNormalProfile.Shape.parse(source.lognormal);
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), "--lognormal: " + e.getMessage(), e);
+      }
+    }
     DemandProfile profile =
         source.profile != null
             ? DemandProfile.read(source.profile)
-            : ParametricProfile.generate(source.parametric, Math.max(cores, 16), sweep.seed);
+            : shape != null
+                ? LogNormalProfile.generate(shape, requests, Math.max(cores, 16), sweep.seed)
+                : ParametricProfile.generate(source.parametric, Math.max(cores, 16), sweep.seed);
     if (timeScale != 1) {
       try {
         profile = profile.scaled(timeScale);
@@ -166,15 +188,17 @@ final class SimulateCommand implements Callable<Integer> {
                 + source.profile.getFileName()
                 + " of "
                 + profile.environment().indexLabel()
-            : "parametric profile shaped like the FM paper's Lucene workload (synthetic)";
+            : shape != null
+                ? shape.describe() + " (synthetic)"
+                : "parametric profile shaped like the FM paper's Lucene workload (synthetic)";
     if (timeScale != 1) {
       corpus += String.format(Locale.ROOT, ", every time x%s", timeScale);
     }
-    if (model == Simulator.WorkModel.UNITS && source.profile == null) {
+    if (model == Simulator.WorkModel.UNITS && source.parametric != null) {
       throw new ParameterException(
           spec.commandLine(),
-          "--model units needs a measured profile (--profile): the parametric profile's requests"
-              + " are one unit each");
+          "--model units needs unit times: a measured profile (--profile) or --lognormal; the"
+              + " parametric profile's requests are one unit each");
     }
     Simulator.Config config =
         new Simulator.Config(
@@ -218,7 +242,9 @@ final class SimulateCommand implements Callable<Integer> {
             ReportedWorkload.of(
                 source.profile != null
                     ? "profile " + source.profile.getFileName()
-                    : "the parametric profile (synthetic)",
+                    : shape != null
+                        ? "the " + shape.describe() + " workload (synthetic)"
+                        : "the parametric profile (synthetic)",
                 profile),
             null,
             new Report.Conditions(cap, seeds > 1 ? order(sweep.seed, seeds) : null));
@@ -250,10 +276,27 @@ final class SimulateCommand implements Callable<Integer> {
           point.offeredRps(), point.seed(), tuned.describe());
       return tuned.result();
     }
-    Policy created = PolicyRegistry.of(policy);
+    String concrete = atLoad(policy, point.offeredRps());
+    Policy created = PolicyRegistry.of(concrete);
     try (Policy simulated = cap > 0 ? DegreeCap.of(created, cap) : created) {
-      return new Simulator(profile, simulated, config).run(point, corpus);
+      PointResult p = new Simulator(profile, simulated, config).run(point, corpus);
+      // Reported as listed, so that one column holds the policy at every load.
+      return concrete.equals(policy) ? p : p.withPolicy(p.policy().replace(concrete, policy));
     }
+  }
+
+  /** In a policy's specification, what stands for the point's load (a table built per rate). */
+  static final String LOAD = "{rps}";
+
+  /**
+   * A specification with {@value #LOAD} replaced by the load, as a report writes it ({@code
+   * tc:t-{rps}.json} at 1200 rps is {@code tc:t-1200.json}): a table built for each rate, as
+   * tail-control's thresholds are.
+   */
+  static String atLoad(String spec, double rps) {
+    String load =
+        rps == Math.rint(rps) ? Long.toString((long) rps) : String.format(Locale.ROOT, "%.2f", rps);
+    return spec.replace(LOAD, load);
   }
 
   /** How the summary describes a simulation's repetitions. */

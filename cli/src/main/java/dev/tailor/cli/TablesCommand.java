@@ -8,12 +8,14 @@ import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.table.Digests;
 import dev.tailor.core.table.IntervalTable;
 import dev.tailor.core.table.TargetTable;
+import dev.tailor.core.table.ThresholdTable;
 import dev.tailor.sim.model.Workload;
 import dev.tailor.tables.FmTableBuilder;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -49,7 +51,7 @@ final class TablesCommand implements Runnable {
       name = "build",
       mixinStandardHelpOptions = true,
       description = "Build a table from a demand profile.",
-      subcommands = {BuildFm.class, TablesBuildTpcCommand.class})
+      subcommands = {BuildFm.class, TablesBuildTpcCommand.class, TablesBuildTcCommand.class})
   static final class Build implements Runnable {
     @Spec CommandSpec spec;
 
@@ -164,10 +166,10 @@ final class TablesCommand implements Runnable {
     public Integer call() throws IOException {
       PrintWriter out = spec.commandLine().getOut();
       out.printf("%s%n", file);
-      if (isTargetTable(file)) {
-        print(TargetTable.read(file), out);
-      } else {
-        print(IntervalTable.read(file), out);
+      switch (kind(file)) {
+        case TargetTable.KIND -> print(TargetTable.read(file), out);
+        case ThresholdTable.KIND -> print(ThresholdTable.read(file), out);
+        default -> print(IntervalTable.read(file), out);
       }
       out.flush();
       return 0;
@@ -219,6 +221,49 @@ final class TablesCommand implements Runnable {
                     : from + ".." + r.upToLongThreads();
         out.printf("  %-14s %12s%n", loads, ms(r.targetNanos()));
         from = last ? from : r.upToLongThreads() + 1;
+      }
+    }
+
+    static void print(ThresholdTable t, PrintWriter out) {
+      ThresholdTable.Inputs in = t.inputs();
+      out.printf(
+          "tc-threshold table built %s in %.3f s from %s%s%n",
+          t.builtAt(),
+          t.buildSeconds(),
+          in.source(),
+          in.sourceDigest() == null ? "" : " (" + in.sourceDigest() + ")");
+      out.printf(
+          "  %d requests in %d %s bins, mean work %s; target %s at %s rps on %d cores"
+              + " (utilization %.2f cores, %.0f%%)%n",
+          in.requests(),
+          in.bins(),
+          in.binning(),
+          ms(in.meanWorkNanos()),
+          ms(in.targetNanos()),
+          trim(in.rps()),
+          in.cores(),
+          in.utilization(),
+          100 * in.utilization() / in.cores());
+      out.printf("%n  %-16s %14s %16s%n", "active requests", "threshold", "expected misses");
+      List<ThresholdTable.Row> rows = t.rows();
+      int from = 0;
+      for (int i = 0; i < rows.size(); i++) {
+        ThresholdTable.Row r = rows.get(i);
+        boolean last = i == rows.size() - 1;
+        // Consecutive loads with the same threshold share a line.
+        if (!last && rows.get(i + 1).thresholdNanos() == r.thresholdNanos()) {
+          continue;
+        }
+        String loads =
+            last
+                ? rows.get(from).activeRequests() + " and more"
+                : from == i
+                    ? Integer.toString(r.activeRequests())
+                    : rows.get(from).activeRequests() + ".." + r.activeRequests();
+        out.printf(
+            "  %-16s %14s %16.2f%n",
+            loads, ms(r.thresholdNanos()), rows.get(from).expectedMisses());
+        from = i + 1;
       }
     }
 
@@ -331,12 +376,19 @@ final class TablesCommand implements Runnable {
       int rows;
       String builtAt;
       String profileDigest;
-      if (isTargetTable(file)) {
+      if (kind(file).equals(TargetTable.KIND)) {
         TargetTable t = TargetTable.read(file);
         kind = TargetTable.KIND;
         rows = t.rows().size();
         builtAt = t.builtAt();
         profileDigest = t.inputs().profileDigest();
+      } else if (kind(file).equals(ThresholdTable.KIND)) {
+        ThresholdTable t = ThresholdTable.read(file);
+        kind = ThresholdTable.KIND;
+        rows = t.rows().size();
+        builtAt = t.builtAt();
+        profileDigest =
+            t.inputs().sourceDigest() != null ? t.inputs().sourceDigest() : t.inputs().source();
       } else {
         IntervalTable t = IntervalTable.read(file);
         kind = IntervalTable.KIND;
@@ -368,11 +420,12 @@ final class TablesCommand implements Runnable {
   }
 
   /**
-   * Whether a table file says it is a TPC target table; anything else is read as an interval table,
-   * whose reader names what is wrong with it.
+   * The kind a table file says it is ({@code tpc-target}, {@code tc-threshold}, ...), or empty;
+   * anything but a target or threshold table is read as an interval table, whose reader names what
+   * is wrong with it.
    */
-  static boolean isTargetTable(Path file) throws IOException {
+  static String kind(Path file) throws IOException {
     JsonNode root = JsonFile.readTree(file);
-    return root.isObject() && TargetTable.KIND.equals(root.path("kind").asText());
+    return root.isObject() ? root.path("kind").asText() : "";
   }
 }

@@ -1,5 +1,6 @@
 package dev.tailor.sim.model;
 
+import dev.tailor.core.Durations;
 import dev.tailor.core.model.DemandProfile;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,11 +17,24 @@ import java.util.SplittableRandom;
  * <p>The parameters of the normal under the log are {@code σ² = ln(1 + sd²/mean²)} and {@code μ =
  * ln(mean) - σ²/2}, so that the work has exactly the mean and deviation asked for; works are
  * floored at 1 µs.
+ *
+ * <p>For the simulator's unit model, which is how a work-stealing runtime runs such requests, each
+ * request is its serial part followed by its parallel part cut into units of about {@value
+ * #UNIT_NANOS} ns (at most {@value #MAX_UNITS}), with no hand-off overhead: a thread helps only
+ * while a unit is there to take, so parallelism costs no work, as in the paper's TBB runtime where
+ * a worker steals only when it has none. The fluid model instead holds every thread for the whole
+ * request and charges the Amdahl loss as work.
  */
 public final class LogNormalProfile {
 
   /** The serial fraction of the paper's near-linear requests. */
   public static final double NEAR_LINEAR = 0.01;
+
+  /** The size of a unit of a request's parallel part: fine enough for a late helper to find one. */
+  static final long UNIT_NANOS = 250_000;
+
+  /** The most units a request is cut into. */
+  static final int MAX_UNITS = 1024;
 
   private LogNormalProfile() {}
 
@@ -49,6 +63,29 @@ public final class LogNormalProfile {
                 + " ns, "
                 + serialFraction);
       }
+    }
+
+    /**
+     * Parses {@code MEAN,SD[,SERIAL]}, e.g. {@code 10ms,13ms} or {@code 10ms,13ms,0.1}; the serial
+     * fraction defaults to {@link #NEAR_LINEAR}.
+     *
+     * @throws IllegalArgumentException naming what is wrong and the expected form
+     */
+    public static Shape parse(String spec) {
+      String[] parts = spec.split(",", -1);
+      if (parts.length < 2 || parts.length > 3) {
+        throw new IllegalArgumentException(
+            "expected MEAN,SD[,SERIAL] such as 10ms,13ms or 10ms,13ms,0.1, got '" + spec + "'");
+      }
+      double serial;
+      try {
+        serial = parts.length == 3 ? Double.parseDouble(parts[2].trim()) : NEAR_LINEAR;
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(
+            "SERIAL must be a fraction such as 0.1, got '" + parts[2].trim() + "'", e);
+      }
+      return new Shape(
+          Durations.parseNanos(parts[0].trim()), Durations.parseNanos(parts[1].trim()), serial);
     }
 
     /** How reports name it, e.g. {@code log-normal mean 10ms sd 13ms, 1% serial}. */
@@ -98,7 +135,7 @@ public final class LogNormalProfile {
               null,
               "lognormal-" + i,
               nanos,
-              new long[] {nanos},
+              units(Math.round((1 - f) * nanos)),
               speedup.clone(),
               new double[0],
               new DemandProfile.Features("lognormal", 0, new long[0], 0)));
@@ -116,5 +153,15 @@ public final class LogNormalProfile {
         new DemandProfile.Settings(1, 1, maxDegree, maxDegree),
         true,
         out);
+  }
+
+  /** A parallel part cut into units of about {@link #UNIT_NANOS}, their sum exactly the part. */
+  private static long[] units(long parallelNanos) {
+    int n = (int) Math.max(1, Math.min(MAX_UNITS, Math.round((double) parallelNanos / UNIT_NANOS)));
+    long[] out = new long[n];
+    for (int i = 0; i < n; i++) {
+      out[i] = parallelNanos * (i + 1) / n - parallelNanos * i / n;
+    }
+    return out;
   }
 }

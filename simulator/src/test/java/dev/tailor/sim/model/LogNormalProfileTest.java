@@ -28,11 +28,29 @@ class LogNormalProfileTest {
     DemandProfile.Request first = p.requests().get(0);
     assertEquals(1 / (0.1 + 0.9 / 16), first.speedupCurve().at(16), 1e-9);
     assertEquals(1.0, first.speedupCurve().at(1), 1e-12);
+    // The unit model: a serial tenth, then units of about 250 us with no hand-off overhead.
+    dev.tailor.core.model.UnitWork units = first.unitWork();
+    assertEquals(Math.round(0.1 * first.sequentialNanos()), units.serialNanos(), 1);
+    assertEquals(0, units.overheadPerUnitNanos(), 0);
     assertEquals("log-normal mean 10ms sd 13ms, 10% serial", shape.describe());
     assertEquals(
         p.requests().get(7).sequentialNanos(),
         LogNormalProfile.generate(shape, 10, 16, 3).requests().get(7).sequentialNanos(),
         "deterministic for a seed");
+  }
+
+  @Test
+  void parsesMeanDeviationAndSerialFraction() {
+    assertEquals(
+        new LogNormalProfile.Shape(10 * MS, 13 * MS, LogNormalProfile.NEAR_LINEAR),
+        LogNormalProfile.Shape.parse("10ms,13ms"));
+    assertEquals(
+        new LogNormalProfile.Shape(10 * MS, 17 * MS, 0.1),
+        LogNormalProfile.Shape.parse("10ms, 17ms, 0.1"));
+    assertThrows(IllegalArgumentException.class, () -> LogNormalProfile.Shape.parse("10ms"));
+    assertThrows(IllegalArgumentException.class, () -> LogNormalProfile.Shape.parse("10ms,x"));
+    assertThrows(
+        IllegalArgumentException.class, () -> LogNormalProfile.Shape.parse("10ms,13ms,half"));
   }
 
   @Test

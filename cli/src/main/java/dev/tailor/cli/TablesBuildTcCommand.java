@@ -1,0 +1,163 @@
+package dev.tailor.cli;
+
+import dev.tailor.core.Durations;
+import dev.tailor.core.model.DemandProfile;
+import dev.tailor.core.table.Digests;
+import dev.tailor.core.table.ThresholdTable;
+import dev.tailor.sim.model.LogNormalProfile;
+import dev.tailor.tables.TcTableBuilder;
+import dev.tailor.tables.WorkDistribution;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code tailor tables build tc}: tail-control's threshold table, by the paper's Fig. 3. */
+@Command(
+    name = "tc",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Build a tail-control threshold table (Li et al., PPoPP'16, §4.1, Fig. 3): for each number"
+          + " of active requests 1..q_max, the work past which a request is serialized, the one"
+          + " that minimises the requests expected to miss --target during a pileup at --rps on"
+          + " --cores cores.",
+      "The work distribution is the profile's sequential times, binned (--bins), or a generated"
+          + " log-normal workload (--lognormal, the paper's synthetic one). The table records its"
+          + " inputs and the profile's SHA-256; the file is replaced atomically. Serve it with"
+          + " tc:FILE (or tc-oracle:FILE in a simulation)."
+    })
+final class TablesBuildTcCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  static final class Source {
+    @Option(names = "--profile", paramLabel = "FILE", description = "A demand profile.")
+    Path profile;
+
+    @Option(
+        names = "--lognormal",
+        paramLabel = "MEAN,SD",
+        description =
+            "A generated log-normal workload of this mean and standard deviation, e.g. 10ms,13ms"
+                + " (the paper's); a third value, the serial fraction, is accepted and does not"
+                + " change the work.")
+    String lognormal;
+  }
+
+  @ArgGroup(exclusive = true, multiplicity = "1")
+  Source source;
+
+  @Option(names = "--out", required = true, paramLabel = "FILE", description = "The table JSON.")
+  Path out;
+
+  @Option(
+      names = "--target",
+      required = true,
+      paramLabel = "DURATION",
+      description = "The target latency, e.g. 20ms.")
+  String target;
+
+  @Option(
+      names = "--rps",
+      required = true,
+      paramLabel = "RATE",
+      description = "The expected arrival rate, requests per second.")
+  double rps;
+
+  @Option(
+      names = "--cores",
+      defaultValue = "16",
+      paramLabel = "N",
+      description = "The server's cores, m (default ${DEFAULT-VALUE}).")
+  int cores;
+
+  @Option(
+      names = "--bins",
+      defaultValue = "200",
+      paramLabel = "N",
+      description =
+          "At most N bins of the work distribution: every distinct work its own bin if there are"
+              + " no more, else N equally wide on a log scale (default ${DEFAULT-VALUE}).")
+  int bins;
+
+  @Option(
+      names = "--q-max",
+      defaultValue = "0",
+      paramLabel = "N",
+      description =
+          "Rows for 1..N active requests; loads above read the last (default: the larger of the"
+              + " paper's twice the mean active requests and 4 x cores).")
+  int qMax;
+
+  @Option(
+      names = "--requests",
+      defaultValue = "100000",
+      paramLabel = "N",
+      description = "Requests of a --lognormal workload (default ${DEFAULT-VALUE}).")
+  int requests;
+
+  @Option(
+      names = "--seed",
+      defaultValue = "1",
+      description = "Seed of a --lognormal workload (default ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Override
+  public Integer call() throws IOException {
+    if (bins < 1 || qMax < 0 || cores < 1 || !(rps > 0) || requests < 1) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "need --bins >= 1, --q-max >= 0, --cores >= 1, --rps > 0 and --requests >= 1");
+    }
+    long targetNanos = parse("--target", target);
+    DemandProfile profile;
+    TcTableBuilder.Source from;
+    if (source.profile != null) {
+      profile = DemandProfile.read(source.profile);
+      from = new TcTableBuilder.Source(source.profile.toString(), Digests.sha256(source.profile));
+    } else {
+      LogNormalProfile.Shape shape;
+      try {
+        shape = LogNormalProfile.Shape.parse(source.lognormal);
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), "--lognormal: " + e.getMessage(), e);
+      }
+      profile = LogNormalProfile.generate(shape, requests, 1, seed);
+      from =
+          new TcTableBuilder.Source(
+              shape.describe() + ", " + requests + " requests, seed " + seed, null);
+    }
+    WorkDistribution distribution = WorkDistribution.of(TcTableBuilder.works(profile), bins);
+    ThresholdTable table;
+    try {
+      table = TcTableBuilder.build(distribution, from, targetNanos, rps, cores, qMax);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
+    table.write(out);
+    PrintWriter o = spec.commandLine().getOut();
+    o.printf("work distribution: %s%n", distribution);
+    TablesCommand.Show.print(table, o);
+    o.printf("wrote %s%n", out);
+    o.flush();
+    return 0;
+  }
+
+  private long parse(String option, String value) {
+    try {
+      long nanos = Durations.parseNanos(value);
+      if (nanos <= 0) {
+        throw new IllegalArgumentException("must be positive, got " + value);
+      }
+      return nanos;
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), option + ": " + e.getMessage(), e);
+    }
+  }
+}
