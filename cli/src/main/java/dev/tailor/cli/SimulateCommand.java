@@ -143,6 +143,16 @@ final class SimulateCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
     List<String> policies = sweep.policies();
+    for (String policy : policies) {
+      for (double rate : policy.contains(LOAD) ? sweep.rps : List.<Double>of()) {
+        try (Policy checked = PolicyRegistry.of(atLoad(policy, rate))) {
+          checked.spec();
+        } catch (IllegalArgumentException e) {
+          throw new ParameterException(
+              spec.commandLine(), "at " + rate + " rps: " + e.getMessage(), e);
+        }
+      }
+    }
     if (seeds < 1) {
       throw new ParameterException(spec.commandLine(), "--seeds must be >= 1, got " + seeds);
     }

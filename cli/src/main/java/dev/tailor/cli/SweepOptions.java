@@ -113,10 +113,18 @@ final class SweepOptions {
     return out;
   }
 
-  /** Adds the specifications of a run of the list without a bare oracle, and empties it. */
+  /**
+   * Adds the specifications of a run of the list without a bare oracle, and empties it. A
+   * specification with {@value SimulateCommand#LOAD} is checked at each load by the command.
+   */
   private static void addAll(List<String> out, StringBuilder run) {
     if (!run.toString().isBlank()) {
-      out.addAll(PolicyRegistry.standard().splitList(run.toString()));
+      for (String spec : PolicyRegistry.standard().split(run.toString())) {
+        if (!spec.contains(SimulateCommand.LOAD)) {
+          PolicyRegistry.standard().splitList(spec); // fails now, naming what was expected
+        }
+        out.add(spec);
+      }
     }
     run.setLength(0);
   }

@@ -103,6 +103,22 @@ public final class PolicyRegistry {
    *     ones)
    */
   public List<String> splitList(String specs) {
+    List<String> out = split(specs);
+    for (String spec : out) {
+      // An unknown name or bad arguments fail here, saying what was expected.
+      try (Policy checked = create(spec)) {
+        checked.spec();
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Splits a comma-separated list of specifications as {@link #splitList} does, without creating
+   * them: for a list whose specifications are completed later, such as a sweep's {@code
+   * tc:table-{rps}.json}.
+   */
+  public List<String> split(String specs) {
     List<String> out = new ArrayList<>();
     for (String piece : specs.split(",")) {
       String trimmed = piece.trim();
@@ -116,9 +132,6 @@ public final class PolicyRegistry {
       } else {
         out.set(out.size() - 1, out.get(out.size() - 1) + "," + trimmed);
       }
-    }
-    for (String spec : out) {
-      create(spec); // an unknown name or bad arguments fail here, saying what was expected
     }
     return out;
   }
