@@ -118,6 +118,22 @@ record Cell(String policy, double load, List<PointResult> runs) {
     return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
   }
 
+  /** The least value of a metric over the runs. */
+  double min(Metric metric) {
+    return sorted(metric)[0];
+  }
+
+  /** The greatest value of a metric over the runs. */
+  double max(Metric metric) {
+    double[] v = sorted(metric);
+    return v[v.length - 1];
+  }
+
+  /** Whether every run has a value of the metric (a miss ratio at a target it recorded). */
+  boolean has(Metric metric) {
+    return runs.stream().noneMatch(p -> Double.isNaN(metric.value(p)));
+  }
+
   /** The least value of the summary metric over the runs. */
   double min() {
     return sorted(Report.SUMMARY_METRIC)[0];

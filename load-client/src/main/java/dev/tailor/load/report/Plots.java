@@ -2,6 +2,7 @@ package dev.tailor.load.report;
 
 import dev.tailor.core.io.AtomicFiles;
 import dev.tailor.core.metrics.PointResult;
+import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.lines.SeriesLines;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /** The report's PNG plots, drawn with XChart. */
@@ -63,6 +65,71 @@ final class Plots {
     save(chart, file);
   }
 
+  /**
+   * The lowest miss ratio the miss plot draws, in percent: a log axis has no zero, so a cell that
+   * missed less (none at all, at light load) is drawn on this floor, far below the 1% that matters.
+   */
+  static final double MISS_FLOOR_PERCENT = 0.01;
+
+  /**
+   * The miss ratio at a latency target against offered load, one line per policy: at each load the
+   * median over the repetitions, left out where any repetition saturated or did not record the
+   * target, with the sustained threshold drawn across. The axis is logarithmic, from {@link
+   * #MISS_FLOOR_PERCENT}: near saturation one policy's misses reach tens of percent, and on a
+   * linear axis the 0.1-2% band where the threshold lies, and where the policies part, would be
+   * flattened against zero.
+   */
+  static void missAgainstLoad(List<PointResult> points, Misses misses, Path file)
+      throws IOException {
+    PointResult first = points.get(0);
+    XYChart chart =
+        new XYChartBuilder()
+            .width(WIDTH)
+            .height(HEIGHT)
+            .title(
+                "Requests slower than " + misses.label() + " against load — " + first.environment())
+            .xAxisTitle("offered load (requests/s)")
+            .yAxisTitle(
+                "slower than "
+                    + misses.label()
+                    + " (%, log scale; below "
+                    + MISS_FLOOR_PERCENT
+                    + "% drawn at it)")
+            .build();
+    style(chart);
+    chart.getStyler().setYAxisLogarithmic(true);
+    List<Cell> cells = Cell.of(points);
+    double low = Double.POSITIVE_INFINITY;
+    double high = Double.NEGATIVE_INFINITY;
+    for (String policy : Report.policies(points)) {
+      List<Double> x = new ArrayList<>();
+      List<Double> y = new ArrayList<>();
+      for (Cell c : cells) {
+        if (c.policy().equals(policy) && !c.saturated() && misses.has(c)) {
+          x.add(c.load());
+          y.add(Math.max(MISS_FLOOR_PERCENT, 100 * c.median(misses.metric())));
+          low = Math.min(low, c.load());
+          high = Math.max(high, c.load());
+        }
+      }
+      if (!x.isEmpty()) {
+        chart.addSeries(Report.displayName(policy), x, y).setMarker(SeriesMarkers.CIRCLE);
+      }
+    }
+    if (low <= high) {
+      double threshold = 100 * Misses.SUSTAINED_MISSES;
+      chart
+          .addSeries(
+              String.format(Locale.ROOT, "%.0f%% (sustained)", threshold),
+              List.of(low, high),
+              List.of(threshold, threshold))
+          .setMarker(SeriesMarkers.NONE)
+          .setLineStyle(SeriesLines.DASH_DASH)
+          .setLineColor(Color.GRAY);
+    }
+    save(chart, file);
+  }
+
   /** The latency CDF of every policy at one load: its median repetition's (by P99). */
   static void cdf(List<PointResult> points, double load, Path file) throws IOException {
     PointResult first = points.get(0);
@@ -100,7 +167,7 @@ final class Plots {
 
   private static void style(XYChart chart) {
     chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
-    chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
+    chart.getStyler().setChartBackgroundColor(Color.WHITE);
   }
 
   /** Writes the chart as a PNG, atomically: a reader never sees half a plot. */

@@ -21,15 +21,30 @@ import java.util.Set;
  * over the repetitions, its range and its ratio to the best baseline at that load, judged against
  * the repetitions' noise; the headroom to an oracle and the comparison with {@code adaptive} where
  * the sweep has them) and PNG plots (median P99 and P99.9 against load, the latency CDF at one
- * load). Real runs and simulations write the same report. Every file is written to a hidden sibling
- * and moved into place, so a reader never sees half of one. Every summary states the workload's
- * spread ({@link ReportedWorkload}): whether parallelism can matter depends on it.
+ * load). Given a latency target, the summary, the cells' CSV and a plot also give each cell's share
+ * of requests that missed it, and {@value #SUSTAINED} the load each policy sustains with at most 1%
+ * missing: tail-control's objective (Li et al., PPoPP'16, §5). Real runs and simulations write the
+ * same report. Every file is written to a hidden sibling and moved into place, so a reader never
+ * sees half of one. Every summary states the workload's spread ({@link ReportedWorkload}): whether
+ * parallelism can matter depends on it.
  */
 public final class Report {
 
-  /** Policies the papers compare against; a cell's ratio is to the best of these at its load. */
+  /**
+   * Policies the papers compare against; a cell's ratio is to the best of these at its load. {@code
+   * steal-first} and {@code admit-first} are tail-control's (Li et al., PPoPP'16, §5).
+   */
   static final Set<String> BASELINES =
-      Set.of("seq", "fixed", "adaptive", "wq-linear", "rampup", "pred", "rc");
+      Set.of(
+          "seq",
+          "fixed",
+          "adaptive",
+          "wq-linear",
+          "rampup",
+          "pred",
+          "rc",
+          "steal-first",
+          "admit-first");
 
   /** The CSV of every point, one column per {@link Metric}. */
   public static final String RESULTS = "results.csv";
@@ -42,6 +57,15 @@ public final class Report {
 
   /** The Markdown summary. */
   public static final String SUMMARY = "summary.md";
+
+  /**
+   * The CSV of the load each policy sustains at the latency target ({@code policy, target,
+   * sustained_rps, crossing_rps}), written only where the report has a target.
+   */
+  public static final String SUSTAINED = "sustained.csv";
+
+  /** The plot of the miss ratio at the latency target against load, only with a target. */
+  public static final String MISS_PLOT = "miss.png";
 
   /** The simulator-fidelity table that {@code tailor fidelity} adds to a report. */
   public static final String FIDELITY = "fidelity.md";
@@ -57,21 +81,36 @@ public final class Report {
    * @param maxDegree the degree cap every policy ran under, or 0 for none
    * @param order how the repetitions were ordered (e.g. {@link dev.tailor.load.Sweep#ORDER}), or
    *     null where not stated
+   * @param targetNanos the latency target whose misses the report gives (the points must record its
+   *     miss ratio), or 0 for none
    */
-  public record Conditions(int maxDegree, String order) {
+  public record Conditions(int maxDegree, String order, long targetNanos) {
 
-    /** Nothing stated: no cap, order unsaid. */
+    /** Nothing stated: no cap, order unsaid, no latency target. */
     public static final Conditions UNSTATED = new Conditions(0, null);
 
     /**
-     * Checks the cap.
+     * Checks the cap and the target.
      *
-     * @throws IllegalArgumentException if the cap is negative
+     * @throws IllegalArgumentException if the cap or the target is negative
      */
     public Conditions {
       if (maxDegree < 0) {
         throw new IllegalArgumentException("the degree cap must be >= 1 or 0 (none)");
       }
+      if (targetNanos < 0) {
+        throw new IllegalArgumentException("the latency target must not be negative (0 for none)");
+      }
+    }
+
+    /** A cap and an order, with no latency target. */
+    public Conditions(int maxDegree, String order) {
+      this(maxDegree, order, 0);
+    }
+
+    /** The same conditions with a latency target, in nanoseconds (0 for none). */
+    public Conditions withTarget(long nanos) {
+      return new Conditions(maxDegree, order, nanos);
     }
   }
 
@@ -112,7 +151,8 @@ public final class Report {
    * Writes every file of the report, as {@link #write(Path, List, double, ReportedWorkload,
    * ReplayedTrace)} does, its summary stating how the points ran.
    *
-   * @param conditions the sweep's order and degree cap
+   * @param conditions the sweep's order and degree cap, and the latency target whose misses the
+   *     summary, the cells' CSV, {@value #SUSTAINED} and {@value #MISS_PLOT} give
    * @return the Markdown summary
    */
   public static String write(
@@ -144,11 +184,20 @@ public final class Report {
     }
     workload.write(dir);
     AtomicFiles.writeString(dir.resolve(RESULTS), ResultsCsv.of(points));
-    AtomicFiles.writeString(dir.resolve(CELLS), new Summary(points).csv());
-    String summary = summary(points, workload, conditions);
+    Summary cells = new Summary(points, conditions.targetNanos());
+    AtomicFiles.writeString(dir.resolve(CELLS), cells.csv());
+    String summary = cells.markdown(points.isEmpty() ? null : points.get(0), workload, conditions);
     AtomicFiles.writeString(dir.resolve(SUMMARY), summary);
     Plots.latencyAgainstLoad(points, "p99", dir.resolve("p99.png"));
     Plots.latencyAgainstLoad(points, "p99.9", dir.resolve("p999.png"));
+    if (cells.misses() != null) {
+      AtomicFiles.writeString(dir.resolve(SUSTAINED), cells.misses().csv(policies(points)));
+      Plots.missAgainstLoad(points, cells.misses(), dir.resolve(MISS_PLOT));
+    } else {
+      // Without a target, an earlier report's misses would be taken for this one's.
+      Files.deleteIfExists(dir.resolve(SUSTAINED));
+      Files.deleteIfExists(dir.resolve(MISS_PLOT));
+    }
     double load = Double.isNaN(cdfRps) ? highestUnsaturated(points) : cdfRps;
     Plots.cdf(points, load, dir.resolve("cdf.png"));
     return summary;
@@ -189,11 +238,12 @@ public final class Report {
    * degree cap), then per load and policy the median {@link #SUMMARY_METRIC} over the repetitions
    * with its range and its ratio to the best baseline, marked better or worse only beyond the
    * repetitions' noise; with an oracle, each policy's share of the headroom to it; with {@code
-   * adaptive}, every policy against it alone.
+   * adaptive}, every policy against it alone; with a latency target, each cell's share of requests
+   * that missed it and the load each policy sustains with at most 1% missing.
    */
   public static String summary(
       List<PointResult> points, ReportedWorkload workload, Conditions conditions) {
-    return new Summary(points)
+    return new Summary(points, conditions.targetNanos())
         .markdown(points.isEmpty() ? null : points.get(0), workload, conditions);
   }
 

@@ -18,6 +18,8 @@ import java.util.TreeSet;
  *       headroom between the best baseline and the oracle.
  *   <li>Where it has {@code adaptive}, every policy against it alone, as the Few-to-Many paper
  *       compares.
+ *   <li>Where the report has a latency target, every cell's share of requests that missed it and
+ *       each policy's sustained load ({@link Misses}), tail-control's objective.
  * </ul>
  */
 final class Summary {
@@ -34,8 +36,19 @@ final class Summary {
   private final List<Double> loads;
   private final String oracle;
   private final String adaptive;
+  private final Misses misses;
 
+  /** The comparisons of the points, with no latency target. */
   Summary(List<PointResult> points) {
+    this(points, 0);
+  }
+
+  /**
+   * The comparisons of the points, and their misses at a latency target.
+   *
+   * @param targetNanos the latency target, or 0 for none
+   */
+  Summary(List<PointResult> points, long targetNanos) {
     this.cells = Cell.of(points);
     this.policies = Report.policies(points);
     TreeSet<Double> l = new TreeSet<>();
@@ -43,6 +56,12 @@ final class Summary {
     this.loads = List.copyOf(l);
     this.oracle = first(policies, "oracle");
     this.adaptive = first(policies, "adaptive");
+    this.misses = targetNanos > 0 ? new Misses(cells, targetNanos) : null;
+  }
+
+  /** The misses at the latency target, or null without one. */
+  Misses misses() {
+    return misses;
   }
 
   /** The sweep's oracle column (the bare, tuned one first), or null. */
@@ -142,8 +161,8 @@ final class Summary {
         .append(
             ", and in brackets the ratio of its median to the best baseline's at that load (the"
                 + " unsaturated baseline with the lowest median; baselines: seq, fixed, adaptive (TPC's"
-                + " AP), wq-linear, rampup, pred, rc, with or without an @ suffix; the oracle is not"
-                + " one).");
+                + " AP), wq-linear, rampup, pred, rc, and tail-control's steal-first and"
+                + " admit-first, with or without an @ suffix; the oracle is not one).");
     if (reps > 1) {
       md.append(
           " A policy that is not a baseline is marked \"better\" or \"worse\" only where its"
@@ -164,6 +183,9 @@ final class Summary {
     }
     if (adaptive != null) {
       againstAdaptive(md, metric);
+    }
+    if (misses != null) {
+      missesAtTheTarget(md);
     }
     return md.toString();
   }
@@ -188,7 +210,10 @@ final class Summary {
                 "vs_best_baseline",
                 "ratio_to_adaptive",
                 "vs_adaptive",
-                "headroom_share"))
+                "headroom_share",
+                "miss_median",
+                "miss_min",
+                "miss_max"))
         .append(System.lineSeparator());
     for (Cell c : cells) {
       Cell best = bestBaseline(c.load());
@@ -210,6 +235,12 @@ final class Summary {
       row.add(ad == null || c == ad ? "" : word(c.against(ad)));
       double share = baseline || ceiling ? Double.NaN : headroomShare(c);
       row.add(Double.isNaN(share) ? "" : fixed(share));
+      // The miss ratio at the target, a fraction as results.csv gives it; empty without a target.
+      boolean missed = misses != null && misses.has(c);
+      Metric miss = missed ? misses.metric() : null;
+      row.add(missed ? ratio(c.median(miss)) : "");
+      row.add(missed ? ratio(c.min(miss)) : "");
+      row.add(missed ? ratio(c.max(miss)) : "");
       out.append(String.join(",", row)).append(System.lineSeparator());
     }
     return out.toString();
@@ -274,6 +305,76 @@ final class Summary {
       }
       md.append('\n');
     }
+  }
+
+  /**
+   * The misses' section: per load and policy the median miss ratio at the target, its range and its
+   * ratio to the best baseline's, then each policy's sustained load (Li et al., PPoPP'16, §5).
+   */
+  private void missesAtTheTarget(StringBuilder md) {
+    int reps = repetitions();
+    int threshold = (int) Math.round(Misses.SUSTAINED_MISSES * 100);
+    md.append("\n## Misses at the target (")
+        .append(misses.label())
+        .append(")\n\n")
+        .append("Tail-control's objective (Li et al., PPoPP'16, §5): the share of requests slower")
+        .append(" than the target, rather than a percentile. Each cell: the ")
+        .append(
+            reps > 1 ? "median share over the repetitions, its range [least-greatest]," : "share,")
+        .append(" and in brackets its ratio to the best baseline's at that load (the unsaturated")
+        .append(" baseline with the fewest misses, by median; no ratio where that one missed")
+        .append(" none). \"sat.\" as above; \"n/a\" where the points did not record the target.")
+        .append(" The last row gives the highest load each policy sustains: at it and at every")
+        .append(" lower load it ran at, it did not saturate and missed at most ")
+        .append(threshold)
+        .append("% by median; in brackets where its misses cross ")
+        .append(threshold)
+        .append("%, interpolated linearly between that load and the next (left out where the")
+        .append(" next saturated or there is none); \"none\" where it missed more even at its")
+        .append(" lowest load.\n\n");
+    table(
+        md,
+        policies,
+        c -> {
+          if (c.saturated()) {
+            return saturated(c);
+          }
+          if (!misses.has(c)) {
+            return "n/a";
+          }
+          Metric m = misses.metric();
+          StringBuilder s = new StringBuilder(Misses.percent(c.median(m)));
+          if (c.repetitions() > 1) {
+            s.append(" [")
+                .append(Misses.percent(c.min(m)))
+                .append('-')
+                .append(Misses.percent(c.max(m)))
+                .append(']');
+          }
+          double ratio = misses.ratioToBestBaseline(c);
+          if (!Double.isNaN(ratio)) {
+            s.append(String.format(Locale.ROOT, " (%.2f)", ratio));
+          }
+          return s.toString();
+        });
+    md.append("| sustains (<= ").append(threshold).append("% misses) |");
+    for (String p : policies) {
+      md.append(' ').append(sustainedText(misses, p)).append(" |");
+    }
+    md.append('\n');
+  }
+
+  /** A policy's sustained load as the misses' table gives it. */
+  static String sustainedText(Misses misses, String policy) {
+    if (!misses.recorded(policy)) {
+      return "n/a";
+    }
+    Misses.Sustained s = misses.sustained(policy);
+    if (Double.isNaN(s.rps())) {
+      return "none";
+    }
+    return Metric.load(s.rps())
+        + (Double.isNaN(s.crossingRps()) ? "" : " (crosses at " + value(s.crossingRps()) + ")");
   }
 
   private void againstAdaptive(StringBuilder md, String metric) {
@@ -355,6 +456,10 @@ final class Summary {
     double a = Math.abs(v);
     String pattern = a >= 100 ? "%.0f" : a >= 10 ? "%.1f" : a >= 1 ? "%.2f" : "%.3f";
     return String.format(Locale.ROOT, pattern, v);
+  }
+
+  private static String ratio(double v) {
+    return String.format(Locale.ROOT, "%.5f", v);
   }
 
   private static String fixed(double v) {
