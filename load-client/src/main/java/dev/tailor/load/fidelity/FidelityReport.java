@@ -41,17 +41,38 @@ public final class FidelityReport {
   public static Written write(
       Path reportDir, Path profileFile, SweepPlan plan, Integer cores, long quantumNanos)
       throws IOException {
+    return write(reportDir, profileFile, plan, cores, quantumNanos, 0);
+  }
+
+  /**
+   * Compares and writes, as {@link #write(Path, Path, SweepPlan, Integer, long)} does, the table
+   * also giving the miss ratio at a latency target, simulated beside measured, where the report's
+   * points recorded it.
+   *
+   * @param targetNanos the latency target, or 0 for none
+   * @throws IllegalArgumentException as the other overload does
+   * @throws IOException as the other overload does
+   */
+  public static Written write(
+      Path reportDir,
+      Path profileFile,
+      SweepPlan plan,
+      Integer cores,
+      long quantumNanos,
+      long targetNanos)
+      throws IOException {
     MeasuredReport measured = MeasuredReport.read(reportDir);
     DemandProfile profile = DemandProfile.read(profileFile);
     SimulatorFidelity.requireSameQueries(measured, profileFile, profile);
     int workers = cores != null ? cores : profile.environment().cores();
     SimulatorFidelity.Comparison comparison =
-        SimulatorFidelity.compare(measured, profile, plan, workers, quantumNanos);
+        SimulatorFidelity.compare(measured, profile, plan, workers, quantumNanos, targetNanos);
     String table =
         FidelityTable.markdown(
             comparison,
             ReportedWorkload.of("profile " + profileFile.getFileName(), profile),
-            measured);
+            measured,
+            targetNanos);
     Path file = reportDir.resolve(Report.FIDELITY);
     AtomicFiles.writeString(file, table);
     return new Written(comparison, table, file);

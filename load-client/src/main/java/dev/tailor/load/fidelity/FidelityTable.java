@@ -1,5 +1,6 @@
 package dev.tailor.load.fidelity;
 
+import dev.tailor.core.Durations;
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.load.report.Metric;
 import dev.tailor.load.report.Report;
@@ -10,7 +11,9 @@ import java.util.Locale;
 
 /**
  * The fidelity comparison as a Markdown table: per measured point, each compared {@link Metric}
- * measured, then simulated under each work model with its relative error.
+ * measured, then simulated under each work model with its relative error; given a latency target
+ * the points recorded, also the share of requests that missed it, measured and simulated, with
+ * their difference.
  */
 public final class FidelityTable {
 
@@ -26,6 +29,23 @@ public final class FidelityTable {
    */
   public static String markdown(
       SimulatorFidelity.Comparison comparison, ReportedWorkload workload, MeasuredReport report) {
+    return markdown(comparison, workload, report, 0);
+  }
+
+  /**
+   * The table, as {@link #markdown(SimulatorFidelity.Comparison, ReportedWorkload, MeasuredReport)}
+   * gives it, with the miss ratio at a latency target where the measured points recorded it ({@link
+   * #recordsTarget}).
+   *
+   * @param workload the simulated profile: what the preamble calls it, and its spread
+   * @param targetNanos the latency target, or 0 for none
+   */
+  public static String markdown(
+      SimulatorFidelity.Comparison comparison,
+      ReportedWorkload workload,
+      MeasuredReport report,
+      long targetNanos) {
+    Metric miss = recordsTarget(comparison, targetNanos) ? missAt(targetNanos) : null;
     StringBuilder md = new StringBuilder();
     md.append(
         String.format(
@@ -37,6 +57,12 @@ public final class FidelityTable {
             comparison.workers(),
             report.dir(),
             workload.summaryLine()));
+    if (miss != null) {
+      md.append("Misses: the share of requests slower than ")
+          .append(Durations.format(targetNanos))
+          .append(", in percent; its difference is simulated minus measured, in percentage points")
+          .append(" (a relative error of a share near zero would say little).\n\n");
+    }
     StringBuilder header = new StringBuilder("| policy | load (rps) |");
     StringBuilder rule = new StringBuilder("|---|---|");
     for (Metric metric : METRICS) {
@@ -52,6 +78,20 @@ public final class FidelityTable {
             .append(" (")
             .append(metric.unit())
             .append(") | error |");
+        rule.append("---|---|");
+      }
+    }
+    if (miss != null) {
+      String name = "misses at " + Durations.format(targetNanos);
+      header.append(' ').append(name).append(" measured (%) |");
+      rule.append("---|");
+      for (Simulator.WorkModel m : comparison.models()) {
+        header
+            .append(' ')
+            .append(name)
+            .append(' ')
+            .append(m.name().toLowerCase(Locale.ROOT))
+            .append(" (%) | difference |");
         rule.append("---|---|");
       }
     }
@@ -72,9 +112,49 @@ public final class FidelityTable {
           md.append(error(real, sim, metric)).append(" |");
         }
       }
+      if (miss != null) {
+        md.append(' ').append(percent(real, miss)).append(" |");
+        for (PointResult sim : r.simulated()) {
+          md.append(' ').append(percent(sim, miss)).append(" | ");
+          md.append(difference(real, sim, miss)).append(" |");
+        }
+      }
       md.append('\n');
     }
     return md.toString();
+  }
+
+  /**
+   * Whether any measured point of the comparison recorded its miss ratio at the target (false for
+   * no target): the points record the targets their replay was given, and no other.
+   */
+  public static boolean recordsTarget(SimulatorFidelity.Comparison comparison, long targetNanos) {
+    if (targetNanos <= 0) {
+      return false;
+    }
+    Metric miss = missAt(targetNanos);
+    return comparison.rows().stream().anyMatch(r -> !Double.isNaN(miss.value(r.measured())));
+  }
+
+  /** The miss ratio at a target, under the label points record it by. */
+  private static Metric missAt(long targetNanos) {
+    return Metric.missRatio(Durations.format(targetNanos));
+  }
+
+  private static String percent(PointResult p, Metric miss) {
+    double v = miss.value(p);
+    return p.saturated()
+        ? "sat."
+        : Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%.2f", 100 * v);
+  }
+
+  private static String difference(PointResult real, PointResult sim, Metric miss) {
+    double measured = miss.value(real);
+    double simulated = miss.value(sim);
+    if (real.saturated() || sim.saturated() || Double.isNaN(measured) || Double.isNaN(simulated)) {
+      return "-";
+    }
+    return String.format(Locale.ROOT, "%+.2f pp", 100 * (simulated - measured));
   }
 
   private static String value(PointResult p, Metric metric) {

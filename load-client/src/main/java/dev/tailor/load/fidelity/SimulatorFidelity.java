@@ -114,7 +114,7 @@ public final class SimulatorFidelity {
   }
 
   /**
-   * Simulates every measured point.
+   * Simulates every measured point, recording no miss ratio.
    *
    * @param plan the replay's plan (arrivals, duration, warm-up); each point's own seed is used
    * @param workers the simulated threads
@@ -127,6 +127,23 @@ public final class SimulatorFidelity {
       SweepPlan plan,
       int workers,
       long quantumNanos) {
+    return compare(report, profile, plan, workers, quantumNanos, 0);
+  }
+
+  /**
+   * Simulates every measured point, as {@link #compare(MeasuredReport, DemandProfile, SweepPlan,
+   * int, long)} does, each simulation recording its miss ratio at a latency target.
+   *
+   * @param targetNanos the latency target, or 0 for none
+   * @throws IllegalArgumentException if the plan's arrivals are not those a point records
+   */
+  public static Comparison compare(
+      MeasuredReport report,
+      DemandProfile profile,
+      SweepPlan plan,
+      int workers,
+      long quantumNanos,
+      long targetNanos) {
     List<Simulator.WorkModel> models = models(profile);
     List<Row> rows = new ArrayList<>();
     List<Mismatch> mismatches = new ArrayList<>();
@@ -155,7 +172,7 @@ public final class SimulatorFidelity {
                 Scheduler.DEFAULT_LONG_THRESHOLD_NANOS,
                 point.warmupRequests(),
                 Math.max(1_000, point.requests()),
-                List.of(),
+                targetNanos > 0 ? List.of(targetNanos) : List.of(),
                 model);
         String key = real.policy() + "|" + real.offeredRps() + "|" + real.seed() + "|" + model;
         PointResult sim = simulated.get(key);
