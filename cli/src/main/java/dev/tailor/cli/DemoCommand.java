@@ -122,6 +122,20 @@ final class DemoCommand implements Callable<Integer> {
               + " difference from noise (default ${DEFAULT-VALUE}).")
   int repeat;
 
+  /** How many times the profile's median sequential time the default latency target is. */
+  static final int TARGET_MEDIANS = 3;
+
+  @Option(
+      names = "--target",
+      paramLabel = "DURATION",
+      converter = LatencyTarget.class,
+      description =
+          "The latency target (the SLO) whose misses the report gives, e.g. 2ms (default: "
+              + TARGET_MEDIANS
+              + " times the median sequential time of the demo's profile, rounded to one"
+              + " significant figure; printed).")
+  Long target;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
@@ -181,6 +195,18 @@ final class DemoCommand implements Callable<Integer> {
     double[] seq =
         demand.requests().stream().mapToDouble(r -> r.sequentialNanos() / 1e6).sorted().toArray();
     double mean = spread.meanNanos() / 1e6;
+    long targetNanos = target != null ? target : defaultTargetNanos(spread);
+    out.printf(
+        Locale.ROOT,
+        "   latency target: %s (%s)%n",
+        Durations.format(targetNanos),
+        target != null
+            ? "--target"
+            : String.format(
+                Locale.ROOT,
+                "%d x the profile's median sequential time, %.3f ms, rounded",
+                TARGET_MEDIANS,
+                spread.medianNanos() / 1e6));
 
     double capacity = cores * 1000.0 / mean; // requests/s the cores sustain sequentially
     // Served queries take longer than isolated ones (the load client shares the cores, queries
@@ -232,7 +258,18 @@ final class DemoCommand implements Callable<Integer> {
             SweepOptions.DEFAULT_SEED,
             Durations.parseNanos(duration),
             Durations.parseNanos(warmup));
-    sweep(index, trace, profile, demand, policies, loads, plan, report, cores, tpc.model());
+    sweep(
+        index,
+        trace,
+        profile,
+        demand,
+        policies,
+        loads,
+        plan,
+        report,
+        cores,
+        tpc.model(),
+        targetNanos);
     step(out, 7, "simulator fidelity: the same profile, policies, loads and arrivals, simulated");
     // The profile with the predictions attached: the simulated tpc, tp and pred see what the
     // predictor said, as the real ones did.
@@ -242,7 +279,8 @@ final class DemoCommand implements Callable<Integer> {
             tpc.predicted(),
             plan,
             null,
-            Durations.parseNanos(FidelityCommand.DEFAULT_QUANTUM));
+            Durations.parseNanos(FidelityCommand.DEFAULT_QUANTUM),
+            targetNanos);
     String warning = FidelityReport.mismatchWarning(fidelity.comparison());
     if (warning != null) {
       spec.commandLine().getErr().println(warning);
@@ -263,14 +301,16 @@ final class DemoCommand implements Callable<Integer> {
     out.println(
         "report: "
             + root.relativize(report)
-            + " (summary.md, fidelity.md, p99.png, p999.png, cdf.png, results.csv)");
+            + " (summary.md, fidelity.md, p99.png, p999.png, cdf.png, miss.png, results.csv,"
+            + " sustained.csv)");
     out.flush();
     return 0;
   }
 
   /**
    * Step 6: the open-loop sweep of the profiled queries in this process, as {@code tailor replay}
-   * runs it with its defaults, its report written to {@code report}.
+   * runs it with its defaults, its report written to {@code report}, its misses at {@code
+   * targetNanos} given.
    */
   private void sweep(
       Path index,
@@ -282,7 +322,8 @@ final class DemoCommand implements Callable<Integer> {
       SweepPlan plan,
       Path report,
       int cores,
-      Path model)
+      Path model,
+      long targetNanos)
       throws IOException, InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
     IndexAndTrace input = new IndexAndTrace();
@@ -296,7 +337,8 @@ final class DemoCommand implements Callable<Integer> {
             plan,
             ReplayCommand.DEFAULT_MAX_BACKLOG,
             ReplayCommand.drainNanos(Durations.parseNanos(duration)),
-            List.of(Durations.parseNanos("5ms"), Durations.parseNanos("20ms")));
+            LatencyTarget.withTarget(
+                List.of(Durations.parseNanos("5ms"), Durations.parseNanos("20ms")), targetNanos));
     sweep = sweep.withRepetitions(repeat);
     try (IndexAndTrace.Opened opened = input.open();
         ModelPredictor predictor = ModelPredictor.watch(opened.reader(), model)) {
@@ -328,7 +370,7 @@ final class DemoCommand implements Callable<Integer> {
               Double.NaN,
               ReplayCommand.workload(opened.queries(), profile, demand),
               ReplayedTrace.of(trace, opened.queries().size()),
-              new Report.Conditions(cores, Sweep.ORDER)));
+              new Report.Conditions(cores, Sweep.ORDER).withTarget(targetNanos)));
     }
     out.flush();
   }
@@ -461,6 +503,20 @@ final class DemoCommand implements Callable<Integer> {
             "tpc-oracle:" + table),
         model,
         predicted);
+  }
+
+  /**
+   * The default latency target: {@value #TARGET_MEDIANS} times the profile's median sequential
+   * time, rounded to one significant figure so that it reads as a whole duration ({@code 1ms},
+   * {@code 900us}, {@code 20ms}) and labels its miss ratio so. At least 1 ns.
+   */
+  static long defaultTargetNanos(WorkloadSpread spread) {
+    double nanos = TARGET_MEDIANS * spread.medianNanos();
+    if (!(nanos >= 1)) {
+      return 1;
+    }
+    double unit = Math.pow(10, Math.floor(Math.log10(nanos)));
+    return Math.round(Math.round(nanos / unit) * unit);
   }
 
   /** Whether {@code output} is missing or older than {@code input}: to be made again. */

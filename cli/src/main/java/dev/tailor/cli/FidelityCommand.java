@@ -2,6 +2,7 @@ package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
 import dev.tailor.load.fidelity.FidelityReport;
+import dev.tailor.load.fidelity.FidelityTable;
 import dev.tailor.sim.arrival.SweepPlan;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -15,7 +16,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code tailor fidelity}: how far to trust the simulator. For every measured point of a replay's
  * report it simulates the same profile, policy, rate, arrival sequence and query order, and prints
- * the simulated P50 and P99 beside the measured ones, with their relative error.
+ * the simulated P50 and P99 beside the measured ones, with their relative error, and given a
+ * latency target the replay recorded, the miss ratio at it.
  */
 @Command(
     name = "fidelity",
@@ -23,7 +25,8 @@ import picocli.CommandLine.Spec;
     description = {
       "Simulate every measured point of a replay's report with the same profile, policy, rate,"
           + " arrival seed and query order, and print simulated and measured P50 and P99 side"
-          + " by side with their error (also written to the report as fidelity.md).",
+          + " by side with their error (also written to the report as fidelity.md); with"
+          + " --target, the share of requests slower than it too.",
       "The profile must be of the replayed queries (the same trace and --limit), as the demo's"
           + " is: a profile of another trace is refused. --duration and --warmup must be the"
           + " replay's."
@@ -79,6 +82,16 @@ final class FidelityCommand implements Callable<Integer> {
           "The policies' tick, as the replay's scheduler had it (default ${DEFAULT-VALUE}).")
   String quantum;
 
+  @Option(
+      names = "--target",
+      paramLabel = "DURATION",
+      converter = LatencyTarget.class,
+      description =
+          "A latency target the replay recorded (replay --target or --targets), e.g. 20ms: the"
+              + " table also gives the share of requests slower than it, simulated beside"
+              + " measured. Default: none.")
+  Long target;
+
   @Override
   public Integer call() throws Exception {
     SweepPlan plan =
@@ -87,15 +100,23 @@ final class FidelityCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     FidelityReport.Written written;
     try {
-      written = FidelityReport.write(report, profile, plan, cores, quantumNanos);
+      written =
+          FidelityReport.write(
+              report, profile, plan, cores, quantumNanos, target == null ? 0 : target);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }
     String warning = FidelityReport.mismatchWarning(written.comparison());
     if (warning != null) {
       err.println(warning);
-      err.flush();
     }
+    if (target != null && !FidelityTable.recordsTarget(written.comparison(), target)) {
+      err.printf(
+          "warning: the report's points did not record misses at %s, so the table has none;"
+              + " replay with --target %s%n",
+          Durations.format(target), Durations.format(target));
+    }
+    err.flush();
     PrintWriter out = spec.commandLine().getOut();
     out.print(written.table());
     out.printf("written to %s%n", written.file());

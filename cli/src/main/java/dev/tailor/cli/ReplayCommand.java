@@ -75,10 +75,10 @@ final class ReplayCommand implements Callable<Integer> {
   String warmup;
 
   @Option(
-      names = "--target",
+      names = "--server",
       paramLabel = "URL",
       description = "A search server (./tailor serve) to replay against; default: in this process.")
-  URI target;
+  URI server;
 
   @Option(
       names = "--workers",
@@ -130,12 +130,12 @@ final class ReplayCommand implements Callable<Integer> {
     long warmupNanos = Durations.parseNanos(warmup);
     int cap = sweep.degreeCap();
     boolean oracle = policies.stream().anyMatch(HindsightOracle::isTuned);
-    if (target != null && cap > 0) {
+    if (server != null && cap > 0) {
       throw new ParameterException(
           spec.commandLine(),
-          "--max-degree caps the in-process scheduler's policies; a server (--target) runs its own");
+          "--max-degree caps the in-process scheduler's policies; a server (--server) runs its own");
     }
-    if (target == null && oracle && profile == null) {
+    if (server == null && oracle && profile == null) {
       throw new ParameterException(
           spec.commandLine(),
           "the tuned oracle needs --profile: it is tuned per load by simulating the profile");
@@ -158,7 +158,7 @@ final class ReplayCommand implements Callable<Integer> {
         ModelPredictor predictor =
             model == null ? null : ModelPredictor.watch(opened.reader(), model)) {
       List<InProcessTarget.TraceEntry> entries = entries(opened.queries(), demand);
-      if (target == null && oracle) {
+      if (server == null && oracle) {
         plan =
             plan.withResolver(
                 oracleResolver(
@@ -177,21 +177,21 @@ final class ReplayCommand implements Callable<Integer> {
           input.trace.getFileName(),
           input.index.getFileName(),
           opened.manifest().sourceLabel(),
-          target != null ? 1 : policies.size(),
+          server != null ? 1 : policies.size(),
           sweep.rps.size(),
           plan.repetitions(),
           duration,
           warmup,
           cap > 0 ? "degrees capped at " + cap : "no degree cap");
       err.flush();
-      Sweep.Plan run = target != null ? plan.withPolicies(List.of("server")) : plan;
+      Sweep.Plan run = server != null ? plan.withPolicies(List.of("server")) : plan;
       Consumer<PointResult> printPoint = pointPrinter(err, run.size());
       List<PointResult> points;
-      if (target != null) {
+      if (server != null) {
         points =
             Sweep.run(
                 run,
-                policy -> new HttpTarget(target, texts),
+                policy -> new HttpTarget(server, texts),
                 entries.size(),
                 environment,
                 opened.manifest().sourceLabel(),
@@ -223,11 +223,12 @@ final class ReplayCommand implements Callable<Integer> {
               sweep.cdfLoad(),
               workload(opened.queries(), profile, demand),
               ReplayedTrace.of(input.trace, opened.queries().size()),
-              new Report.Conditions(cap, Sweep.ORDER));
+              new Report.Conditions(cap, Sweep.ORDER).withTarget(sweep.latencyTarget()));
       PrintWriter outw = spec.commandLine().getOut();
       outw.println(summary);
       outw.printf(
-          "report: %s (summary.md, results.csv, p99.png, p999.png, cdf.png, points/)%n", dir);
+          "report: %s (summary.md, results.csv, p99.png, p999.png, cdf.png%s, points/)%n",
+          dir, sweep.latencyTarget() > 0 ? ", " + Report.MISS_PLOT + ", " + Report.SUSTAINED : "");
       outw.flush();
     }
     return 0;

@@ -257,7 +257,8 @@ final class SimulateCommand implements Callable<Integer> {
                         : "the parametric profile (synthetic)",
                 profile),
             null,
-            new Report.Conditions(cap, seeds > 1 ? order(sweep.seed, seeds) : null));
+            new Report.Conditions(cap, seeds > 1 ? order(sweep.seed, seeds) : null)
+                .withTarget(sweep.latencyTarget()));
     PrintWriter o = spec.commandLine().getOut();
     o.println(summary);
     o.printf("report: %s%n", dir);

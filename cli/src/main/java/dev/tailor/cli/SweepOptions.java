@@ -13,7 +13,8 @@ import picocli.CommandLine.Option;
 /**
  * The options a sweep shares, real ({@code replay}) or simulated ({@code simulate}): which policies
  * (a bare {@code oracle} among them tuned per load) at which loads, how many times and under which
- * degree cap, the arrivals and their seed, the latency targets, and where the report goes.
+ * degree cap, the arrivals and their seed, the latency targets (one of them the report's target),
+ * and where the report goes.
  */
 final class SweepOptions {
 
@@ -64,6 +65,17 @@ final class SweepOptions {
       defaultValue = "50ms,100ms",
       description = "Latency targets for miss ratios (default ${DEFAULT-VALUE}).")
   List<String> targets;
+
+  @Option(
+      names = "--target",
+      paramLabel = "DURATION",
+      converter = LatencyTarget.class,
+      description =
+          "The latency target (the SLO), e.g. 20ms: every point also records its miss ratio, and"
+              + " the report gives each policy's share of requests slower than it at every load"
+              + " and the highest load it sustains with at most 1%% of them (summary.md,"
+              + " sustained.csv, miss.png). Default: none.")
+  Long target;
 
   @Option(
       names = "--cdf-rps",
@@ -156,13 +168,18 @@ final class SweepOptions {
     return maxDegree;
   }
 
-  /** The latency targets in nanoseconds. */
+  /** The latency targets whose miss ratios every point records, {@code --target} among them. */
   List<Long> targetNanos() {
     List<Long> out = new ArrayList<>();
     for (String t : targets) {
       out.add(Durations.parseNanos(t));
     }
-    return out;
+    return LatencyTarget.withTarget(out, target);
+  }
+
+  /** The report's latency target ({@code --target}) in nanoseconds, or 0 for none. */
+  long latencyTarget() {
+    return target == null ? 0 : target;
   }
 
   /** The plotted CDF's load, or NaN for the highest unsaturated one. */

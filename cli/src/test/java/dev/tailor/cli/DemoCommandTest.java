@@ -2,8 +2,10 @@ package dev.tailor.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tailor.core.Durations;
 import dev.tailor.core.model.WorkloadSpread;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -21,6 +23,33 @@ class DemoCommandTest {
     assertEquals(100_000, stepFor(0.02));
     assertEquals(1_000_000, stepFor(4.8));
     assertEquals(700_000, stepFor(0.66));
+  }
+
+  @Test
+  void theDefaultTargetIsThreeMediansRoundedToOneSignificantFigure() {
+    assertEquals(1_000_000, targetFor(0.326)); // TB05 on 1M documents: 0.98 ms
+    assertEquals(900_000, targetFor(0.29)); // 0.87 ms
+    assertEquals(10_000_000, targetFor(4.8)); // 14.4 ms
+    assertEquals(600_000_000, targetFor(185)); // 555 ms
+    assertEquals("900us", Durations.format(targetFor(0.29)), "a readable duration");
+  }
+
+  private static long targetFor(double medianMillis) {
+    return DemoCommand.defaultTargetNanos(WorkloadSpread.of(new double[] {medianMillis * 1e6}));
+  }
+
+  @Test
+  void theTargetIsParsedAndABadOneRejectedByName() {
+    DemoCommand demo = new DemoCommand();
+    new picocli.CommandLine(demo).parseArgs("--target", "15ms");
+    assertEquals(15_000_000L, demo.target);
+    DemoCommand defaults = new DemoCommand();
+    new picocli.CommandLine(defaults).parseArgs();
+    assertNull(defaults.target, "the default is the profile's, chosen when it is read");
+    Cli cli = new Cli();
+    assertNotEquals(0, cli.run("demo", "--target", "fast"));
+    assertTrue(cli.err().contains("option '--target'"), cli.err());
+    assertTrue(cli.err().contains("'fast' is not a duration"), cli.err());
   }
 
   @Test

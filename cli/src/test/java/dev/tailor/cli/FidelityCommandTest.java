@@ -93,6 +93,8 @@ class FidelityCommandTest {
             "1s",
             "--warmup",
             "200ms",
+            "--target",
+            "20ms",
             "--out",
             report.toString()),
         cli.err());
@@ -117,10 +119,17 @@ class FidelityCommandTest {
             "--duration",
             "1s",
             "--warmup",
-            "200ms"),
+            "200ms",
+            "--target",
+            "20ms"),
         cli.err());
 
     String md = Files.readString(report.resolve("fidelity.md"));
+    // The replay recorded misses at its --target: the table gives them simulated beside measured.
+    assertTrue(md.contains("| misses at 20ms measured (%) | misses at 20ms fluid (%) |"), md);
+    assertTrue(
+        md.lines().filter(l -> l.startsWith("| seq | 40 |")).allMatch(l -> l.contains(" pp |")),
+        md);
     assertTrue(
         md.contains(
             "\nWorkload: profile profile.json, "
@@ -177,6 +186,39 @@ class FidelityCommandTest {
         defaults.run("fidelity", "--report", report.toString(), "--profile", profile.toString()),
         defaults.err());
     assertEquals(1, defaults.err().lines().filter(l -> l.startsWith("warning:")).count());
+    assertFalse(
+        Files.readString(report.resolve("fidelity.md")).contains("misses at"),
+        "no --target, no misses");
+
+    // A target the replay did not record is said to be missing, not invented.
+    Cli unrecorded = new Cli();
+    assertEquals(
+        0,
+        unrecorded.run(
+            "fidelity",
+            "--report",
+            report.toString(),
+            "--profile",
+            profile.toString(),
+            "--duration",
+            "1s",
+            "--warmup",
+            "200ms",
+            "--target",
+            "7ms"),
+        unrecorded.err());
+    assertTrue(
+        unrecorded.err().contains("did not record misses at 7ms, so the table has none"),
+        unrecorded.err());
+    assertFalse(Files.readString(report.resolve("fidelity.md")).contains("misses at"));
+  }
+
+  @Test
+  void aBadTargetIsRejectedNamingTheOption() {
+    assertNotEquals(
+        0, cli.run("fidelity", "--report", "r", "--profile", "p.json", "--target", "20"));
+    assertTrue(cli.err().contains("option '--target'"), cli.err());
+    assertTrue(cli.err().contains("'20' is not a duration"), cli.err());
   }
 
   @Test

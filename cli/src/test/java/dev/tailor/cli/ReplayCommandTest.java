@@ -6,17 +6,24 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tailor.core.Scheduler;
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.RequestView;
+import dev.tailor.corpora.index.IndexManifest;
 import dev.tailor.corpora.trace.TraceQuery;
 import dev.tailor.load.InProcessTarget;
+import dev.tailor.lucene.TailorSearcher;
+import dev.tailor.lucene.server.SearchServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,8 +34,8 @@ class ReplayCommandTest {
 
   private final Cli cli = new Cli();
 
-  @Test
-  void theOracleIsTunedOnTheProfileAndRunForRealRepeatedAndCapped() throws Exception {
+  /** Indexes a small corpus and generates a trace for it, at {@code index} and {@code trace}. */
+  private void indexAndTrace(Path index, Path trace) throws Exception {
     Path corpus = tmp.resolve("corpus.txt");
     StringBuilder lines = new StringBuilder();
     String[] words = {"river", "delta", "sea", "lake", "town", "valley", "flood", "salt"};
@@ -40,10 +47,6 @@ class ReplayCommandTest {
       lines.append('\n');
     }
     Files.writeString(corpus, lines);
-    Path index = tmp.resolve("index");
-    Path trace = tmp.resolve("trace.tasks");
-    Path profile = tmp.resolve("profile.json");
-    Path report = tmp.resolve("report");
     assertEquals(
         0,
         cli.run(
@@ -63,6 +66,88 @@ class ReplayCommandTest {
             "--out",
             trace.toString()),
         cli.err());
+  }
+
+  @Test
+  void aServerIsReplayedAgainstWithServerAndTheTargetIsALatencyTarget() throws Exception {
+    Path index = tmp.resolve("index");
+    Path trace = tmp.resolve("trace.tasks");
+    Path report = tmp.resolve("report");
+    indexAndTrace(index, trace);
+    String[] input = {"replay", "--index", index.toString(), "--trace", trace.toString()};
+
+    // --target named the server before --server did: a URL there says where it went.
+    Cli url = new Cli();
+    assertNotEquals(0, url.run(with(input, "--rps", "40", "--target", "http://127.0.0.1:8080")));
+    assertTrue(url.err().contains("option '--target'"), url.err());
+    assertTrue(url.err().contains(LatencyTarget.URL_GIVEN), url.err());
+    Cli notADuration = new Cli();
+    assertNotEquals(0, notADuration.run(with(input, "--rps", "40", "--target", "soon")));
+    assertTrue(notADuration.err().contains("option '--target'"), notADuration.err());
+    assertTrue(notADuration.err().contains("'soon' is not a duration"), notADuration.err());
+    Cli capped = new Cli();
+    assertNotEquals(
+        0,
+        capped.run(
+            with(input, "--rps", "40", "--server", "http://127.0.0.1:1", "--max-degree", "2")));
+    assertTrue(capped.err().contains("a server (--server) runs its own"), capped.err());
+
+    try (DirectoryReader reader = DirectoryReader.open(FSDirectory.open(index));
+        Scheduler scheduler = Scheduler.builder().policy("fixed:2").workers(2).build();
+        SearchServer server =
+            new SearchServer(
+                new TailorSearcher(reader, scheduler),
+                IndexManifest.read(index).analyzer(),
+                "body",
+                SearchServer.Options.defaults())) {
+      assertEquals(
+          0,
+          cli.run(
+              with(
+                  input,
+                  "--server",
+                  "http://127.0.0.1:" + server.address().getPort(),
+                  "--rps",
+                  "40",
+                  "--duration",
+                  "600ms",
+                  "--warmup",
+                  "100ms",
+                  "--target",
+                  "20ms",
+                  "--out",
+                  report.toString())),
+          cli.err());
+      assertTrue(scheduler.metrics().latency().getTotalCount() > 0, "the server ran the replay");
+    }
+    try (var files = Files.list(report.resolve("points"))) {
+      List<Path> json = files.filter(f -> f.toString().endsWith(".json")).toList();
+      assertEquals(1, json.size(), json.toString());
+      // --targets' default and --target: every point records the miss ratio at each.
+      assertEquals(
+          List.of("50ms", "100ms", "20ms"),
+          List.copyOf(PointResult.read(json.get(0)).missRatio().keySet()));
+    }
+    assertTrue(
+        Files.readString(report.resolve("summary.md")).contains("## Misses at the target (20ms)"));
+    assertTrue(Files.exists(report.resolve("miss.png")));
+    assertTrue(Files.exists(report.resolve("sustained.csv")));
+    assertTrue(cli.out().contains("miss.png, sustained.csv"), cli.out());
+  }
+
+  private static String[] with(String[] first, String... more) {
+    String[] out = Arrays.copyOf(first, first.length + more.length);
+    System.arraycopy(more, 0, out, first.length, more.length);
+    return out;
+  }
+
+  @Test
+  void theOracleIsTunedOnTheProfileAndRunForRealRepeatedAndCapped() throws Exception {
+    Path index = tmp.resolve("index");
+    Path trace = tmp.resolve("trace.tasks");
+    Path profile = tmp.resolve("profile.json");
+    Path report = tmp.resolve("report");
+    indexAndTrace(index, trace);
     // Without a profile the tuned oracle cannot be tuned.
     Cli refused = new Cli();
     assertNotEquals(

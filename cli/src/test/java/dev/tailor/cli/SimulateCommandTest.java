@@ -54,6 +54,54 @@ class SimulateCommandTest {
   }
 
   @Test
+  void aTargetIsRecordedByEveryPointAndGivesTheReportItsMisses(@TempDir Path tmp) throws Exception {
+    Cli cli = new Cli();
+    Path out = tmp.resolve("report");
+    assertEquals(
+        0,
+        cli.run(
+            "simulate",
+            "--parametric",
+            "200",
+            "--cores",
+            "4",
+            "--policies",
+            "seq,fixed:2",
+            "--rps",
+            "10,20",
+            "--requests",
+            "300",
+            "--targets",
+            "200ms,1s",
+            "--target",
+            "0.2s",
+            "--out",
+            out.toString()),
+        cli.err());
+    try (var files = Files.list(out.resolve("points"))) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".json")).toList()) {
+        // --target 0.2s is --targets' 200ms: recorded once.
+        assertEquals(
+            List.of("200ms", "1s"), List.copyOf(PointResult.read(f).missRatio().keySet()), f + "");
+      }
+    }
+    String summary = Files.readString(out.resolve("summary.md"));
+    assertTrue(summary.contains("## Misses at the target (200ms)"), summary);
+    assertTrue(summary.contains("| sustains (<= 1% misses) |"), summary);
+    assertTrue(Files.readAllLines(out.resolve("results.csv")).get(0).contains(",miss_200ms,"));
+    assertTrue(Files.exists(out.resolve("miss.png")));
+    assertEquals(
+        "policy,target,sustained_rps,crossing_rps",
+        Files.readAllLines(out.resolve("sustained.csv")).get(0));
+
+    Cli bad = new Cli();
+    assertNotEquals(
+        0, bad.run("simulate", "--parametric", "200", "--rps", "20", "--target", "20 minutes"));
+    assertTrue(bad.err().contains("Invalid value for option '--target'"), bad.err());
+    assertTrue(bad.err().contains("'20 minutes' is not a duration"), bad.err());
+  }
+
+  @Test
   void theSummaryStatesTheSimulatedProfilesSpread(@TempDir Path tmp) throws Exception {
     // 100 requests: 95 of 1 ms and 5 of 20 ms.
     List<DemandProfile.Request> requests = new ArrayList<>();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import picocli.CommandLine.TypeConversionException;
 
 class SweepOptionsTest {
 
@@ -26,6 +27,35 @@ class SweepOptionsTest {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> options("seq,oracle,nope").policies());
     assertTrue(e.getMessage().contains("unknown policy 'nope'"), e.getMessage());
+  }
+
+  @Test
+  void theTargetJoinsTheRecordedTargetsOnce() {
+    SweepOptions o = options("seq");
+    o.targets = List.of("50ms", "100ms");
+    assertEquals(List.of(50_000_000L, 100_000_000L), o.targetNanos());
+    assertEquals(0, o.latencyTarget(), "no target");
+    o.target = 20_000_000L;
+    assertEquals(List.of(50_000_000L, 100_000_000L, 20_000_000L), o.targetNanos());
+    assertEquals(20_000_000L, o.latencyTarget());
+    o.target = 50_000_000L; // --target 0.05s is --targets' 50ms: recorded once
+    assertEquals(List.of(50_000_000L, 100_000_000L), o.targetNanos());
+  }
+
+  @Test
+  void aTargetIsADurationAboveZeroAndNotAUrl() {
+    LatencyTarget parse = new LatencyTarget();
+    assertEquals(20_000_000L, parse.convert("20ms"));
+    assertEquals(1_500_000L, parse.convert("1.5ms"));
+    TypeConversionException url =
+        assertThrows(TypeConversionException.class, () -> parse.convert("http://host:8080"));
+    assertEquals(LatencyTarget.URL_GIVEN, url.getMessage());
+    TypeConversionException soon =
+        assertThrows(TypeConversionException.class, () -> parse.convert("soon"));
+    assertTrue(soon.getMessage().contains("'soon' is not a duration"), soon.getMessage());
+    TypeConversionException zero =
+        assertThrows(TypeConversionException.class, () -> parse.convert("0ms"));
+    assertTrue(zero.getMessage().contains("above zero"), zero.getMessage());
   }
 
   @Test
