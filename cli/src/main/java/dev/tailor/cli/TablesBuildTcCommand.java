@@ -79,7 +79,7 @@ final class TablesBuildTcCommand implements Callable<Integer> {
 
   @Option(
       names = "--bins",
-      defaultValue = "200",
+      defaultValue = "1000",
       paramLabel = "N",
       description =
           "At most N bins of the work distribution: every distinct work its own bin if there are"

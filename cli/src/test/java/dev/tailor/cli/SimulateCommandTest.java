@@ -102,6 +102,83 @@ class SimulateCommandTest {
   }
 
   @Test
+  void tailControlRunsOnTheLogNormalWorkloadWithATableBuiltForEachLoad(@TempDir Path tmp)
+      throws Exception {
+    for (String rps : List.of("1000", "1400")) {
+      Cli build = new Cli();
+      assertEquals(
+          0,
+          build.run(
+              "tables",
+              "build",
+              "tc",
+              "--lognormal",
+              "10ms,13ms",
+              "--requests",
+              "5000",
+              "--rps",
+              rps,
+              "--target",
+              "20ms",
+              "--out",
+              tmp.resolve("tc-" + rps + ".json").toString()),
+          build.err());
+    }
+    Cli cli = new Cli();
+    Path out = tmp.resolve("report");
+    String table = tmp.resolve("tc-{rps}.json").toString();
+    assertEquals(
+        0,
+        cli.run(
+            "simulate",
+            "--lognormal",
+            "10ms,13ms",
+            "--model",
+            "units",
+            "--cores",
+            "16",
+            "--requests",
+            "2000",
+            "--rps",
+            "1000,1400",
+            "--target",
+            "20ms",
+            "--policies",
+            "steal-first,admit-first,tc:" + table + ",tc-oracle:" + table,
+            "--out",
+            out.toString()),
+        cli.err());
+    List<PointResult> points = new ArrayList<>();
+    try (var files = Files.list(out.resolve("points"))) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".json")).toList()) {
+        points.add(PointResult.read(f));
+      }
+    }
+    assertEquals(8, points.size());
+    // One column per policy: the table of each load is reported as listed.
+    assertEquals(
+        2, points.stream().filter(p -> p.policy().equals("tc:" + table)).count(), "" + points);
+    assertTrue(points.stream().allMatch(p -> p.completed() == p.sent()));
+    String summary = Files.readString(out.resolve("summary.md"));
+    assertTrue(summary.contains("log-normal mean 10ms sd 13ms, 1% serial"), summary);
+    assertTrue(summary.contains("tc:tc-{rps}.json"), summary);
+
+    Cli missing = new Cli();
+    assertEquals(
+        2,
+        missing.run(
+            "simulate",
+            "--lognormal",
+            "10ms,13ms",
+            "--rps",
+            "1000,1200",
+            "--policies",
+            "tc:" + table));
+    assertTrue(missing.err().contains("at 1200.0 rps"), missing.err());
+    assertTrue(missing.err().contains("tc-1200.json"), missing.err());
+  }
+
+  @Test
   void theSummaryStatesTheSimulatedProfilesSpread(@TempDir Path tmp) throws Exception {
     // 100 requests: 95 of 1 ms and 5 of 20 ms.
     List<DemandProfile.Request> requests = new ArrayList<>();
