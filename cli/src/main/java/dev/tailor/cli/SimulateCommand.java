@@ -7,6 +7,7 @@ import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.DegreeCap;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
+import dev.tailor.load.Sweep;
 import dev.tailor.load.report.Report;
 import dev.tailor.load.report.ReportedWorkload;
 import dev.tailor.sim.HindsightOracle;
@@ -143,16 +144,6 @@ final class SimulateCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
     List<String> policies = sweep.policies();
-    for (String policy : policies) {
-      for (double rate : policy.contains(LOAD) ? sweep.rps : List.<Double>of()) {
-        try (Policy checked = PolicyRegistry.of(atLoad(policy, rate))) {
-          checked.spec();
-        } catch (IllegalArgumentException e) {
-          throw new ParameterException(
-              spec.commandLine(), "at " + rate + " rps: " + e.getMessage(), e);
-        }
-      }
-    }
     if (seeds < 1) {
       throw new ParameterException(spec.commandLine(), "--seeds must be >= 1, got " + seeds);
     }
@@ -287,27 +278,13 @@ final class SimulateCommand implements Callable<Integer> {
           point.offeredRps(), point.seed(), tuned.describe());
       return tuned.result();
     }
-    String concrete = atLoad(policy, point.offeredRps());
+    String concrete = Sweep.atLoad(policy, point.offeredRps());
     Policy created = PolicyRegistry.of(concrete);
     try (Policy simulated = cap > 0 ? DegreeCap.of(created, cap) : created) {
       PointResult p = new Simulator(profile, simulated, config).run(point, corpus);
       // Reported as listed, so that one column holds the policy at every load.
       return concrete.equals(policy) ? p : p.withPolicy(p.policy().replace(concrete, policy));
     }
-  }
-
-  /** In a policy's specification, what stands for the point's load (a table built per rate). */
-  static final String LOAD = "{rps}";
-
-  /**
-   * A specification with {@value #LOAD} replaced by the load, as a report writes it ({@code
-   * tc:t-{rps}.json} at 1200 rps is {@code tc:t-1200.json}): a table built for each rate, as
-   * tail-control's thresholds are.
-   */
-  static String atLoad(String spec, double rps) {
-    String load =
-        rps == Math.rint(rps) ? Long.toString((long) rps) : String.format(Locale.ROOT, "%.2f", rps);
-    return spec.replace(LOAD, load);
   }
 
   /** How the summary describes a simulation's repetitions. */

@@ -2,6 +2,7 @@ package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
 import dev.tailor.core.policy.PolicyRegistry;
+import dev.tailor.load.Sweep;
 import dev.tailor.sim.HindsightOracle;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -122,17 +123,26 @@ final class SweepOptions {
     if (out.isEmpty()) {
       throw new IllegalArgumentException("--policies names no policy");
     }
+    for (String spec : out) {
+      for (double rate : spec.contains(Sweep.LOAD) ? rps : List.<Double>of()) {
+        try {
+          PolicyRegistry.standard().splitList(Sweep.atLoad(spec, rate));
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException("at " + rate + " rps: " + e.getMessage(), e);
+        }
+      }
+    }
     return out;
   }
 
   /**
    * Adds the specifications of a run of the list without a bare oracle, and empties it. A
-   * specification with {@value SimulateCommand#LOAD} is checked at each load by the command.
+   * specification with {@value Sweep#LOAD} is checked at each load of the sweep.
    */
   private static void addAll(List<String> out, StringBuilder run) {
     if (!run.toString().isBlank()) {
       for (String spec : PolicyRegistry.standard().split(run.toString())) {
-        if (!spec.contains(SimulateCommand.LOAD)) {
+        if (!spec.contains(Sweep.LOAD)) {
           PolicyRegistry.standard().splitList(spec); // fails now, naming what was expected
         }
         out.add(spec);

@@ -165,7 +165,7 @@ class SimulateCommandTest {
 
     Cli missing = new Cli();
     assertEquals(
-        2,
+        1,
         missing.run(
             "simulate",
             "--lognormal",

@@ -47,6 +47,27 @@ public final class Sweep {
   }
 
   /**
+   * In a listed policy, what stands for the point's load, so that one column runs a table built for
+   * each rate, as tail-control's thresholds are: {@code tc:t-{rps}.json}.
+   */
+  public static final String LOAD = "{rps}";
+
+  /**
+   * A specification with {@value #LOAD} replaced by the load as a report writes it ({@code
+   * tc:t-{rps}.json} at 1200 rps is {@code tc:t-1200.json}, at 12.5 rps {@code tc:t-12.50.json}).
+   */
+  public static String atLoad(String spec, double rps) {
+    if (!spec.contains(LOAD)) {
+      return spec;
+    }
+    String load =
+        rps == Math.rint(rps)
+            ? Long.toString((long) rps)
+            : String.format(java.util.Locale.ROOT, "%.2f", rps);
+    return spec.replace(LOAD, load);
+  }
+
+  /**
    * What to sweep.
    *
    * @param policies policy specifications, as listed (and reported)
@@ -194,7 +215,7 @@ public final class Sweep {
           new OpenLoopReplayer.Labels(rps, point.arrivals(), point.seed(), environment, corpus);
       resolved.clear();
       for (String policy : policies) {
-        resolved.put(policy, plan.resolver().resolve(policy, rps));
+        resolved.put(policy, atLoad(plan.resolver().resolve(policy, rps), rps));
       }
       if (l == 0) {
         warmUp(plan, targets, point, labels, resolved);
