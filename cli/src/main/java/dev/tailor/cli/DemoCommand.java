@@ -233,6 +233,7 @@ final class DemoCommand implements Callable<Integer> {
     policies.addAll(tablePolicies(spread, profile, cores, loads));
     Tpc tpc = tpc(profile, cores, loads);
     policies.addAll(tpc.policies());
+    policies.addAll(tailControl(profile, cores, loads, targetNanos));
     step(
         out,
         6,
@@ -503,6 +504,42 @@ final class DemoCommand implements Callable<Integer> {
             "tpc-oracle:" + table),
         model,
         predicted);
+  }
+
+  /**
+   * Tail-control's policies (Li et al., PPoPP'16): its two baselines, steal-first and admit-first,
+   * and {@code tc} and {@code tc-oracle} on a threshold table built from the profile for each load
+   * of the sweep at the demo's target ({@code tc:...-{rps}.json}), each table rebuilt when older
+   * than the profile.
+   */
+  private List<String> tailControl(Path profile, int cores, List<Double> loads, long targetNanos)
+      throws IOException {
+    String base =
+        profile.getFileName().toString().replace(".json", "")
+            + ".tc-"
+            + Durations.format(targetNanos)
+            + "-";
+    for (double load : loads) {
+      Path table = profile.resolveSibling(base + Sweep.atLoad(Sweep.LOAD, load) + ".json");
+      if (isStale(table, profile)) {
+        run(
+            "tables",
+            "build",
+            "tc",
+            "--profile",
+            profile.toString(),
+            "--cores",
+            Integer.toString(cores),
+            "--rps",
+            Sweep.atLoad(Sweep.LOAD, load),
+            "--target",
+            Durations.format(targetNanos),
+            "--out",
+            table.toString());
+      }
+    }
+    String tables = profile.resolveSibling(base + Sweep.LOAD + ".json").toString();
+    return List.of("steal-first", "admit-first", "tc:" + tables, "tc-oracle:" + tables);
   }
 
   /**

@@ -5,6 +5,7 @@ import dev.tailor.core.metrics.PointResult;
 import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
+import dev.tailor.load.Sweep;
 import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.PointPlan;
@@ -177,7 +178,8 @@ public final class SimulatorFidelity {
         String key = real.policy() + "|" + real.offeredRps() + "|" + real.seed() + "|" + model;
         PointResult sim = simulated.get(key);
         if (sim == null) {
-          try (Policy policy = PolicyRegistry.of(real.policy())) {
+          // A policy listed with {rps} ran the table of its point's load.
+          try (Policy policy = PolicyRegistry.of(Sweep.atLoad(real.policy(), real.offeredRps()))) {
             sim = new Simulator(profile, policy, config).run(point, real.corpus());
           }
           simulated.put(key, sim);
