@@ -13,6 +13,7 @@ import dev.tailor.load.fidelity.FidelityReport;
 import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.load.report.Report;
 import dev.tailor.predictor.ModelPredictor;
+import dev.tailor.predictor.PredictorModel;
 import dev.tailor.sim.HindsightOracle;
 import dev.tailor.sim.arrival.SweepPlan;
 import java.io.IOException;
@@ -456,7 +457,7 @@ final class DemoCommand implements Callable<Integer> {
     Path model = profile.resolveSibling(base + ".model.json");
     Path predicted = profile.resolveSibling(base + ".predicted.json");
     Path table = profile.resolveSibling(base + ".tpc-table.json");
-    if (isStale(model, profile)) {
+    if (isStale(model, profile) || !isReadableModel(model)) {
       run("predictor", "train", "--profile", profile.toString(), "--out", model.toString());
     }
     if (isStale(predicted, model)) {
@@ -554,6 +555,19 @@ final class DemoCommand implements Callable<Integer> {
     }
     double unit = Math.pow(10, Math.floor(Math.log10(nanos)));
     return Math.round(Math.round(nanos / unit) * unit);
+  }
+
+  /**
+   * Whether a cached model is one this Tailor can use: a model of an older feature set (or a
+   * damaged file) is trained again rather than failing the demo at the prediction step.
+   */
+  private static boolean isReadableModel(Path model) {
+    try {
+      PredictorModel.read(model);
+      return true;
+    } catch (IOException | IllegalArgumentException e) {
+      return false;
+    }
   }
 
   /** Whether {@code output} is missing or older than {@code input}: to be made again. */
