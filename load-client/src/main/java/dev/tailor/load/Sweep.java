@@ -1,6 +1,7 @@
 package dev.tailor.load;
 
 import dev.tailor.core.metrics.PointResult;
+import dev.tailor.load.report.Metric;
 import dev.tailor.sim.arrival.PointPlan;
 import dev.tailor.sim.arrival.SweepPlan;
 import java.io.IOException;
@@ -60,11 +61,7 @@ public final class Sweep {
     if (!spec.contains(LOAD)) {
       return spec;
     }
-    String load =
-        rps == Math.rint(rps)
-            ? Long.toString((long) rps)
-            : String.format(java.util.Locale.ROOT, "%.2f", rps);
-    return spec.replace(LOAD, load);
+    return spec.replace(LOAD, Metric.load(rps));
   }
 
   /**

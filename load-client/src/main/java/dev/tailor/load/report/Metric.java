@@ -172,8 +172,8 @@ public final class Metric {
     return v -> String.format(Locale.ROOT, pattern, v);
   }
 
-  /** A load: whole when it is, else two decimals. */
-  static String load(double v) {
+  /** A load as reports write it: whole when it is, else two decimals. */
+  public static String load(double v) {
     return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.2f", v);
   }
 
