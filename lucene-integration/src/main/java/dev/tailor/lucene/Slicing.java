@@ -20,6 +20,9 @@ import org.apache.lucene.search.IndexSearcher.LeafSlice;
  */
 public final class Slicing {
 
+  /** Cuts inside a segment fall on multiples of this many documents, for large units. */
+  static final int ALIGNMENT = 4096;
+
   private final int unitsPerQuery;
   private final int docsPerUnit;
 
@@ -81,15 +84,19 @@ public final class Slicing {
       if (maxDoc >= target) {
         // A large segment: cut it into partitions of about target documents, one slice each.
         int parts = (int) Math.max(1, Math.round((double) maxDoc / target));
-        for (int p = 0; p < parts; p++) {
-          int from = (int) ((long) maxDoc * p / parts);
-          int to = (int) ((long) maxDoc * (p + 1) / parts);
+        if (parts == 1) {
           slices.add(
-              new LeafSlice(
-                  List.of(
-                      parts == 1
-                          ? LeafReaderContextPartition.createForEntireSegment(leaf)
-                          : LeafReaderContextPartition.createFromAndTo(leaf, from, to))));
+              new LeafSlice(List.of(LeafReaderContextPartition.createForEntireSegment(leaf))));
+          continue;
+        }
+        int from = 0;
+        for (int p = 1; p <= parts; p++) {
+          int to = p == parts ? maxDoc : aligned((int) ((long) maxDoc * p / parts), target);
+          if (to > from) {
+            slices.add(
+                new LeafSlice(List.of(LeafReaderContextPartition.createFromAndTo(leaf, from, to))));
+            from = to;
+          }
         }
       } else {
         // A small segment: group it with its neighbours until the group holds target documents.
@@ -104,6 +111,29 @@ public final class Slicing {
     }
     if (!group.isEmpty()) {
       slices.add(new LeafSlice(group));
+    }
+    return slices.toArray(LeafSlice[]::new);
+  }
+
+  /**
+   * A cut rounded to a multiple of {@link #ALIGNMENT} documents when units are large enough that it
+   * barely changes their size: Lucene's bulk scorers score in windows of such powers of two, and a
+   * cut inside one makes a short window on either side.
+   */
+  private static int aligned(int doc, long target) {
+    if (target < 8L * ALIGNMENT) {
+      return doc;
+    }
+    return (int) (Math.round((double) doc / ALIGNMENT) * ALIGNMENT);
+  }
+
+  /** One slice per non-empty segment, for the queries that cannot be cut inside one. */
+  static LeafSlice[] wholeSegments(List<LeafReaderContext> leaves) {
+    List<LeafSlice> slices = new ArrayList<>();
+    for (LeafReaderContext leaf : leaves) {
+      if (leaf.reader().maxDoc() > 0) {
+        slices.add(new LeafSlice(List.of(LeafReaderContextPartition.createForEntireSegment(leaf))));
+      }
     }
     return slices.toArray(LeafSlice[]::new);
   }

@@ -16,8 +16,10 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.QueryTimeout;
 import org.apache.lucene.search.Collector;
 import org.apache.lucene.search.CollectorManager;
+import org.apache.lucene.search.ConstantScoreQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.Weight;
 import org.apache.lucene.util.ThreadInterruptedException;
 
@@ -49,7 +51,10 @@ public final class TailorSearcher extends IndexSearcher {
   private final Slicing slicing;
   private final UnitListener unitListener;
   private final ConcurrentHashMap<RequestContext, Deadline> deadlines = new ConcurrentHashMap<>();
+  private final int maxHelpers;
   private volatile Predictor<Query> predictor;
+  private volatile LeafSlice[] wholeSegmentWindows;
+  private volatile boolean partialResult;
 
   /** A searcher with four units per query per thread of the scheduler's budget. */
   public TailorSearcher(IndexReader reader, Scheduler scheduler) {
@@ -68,6 +73,7 @@ public final class TailorSearcher extends IndexSearcher {
     this.scheduler = scheduler;
     this.slicing = Objects.requireNonNull(slicing, "slicing");
     this.unitListener = unitListener;
+    this.maxHelpers = Math.max(0, scheduler.systemView().poolSize() - 1);
   }
 
   private static Slicing defaultSlicing(Scheduler scheduler) {
@@ -107,7 +113,7 @@ public final class TailorSearcher extends IndexSearcher {
   @Override
   public <C extends Collector, T> T search(Query query, CollectorManager<C, T> manager)
       throws IOException {
-    return inRequest(query, RequestAttributes.NONE, () -> super.search(query, manager));
+    return inRequest(query, RequestAttributes.NONE, () -> windowed(query, manager));
   }
 
   @Override
@@ -139,7 +145,7 @@ public final class TailorSearcher extends IndexSearcher {
       throws IOException {
     if (timeout == null) {
       return new SearchOutcome<>(
-          inRequest(query, attributes, () -> super.search(query, manager)), false);
+          inRequest(query, attributes, () -> windowed(query, manager)), false);
     }
     if (getTimeout() == null) {
       setTimeout(new DeadlineTimeout()); // installed once, on the first search with a deadline
@@ -153,12 +159,65 @@ public final class TailorSearcher extends IndexSearcher {
               RequestContext ctx = RequestContext.current();
               deadlines.put(ctx, deadline);
               try {
-                return super.search(query, manager);
+                return windowed(query, manager);
               } finally {
                 deadlines.remove(ctx);
               }
             });
     return new SearchOutcome<>(result, deadline.passed);
+  }
+
+  /**
+   * Searches as {@code IndexSearcher.search(Query, CollectorManager)} does, with the same rewrite,
+   * weight and reduction, but in windows claimed by the threads of the current request ({@link
+   * WindowedSearch}) instead of one collector per slice. Called inside a request.
+   */
+  private <C extends Collector, T> T windowed(Query query, CollectorManager<C, T> manager)
+      throws IOException {
+    C first = manager.newCollector();
+    ScoreMode mode = first.scoreMode();
+    Query rewritten = rewrite(mode.needsScores() ? query : new ConstantScoreQuery(query));
+    Weight weight = createWeight(rewritten, mode, 1);
+    boolean wholeSegments = SegmentSplitting.needsWholeSegments(rewritten);
+    LeafSlice[] windows = wholeSegments ? wholeSegmentWindows() : getSlices();
+    if (windows.length == 0) {
+      return manager.reduce(List.of(first));
+    }
+    WindowedSearch<C, T> search =
+        new WindowedSearch<>(
+            weight,
+            manager,
+            first,
+            windows,
+            getTimeout(),
+            wholeSegments,
+            unitListener,
+            RequestContext.current());
+    T result = search.run(first, maxHelpers);
+    if (search.timedOut()) {
+      partialResult = true;
+    }
+    return result;
+  }
+
+  /** One window per non-empty segment, for the queries that cannot take less. */
+  private LeafSlice[] wholeSegmentWindows() {
+    LeafSlice[] w = wholeSegmentWindows;
+    if (w == null) {
+      w = Slicing.wholeSegments(leafContexts);
+      wholeSegmentWindows = w;
+    }
+    return w;
+  }
+
+  /**
+   * Whether a search on this searcher stopped at its timeout, as {@link IndexSearcher#timedOut()}
+   * says of Lucene's own: shared by every search on the searcher, and once true it stays true. A
+   * search's own outcome is {@link SearchOutcome#timedOut()}.
+   */
+  @Override
+  public boolean timedOut() {
+    return partialResult || super.timedOut();
   }
 
   @Override

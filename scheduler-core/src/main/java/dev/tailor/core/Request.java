@@ -68,7 +68,7 @@ final class Request<T> implements RequestView, RequestContext {
   private int maxThreads;
   private final DegreeHistory degrees = new DegreeHistory();
   private long ownSince;
-  private Thread ownThread;
+  private volatile Thread ownThread; // written under this, read without it by mayContinue
   private boolean interruptibleBody;
 
   Request(
@@ -276,6 +276,18 @@ final class Request<T> implements RequestView, RequestContext {
   @Override
   public void dropHeldUnits() {
     held.clear();
+  }
+
+  @Override
+  public boolean mayContinue() {
+    if (cancelled) {
+      return false;
+    }
+    if (ownThread == Thread.currentThread()) {
+      return true;
+    }
+    pool.ticker.reevaluate(this, false);
+    return !(cancelled || bodyDone || threads > Math.max(1, degree));
   }
 
   @Override

@@ -45,6 +45,18 @@ public interface RequestContext {
    */
   void dropHeldUnits();
 
+  /**
+   * A boundary inside a long unit, for units that work through many small pieces (the drop-in's
+   * doc-id windows): says whether the calling thread should take the next piece. Like the end of a
+   * unit, it re-reads the request's degree on a helper, and a helper the degree no longer counts is
+   * told to stop, so that it leaves the request here rather than at the end of its unit. On the
+   * request's own thread, which must finish what it started, it says only whether the request is
+   * still live.
+   *
+   * @return {@code false} if the request was cancelled or, on a helper, if the helper should leave
+   */
+  boolean mayContinue();
+
   /** Whether the request has been cancelled; a long body should check and stop early. */
   boolean isCancelled();
 

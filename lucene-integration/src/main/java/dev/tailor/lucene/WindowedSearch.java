@@ -1,0 +1,369 @@
+package dev.tailor.lucene;
+
+import dev.tailor.core.RequestContext;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.QueryTimeout;
+import org.apache.lucene.search.BulkScorer;
+import org.apache.lucene.search.CollectionTerminatedException;
+import org.apache.lucene.search.Collector;
+import org.apache.lucene.search.CollectorManager;
+import org.apache.lucene.search.IndexSearcher.LeafReaderContextPartition;
+import org.apache.lucene.search.IndexSearcher.LeafSlice;
+import org.apache.lucene.search.LeafCollector;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.ScorerSupplier;
+import org.apache.lucene.search.Weight;
+import org.apache.lucene.util.Bits;
+
+/**
+ * One search of a {@link TailorSearcher}: its windows (the searcher's slices, doc-id ranges of the
+ * leaves in index order) claimed one at a time from a shared cursor by the threads that work on it,
+ * each thread with a collector of its own.
+ *
+ * <p>The thread that starts the search works through the windows in order with one collector, and
+ * per leaf one leaf collector and one bulk scorer, as plain Lucene does on one thread; between two
+ * windows it only moves the cursor. Before it starts, it hands the request one join task per other
+ * thread of the budget. A helper the scheduler releases to the request runs one: it takes a
+ * collector of its own from the manager and claims windows from the same cursor until none is left
+ * or the request's degree no longer counts it ({@link RequestContext#mayContinue()}), when it hands
+ * back a fresh join task, so that a later helper may come in. Each thread keeps its bulk scorer for
+ * its later windows of the same leaf: {@link BulkScorer#score(LeafCollector, Bits, int, int)}
+ * ignores documents before its {@code min}, so a thread skips the windows others took without
+ * building a scorer again. The starting thread then waits for the helpers' last windows and reduces
+ * every collector through the manager, in the order they were made.
+ *
+ * <p>The cursor only moves forward, so each collector sees its leaves in index order and each
+ * leaf's documents in increasing order, and meets each leaf at most once: what Lucene's collectors
+ * and managers assume of segment partitions (a leaf early-terminated by one collector, such as a
+ * count taken from the index statistics, is not counted again by another: {@code
+ * TotalHitCountCollectorManager} tracks the leaves its collectors saw). Collectors of one manager
+ * share what the manager shares between them, such as {@code TopScoreDocCollectorManager}'s minimum
+ * competitive score, so a second thread prunes with the first one's threshold.
+ *
+ * <p>A {@link QueryTimeout} set on the searcher is polled at every window and, as Lucene's
+ * time-limiting scorer does, every few documents inside one; once it says exit, no thread takes
+ * another window and the result is partial. Queries whose scorers take only a whole leaf at once
+ * ({@code wholeLeaves}, see {@link SegmentSplitting}) are scored a leaf per call, the timeout
+ * polled between leaves. A failure in any window stops the others and is thrown on the starting
+ * thread once no helper is left; so is a cancellation of the request.
+ */
+final class WindowedSearch<C extends Collector, T> {
+
+  /** Documents scored between two polls of a timeout, at first; it grows to {@link #MAX_STEP}. */
+  private static final int FIRST_STEP = 100;
+
+  private static final int MAX_STEP = 1 << 16;
+
+  /** How long the starting thread spins for its helpers' last windows before it waits. */
+  private static final long SPIN_NANOS = 50_000;
+
+  private final Weight weight;
+  private final CollectorManager<C, T> manager;
+  private final ScoreMode scoreMode;
+  private final LeafSlice[] windows;
+  private final QueryTimeout timeout;
+  private final boolean wholeLeaves;
+  private final UnitListener listener;
+  private final RequestContext ctx;
+  private final AtomicInteger cursor = new AtomicInteger();
+
+  /** Set on a failure, a timeout or a cancellation: no thread takes another window. */
+  private volatile boolean stop;
+
+  private volatile boolean timedOut;
+
+  // Guarded by this: who takes part, and the first failure.
+  private final List<C> collectors = new ArrayList<>();
+  private volatile int helpers; // written under this; read without it while spinning
+  private boolean closed;
+  private Throwable failure;
+
+  WindowedSearch(
+      Weight weight,
+      CollectorManager<C, T> manager,
+      C first,
+      LeafSlice[] windows,
+      QueryTimeout timeout,
+      boolean wholeLeaves,
+      UnitListener listener,
+      RequestContext ctx) {
+    this.weight = weight;
+    this.manager = manager;
+    this.scoreMode = first.scoreMode();
+    this.windows = windows;
+    this.timeout = timeout;
+    this.wholeLeaves = wholeLeaves;
+    this.listener = listener;
+    this.ctx = ctx;
+    collectors.add(first);
+  }
+
+  /**
+   * Runs the search on the calling thread, with up to {@code maxHelpers} helpers joining as the
+   * request's degree allows, and reduces the collectors.
+   *
+   * @throws CancellationException if the request was cancelled meanwhile
+   */
+  T run(C first, int maxHelpers) throws IOException {
+    int joins = ctx == null ? 0 : Math.min(maxHelpers, windows.length - 1);
+    for (int i = 0; i < joins; i++) {
+      ctx.fork(this::join);
+    }
+    try {
+      new Lane(first).work(false);
+    } catch (Throwable t) {
+      fail(t);
+    }
+    List<C> all = awaitHelpers();
+    Throwable t;
+    synchronized (this) {
+      t = failure;
+    }
+    if (t != null) {
+      throw rethrow(t);
+    }
+    if (ctx != null && ctx.isCancelled()) {
+      throw new CancellationException("the search's request was cancelled");
+    }
+    return manager.reduce(all);
+  }
+
+  /** Whether a timeout stopped the search before every window was searched. */
+  boolean timedOut() {
+    return timedOut;
+  }
+
+  /** A helper joins: a collector of its own, then windows until none is left or it must leave. */
+  private void join() {
+    C collector;
+    synchronized (this) {
+      if (closed || stop || cursor.get() >= windows.length) {
+        return; // a join task that came too late: nothing to do
+      }
+      try {
+        collector = manager.newCollector();
+        if (collector.scoreMode() != scoreMode) {
+          throw new IllegalStateException(
+              "CollectorManager does not always produce collectors with the same score mode");
+        }
+      } catch (Throwable t) {
+        failLocked(t);
+        return;
+      }
+      collectors.add(collector);
+      helpers++;
+    }
+    try {
+      if (new Lane(collector).work(true) && !stop && cursor.get() < windows.length) {
+        rejoinLater();
+      }
+    } catch (Throwable t) {
+      fail(t);
+    } finally {
+      synchronized (this) {
+        if (--helpers == 0) {
+          notifyAll();
+        }
+      }
+    }
+  }
+
+  /** After a helper left for the degree: a join task, so that a later helper may take its place. */
+  private void rejoinLater() {
+    try {
+      ctx.fork(this::join);
+    } catch (IllegalStateException e) {
+      // The request's body has returned (a search nested in a unit that outlived it): the
+      // starting thread takes the remaining windows.
+    }
+  }
+
+  /**
+   * Closes the search to new helpers, waits for those in it, and returns every collector. The wait
+   * spins briefly first: a helper's last window is often about to end.
+   */
+  private List<C> awaitHelpers() {
+    long spinUntil = System.nanoTime() + SPIN_NANOS;
+    while (helpers > 0 && System.nanoTime() - spinUntil < 0) {
+      Thread.onSpinWait();
+    }
+    boolean interrupted = false;
+    synchronized (this) {
+      closed = true;
+      while (helpers > 0) {
+        try {
+          wait();
+        } catch (InterruptedException e) {
+          interrupted = true; // the helpers' windows are short: finish waiting, keep the flag
+        }
+      }
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+      return new ArrayList<>(collectors);
+    }
+  }
+
+  private void fail(Throwable t) {
+    synchronized (this) {
+      failLocked(t);
+    }
+  }
+
+  private void failLocked(Throwable t) {
+    stop = true;
+    if (failure == null) {
+      failure = t;
+    } else if (failure != t) {
+      failure.addSuppressed(t);
+    }
+  }
+
+  private static RuntimeException rethrow(Throwable t) throws IOException {
+    if (t instanceof IOException e) {
+      throw e;
+    }
+    if (t instanceof RuntimeException e) {
+      throw e;
+    }
+    if (t instanceof Error e) {
+      throw e;
+    }
+    throw new UncheckedIOException(new IOException(t));
+  }
+
+  /**
+   * One thread's part of the search: its collector, and the leaf it is in with that leaf's leaf
+   * collector and bulk scorer. Used by one thread only.
+   */
+  private final class Lane {
+    private final C collector;
+    private LeafReaderContext leaf;
+    private LeafCollector leafCollector;
+    private BulkScorer scorer;
+    private Bits liveDocs;
+    private boolean leafDone;
+    private int next; // no match in the current leaf before this document
+    private int step = FIRST_STEP;
+
+    Lane(C collector) throws IOException {
+      this.collector = collector;
+      collector.setWeight(weight);
+    }
+
+    /**
+     * Claims and searches windows until none is left or the search stops; a helper also stops when
+     * the request no longer counts it.
+     *
+     * @return whether a helper left while windows may remain
+     */
+    boolean work(boolean helper) throws IOException {
+      boolean left = false;
+      while (!stop) {
+        int w = cursor.getAndIncrement();
+        if (w >= windows.length) {
+          break;
+        }
+        search(windows[w]);
+        if (ctx != null && !ctx.mayContinue()) {
+          if (ctx.isCancelled()) {
+            stop = true;
+          }
+          if (helper) {
+            left = true;
+            break;
+          }
+        }
+      }
+      finishLeaf();
+      return left;
+    }
+
+    private void search(LeafSlice window) throws IOException {
+      long start = listener == null ? 0 : System.nanoTime();
+      for (LeafReaderContextPartition p : window.partitions) {
+        if (p.ctx != leaf) {
+          finishLeaf();
+          openLeaf(p.ctx);
+        }
+        if (!leafDone) {
+          score(p.minDocId, p.maxDocId);
+        }
+      }
+      if (listener != null) {
+        listener.unitSearched(window.partitions, System.nanoTime() - start);
+      }
+    }
+
+    /** Starts a leaf as Lucene's {@code IndexSearcher.searchLeaf} does. */
+    private void openLeaf(LeafReaderContext ctx) throws IOException {
+      leaf = ctx;
+      leafCollector = null;
+      scorer = null;
+      leafDone = true;
+      next = 0;
+      try {
+        leafCollector = collector.getLeafCollector(ctx);
+      } catch (CollectionTerminatedException e) {
+        return; // the collector needs nothing from this leaf
+      }
+      ScorerSupplier supplier = weight.scorerSupplier(ctx);
+      if (supplier == null) {
+        return; // nothing matches in this leaf
+      }
+      supplier.setTopLevelScoringClause();
+      scorer = supplier.bulkScorer();
+      liveDocs = ctx.reader().getLiveDocs();
+      leafDone = false;
+    }
+
+    private void score(int min, int max) throws IOException {
+      int from = Math.max(min, next);
+      try {
+        if (timeout == null || wholeLeaves) {
+          if (timeout != null && timeout.shouldExit()) {
+            timedOut = true;
+            stop = true;
+            leafDone = true;
+            return;
+          }
+          if (from < max) {
+            next = scorer.score(leafCollector, liveDocs, from, max);
+          }
+          return;
+        }
+        // In steps, polling the timeout between them, as Lucene's TimeLimitingBulkScorer does.
+        while (from < max) {
+          if (timeout.shouldExit()) {
+            timedOut = true;
+            stop = true;
+            leafDone = true;
+            return;
+          }
+          int to = (int) Math.min((long) from + step, max);
+          from = scorer.score(leafCollector, liveDocs, from, to);
+          step = Math.min(MAX_STEP, step + (step >> 1));
+        }
+        next = from;
+      } catch (CollectionTerminatedException e) {
+        leafDone = true; // the collector has what it needs from this leaf
+      }
+    }
+
+    /** Ends the current leaf, as Lucene does: {@code finish} unless the collector declined it. */
+    private void finishLeaf() throws IOException {
+      if (leafCollector != null) {
+        LeafCollector lc = leafCollector;
+        leafCollector = null;
+        lc.finish();
+      }
+      leaf = null;
+    }
+  }
+}
