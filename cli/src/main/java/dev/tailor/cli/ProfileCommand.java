@@ -5,6 +5,7 @@ import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.model.WorkloadSpread;
 import dev.tailor.corpora.trace.TraceQuery;
 import dev.tailor.lucene.DemandProfiler;
+import dev.tailor.lucene.Slicing;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -114,8 +115,10 @@ final class ProfileCommand implements Callable<Integer> {
   @Option(
       names = "--units-per-query",
       description =
-          "Units each query is cut into (default: four per measured core, as the drop-in cuts"
-              + " them on this machine, so that the profile's times are the served times; raise it"
+          "Windows each query is cut into (default: as the drop-in cuts them on this machine,"
+              + " "
+              + Slicing.DEFAULT_WINDOWS_PER_THREAD
+              + " per measured core, so that the profile's times are the served times; raise it"
               + " for better derived speedups at high degrees).")
   Integer unitsPerQuery;
 
@@ -199,7 +202,7 @@ final class ProfileCommand implements Callable<Integer> {
           remeasureSpread,
           measured,
           Math.max(maxDegree, measured),
-          unitsPerQuery != null ? unitsPerQuery : 4 * measured,
+          unitsPerQuery != null ? unitsPerQuery : Slicing.DEFAULT_WINDOWS_PER_THREAD * measured,
           seed);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());

@@ -14,6 +14,7 @@ import dev.tailor.load.Sweep;
 import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.load.report.Report;
 import dev.tailor.load.report.ReportedWorkload;
+import dev.tailor.lucene.Slicing;
 import dev.tailor.predictor.ModelPredictor;
 import dev.tailor.sim.HindsightOracle;
 import dev.tailor.sim.Simulator;
@@ -93,7 +94,10 @@ final class ReplayCommand implements Callable<Integer> {
 
   @Option(
       names = "--units-per-query",
-      description = "Units each query is cut into (default: four per thread of the budget).")
+      description =
+          "Windows each query is cut into (default: as the drop-in cuts them, "
+              + Slicing.DEFAULT_WINDOWS_PER_THREAD
+              + " per thread of the budget).")
   Integer unitsPerQuery;
 
   @Option(
@@ -209,7 +213,9 @@ final class ReplayCommand implements Callable<Integer> {
                 new InProcessSweep.Server(
                     budget,
                     queue,
-                    unitsPerQuery != null ? unitsPerQuery : 4 * budget,
+                    unitsPerQuery != null
+                        ? unitsPerQuery
+                        : Slicing.DEFAULT_WINDOWS_PER_THREAD * budget,
                     cap,
                     predictor),
                 environment,

@@ -16,7 +16,7 @@ class BenchCommandTest {
     "scheduler-overhead",
     "search-overhead",
     "speedup",
-    "slicing",
+    "windows",
     "predictor",
     "load-client",
     "simulator",

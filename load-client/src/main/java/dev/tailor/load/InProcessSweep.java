@@ -4,6 +4,7 @@ import dev.tailor.core.Predictor;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.core.policy.DegreeCap;
+import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TailorSearcher;
 import java.io.IOException;
 import java.util.List;
@@ -56,9 +57,9 @@ public final class InProcessSweep {
       this(workers, queue, unitsPerQuery, maxDegree, null);
     }
 
-    /** A server of {@code workers} threads, cutting each query into four units per thread. */
+    /** A server of {@code workers} threads, cutting each query as the drop-in does by default. */
     public static Server of(int workers, int queue) {
-      return new Server(workers, queue, 4 * workers);
+      return new Server(workers, queue, Slicing.DEFAULT_WINDOWS_PER_THREAD * workers);
     }
   }
 

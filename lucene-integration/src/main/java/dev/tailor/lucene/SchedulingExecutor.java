@@ -6,12 +6,13 @@ import java.util.Objects;
 import java.util.concurrent.Executor;
 
 /**
- * The {@link Executor} an {@code IndexSearcher} hands its slice tasks to. Lucene's {@code
- * TaskExecutor} calls {@link #execute} count − 1 times per query, on the query's own thread, with
- * runnables that each claim and run at most one slice, and runs the remaining slices on that thread
- * itself. This executor holds those runnables as work units of the request the query runs in, so
- * the {@link Scheduler} releases them to helper threads as the request's degree allows: a running
- * query gains threads, or stops gaining them, while the calling thread does the rest.
+ * The {@link Executor} behind an {@code IndexSearcher}'s {@code TaskExecutor}. {@link
+ * TailorSearcher} searches its windows itself; what still goes through the {@code TaskExecutor} is
+ * work Lucene forks per leaf elsewhere, such as the per-segment searches of a vector query's
+ * rewrite. {@code TaskExecutor} calls {@link #execute} count − 1 times, on the query's own thread,
+ * with runnables that each claim and run at most one task, and runs the remaining tasks on that
+ * thread itself. This executor holds those runnables as work units of the request the query runs
+ * in, so the {@link Scheduler} releases them to helper threads as the request's degree allows.
  *
  * <p>Called outside any request of its scheduler (a search that was not started through {@link
  * TailorSearcher} or {@link Scheduler#run}), it runs the runnable at once on the calling thread, as

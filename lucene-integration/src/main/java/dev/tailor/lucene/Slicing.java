@@ -7,18 +7,28 @@ import org.apache.lucene.search.IndexSearcher.LeafReaderContextPartition;
 import org.apache.lucene.search.IndexSearcher.LeafSlice;
 
 /**
- * How a query's work is cut into units (Lucene slices). Incremental parallelism needs several times
- * more units than the highest degree, or a thread that joins late finds nothing left to claim;
- * Lucene's default (whole segments, 250,000 documents and 5 segments per slice) gives far fewer on
- * most indexes. This cuts large segments into intra-segment partitions (Lucene 10's {@link
- * LeafReaderContextPartition}) and groups small segments, so that every unit holds about the same
- * number of documents.
+ * How a query's work is cut into windows (Lucene slices): doc-id ranges of the leaves, in index
+ * order, that the threads of a search claim one at a time ({@link TailorSearcher}). A search at
+ * degree 1 runs every window on one thread with one collector and one scorer per leaf, so windows
+ * cost little; they exist so that a thread that joins late still finds work, and so that a degree
+ * that falls takes effect at the next window. This cuts large segments into intra-segment
+ * partitions (Lucene 10's {@link LeafReaderContextPartition}), at multiples of {@value #ALIGNMENT}
+ * documents when windows are large, and groups small segments, so that every window holds about the
+ * same number of documents.
  *
- * <p>The cut is deterministic: the same leaves always give the same slices. Partitions cost
- * something for queries that repeat per-segment work in each partition (Lucene issue #13745);
- * {@code ./tailor bench slicing} measures it.
+ * <p>The cut is deterministic: the same leaves always give the same slices. {@code ./tailor bench
+ * search-overhead} measures what windows cost against plain Lucene, {@code ./tailor bench speedup}
+ * what a second thread gains with them.
  */
 public final class Slicing {
+
+  /**
+   * The drop-in's windows per query for each thread of the scheduler's budget, unless told
+   * otherwise: enough that a helper arriving halfway through a query still finds several windows,
+   * few enough that a search at degree 1 barely pays for them ({@code ./tailor bench windows}
+   * measures both).
+   */
+  public static final int DEFAULT_WINDOWS_PER_THREAD = 16;
 
   /** Cuts inside a segment fall on multiples of this many documents, for large units. */
   static final int ALIGNMENT = 4096;
@@ -53,6 +63,11 @@ public final class Slicing {
       throw new IllegalArgumentException("docs per unit must be >= 1, got " + docs);
     }
     return new Slicing(0, docs);
+  }
+
+  /** The drop-in's default: {@link #DEFAULT_WINDOWS_PER_THREAD} windows per query per thread. */
+  public static Slicing forThreads(int threads) {
+    return unitsPerQuery(DEFAULT_WINDOWS_PER_THREAD * Math.max(1, threads));
   }
 
   /** One unit per query: the whole index on one thread, the baseline for measuring slicing. */

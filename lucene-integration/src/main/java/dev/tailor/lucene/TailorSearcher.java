@@ -34,9 +34,17 @@ import org.apache.lucene.util.ThreadInterruptedException;
  * request of the same scheduler, for instance from a body submitted with {@link Scheduler#submit},
  * or nested inside another search, it runs at once as part of that request.
  *
- * <p>Queries are cut into units by a {@link Slicing}, by default four per thread of the scheduler's
- * budget. All of {@code search}, {@code searchAfter} and {@code count} go through the scheduler;
- * {@link #search(Query, CollectorManager, RequestAttributes, Duration)} also takes the request's
+ * <p>A search runs in windows, doc-id ranges of the leaves cut by a {@link Slicing}, claimed one at
+ * a time from a shared cursor. The calling thread takes them in order with one collector, as plain
+ * Lucene does on one thread; a helper the scheduler sends to the request joins with a collector of
+ * its own, claims the next windows, and leaves at a window boundary when the request's degree no
+ * longer counts it. At the end the collectors are reduced by the {@link CollectorManager}. Queries
+ * whose scorers take only whole segments (block joins, drill-sideways) get one window per segment.
+ * Rewrites that fork work through Lucene's {@code TaskExecutor} (vector queries) fork it into the
+ * request through the {@link SchedulingExecutor}.
+ *
+ * <p>All of {@code search}, {@code searchAfter} and {@code count} go through the scheduler; {@link
+ * #search(Query, CollectorManager, RequestAttributes, Duration)} also takes the request's
  * attributes (a label, a predicted time) and a deadline.
  *
  * <p>With a {@linkplain #setPredictor predictor} set, each search whose attributes carry no
@@ -56,7 +64,9 @@ public final class TailorSearcher extends IndexSearcher {
   private volatile LeafSlice[] wholeSegmentWindows;
   private volatile boolean partialResult;
 
-  /** A searcher with four units per query per thread of the scheduler's budget. */
+  /**
+   * A searcher with the default windows for the scheduler's budget ({@link Slicing#forThreads}).
+   */
   public TailorSearcher(IndexReader reader, Scheduler scheduler) {
     this(reader, scheduler, defaultSlicing(scheduler), null);
   }
@@ -77,7 +87,7 @@ public final class TailorSearcher extends IndexSearcher {
   }
 
   private static Slicing defaultSlicing(Scheduler scheduler) {
-    return Slicing.unitsPerQuery(4 * scheduler.systemView().poolSize());
+    return Slicing.forThreads(scheduler.systemView().poolSize());
   }
 
   /** The scheduler every search runs in. */
