@@ -254,7 +254,7 @@ public final class SearchBenches {
    * against none, on the queries long enough for it to matter.
    */
   static final class WindowSizes extends Base {
-    static final int[] WINDOWS = {8, 32, 128, 512};
+    static final int[] WINDOWS = {8, 16, 32, 64, 256};
     static final long LATE_NANOS = 1_000_000;
 
     @Override

@@ -136,7 +136,7 @@ public final class Slicing {
    * cut inside one makes a short window on either side.
    */
   private static int aligned(int doc, long target) {
-    if (target < 8L * ALIGNMENT) {
+    if (target < 4L * ALIGNMENT) {
       return doc;
     }
     return (int) (Math.round((double) doc / ALIGNMENT) * ALIGNMENT);

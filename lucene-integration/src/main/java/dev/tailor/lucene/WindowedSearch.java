@@ -28,15 +28,17 @@ import org.apache.lucene.util.Bits;
  *
  * <p>The thread that starts the search works through the windows in order with one collector, and
  * per leaf one leaf collector and one bulk scorer, as plain Lucene does on one thread; between two
- * windows it only moves the cursor. Before it starts, it hands the request one join task per other
- * thread of the budget. A helper the scheduler releases to the request runs one: it takes a
- * collector of its own from the manager and claims windows from the same cursor until none is left
- * or the request's degree no longer counts it ({@link RequestContext#mayContinue()}), when it hands
- * back a fresh join task, so that a later helper may come in. Each thread keeps its bulk scorer for
- * its later windows of the same leaf: {@link BulkScorer#score(LeafCollector, Bits, int, int)}
- * ignores documents before its {@code min}, so a thread skips the windows others took without
- * building a scorer again. The starting thread then waits for the helpers' last windows and reduces
- * every collector through the manager, in the order they were made.
+ * windows it moves the cursor and lets the request re-read its degree ({@link
+ * RequestContext#mayContinue()}), so that a rising degree sends a helper at once. Before it starts,
+ * it hands the request one join task per other thread of the budget. A helper the scheduler
+ * releases to the request runs one: it takes a collector of its own from the manager and claims
+ * windows from the same cursor until none is left or the request's degree no longer counts it
+ * ({@link RequestContext#mayContinue()}), when it hands back a fresh join task, so that a later
+ * helper may come in. Each thread keeps its bulk scorer for its later windows of the same leaf:
+ * {@link BulkScorer#score(LeafCollector, Bits, int, int)} ignores documents before its {@code min},
+ * so a thread skips the windows others took without building a scorer again. The starting thread
+ * then waits for the helpers' last windows and reduces every collector through the manager, in the
+ * order they were made.
  *
  * <p>The cursor only moves forward, so each collector sees its leaves in index order and each
  * leaf's documents in increasing order, and meets each leaf at most once: what Lucene's collectors

@@ -283,10 +283,10 @@ final class Request<T> implements RequestView, RequestContext {
     if (cancelled) {
       return false;
     }
-    if (ownThread == Thread.currentThread()) {
-      return true;
-    }
     pool.ticker.reevaluate(this, false);
+    if (ownThread == Thread.currentThread()) {
+      return !cancelled; // the own thread finishes what it started, whatever the degree
+    }
     return !(cancelled || bodyDone || threads > Math.max(1, degree));
   }
 

@@ -48,10 +48,10 @@ public interface RequestContext {
   /**
    * A boundary inside a long unit, for units that work through many small pieces (the drop-in's
    * doc-id windows): says whether the calling thread should take the next piece. Like the end of a
-   * unit, it re-reads the request's degree on a helper, and a helper the degree no longer counts is
-   * told to stop, so that it leaves the request here rather than at the end of its unit. On the
-   * request's own thread, which must finish what it started, it says only whether the request is
-   * still live.
+   * unit, it re-reads the request's degree, so that a rising degree sends a helper at once, and a
+   * helper the degree no longer counts is told to stop: it leaves the request here rather than at
+   * the end of its unit. On the request's own thread, which must finish what it started, it says
+   * only whether the request is still live.
    *
    * @return {@code false} if the request was cancelled or, on a helper, if the helper should leave
    */

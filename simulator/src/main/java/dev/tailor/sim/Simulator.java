@@ -276,8 +276,8 @@ public final class Simulator {
 
   /**
    * Lets every request whose threads reached a boundary move on, and retires the completed ones.
-   * Under the unit model the degree is asked for first, as the runtime's helpers ask after each
-   * unit.
+   * Under the unit model the degree is asked for first, as the runtime asks after each unit (and
+   * each window of the drop-in's searches) on every thread.
    */
   private void reachBoundaries(long measureFrom) {
     for (SimRequest r : dispatcher.running()) {
