@@ -7,7 +7,10 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * A pool thread. It parks until the scheduler assigns it a request, either to run the request's
  * body or to help it with held units; after each assignment the scheduler assigns it its next work
- * directly or parks it among the idle.
+ * directly or puts it among the idle. A worker that joins the idle spins for {@link
+ * WorkerPool#spinNanos} first, re-checking for an assignment, and parks only if none came: work
+ * that arrives soon after (a request's next units, the next request) is then taken without the
+ * wake-up of a parked thread, while an idle pool parks all its workers.
  */
 final class Worker implements Runnable {
 
@@ -21,6 +24,12 @@ final class Worker implements Runnable {
         t.setDaemon(true);
         return t;
       };
+
+  /**
+   * A spinning thread yields its processor every this many pauses (a few microseconds): on a busy
+   * machine a woken thread with work to do may be waiting for that very processor.
+   */
+  private static final int YIELD_EVERY = 32;
 
   private final WorkerPool pool;
   final Thread thread;
@@ -51,6 +60,7 @@ final class Worker implements Runnable {
 
   @Override
   public void run() {
+    boolean maySpin = false; // once after each assignment, not after a wake-up without work
     try {
       while (true) {
         Thread.interrupted(); // whatever a body or unit left behind must not reach the next one
@@ -59,9 +69,15 @@ final class Worker implements Runnable {
           if (stopped) {
             return;
           }
-          LockSupport.park(this);
+          if (maySpin) {
+            maySpin = false;
+            spinForWork();
+          } else {
+            LockSupport.park(this);
+          }
           continue;
         }
+        maySpin = true;
         assigned = null;
         try {
           pool.runAssignment(this, r, help);
@@ -72,6 +88,38 @@ final class Worker implements Runnable {
       }
     } finally {
       pool.threadExited();
+    }
+  }
+
+  /**
+   * Spins for up to the pool's budget until an assignment or a stop comes. A waker's unpark that
+   * lands meanwhile only makes the next park return at once, and the loop re-checks.
+   */
+  private void spinForWork() {
+    long budget = pool.spinNanos;
+    if (budget <= 0) {
+      return;
+    }
+    long start = System.nanoTime();
+    int step = 0;
+    do {
+      spinStep(++step);
+      if (assigned != null || stopped) {
+        return;
+      }
+    } while (System.nanoTime() - start < budget);
+  }
+
+  /**
+   * One step of a spin-wait, here and in {@link Request}'s join: a {@link Thread#onSpinWait()}, and
+   * every {@value #YIELD_EVERY} steps a {@link Thread#yield()}, so that two spinning threads on two
+   * processors do not keep a third from running, such as the client a request's completion just
+   * woke. Yielding when nothing else wants the processor returns at once.
+   */
+  static void spinStep(int step) {
+    Thread.onSpinWait();
+    if (step % YIELD_EVERY == 0) {
+      Thread.yield();
     }
   }
 }

@@ -43,12 +43,17 @@ final class WorkerPool {
 
   private final Worker[] workers;
   private final long longThresholdNanos;
+
+  /** How long an idle worker, or an own thread waiting for its helpers, spins before parking. */
+  final long spinNanos;
+
   final Ticker ticker;
   private final CountDownLatch terminated;
 
   WorkerPool(Scheduler scheduler, Scheduler.Builder b) {
     this.scheduler = scheduler;
     this.poolSize = b.workers;
+    this.spinNanos = b.spinNanos;
     this.queueCapacity = b.queueCapacity;
     this.metrics = new RunMetrics(b.classes);
     this.notifications = new Notifications(b.listener);
