@@ -249,15 +249,28 @@ final class Request<T> implements RequestView, RequestContext {
 
   /**
    * Waits, not counting as work, until no unit is running on a helper or a new unit is held. Even a
-   * cancelled request waits: its units may use what the body is about to close.
+   * cancelled request waits: its units may use what the body is about to close. It spins for the
+   * pool's budget before it parks: a helper's last unit often ends within it, and the own thread
+   * then goes on without the wake-up of a parked thread. Only a parking thread names itself the
+   * joiner, so that helpers do not unpark a spinning one; it re-checks after naming itself.
    */
   private void awaitHelpers() {
     synchronized (this) {
       endWorkLocked(ownSince, System.nanoTime());
     }
-    joiner = Thread.currentThread();
     boolean interrupted = false;
     try {
+      long budget = pool.spinNanos;
+      if (budget > 0) {
+        long start = System.nanoTime();
+        int step = 0;
+        do {
+          Worker.spinStep(++step);
+        } while (inFlight.get() > 0
+            && (cancelled || held.isEmpty())
+            && System.nanoTime() - start < budget);
+      }
+      joiner = Thread.currentThread();
       while (inFlight.get() > 0 && (cancelled || held.isEmpty())) {
         LockSupport.park(this);
         interrupted |= Thread.interrupted(); // keep waiting; restore the flag afterwards
