@@ -1,6 +1,7 @@
 package dev.tailor.bench;
 
 import dev.tailor.core.Scheduler;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -18,12 +19,17 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The added cost of a released helper unit. One request forks {@code units} trivial units; {@code
- * inline} runs them all on the request's own thread (degree 1), {@code released} hands them all to
- * a helper (degree 2, the own thread waits). Both are whole requests (ns per request); the
- * difference holds a fixed part (waking the helper, parking the own thread) and a part per unit.
- * Two unit counts in one run separate them: the slope of the difference is the added cost per
- * released unit. {@code ./tailor bench scheduler-overhead} prints it.
+ * The added cost of going parallel. One request forks {@code units} trivial units; {@code inline}
+ * runs them all on the request's own thread (degree 1); {@code released} hands them all to a helper
+ * (degree 2) while the own thread waits on a latch, as a Lucene query's thread waits on its slices'
+ * futures; {@code joined} forks them and calls {@code joinUnits} (degree 2), so that the own thread
+ * and a helper share them and the own thread waits for the helper's last unit in the scheduler. All
+ * are whole requests (ns per request); the difference from {@code inline} holds a fixed part
+ * (waking the helper, then the own thread) and a part per unit. Two unit counts in one run separate
+ * them: the slope of the difference is the added cost per released unit. {@code spinMicros} is how
+ * long idle threads spin before they park: {@code 0} parks at once, {@code default} is {@code
+ * Scheduler.Builder}'s default, a number is microseconds. {@code ./tailor bench scheduler-overhead}
+ * prints the figures.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -38,14 +44,24 @@ public class HelperUnitBenchmark {
   @Param({"32", "512"})
   public int units;
 
+  /** How long idle threads spin before they park: 0, the builder's default, or microseconds. */
+  @Param({"0", "default"})
+  public String spinMicros;
+
   private final int workers = Math.max(2, Runtime.getRuntime().availableProcessors());
   private Scheduler sequential;
   private Scheduler parallel;
 
   @Setup
   public void setUp() {
-    sequential = Scheduler.builder().policy("seq").workers(workers).build();
-    parallel = Scheduler.builder().policy("fixed:2").workers(workers).build();
+    sequential = spin(Scheduler.builder().policy("seq").workers(workers)).build();
+    parallel = spin(Scheduler.builder().policy("fixed:2").workers(workers)).build();
+  }
+
+  private Scheduler.Builder spin(Scheduler.Builder b) {
+    return spinMicros.equals("default")
+        ? b
+        : b.spinBeforePark(Duration.ofNanos(Long.parseLong(spinMicros) * 1_000));
   }
 
   @TearDown
@@ -82,6 +98,23 @@ public class HelperUnitBenchmark {
                 ctx.fork(done::countDown);
               }
               done.await(); // the own thread runs none: every unit goes to the helper
+              return n;
+            })
+        .get();
+  }
+
+  @Benchmark
+  public Integer joined() throws ExecutionException, InterruptedException {
+    int n = units;
+    return parallel
+        .submit(
+            ctx -> {
+              CountDownLatch done = new CountDownLatch(n);
+              for (int i = 0; i < n; i++) {
+                ctx.fork(done::countDown);
+              }
+              ctx.joinUnits(); // degree 2: the own thread and a helper share the units
+              done.await();
               return n;
             })
         .get();
