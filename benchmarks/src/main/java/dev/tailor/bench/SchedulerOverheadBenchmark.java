@@ -30,13 +30,13 @@ import org.openjdk.jmh.annotations.Warmup;
  *       ThreadPoolExecutor with as many threads;
  *   <li>{@code tpeBatch} / {@code schedulerBatch}: {@value #BATCH} such requests submitted, then
  *       all awaited (reported per request), which keeps the workers busy and shows the per-request
- *       bookkeeping rather than thread wake-ups;
- *   <li>{@code unitsInline} / {@code unitsReleased}: a request forking {@value #UNITS} trivial
- *       units, run by its own thread at degree 1 against released to a helper at degree 2 (reported
- *       per unit): the difference is the added cost of a released helper unit.
+ *       bookkeeping rather than thread wake-ups.
  * </ul>
  *
- * <p>Run it with {@code ./tailor bench scheduler-overhead}, which prints the ratios.
+ * <p>The Scheduler runs with its default {@link Scheduler.Builder#spinBeforePark spin}: a worker
+ * that has just finished a request takes the next one without being woken. {@link
+ * HelperUnitBenchmark} measures requests that go parallel. Run both with {@code ./tailor bench
+ * scheduler-overhead}, which prints the ratios.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)

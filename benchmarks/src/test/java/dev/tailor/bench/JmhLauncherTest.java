@@ -63,17 +63,49 @@ class JmhLauncherTest {
     s.put("schedulerRoundTrip", score(1050));
     s.put("tpeBatch", score(200));
     s.put("schedulerBatch", score(300));
-    s.put("inline[units=32]", score(3200));
-    s.put("released[units=32]", score(4200));
-    s.put("inline[units=512]", score(51200));
-    s.put("released[units=512]", score(61200));
+    // Spin off: released +1000 ns at 32 units, +10000 ns at 512.
+    s.put("inline[spinMicros=0][units=32]", score(3200));
+    s.put("released[spinMicros=0][units=32]", score(4200));
+    s.put("inline[spinMicros=0][units=512]", score(51200));
+    s.put("released[spinMicros=0][units=512]", score(61200));
+    s.put("joined[spinMicros=0][units=32]", score(43200));
+    s.put("joined[spinMicros=0][units=512]", score(91200));
+    // Spin on, the parameters in the other order: joined a fixed +2000 ns, released +12000 ns.
+    s.put("inline[units=32][spinMicros=default]", score(3000));
+    s.put("released[units=32][spinMicros=default]", score(15000));
+    s.put("inline[units=512][spinMicros=default]", score(50000));
+    s.put("released[units=512][spinMicros=default]", score(62000));
+    s.put("joined[units=32][spinMicros=default]", score(5000));
+    s.put("joined[units=512][spinMicros=default]", score(52000));
     StringWriter out = new StringWriter();
     SchedulerOverheadBench.print(s, 2, new PrintWriter(out, true));
     String report = out.toString();
     assertTrue(report.contains("measured (round trip): 1.050x, +50 ns -> met"), report);
     assertTrue(report.contains("1.500x"), report); // the batches' ratio
-    // (10000 - 1000) ns more over 480 more units.
-    assertTrue(report.contains("slope from N = 32 to 512): +19 ns"), report);
+    // (10000 - 1000) ns more over 480 more units: +19 ns per unit, 1000 - 19 * 32 fixed.
+    assertTrue(report.contains("+400 ns, +19 ns/unit"), report);
+    assertTrue(report.contains("+40000 ns, +0 ns/unit"), report);
+    assertTrue(report.contains("+12000 ns, +0 ns/unit"), report);
+    assertTrue(report.contains("+2000 ns, +0 ns/unit"), report);
+    assertTrue(
+        report.contains("measured: released +12000 ns -> NOT met; joined +2000 ns -> met"), report);
+  }
+
+  @Test
+  void schedulerOverheadPrintsTheProcessorTimeSpinningCosts() {
+    SchedulerOverheadBench.CpuUse c =
+        new SchedulerOverheadBench.CpuUse(
+            new SchedulerOverheadBench.CpuShare(1.0, 1.5),
+            new SchedulerOverheadBench.CpuShare(1.2, 2.0),
+            new SchedulerOverheadBench.CpuShare(3.0, 6.0),
+            new SchedulerOverheadBench.CpuShare(5.5, 9.0));
+    StringWriter out = new StringWriter();
+    SchedulerOverheadBench.printCpu(c, new PrintWriter(out, true));
+    String report = out.toString();
+    assertTrue(
+        report.contains("measured (scheduler threads): +0.20% of a core -> met; process: +0.50%"),
+        report);
+    assertTrue(report.contains("+2.50% of a core (scheduler threads), +3.00% (process)"), report);
   }
 
   @Test
