@@ -28,7 +28,7 @@ public final class Slicing {
    * few enough that a search at degree 1 barely pays for them ({@code ./tailor bench windows}
    * measures both).
    */
-  public static final int DEFAULT_WINDOWS_PER_THREAD = 16;
+  public static final int DEFAULT_WINDOWS_PER_THREAD = 8;
 
   /** Cuts inside a segment fall on multiples of this many documents, for large units. */
   static final int ALIGNMENT = 4096;
