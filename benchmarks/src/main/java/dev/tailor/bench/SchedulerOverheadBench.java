@@ -199,7 +199,12 @@ public final class SchedulerOverheadBench {
   /** Processor time idle and under the light load, spinning off and on (the default). */
   record CpuUse(CpuShare idleOff, CpuShare idleOn, CpuShare lightOff, CpuShare lightOn) {}
 
+  /**
+   * Measures the four windows after a first pass under the light load that is not reported: by then
+   * this process has compiled what the schedulers run, and its compiler threads are quiet.
+   */
   static CpuUse measureCpu(int workers, Duration window) throws InterruptedException {
+    cpuShare(workers, null, true, window);
     return new CpuUse(
         cpuShare(workers, Duration.ZERO, false, window),
         cpuShare(workers, null, false, window),
@@ -215,19 +220,25 @@ public final class SchedulerOverheadBench {
     String light = "light load (" + LIGHT_UNITS + " units, d=2, every 1 ms)";
     cpuRow(out, light + ", spin off", c.lightOff());
     cpuRow(out, light + ", spin on", c.lightOn());
-    double idleAdded = c.idleOn().schedulerPercent() - c.idleOff().schedulerPercent();
+    double idleAdded = points(c.idleOn().schedulerPercent() - c.idleOff().schedulerPercent());
     out.printf(
         "  goal: idle, spinning uses at most %.0f%% of a core more than parking at once%n"
             + "  measured (scheduler threads): %+.2f%% of a core -> %s; process: %+.2f%%%n",
         IDLE_CPU_GOAL_PERCENT,
         idleAdded,
         idleAdded <= IDLE_CPU_GOAL_PERCENT ? "met" : "NOT met",
-        c.idleOn().processPercent() - c.idleOff().processPercent());
+        points(c.idleOn().processPercent() - c.idleOff().processPercent()));
     out.printf(
         "  under the light load spinning uses %+.2f%% of a core (scheduler threads), %+.2f%%"
             + " (process)%n",
-        c.lightOn().schedulerPercent() - c.lightOff().schedulerPercent(),
-        c.lightOn().processPercent() - c.lightOff().processPercent());
+        points(c.lightOn().schedulerPercent() - c.lightOff().schedulerPercent()),
+        points(c.lightOn().processPercent() - c.lightOff().processPercent()));
+  }
+
+  /** A difference of percentages to the hundredth printed, without a "-0.00". */
+  private static double points(double difference) {
+    double rounded = Math.round(difference * 100) / 100.0;
+    return rounded == 0 ? 0.0 : rounded;
   }
 
   private static void cpuRow(PrintWriter out, String label, CpuShare s) {
@@ -273,7 +284,7 @@ public final class SchedulerOverheadBench {
         s.submit(LIGHT_REQUEST).get(); // compiled code, and every worker has worked and spun
       }
       LightLoad load = light ? LightLoad.start(s) : null;
-      Thread.sleep(200); // the load settles, or the warm-up's last spins end
+      Thread.sleep(500); // the load settles, or the warm-up's last spins end
       long threads0 = threadsCpu(mx, threads);
       long process0 = processCpu();
       long t0 = System.nanoTime();

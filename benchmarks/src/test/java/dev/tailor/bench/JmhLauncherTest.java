@@ -106,6 +106,14 @@ class JmhLauncherTest {
         report.contains("measured (scheduler threads): +0.20% of a core -> met; process: +0.50%"),
         report);
     assertTrue(report.contains("+2.50% of a core (scheduler threads), +3.00% (process)"), report);
+    SchedulerOverheadBench.CpuShare same = new SchedulerOverheadBench.CpuShare(4 / 3.0, 4 / 3.0);
+    StringWriter equal = new StringWriter();
+    SchedulerOverheadBench.printCpu(
+        new SchedulerOverheadBench.CpuUse(
+            same, new SchedulerOverheadBench.CpuShare(1 + 1 / 3.0 - 1e-15, 4 / 3.0), same, same),
+        new PrintWriter(equal, true));
+    assertTrue(
+        equal.toString().contains("+0.00% of a core -> met; process: +0.00%"), equal.toString());
   }
 
   @Test
