@@ -303,17 +303,14 @@ public final class SearchBenches {
       try (Scheduler late = Scheduler.builder().policy("rampup:1ms,2").workers(cores).build()) {
         for (int windows : WINDOWS) {
           Slicing slicing = Slicing.unitsPerQuery(windows);
+          TailorSearcher alone = new TailorSearcher(reader, scheduler, slicing);
           List<SearchTimings.Timed> cost =
               SearchTimings.compare(
-                  new IndexSearcher(reader),
-                  new TailorSearcher(reader, scheduler, slicing),
-                  queries,
-                  warmups,
-                  repetitions);
+                  new IndexSearcher(reader), alone, queries, warmups, repetitions);
           List<SearchTimings.Timed> gain =
               atLeast(
                   SearchTimings.compare(
-                      new TailorSearcher(reader, scheduler, slicing),
+                      alone,
                       new TailorSearcher(reader, late, slicing),
                       queries,
                       warmups,
@@ -322,10 +319,7 @@ public final class SearchBenches {
           ToDoubleFunction<SearchTimings.Timed> speedup = t -> 1.0 / t.ratio();
           out.printf(
               "  %-18s %22.3f %24.2f %28.2f%n",
-              windows
-                  + " ("
-                  + new TailorSearcher(reader, scheduler, slicing).getSlices().length
-                  + " here)",
+              windows + " (" + alone.getSlices().length + " here)",
               median(atLeast(cost, LATE_NANOS), SearchTimings.Timed::ratio),
               median(gain, speedup),
               median(longest(gain), speedup));

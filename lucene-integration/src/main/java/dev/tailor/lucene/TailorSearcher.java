@@ -203,7 +203,7 @@ public final class TailorSearcher extends IndexSearcher {
             wholeSegments,
             unitListener,
             RequestContext.current());
-    T result = search.run(first, maxHelpers);
+    T result = search.run(maxHelpers);
     if (search.timedOut()) {
       partialResult = true;
     }

@@ -67,6 +67,7 @@ final class WindowedSearch<C extends Collector, T> {
 
   private final Weight weight;
   private final CollectorManager<C, T> manager;
+  private final C first;
   private final ScoreMode scoreMode;
   private final LeafSlice[] windows;
   private final QueryTimeout timeout;
@@ -97,6 +98,7 @@ final class WindowedSearch<C extends Collector, T> {
       RequestContext ctx) {
     this.weight = weight;
     this.manager = manager;
+    this.first = first;
     this.scoreMode = first.scoreMode();
     this.windows = windows;
     this.timeout = timeout;
@@ -112,7 +114,7 @@ final class WindowedSearch<C extends Collector, T> {
    *
    * @throws CancellationException if the request was cancelled meanwhile
    */
-  T run(C first, int maxHelpers) throws IOException {
+  T run(int maxHelpers) throws IOException {
     int joins = ctx == null ? 0 : Math.min(maxHelpers, windows.length - 1);
     for (int i = 0; i < joins; i++) {
       ctx.fork(this::join);
@@ -330,9 +332,7 @@ final class WindowedSearch<C extends Collector, T> {
       try {
         if (timeout == null || wholeLeaves) {
           if (timeout != null && timeout.shouldExit()) {
-            timedOut = true;
-            stop = true;
-            leafDone = true;
+            stopAtTimeout();
             return;
           }
           if (from < max) {
@@ -343,9 +343,7 @@ final class WindowedSearch<C extends Collector, T> {
         // In steps, polling the timeout between them, as Lucene's TimeLimitingBulkScorer does.
         while (from < max) {
           if (timeout.shouldExit()) {
-            timedOut = true;
-            stop = true;
-            leafDone = true;
+            stopAtTimeout();
             return;
           }
           int to = (int) Math.min((long) from + step, max);
@@ -356,6 +354,13 @@ final class WindowedSearch<C extends Collector, T> {
       } catch (CollectionTerminatedException e) {
         leafDone = true; // the collector has what it needs from this leaf
       }
+    }
+
+    /** The timeout said exit: this leaf is done, and no thread takes another window. */
+    private void stopAtTimeout() {
+      timedOut = true;
+      stop = true;
+      leafDone = true;
     }
 
     /** Ends the current leaf, as Lucene does: {@code finish} unless the collector declined it. */
