@@ -61,13 +61,20 @@ public final class RunMetrics {
         : new Histogram(1, HIGHEST_TRACKABLE_NANOS, 3);
   }
 
-  /** Records one finished request. Cancelled requests count in the outcomes only. */
+  /**
+   * Records one finished request. Cancelled requests count in the outcomes only; failed ones in the
+   * outcomes, the queueing delays and the degrees, but not in the latency histogram, whose
+   * percentiles describe requests answered with a result (a search that threw at once would
+   * otherwise lower them).
+   */
   public void record(RequestRecord r) {
     outcomes.incrementAndGet(r.outcome().ordinal());
     if (r.outcome() == RequestRecord.Outcome.CANCELLED) {
       return;
     }
-    latency.recordValue(Math.max(1, Math.min(HIGHEST_TRACKABLE_NANOS, r.latencyNanos())));
+    if (r.outcome() == RequestRecord.Outcome.COMPLETED) {
+      latency.recordValue(Math.max(1, Math.min(HIGHEST_TRACKABLE_NANOS, r.latencyNanos())));
+    }
     queueing.recordValue(Math.max(1, Math.min(HIGHEST_TRACKABLE_NANOS, r.queueingNanos())));
     degreesByClass
         .computeIfAbsent(classes.classify(r), k -> new AtomicLongArray(MAX_TRACKED_DEGREE + 1))
@@ -102,7 +109,10 @@ public final class RunMetrics {
     return total / (nowNanos - firstObservationNanos);
   }
 
-  /** A copy of the latency histogram (arrival to completion, nanoseconds). */
+  /**
+   * A copy of the latency histogram (arrival to completion, nanoseconds) of the requests completed
+   * with a result.
+   */
   public Histogram latency() {
     return latency.copy();
   }
