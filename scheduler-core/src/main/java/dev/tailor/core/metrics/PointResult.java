@@ -22,8 +22,15 @@ import org.HdrHistogram.Histogram;
  * omission); warm-up requests are left out. Histograms are kept whole (HdrHistogram's compressed
  * encoding, base64) next to their percentiles, so that points can be merged and replotted later.
  *
+ * <p>Since version 2, the latency histogram and its percentiles hold the requests answered with a
+ * result only: a failed request (rejected, another HTTP status, an exception, no answer by the
+ * drain deadline) is counted in {@code failures} by kind instead, and counts as a miss of every
+ * latency target, so that failing fast cannot lower a percentile or a miss ratio. A version 1 point
+ * (written before) is still read: its histogram may hold its failed requests' latencies too, and
+ * its failures are not split by kind ({@code failures} is null).
+ *
  * @param format always {@value #FORMAT}
- * @param version {@value #VERSION}
+ * @param version {@value #VERSION}, or 1 for a point read from an older file
  * @param policy the policy's specification
  * @param offeredRps the arrival rate asked for, requests per second
  * @param arrivals the arrival process, e.g. {@code poisson(50/s)}
@@ -35,14 +42,17 @@ import org.HdrHistogram.Histogram;
  * @param durationNanos the measured window
  * @param sent requests sent in the measured window
  * @param completed of those, completed with a result
- * @param failed of those, failed or rejected
+ * @param failed of those, the requests that got no result: {@code failures}' total where it is
+ *     known
+ * @param failures the failures by kind, or null where they are not known (a version 1 point)
  * @param saturated whether the backlog grew without bound and the point stopped early
  * @param achievedRps completions per second in the measured window
  * @param cpuNanos CPU time the process used during the point, or -1 where unknown
  * @param latency latency percentiles, nanoseconds
  * @param queueing queueing-delay percentiles, nanoseconds, or null where unknown
  * @param sendLag the client's lag (actual minus intended send) percentiles, nanoseconds, or null
- * @param missRatio per latency target (e.g. {@code 100ms}), the fraction of requests slower
+ * @param missRatio per latency target (e.g. {@code 100ms}), the fraction of requests sent that did
+ *     not get a result within it: those slower, and (since version 2) every failed request
  * @param degreeDistribution per request class, the count of requests by highest degree, or null
  *     where unknown
  * @param latencyHistogram the latency histogram, compressed and base64-encoded
@@ -61,6 +71,7 @@ public record PointResult(
     long sent,
     long completed,
     long failed,
+    Failures failures,
     boolean saturated,
     double achievedRps,
     long cpuNanos,
@@ -74,8 +85,11 @@ public record PointResult(
   /** The value of {@code format}. */
   public static final String FORMAT = "tailor-point-result";
 
-  /** The version this code writes. */
-  public static final int VERSION = 1;
+  /** The version this code writes: 2, whose latencies leave failed requests out. */
+  public static final int VERSION = 2;
+
+  /** The oldest version this code reads. */
+  public static final int OLDEST_VERSION = 1;
 
   /** The percentiles every histogram is summarised by. */
   public static Map<String, Double> percentiles(Histogram h) {
@@ -109,13 +123,18 @@ public record PointResult(
   }
 
   /**
-   * Checks the repetition.
+   * Checks the repetition and the failures.
    *
-   * @throws IllegalArgumentException if the repetition is below 1
+   * @throws IllegalArgumentException if the repetition is below 1, or the failures by kind do not
+   *     add up to {@code failed}
    */
   public PointResult {
     if (repetition < 1) {
       throw new IllegalArgumentException("the repetition counts from 1, got " + repetition);
+    }
+    if (failures != null && failures.total() != failed) {
+      throw new IllegalArgumentException(
+          "the failures by kind (" + failures + ") do not add up to failed = " + failed);
     }
   }
 
@@ -139,6 +158,7 @@ public record PointResult(
         sent,
         completed,
         failed,
+        failures,
         saturated,
         achievedRps,
         cpuNanos,
@@ -191,10 +211,12 @@ public record PointResult(
     }
 
     PointResult point(JsonNode root) throws IOException {
-      fields.header(root, FORMAT, VERSION);
+      int version = fields.version(root, FORMAT, OLDEST_VERSION, VERSION);
+      long failed = fields.integer(root, "failed", "", 0);
+      Failures failures = failures(root, failed);
       return new PointResult(
           FORMAT,
-          VERSION,
+          version,
           fields.text(root, "policy", ""),
           fields.nonNegative(root, "offeredRps", ""),
           fields.optionalText(root, "arrivals", ""),
@@ -205,7 +227,8 @@ public record PointResult(
           fields.integer(root, "durationNanos", "", 0),
           fields.integer(root, "sent", "", 0),
           fields.integer(root, "completed", "", 0),
-          fields.integer(root, "failed", "", 0),
+          failed,
+          failures,
           fields.bool(root, "saturated", ""),
           fields.nonNegative(root, "achievedRps", ""),
           fields.integer(root, "cpuNanos", "", -1),
@@ -215,6 +238,34 @@ public record PointResult(
           numbers(fields.object(root, "missRatio", ""), "missRatio."),
           counts(fields.optionalObject(root, "degreeDistribution", ""), "degreeDistribution."),
           fields.text(root, "latencyHistogram", ""));
+    }
+
+    /**
+     * The failures by kind, or null where the point does not split them (version 1, or a point
+     * whose kinds its maker could not tell).
+     */
+    private Failures failures(JsonNode root, long failed) throws IOException {
+      JsonNode object = fields.optionalObject(root, "failures", "");
+      if (object == null) {
+        return null;
+      }
+      long[] byKind = new long[Failures.Kind.values().length];
+      for (Failures.Kind k : Failures.Kind.values()) {
+        byKind[k.ordinal()] = fields.integer(object, k.key(), "failures.", 0);
+      }
+      Failures f = Failures.of(byKind);
+      if (f.total() != failed) {
+        throw fields.problem(
+            "failures",
+            "expected counts adding up to failed = "
+                + failed
+                + ", got "
+                + f.total()
+                + " ("
+                + f.describe()
+                + ")");
+      }
+      return f;
     }
 
     /** The repetition, 1 where the point does not say (one written before repetitions). */

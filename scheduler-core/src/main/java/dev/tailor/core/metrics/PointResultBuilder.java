@@ -29,6 +29,7 @@ public final class PointResultBuilder {
   private long sent;
   private long completed;
   private long failed;
+  private Failures failures = Failures.NONE;
   private boolean saturated;
   private long cpuNanos = -1;
   private Histogram queueing;
@@ -37,8 +38,9 @@ public final class PointResultBuilder {
   private Map<String, long[]> degreeDistribution;
 
   /**
-   * A builder of {@code policy}'s point, whose latencies (warm-up left out) are {@code latency}.
-   * The histogram is read when {@link #build} is called, not copied.
+   * A builder of {@code policy}'s point, whose latencies (warm-up left out) are {@code latency}:
+   * those of the requests completed with a result only, a failed request's being no latency of the
+   * system's answers. The histogram is read when {@link #build} is called, not copied.
    */
   public PointResultBuilder(String policy, Histogram latency) {
     this.policy = policy;
@@ -71,25 +73,51 @@ public final class PointResultBuilder {
   }
 
   /**
-   * What happened in the measured window.
+   * What happened in the measured window, where the failures' kinds are not known: the result gives
+   * none ({@link PointResult#failures()} is null) unless there was no failure.
    *
    * @param windowNanos the measured window's length, at least 1
    * @param sent requests sent (arrived) in the window
    * @param completed of those, completed with a result; the achieved rate is these per second
    * @param failed of those, failed, rejected or never answered
    * @param saturated whether the backlog grew without bound and the point stopped early
-   * @throws IllegalArgumentException if the window is not positive
+   * @throws IllegalArgumentException if the window is not positive or a count negative
    */
   public PointResultBuilder outcome(
       long windowNanos, long sent, long completed, long failed, boolean saturated) {
+    if (failed < 0) {
+      throw new IllegalArgumentException("the failed count must not be negative, got " + failed);
+    }
+    outcome(windowNanos, sent, completed, failed == 0 ? Failures.NONE : null, saturated);
+    this.failed = failed;
+    return this;
+  }
+
+  /**
+   * What happened in the measured window, the failures by kind.
+   *
+   * @param windowNanos the measured window's length, at least 1
+   * @param sent requests sent (arrived) in the window
+   * @param completed of those, completed with a result; the achieved rate is these per second
+   * @param failures of those, the ones that got no result, by kind
+   * @param saturated whether the backlog grew without bound and the point stopped early
+   * @throws IllegalArgumentException if the window is not positive or a count negative
+   */
+  public PointResultBuilder outcome(
+      long windowNanos, long sent, long completed, Failures failures, boolean saturated) {
     if (windowNanos < 1) {
       throw new IllegalArgumentException(
           "the measured window must be positive, got " + windowNanos);
     }
+    if (sent < 0 || completed < 0) {
+      throw new IllegalArgumentException(
+          "counts must not be negative, got sent " + sent + ", completed " + completed);
+    }
     this.windowNanos = windowNanos;
     this.sent = sent;
     this.completed = completed;
-    this.failed = failed;
+    this.failures = failures;
+    this.failed = failures == null ? 0 : failures.total();
     this.saturated = saturated;
     return this;
   }
@@ -140,6 +168,7 @@ public final class PointResultBuilder {
         sent,
         completed,
         failed,
+        failures,
         saturated,
         completed * 1e9 / windowNanos,
         cpuNanos,
@@ -151,12 +180,18 @@ public final class PointResultBuilder {
         PointResult.encode(latency));
   }
 
-  /** Per target (formatted as a duration), the fraction of requests slower than it. */
+  /**
+   * Per target (formatted as a duration), the fraction of requests that did not get a result within
+   * it: those answered slower, and every failed one, out of those answered and those failed. A
+   * failed request met no target, so counting it out would let a policy that fails fast look better
+   * than one that answers late.
+   */
   private Map<String, Double> missRatios() {
     Map<String, Double> misses = new LinkedHashMap<>();
-    long total = latency.getTotalCount();
+    long answered = latency.getTotalCount();
+    long total = answered + failed;
     for (long t : targetsNanos) {
-      long within = total == 0 ? 0 : latency.getCountBetweenValues(0, t);
+      long within = answered == 0 ? 0 : latency.getCountBetweenValues(0, t);
       misses.put(Durations.format(t), total == 0 ? 0.0 : 1.0 - (double) within / total);
     }
     return misses;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,6 +20,10 @@ class PointResultJsonTest {
   @TempDir Path tmp;
 
   private static PointResult point() {
+    return point(Failures.NONE);
+  }
+
+  private static PointResult point(Failures failures) {
     Histogram h = new Histogram(3);
     h.recordValue(1_000_000);
     h.recordValue(5_000_000);
@@ -33,9 +38,10 @@ class PointResultJsonTest {
         "simulated, 4 cores",
         null,
         1_000_000_000L,
+        2 + failures.total(),
         2,
-        2,
-        0,
+        failures.total(),
+        failures,
         false,
         2.0,
         -1,
@@ -96,5 +102,56 @@ class PointResultJsonTest {
     IOException e = assertThrows(IOException.class, () -> PointResult.read(file));
     assertEquals(file + ": degreeDistribution.long[1]: must be >= 0, got -1", e.getMessage());
     assertFalse(e.getMessage().contains("[Source:"));
+  }
+
+  @Test
+  void theFailuresByKindRoundTrip() throws IOException {
+    Path file = tmp.resolve("point.json");
+    Failures failures = new Failures(3, 1, 2, 4);
+    point(failures).write(file);
+    PointResult back = PointResult.read(file);
+    assertEquals(PointResult.VERSION, back.version());
+    assertEquals(10, back.failed());
+    assertEquals(failures, back.failures());
+    assertTrue(Files.readString(file).contains("\"unanswered\" : 4"), "kinds are named");
+    assertFalse(Files.readString(file).contains("total"), "only the counts are written");
+  }
+
+  @Test
+  void aVersionOnePointReadsWithItsFailuresUnsplit() throws IOException {
+    Path file = tmp.resolve("point.json");
+    point(new Failures(0, 0, 5, 0)).write(file);
+    String v1 =
+        Files.readString(file)
+            .replaceFirst("\"version\" : 2", "\"version\" : 1")
+            .replaceFirst("\"failures\" : \\{[^}]*},", "");
+    Files.writeString(file, v1);
+    PointResult back = PointResult.read(file);
+    assertEquals(1, back.version());
+    assertEquals(5, back.failed());
+    assertNull(back.failures());
+    back.write(file); // rewritten, it stays what it is
+    assertEquals(1, PointResult.read(file).version());
+  }
+
+  @Test
+  void failuresThatDoNotAddUpAreNamed() throws IOException {
+    Path file = tmp.resolve("point.json");
+    point(new Failures(1, 0, 0, 0)).write(file);
+    Files.writeString(file, Files.readString(file).replace("\"rejected\" : 1", "\"rejected\" : 2"));
+    IOException e = assertThrows(IOException.class, () -> PointResult.read(file));
+    assertEquals(
+        file + ": failures: expected counts adding up to failed = 1, got 2 (2 rejected)",
+        e.getMessage());
+  }
+
+  @Test
+  void aVersionThisTailorDoesNotKnowIsRefused() throws IOException {
+    Path file = tmp.resolve("point.json");
+    point().write(file);
+    Files.writeString(
+        file, Files.readString(file).replaceFirst("\"version\" : 2", "\"version\" : 3"));
+    IOException e = assertThrows(IOException.class, () -> PointResult.read(file));
+    assertEquals(file + ": version: this Tailor reads versions 1 to 2, got 3", e.getMessage());
   }
 }
