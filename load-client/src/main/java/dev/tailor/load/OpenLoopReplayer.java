@@ -1,5 +1,6 @@
 package dev.tailor.load;
 
+import dev.tailor.core.metrics.Failures;
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.core.metrics.PointResultBuilder;
 import dev.tailor.core.metrics.RunMetrics;
@@ -7,8 +8,9 @@ import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.atomic.AtomicLongArray;
 import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 
@@ -19,19 +21,27 @@ import org.HdrHistogram.Histogram;
  * The client's own lag, actual minus intended send, is recorded apart. Requests intended within the
  * warm-up are sent but not counted. A point whose backlog grows past the limit stops early and is
  * marked saturated.
+ *
+ * <p>Only requests answered with a result are latencies. A request that got none is counted by kind
+ * ({@link Failures}): as its target says when its future fails ({@link
+ * RequestFailedException#kindOf}), or unanswered when the drain deadline passes (or the point stops
+ * saturated) before its answer. Its latency is recorded nowhere, so that failing fast cannot lower
+ * a percentile; it counts as a miss of every latency target instead ({@link PointResultBuilder}).
+ * Every request sent in the measured window is counted exactly once: {@code sent == completed +
+ * failed}, however its answer races the deadline.
  */
 public final class OpenLoopReplayer {
 
   private static final long HIGHEST = TimeUnit.HOURS.toNanos(1);
   private static final long LEAD_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
-  private static final long SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(100);
 
   /**
    * How to run a point.
    *
    * @param warmupNanos the first part of the run, sent but not counted
    * @param maxBacklog the most requests in flight before the point counts as saturated
-   * @param drainNanos how long to wait for the last answers after the last send
+   * @param drainNanos how long to wait for the last answers after the last send; those that do not
+   *     come by then count as unanswered failures, and the point as saturated
    * @param targetsNanos latency targets for the miss ratios
    */
   public record Settings(
@@ -52,7 +62,7 @@ public final class OpenLoopReplayer {
   private OpenLoopReplayer() {}
 
   /**
-   * Runs a point.
+   * Runs a point on the system's clock.
    *
    * @param offsetsNanos intended send times from the start, ascending
    * @param queryOrder the query sent as request {@code i}
@@ -60,71 +70,65 @@ public final class OpenLoopReplayer {
   public static PointResult run(
       Target target, long[] offsetsNanos, int[] queryOrder, Settings settings, Labels labels)
       throws InterruptedException {
-    ConcurrentHistogram latency = new ConcurrentHistogram(1, HIGHEST, 3);
+    return run(target, offsetsNanos, queryOrder, settings, labels, ReplayClock.SYSTEM);
+  }
+
+  /** Runs a point on {@code clock}. */
+  static PointResult run(
+      Target target,
+      long[] offsetsNanos,
+      int[] queryOrder,
+      Settings settings,
+      Labels labels,
+      ReplayClock clock)
+      throws InterruptedException {
     Histogram lag = new Histogram(1, HIGHEST, 3);
-    AtomicLong completed = new AtomicLong();
-    AtomicLong failed = new AtomicLong();
-    AtomicLong inFlight = new AtomicLong();
-    long start = System.nanoTime() + LEAD_NANOS;
+    long start = clock.nanoTime() + LEAD_NANOS;
     long measureFrom = start + settings.warmupNanos();
+    Answers answers = new Answers(clock, start, offsetsNanos, settings.warmupNanos());
     RunMetrics serverSide = target.measureFrom(measureFrom);
     long cpuBefore = processCpuNanos();
     int n = offsetsNanos.length;
-    CountDownLatch allAnswered = new CountDownLatch(n);
     long sent = 0;
     boolean saturated = false;
     int i = 0;
     for (; i < n; i++) {
       long intended = start + offsetsNanos[i];
-      waitUntil(intended);
-      long now = System.nanoTime();
-      boolean measured = intended - measureFrom >= 0;
-      if (measured) {
+      clock.waitUntil(intended);
+      long now = clock.nanoTime();
+      if (!answers.admit(settings.maxBacklog())) {
+        saturated = true;
+        break;
+      }
+      if (answers.measured(i)) {
         lag.recordValue(clamp(now - intended));
         sent++;
       }
-      if (inFlight.incrementAndGet() > settings.maxBacklog()) {
-        saturated = true;
-        inFlight.decrementAndGet();
-        break;
-      }
-      target
-          .send(queryOrder[i])
-          .whenComplete(
-              (result, error) -> {
-                long done = System.nanoTime();
-                inFlight.decrementAndGet();
-                if (measured) {
-                  latency.recordValue(clamp(done - intended));
-                  if (error == null) {
-                    completed.incrementAndGet();
-                  } else {
-                    failed.incrementAndGet();
-                  }
-                }
-                allAnswered.countDown();
-              });
+      int request = i;
+      target.send(queryOrder[i]).whenComplete((result, error) -> answers.answer(request, error));
     }
-    for (int skipped = i; skipped < n; skipped++) {
-      allAnswered.countDown(); // never sent
-    }
+    boolean drained = answers.drain(i, clock.nanoTime() + settings.drainNanos());
     long lastIntended = start + (i == 0 ? 0 : offsetsNanos[i - 1]);
-    boolean drained = allAnswered.await(settings.drainNanos(), TimeUnit.NANOSECONDS);
     long end =
         saturated
-            ? System.nanoTime()
+            ? clock.nanoTime()
             : Math.max(lastIntended, start + (n == 0 ? 0 : offsetsNanos[n - 1]));
     long window = Math.max(1, end - measureFrom);
     long cpu = cpuBefore < 0 ? -1 : processCpuNanos() - cpuBefore;
-    long stillOut = drained ? 0 : allAnswered.getCount();
-    return new PointResultBuilder(target.policy(), latency.copy())
+    Failures failures = answers.failures();
+    long completed = answers.completed();
+    if (completed + failures.total() != sent) {
+      throw new IllegalStateException(
+          "lost count: sent " + sent + ", completed " + completed + ", failed " + failures);
+    }
+    return new PointResultBuilder(target.policy(), answers.latency())
         .labels(
             labels.offeredRps(),
             labels.arrivals(),
             labels.seed(),
             labels.environment(),
             labels.corpus())
-        .outcome(window, sent, completed.get(), failed.get() + stillOut, saturated || !drained)
+        .outcome(window, sent, completed, failures, saturated || !drained)
         .cpuNanos(cpu)
         .queueing(serverSide == null ? null : serverSide.queueing())
         .sendLag(lag)
@@ -134,19 +138,117 @@ public final class OpenLoopReplayer {
   }
 
   /**
-   * Sleeps until close to the time, then spins: parking alone overshoots by tens of microseconds.
+   * The answers of a point's requests, as they come from any thread: each request is settled once,
+   * by its answer or, if the drain deadline passes first, as unanswered; an answer that comes after
+   * is ignored. Recording an answer allocates nothing.
    */
-  private static void waitUntil(long deadline) {
-    while (true) {
-      long left = deadline - System.nanoTime();
-      if (left <= 0) {
-        return;
+  private static final class Answers {
+    private static final int OPEN = 0;
+    private static final int ANSWERED = 1;
+    private static final int UNANSWERED = 2;
+
+    private final ReplayClock clock;
+    private final long start;
+    private final long[] offsetsNanos;
+    private final int firstMeasured;
+    private final AtomicIntegerArray state;
+    private final CountDownLatch unsettled;
+    private final AtomicLong inFlight = new AtomicLong();
+    private final ConcurrentHistogram latency = new ConcurrentHistogram(1, HIGHEST, 3);
+    private final AtomicLong completed = new AtomicLong();
+    private final AtomicLongArray failed = new AtomicLongArray(Failures.Kind.values().length);
+
+    Answers(ReplayClock clock, long start, long[] offsetsNanos, long warmupNanos) {
+      this.clock = clock;
+      this.start = start;
+      this.offsetsNanos = offsetsNanos;
+      int first = 0;
+      while (first < offsetsNanos.length && offsetsNanos[first] < warmupNanos) {
+        first++;
       }
-      if (left > SPIN_NANOS) {
-        LockSupport.parkNanos(left - SPIN_NANOS);
-      } else {
-        Thread.onSpinWait();
+      this.firstMeasured = first;
+      this.state = new AtomicIntegerArray(offsetsNanos.length);
+      this.unsettled = new CountDownLatch(offsetsNanos.length);
+    }
+
+    /** Whether request {@code i} was intended after the warm-up. */
+    boolean measured(int i) {
+      return i >= firstMeasured;
+    }
+
+    /** Takes one more request in flight, unless {@code maxBacklog} already are. */
+    boolean admit(int maxBacklog) {
+      if (inFlight.incrementAndGet() > maxBacklog) {
+        inFlight.decrementAndGet();
+        return false;
       }
+      return true;
+    }
+
+    /** Settles request {@code i} by its answer: a result if {@code error} is null. */
+    void answer(int i, Throwable error) {
+      long done = clock.nanoTime();
+      inFlight.decrementAndGet();
+      if (!state.compareAndSet(i, OPEN, ANSWERED)) {
+        return; // it came after the deadline and already counts as unanswered
+      }
+      try {
+        if (measured(i)) {
+          if (error == null) {
+            latency.recordValue(clamp(done - (start + offsetsNanos[i])));
+            completed.incrementAndGet();
+          } else {
+            failed.incrementAndGet(RequestFailedException.kindOf(error).ordinal());
+          }
+        }
+      } finally {
+        unsettled.countDown();
+      }
+    }
+
+    /**
+     * Waits until every one of the first {@code launched} requests is answered or the clock reaches
+     * {@code deadline}, then settles those still open as unanswered (the rest were never sent).
+     *
+     * @return whether every request was answered in time
+     */
+    boolean drain(int launched, long deadline) throws InterruptedException {
+      for (int i = launched; i < offsetsNanos.length; i++) {
+        unsettled.countDown(); // never sent
+      }
+      boolean drained = clock.awaitUntil(unsettled, deadline);
+      if (!drained) {
+        for (int i = 0; i < launched; i++) {
+          if (state.compareAndSet(i, OPEN, UNANSWERED)) {
+            if (measured(i)) {
+              failed.incrementAndGet(Failures.Kind.UNANSWERED.ordinal());
+            }
+            unsettled.countDown();
+          }
+        }
+        // Answers that settled their request before the sweep finish recording without blocking.
+        unsettled.await();
+      }
+      return drained;
+    }
+
+    /** The latencies of the measured requests answered with a result; call once drained. */
+    Histogram latency() {
+      return latency.copy();
+    }
+
+    /** How many measured requests were answered with a result; call once drained. */
+    long completed() {
+      return completed.get();
+    }
+
+    /** The measured requests that got no result, by kind; call once drained. */
+    Failures failures() {
+      long[] byKind = new long[failed.length()];
+      for (int k = 0; k < byKind.length; k++) {
+        byKind[k] = failed.get(k);
+      }
+      return Failures.of(byKind);
     }
   }
 

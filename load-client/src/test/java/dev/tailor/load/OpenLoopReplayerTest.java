@@ -4,150 +4,243 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tailor.core.metrics.Failures;
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.sim.arrival.ArrivalProcess;
+import java.io.IOException;
+import java.util.Arrays;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 
 class OpenLoopReplayerTest {
 
   private static final long MS = 1_000_000L;
+  private static final long US = 1_000L;
 
   private static OpenLoopReplayer.Labels labels(double rps) {
     return new OpenLoopReplayer.Labels(rps, "test", 1, "measured on this machine", "none");
   }
 
-  private static int[] order(int n) {
-    return new int[n];
+  /** Request {@code i} sends query {@code i % queries}. */
+  private static int[] order(int n, int queries) {
+    int[] order = new int[n];
+    for (int i = 0; i < n; i++) {
+      order[i] = i % queries;
+    }
+    return order;
   }
 
-  /**
-   * Answers in FIFO order on one thread; the first request sent after the stall's start waits it
-   * out.
-   */
-  private static final class StallingTarget implements Target {
-    private final ExecutorService server = Executors.newSingleThreadExecutor();
-    private final long stallFrom;
-    private final long stallNanos;
-    private volatile boolean stalled;
-
-    StallingTarget(long stallFrom, long stallNanos) {
-      this.stallFrom = stallFrom;
-      this.stallNanos = stallNanos;
+  /** {@code n} requests, one every {@code spacing} nanoseconds from 0. */
+  private static long[] evenly(int n, long spacing) {
+    long[] offsets = new long[n];
+    for (int i = 0; i < n; i++) {
+      offsets[i] = i * spacing;
     }
+    return offsets;
+  }
 
-    @Override
-    public CompletableFuture<?> send(int query) {
-      return CompletableFuture.runAsync(
-          () -> {
-            if (!stalled && System.nanoTime() >= stallFrom) {
-              stalled = true;
-              try {
-                Thread.sleep(stallNanos / MS);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            }
-          },
-          server);
-    }
-
-    @Override
-    public String policy() {
-      return "stalling";
-    }
-
-    @Override
-    public void close() {
-      server.shutdownNow();
-    }
+  private static long slowerThan(Histogram h, long nanos) {
+    return h.getTotalCount() - h.getCountBetweenValues(0, nanos);
   }
 
   @Test
   void everyRequestMeantToBeSentDuringAStallShowsTheStall() throws Exception {
-    long[] offsets = new long[1_000];
-    for (int i = 0; i < offsets.length; i++) {
-      offsets[i] = i * MS; // one request per millisecond for a second
-    }
-    long stall = 200 * MS;
-    // The stall starts about 300 ms into the run (the replayer starts 20 ms after the call).
-    try (StallingTarget target = new StallingTarget(System.nanoTime() + 320 * MS, stall)) {
-      PointResult r =
-          OpenLoopReplayer.run(
-              target,
-              offsets,
-              order(offsets.length),
-              new OpenLoopReplayer.Settings(
-                  0, 100_000, TimeUnit.SECONDS.toNanos(30), List.of(50 * MS)),
-              labels(1000));
-      Histogram latency = r.decodeLatency();
-      assertEquals(1_000, latency.getTotalCount());
-      // Requests intended in the first 150 ms of the stall waited at least 50 ms each: about 150 of
-      // them. A client that waited for each answer before sending on would show one slow request.
-      long slow = latency.getTotalCount() - latency.getCountBetweenValues(0, 50 * MS);
-      assertTrue(slow >= 120, slow + " requests of 50 ms or more");
-      assertTrue(r.missRatio().get("50ms") >= 0.12, r.missRatio().toString());
-      assertTrue(
-          latency.getMaxValue() >= stall * 9 / 10, "the first stalled request waited the stall");
-    }
+    ManualClock clock = new ManualClock();
+    long[] first = {-1};
+    // Answers in 0.1 ms, except that nothing sent from 300 ms after the first request until
+    // 500.5 ms is answered before 500.5 ms.
+    ScriptedTarget target =
+        new ScriptedTarget(
+            clock,
+            (query, now) -> {
+              if (first[0] < 0) {
+                first[0] = now;
+              }
+              long t = now - first[0];
+              long stallFrom = 300 * MS;
+              long stallTo = 500 * MS + 500 * US;
+              long at = t >= stallFrom && t < stallTo ? stallTo : t + 100 * US;
+              return new ScriptedTarget.Answer(first[0] + at, null);
+            });
+    long[] offsets = evenly(1_000, MS); // one request per millisecond for a second
+    PointResult r =
+        OpenLoopReplayer.run(
+            target,
+            offsets,
+            order(offsets.length, 1),
+            new OpenLoopReplayer.Settings(
+                0, 100_000, TimeUnit.SECONDS.toNanos(30), List.of(50 * MS)),
+            labels(1000),
+            clock);
+    Histogram latency = r.decodeLatency();
+    assertEquals(1_000, latency.getTotalCount());
+    // Request j of 300..500 waited 500.5 - j ms: those to 450 waited more than 50 ms, 151 of them.
+    // A client that waited for each answer before sending on would show one slow request.
+    assertEquals(151, slowerThan(latency, 50 * MS));
+    assertEquals(0.151, r.missRatio().get("50ms"), 1e-9);
+    assertEquals(200.5, latency.getMaxValue() / 1e6, 0.2, "the first stalled request's wait");
+    assertEquals(1_000, r.completed());
+    assertEquals(Failures.NONE, r.failures());
+    assertFalse(r.saturated());
+  }
+
+  @Test
+  void failuresAreCountedByKindAndAreNoLatencies() throws Exception {
+    ManualClock clock = new ManualClock();
+    // Query 0 is answered in 2 ms; 1 rejected after 900 ms; 2 a 500 in 0.5 ms; 3 an I/O error
+    // after 700 ms; 4 never answered.
+    ScriptedTarget target =
+        new ScriptedTarget(
+            clock,
+            (query, now) ->
+                switch (query) {
+                  case 0 -> new ScriptedTarget.Answer(now + 2 * MS, null);
+                  case 1 ->
+                      new ScriptedTarget.Answer(
+                          now + 900 * MS,
+                          new RequestFailedException(Failures.Kind.REJECTED, "HTTP 503", null));
+                  case 2 ->
+                      new ScriptedTarget.Answer(
+                          now + 500 * US,
+                          new RequestFailedException(Failures.Kind.STATUS, "HTTP 500", null));
+                  case 3 -> new ScriptedTarget.Answer(now + 700 * MS, new IOException("reset"));
+                  default -> null;
+                });
+    long[] offsets = evenly(100, MS);
+    PointResult r =
+        OpenLoopReplayer.run(
+            target,
+            offsets,
+            order(offsets.length, 5),
+            // The first 10 requests are warm-up: 18 of each kind are counted.
+            new OpenLoopReplayer.Settings(
+                10 * MS, 1_000, TimeUnit.SECONDS.toNanos(1), List.of(10 * MS)),
+            labels(1000),
+            clock);
+    assertEquals(90, r.sent());
+    assertEquals(18, r.completed());
+    assertEquals(new Failures(18, 18, 18, 18), r.failures());
+    assertEquals(72, r.failed());
+    Histogram latency = r.decodeLatency();
+    assertEquals(18, latency.getTotalCount(), "only the answered requests are latencies");
+    assertEquals(2.0, latency.getMaxValue() / 1e6, 0.01, "no failure's latency, fast or slow");
+    assertEquals(2.0, r.latencyAt("p99") / 1e6, 0.01);
+    // Every answered request met 10 ms; every failed one missed it.
+    assertEquals(0.8, r.missRatio().get("10ms"), 1e-9);
+    // The window runs from the warm-up's end to the last intended send: 10 ms to 99 ms.
+    assertEquals(18.0 / 0.089, r.achievedRps(), 1e-6, "answers per second of the window");
+    assertTrue(r.saturated(), "requests still out at the drain deadline");
+  }
+
+  @Test
+  void aBacklogPastTheLimitStopsThePointAsSaturatedWithItsBacklogUnanswered() throws Exception {
+    ManualClock clock = new ManualClock();
+    ScriptedTarget never = new ScriptedTarget(clock, (query, now) -> null);
+    long[] offsets = evenly(500, 100 * US);
+    PointResult r =
+        OpenLoopReplayer.run(
+            never,
+            offsets,
+            order(offsets.length, 1),
+            new OpenLoopReplayer.Settings(0, 50, 10 * MS, List.of()),
+            labels(10_000),
+            clock);
+    assertTrue(r.saturated());
+    assertEquals(50, r.sent(), "the 51st request was refused, not sent");
+    assertEquals(new Failures(0, 0, 0, 50), r.failures());
+    assertEquals(0, r.decodeLatency().getTotalCount());
   }
 
   @Test
   void warmUpRequestsAreSentButNotCounted() throws Exception {
     long[] offsets = ArrivalProcess.poisson(400, 3).schedule(500 * MS);
     long warmup = 200 * MS;
-    long counted = java.util.Arrays.stream(offsets).filter(o -> o >= warmup).count();
+    long counted = Arrays.stream(offsets).filter(o -> o >= warmup).count();
     try (NoopTarget target = new NoopTarget()) {
       PointResult r =
           OpenLoopReplayer.run(
               target,
               offsets,
-              order(offsets.length),
+              order(offsets.length, 1),
               new OpenLoopReplayer.Settings(warmup, 1_000, TimeUnit.SECONDS.toNanos(5), List.of()),
               labels(400));
       assertEquals(counted, r.sent());
       assertEquals(counted, r.completed());
-      assertEquals(0, r.failed());
+      assertEquals(Failures.NONE, r.failures());
       assertFalse(r.saturated());
       assertEquals((double) counted, r.sendLag().get("count"));
       assertTrue(r.achievedRps() > 0);
     }
   }
 
+  /**
+   * Answers race the drain deadline from other threads, on the system clock: whichever wins, every
+   * request counts exactly once, as a latency, a failure or unanswered.
+   */
   @Test
-  void aBacklogPastTheLimitStopsThePointAsSaturated() throws Exception {
-    long[] offsets = new long[500];
-    for (int i = 0; i < offsets.length; i++) {
-      offsets[i] = i * MS / 10;
+  void answersRacingTheDrainDeadlineCountExactlyOnce() throws Exception {
+    ScheduledExecutorService server = Executors.newScheduledThreadPool(4);
+    ExecutorService completer = Executors.newFixedThreadPool(4);
+    try {
+      for (int round = 0; round < 30; round++) {
+        SplittableRandom random = new SplittableRandom(round);
+        AtomicInteger completions = new AtomicInteger();
+        Target racing =
+            new Target() {
+              @Override
+              public CompletableFuture<?> send(int query) {
+                CompletableFuture<Object> f = new CompletableFuture<>();
+                long delay = random.nextLong(3 * MS);
+                boolean fails = random.nextInt(3) == 0;
+                server.schedule(
+                    () ->
+                        completer.execute(
+                            () -> {
+                              boolean first =
+                                  fails
+                                      ? f.completeExceptionally(new IOException("reset"))
+                                      : f.complete("result");
+                              if (first) {
+                                completions.incrementAndGet();
+                              }
+                            }),
+                    delay,
+                    TimeUnit.NANOSECONDS);
+                return f;
+              }
+
+              @Override
+              public String policy() {
+                return "racing";
+              }
+
+              @Override
+              public void close() {}
+            };
+        long[] offsets = new long[200]; // all at once
+        PointResult r =
+            OpenLoopReplayer.run(
+                racing,
+                offsets,
+                order(offsets.length, 1),
+                new OpenLoopReplayer.Settings(0, 1_000, MS, List.of(MS)),
+                labels(1));
+        assertEquals(200, r.sent());
+        assertEquals(200, r.completed() + r.failed(), "round " + round);
+        assertEquals(r.completed(), r.decodeLatency().getTotalCount(), "round " + round);
+        assertEquals(0, r.failures().rejected() + r.failures().status(), "round " + round);
+      }
+    } finally {
+      server.shutdownNow();
+      completer.shutdownNow();
     }
-    Target never =
-        new Target() {
-          @Override
-          public CompletableFuture<?> send(int query) {
-            return new CompletableFuture<>();
-          }
-
-          @Override
-          public String policy() {
-            return "never";
-          }
-
-          @Override
-          public void close() {}
-        };
-    PointResult r =
-        OpenLoopReplayer.run(
-            never,
-            offsets,
-            order(offsets.length),
-            new OpenLoopReplayer.Settings(0, 50, 10 * MS, List.of()),
-            labels(10_000));
-    assertTrue(r.saturated());
-    assertTrue(r.sent() <= 51, "stopped early: " + r.sent());
   }
 }
