@@ -2,6 +2,7 @@ package dev.tailor.load;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.tailor.core.metrics.Failures;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -22,6 +23,8 @@ import java.util.concurrent.Executors;
 public final class HttpTarget implements Target {
 
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(3);
+  private static final int HTTP_OK = 200;
+  private static final int HTTP_UNAVAILABLE = 503;
 
   private final URI base;
   private final List<String> queries;
@@ -62,19 +65,31 @@ public final class HttpTarget implements Target {
     }
   }
 
+  /**
+   * Sends a search; its future fails with a {@link RequestFailedException} saying why where the
+   * server answers other than 200: {@link Failures.Kind#REJECTED} for a 503 (the server's full
+   * admission queue), {@link Failures.Kind#STATUS} for any other status. An I/O error fails it with
+   * the client's exception, which counts as {@link Failures.Kind#ERROR}.
+   */
   @Override
   public CompletableFuture<?> send(int query) {
     String q = URLEncoder.encode(queries.get(query % queries.size()), StandardCharsets.UTF_8);
     HttpRequest request = HttpRequest.newBuilder(base.resolve("/search?q=" + q)).build();
     return client
         .sendAsync(request, HttpResponse.BodyHandlers.discarding())
-        .thenApply(
-            r -> {
-              if (r.statusCode() != 200) {
-                throw new IllegalStateException("HTTP " + r.statusCode());
-              }
-              return r;
-            });
+        .thenApply(HttpTarget::answer);
+  }
+
+  /** The response, if it is a result; else the failure its status says. */
+  private static HttpResponse<Void> answer(HttpResponse<Void> r) {
+    int status = r.statusCode();
+    if (status == HTTP_OK) {
+      return r;
+    }
+    throw new RequestFailedException(
+        status == HTTP_UNAVAILABLE ? Failures.Kind.REJECTED : Failures.Kind.STATUS,
+        "HTTP " + status,
+        null);
   }
 
   @Override

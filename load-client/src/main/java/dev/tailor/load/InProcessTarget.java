@@ -4,6 +4,7 @@ import dev.tailor.core.Predictor;
 import dev.tailor.core.RequestAttributes;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.SchedulerListener;
+import dev.tailor.core.metrics.Failures;
 import dev.tailor.core.metrics.RequestClasses;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.metrics.RunMetrics;
@@ -131,6 +132,11 @@ public final class InProcessTarget implements Target {
         .build();
   }
 
+  /**
+   * Submits a search; a full admission queue fails its future at once with a {@link
+   * RequestFailedException} of kind {@link Failures.Kind#REJECTED}, and a search that throws fails
+   * it with what it threw, which counts as {@link Failures.Kind#ERROR}.
+   */
   @Override
   public CompletableFuture<?> send(int query) {
     TraceEntry entry = queries.get(query % queries.size());
@@ -139,7 +145,8 @@ public final class InProcessTarget implements Target {
           ctx -> searcher.search(entry.query(), new TopScoreDocCollectorManager(10, 1000)),
           attributes(entry));
     } catch (RejectedExecutionException e) {
-      return CompletableFuture.failedFuture(e);
+      return CompletableFuture.failedFuture(
+          new RequestFailedException(Failures.Kind.REJECTED, e.getMessage(), e));
     }
   }
 
