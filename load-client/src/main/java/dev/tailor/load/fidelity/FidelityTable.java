@@ -60,7 +60,8 @@ public final class FidelityTable {
     if (miss != null) {
       md.append("Misses: the share of requests slower than ")
           .append(Durations.format(targetNanos))
-          .append(", in percent; its difference is simulated minus measured, in percentage points")
+          .append(
+              " or failed, in percent; its difference is simulated minus measured, in percentage points")
           .append(" (a relative error of a share near zero would say little).\n\n");
     }
     StringBuilder header = new StringBuilder("| policy | load (rps) |");

@@ -12,7 +12,8 @@ import java.util.TreeSet;
  * One policy at one load over its repetitions: what a summary's cell shows. Its figure is the
  * {@link Report#SUMMARY_METRIC}'s median over the runs, and its range their least and greatest. A
  * cell counts as saturated when any of its runs saturated: a policy that cannot keep up once in
- * three runs cannot be trusted with that load.
+ * three runs cannot be trusted with that load. Likewise a report flags a cell where any run had
+ * failures.
  *
  * @param policy the policy's specification, as the sweep listed it
  * @param load the offered load, requests per second
@@ -97,6 +98,21 @@ record Cell(String policy, double load, List<PointResult> runs) {
   /** Whether any run saturated. */
   boolean saturated() {
     return saturatedRuns() > 0;
+  }
+
+  /** How many of its runs had failures (requests that got no result). */
+  int failedRuns() {
+    return (int) runs.stream().filter(p -> p.failed() > 0).count();
+  }
+
+  /** The failures over its runs. */
+  long failed() {
+    return runs.stream().mapToLong(PointResult::failed).sum();
+  }
+
+  /** The requests sent over its runs. */
+  long sent() {
+    return runs.stream().mapToLong(PointResult::sent).sum();
   }
 
   /** The runs' values of a metric, ascending. */

@@ -1,5 +1,6 @@
 package dev.tailor.load.report;
 
+import dev.tailor.core.metrics.Failures;
 import dev.tailor.core.metrics.PointResult;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -32,9 +33,31 @@ public final class Metric {
   public static final Metric COMPLETED =
       new Metric("completed", "", p -> (double) p.completed(), Metric::count);
 
-  /** Of those, failed, rejected or never answered. */
+  /**
+   * Of those, the requests that got no result: rejected, another HTTP status, an error, or
+   * unanswered. They are no latencies, and each is a miss of every latency target.
+   */
   public static final Metric FAILED =
       new Metric("failed", "", p -> (double) p.failed(), Metric::count);
+
+  /** The failed requests' share of those sent, a fraction; absent where none was sent. */
+  public static final Metric FAILED_RATIO =
+      new Metric(
+          "failed_ratio", "", p -> p.sent() == 0 ? null : (double) p.failed() / p.sent(), fixed(5));
+
+  /** The failed requests refused for overload (HTTP 503, a full admission queue). */
+  public static final Metric FAILED_REJECTED = failures(Failures.Kind.REJECTED);
+
+  /** The failed requests answered with another HTTP status than 200 or 503. */
+  public static final Metric FAILED_STATUS = failures(Failures.Kind.STATUS);
+
+  /** The failed requests that failed with an exception (I/O error, timeout, the search threw). */
+  public static final Metric FAILED_ERROR = failures(Failures.Kind.ERROR);
+
+  /**
+   * The failed requests still unanswered at the drain deadline or when a saturated point stopped.
+   */
+  public static final Metric FAILED_UNANSWERED = failures(Failures.Kind.UNANSWERED);
 
   /** Whether the point stopped early with a growing backlog: 1 if so, else 0. */
   public static final Metric SATURATED =
@@ -83,12 +106,27 @@ public final class Metric {
     this.format = format;
   }
 
+  /**
+   * The failures of one kind, e.g. {@code failed_rejected}; absent where the point does not split
+   * its failures (one written before they were split).
+   */
+  private static Metric failures(Failures.Kind kind) {
+    return new Metric(
+        "failed_" + kind.key(),
+        "",
+        p -> p.failures() == null ? null : (double) p.failures().count(kind),
+        Metric::count);
+  }
+
   /** A latency percentile ({@code p99}, {@code mean}, ...) in milliseconds. */
   static Metric latency(String percentile) {
     return new Metric(percentile, "ms", p -> millis(p.latency(), percentile), fixed(3));
   }
 
-  /** The fraction of requests slower than a latency target, e.g. {@code 100ms}. */
+  /**
+   * The fraction of requests that missed a latency target, e.g. {@code 100ms}: answered slower, or
+   * failed.
+   */
   public static Metric missRatio(String target) {
     return new Metric(
         "miss_" + target,
@@ -98,8 +136,8 @@ public final class Metric {
   }
 
   /**
-   * Every metric of the CSV, in column order: rates, counts, latency, queueing, send lag, CPU, then
-   * the miss ratio of each of {@code targets}.
+   * Every metric of the CSV, in column order: rates, counts (the failures' share and kinds after
+   * their count), latency, queueing, send lag, CPU, then the miss ratio of each of {@code targets}.
    */
   public static List<Metric> csvColumns(Collection<String> targets) {
     List<Metric> out =
@@ -110,6 +148,11 @@ public final class Metric {
                 SENT,
                 COMPLETED,
                 FAILED,
+                FAILED_RATIO,
+                FAILED_REJECTED,
+                FAILED_STATUS,
+                FAILED_ERROR,
+                FAILED_UNANSWERED,
                 SATURATED,
                 MEAN,
                 P50,

@@ -7,9 +7,10 @@ import java.util.Locale;
 
 /**
  * The miss objective of tail-control (Li et al., PPoPP'16, §5): a policy is judged by the share of
- * requests slower than one latency target, and policies are compared by the highest load each
- * sustains with at most {@link #SUSTAINED_MISSES} of its requests missing. A cell's figure is the
- * median over its repetitions of the miss ratio each point recorded at the target.
+ * requests that miss one latency target (answered slower, or failed: a failure met no target), and
+ * policies are compared by the highest load each sustains with at most {@link #SUSTAINED_MISSES} of
+ * its requests missing. A cell's figure is the median over its repetitions of the miss ratio each
+ * point recorded at the target.
  */
 final class Misses {
 

@@ -13,6 +13,7 @@ import org.HdrHistogram.HistogramIterationValue;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.lines.SeriesLines;
 import org.knowm.xchart.style.markers.SeriesMarkers;
@@ -47,6 +48,7 @@ final class Plots {
     chart.getStyler().setYAxisLogarithmic(true);
     Metric metric = Metric.latency(percentile);
     List<Cell> cells = Cell.of(points);
+    Failed failed = new Failed();
     for (String policy : Report.policies(points)) {
       List<Double> x = new ArrayList<>();
       List<Double> y = new ArrayList<>();
@@ -56,12 +58,14 @@ final class Plots {
             && c.runs().stream().allMatch(p -> p.latency().containsKey(percentile))) {
           x.add(c.load());
           y.add(c.median(metric));
+          failed.addIfFailed(c, c.median(metric));
         }
       }
       if (!x.isEmpty()) {
         chart.addSeries(Report.displayName(policy), x, y).setMarker(SeriesMarkers.CIRCLE);
       }
     }
+    failed.mark(chart);
     save(chart, file);
   }
 
@@ -101,13 +105,16 @@ final class Plots {
     List<Cell> cells = Cell.of(points);
     double low = Double.POSITIVE_INFINITY;
     double high = Double.NEGATIVE_INFINITY;
+    Failed failed = new Failed();
     for (String policy : Report.policies(points)) {
       List<Double> x = new ArrayList<>();
       List<Double> y = new ArrayList<>();
       for (Cell c : cells) {
         if (c.policy().equals(policy) && !c.saturated() && misses.has(c)) {
+          double percent = Math.max(MISS_FLOOR_PERCENT, 100 * c.median(misses.metric()));
           x.add(c.load());
-          y.add(Math.max(MISS_FLOOR_PERCENT, 100 * c.median(misses.metric())));
+          y.add(percent);
+          failed.addIfFailed(c, percent);
           low = Math.min(low, c.load());
           high = Math.max(high, c.load());
         }
@@ -116,6 +123,7 @@ final class Plots {
         chart.addSeries(Report.displayName(policy), x, y).setMarker(SeriesMarkers.CIRCLE);
       }
     }
+    failed.mark(chart);
     if (low <= high) {
       double threshold = 100 * Misses.SUSTAINED_MISSES;
       chart
@@ -130,7 +138,41 @@ final class Plots {
     save(chart, file);
   }
 
-  /** The latency CDF of every policy at one load: its median repetition's (by P99). */
+  /**
+   * The points of cells where a run had failures, drawn over the policies' lines as red crosses: a
+   * figure there is of the answered requests only, or counts failures as misses, and the summary
+   * lists the failures.
+   */
+  private static final class Failed {
+    private final List<Double> x = new ArrayList<>();
+    private final List<Double> y = new ArrayList<>();
+
+    void addIfFailed(Cell c, double drawnAt) {
+      if (c.failedRuns() > 0) {
+        x.add(c.load());
+        y.add(drawnAt);
+      }
+    }
+
+    void mark(XYChart chart) {
+      if (x.isEmpty()) {
+        return;
+      }
+      XYSeries s = chart.addSeries(FAILED_SERIES, x, y);
+      s.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
+      s.setMarker(SeriesMarkers.CROSS);
+      s.setMarkerColor(Color.RED);
+    }
+  }
+
+  /** The legend's name of the crosses that mark points with failures. */
+  static final String FAILED_SERIES = "x: a run had failures (summary.md)";
+
+  /**
+   * The latency CDF of every policy at one load: its median repetition's (by P99), as a share of
+   * every request sent, so that a policy whose requests failed levels off below 1 by their share (a
+   * failed request is answered within no latency); its legend names the failures.
+   */
   static void cdf(List<PointResult> points, double load, Path file) throws IOException {
     PointResult first = points.get(0);
     XYChart chart =
@@ -141,7 +183,7 @@ final class Plots {
                 String.format(
                     Locale.ROOT, "Latency CDF at %.0f requests/s — %s", load, first.environment()))
             .xAxisTitle("latency (ms)")
-            .yAxisTitle("fraction of requests at or below")
+            .yAxisTitle("fraction of requests answered at or below (failed ones never are)")
             .build();
     style(chart);
     chart.getStyler().setXAxisLogarithmic(true);
@@ -154,13 +196,23 @@ final class Plots {
       if (h.getTotalCount() == 0) {
         continue;
       }
+      // A version 1 point's histogram may hold its failures already: it is drawn as it is.
+      double answered =
+          p.latencyMayHoldFailures()
+              ? 1
+              : (double) h.getTotalCount() / (h.getTotalCount() + p.failed());
       List<Double> x = new ArrayList<>();
       List<Double> y = new ArrayList<>();
       for (HistogramIterationValue v : h.percentiles(5)) {
         x.add(Math.max(1e-3, v.getValueIteratedTo() / 1e6));
-        y.add(v.getPercentileLevelIteratedTo() / 100.0);
+        y.add(answered * v.getPercentileLevelIteratedTo() / 100.0);
       }
-      chart.addSeries(Report.displayName(p.policy()), x, y).setMarker(SeriesMarkers.NONE);
+      String name = Report.displayName(p.policy());
+      if (p.failed() > 0) {
+        name +=
+            " (" + p.failed() + " failed, " + Misses.percent((double) p.failed() / p.sent()) + ")";
+      }
+      chart.addSeries(name, x, y).setMarker(SeriesMarkers.NONE);
     }
     save(chart, file);
   }

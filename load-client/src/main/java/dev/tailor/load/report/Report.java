@@ -27,6 +27,13 @@ import java.util.Set;
  * same report. Every file is written to a hidden sibling and moved into place, so a reader never
  * sees half of one. Every summary states the workload's spread ({@link ReportedWorkload}): whether
  * parallelism can matter depends on it.
+ *
+ * <p>Every figure of latency is of the requests answered with a result. Requests that got none
+ * (rejected, another HTTP status, an error, unanswered) are counted apart by kind, in the CSV's
+ * {@code failed*} columns and the cells' CSV; each counts as a miss of the latency target; a table
+ * cell where any run had them is marked {@code !} and the summary lists each such point ("point had
+ * N failures (x% of M sent)" with the kinds); the plots mark those points with a red cross, and the
+ * CDF of a point with failures levels off below 1 by their share.
  */
 public final class Report {
 
@@ -166,17 +173,23 @@ public final class Report {
     // A report holds one sweep: its points replace a previous report's rather than mix with them,
     // and the fidelity table made from those goes with them.
     Files.createDirectories(dir);
+    // The points are written into a hidden sibling directory that replaces the old one whole, once
+    // every file in it is written and forced to disk: a reader sees the old points or the new.
     Path pointsDir = AtomicFiles.siblingDirectory(dir.resolve("points"), "writing");
-    for (PointResult p : points) {
-      String name = fileName(p);
-      p.write(pointsDir.resolve(name + ".json"));
-      Path hgrm = pointsDir.resolve(name + ".hgrm");
-      try (PrintStream out =
-          new PrintStream(Files.newOutputStream(hgrm), false, StandardCharsets.UTF_8)) {
-        p.decodeLatency().outputPercentileDistribution(out, 1e6); // milliseconds
+    try {
+      for (PointResult p : points) {
+        String name = fileName(p);
+        p.write(pointsDir.resolve(name + ".json"));
+        Path hgrm = pointsDir.resolve(name + ".hgrm");
+        try (PrintStream out =
+            new PrintStream(Files.newOutputStream(hgrm), false, StandardCharsets.UTF_8)) {
+          p.decodeLatency().outputPercentileDistribution(out, 1e6); // milliseconds
+        }
       }
+      AtomicFiles.replaceDirectory(pointsDir, dir.resolve("points"));
+    } finally {
+      AtomicFiles.deleteTree(pointsDir); // nothing left of a failed write; gone once moved
     }
-    AtomicFiles.replaceDirectory(pointsDir, dir.resolve("points"));
     Files.deleteIfExists(dir.resolve(FIDELITY));
     Files.deleteIfExists(dir.resolve(ReplayedTrace.FILE));
     if (trace != null) {

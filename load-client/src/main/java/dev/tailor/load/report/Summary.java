@@ -31,6 +31,9 @@ final class Summary {
    */
   static final double MIN_HEADROOM = 0.01;
 
+  /** What marks a cell, in every table, where a run had failures. */
+  static final String FLAG = "!";
+
   private final List<Cell> cells;
   private final List<String> policies;
   private final List<Double> loads;
@@ -176,8 +179,18 @@ final class Summary {
     md.append(
         " \"sat.\" marks a cell where any repetition saturated (its backlog grew without bound)"
             + (reps > 1 ? ", with how many of the repetitions did" : "")
-            + ".\n\n");
+            + ".");
+    md.append(
+        " Latencies are those of requests answered with a result: a request that got none is"
+            + " counted apart as a failure, and counts as a miss of a latency target.");
+    if (hasFailures()) {
+      md.append(" \"" + FLAG + "\" marks a cell where a run had failures (listed below).");
+    }
+    md.append("\n\n");
     table(md, policies, c -> cellText(c, bestBaseline(c.load()), Report.isBaseline(c.policy())));
+    if (hasFailures()) {
+      failures(md);
+    }
     if (oracle != null) {
       headroom(md, metric, unit);
     }
@@ -190,7 +203,10 @@ final class Summary {
     return md.toString();
   }
 
-  /** The cells' CSV: one row per policy and load, with every comparison the summary makes. */
+  /**
+   * The cells' CSV: one row per policy and load, with every comparison the summary makes and the
+   * failures over its runs.
+   */
   String csv() {
     StringBuilder out = new StringBuilder();
     String m = Report.SUMMARY_METRIC.name();
@@ -213,7 +229,10 @@ final class Summary {
                 "headroom_share",
                 "miss_median",
                 "miss_min",
-                "miss_max"))
+                "miss_max",
+                "failed_runs",
+                "failed",
+                "failed_ratio"))
         .append(System.lineSeparator());
     for (Cell c : cells) {
       Cell best = bestBaseline(c.load());
@@ -241,9 +260,65 @@ final class Summary {
       row.add(missed ? ratio(c.median(miss)) : "");
       row.add(missed ? ratio(c.min(miss)) : "");
       row.add(missed ? ratio(c.max(miss)) : "");
+      // The failures over the runs, and their share of the requests sent over the runs.
+      row.add(Integer.toString(c.failedRuns()));
+      row.add(Long.toString(c.failed()));
+      row.add(c.sent() == 0 ? "" : ratio((double) c.failed() / c.sent()));
       out.append(String.join(",", row)).append(System.lineSeparator());
     }
     return out.toString();
+  }
+
+  /** Whether any point had failures. */
+  boolean hasFailures() {
+    return cells.stream().anyMatch(c -> c.failedRuns() > 0);
+  }
+
+  /** The failures' section: every point that had any, with its count, share and kinds. */
+  private void failures(StringBuilder md) {
+    md.append("\n## Failures\n\n")
+        .append("Requests that got no result. They are left out of every latency figure here and")
+        .append(" count as misses of a latency target. By kind: rejected (HTTP 503, or the")
+        .append(" admission queue full), status (another HTTP status), error (an exception: an")
+        .append(" I/O error, a timeout, the search threw), unanswered (no answer by the drain")
+        .append(" deadline, or when a saturated point stopped).\n\n");
+    for (Cell c : cells) {
+      for (PointResult p : c.runs()) {
+        if (p.failed() > 0) {
+          md.append("- ").append(FLAG).append(' ').append(failureLine(c, p)).append('\n');
+        }
+      }
+    }
+  }
+
+  /**
+   * A point's line in the failures' section, e.g. {@code fixed:2 at 200 rps: point had 37 failures
+   * (1.2% of 3000 sent): 30 rejected, 7 unanswered.}
+   */
+  static String failureLine(Cell c, PointResult p) {
+    StringBuilder s =
+        new StringBuilder(Report.displayName(c.policy()))
+            .append(" at ")
+            .append(Metric.load(c.load()))
+            .append(" rps");
+    if (c.repetitions() > 1) {
+      s.append(", run ").append(p.repetition());
+    }
+    s.append(": point had ")
+        .append(p.failed())
+        .append(p.failed() == 1 ? " failure (" : " failures (")
+        .append(p.sent() == 0 ? "?" : Misses.percent((double) p.failed() / p.sent()))
+        .append(" of ")
+        .append(p.sent())
+        .append(" sent)");
+    if (p.failures() != null) {
+      s.append(": ").append(p.failures().describe());
+    } else if (p.latencyMayHoldFailures()) {
+      s.append(", kinds not recorded: written by an older Tailor, whose latencies include them");
+    } else {
+      s.append(", kinds not recorded");
+    }
+    return s.append('.').toString();
   }
 
   private void headroom(StringBuilder md, String metric, String unit) {
@@ -317,8 +392,9 @@ final class Summary {
     md.append("\n## Misses at the target (")
         .append(misses.label())
         .append(")\n\n")
-        .append("Tail-control's objective (Li et al., PPoPP'16, §5): the share of requests slower")
-        .append(" than the target, rather than a percentile. Each cell: the ")
+        .append("Tail-control's objective (Li et al., PPoPP'16, §5): the share of requests that")
+        .append(" missed the target (answered slower, or failed), rather than a percentile. Each")
+        .append(" cell: the ")
         .append(
             reps > 1 ? "median share over the repetitions, its range [least-greatest]," : "share,")
         .append(" and in brackets its ratio to the best baseline's at that load (the unsaturated")
@@ -422,7 +498,9 @@ final class Summary {
       md.append("| ").append(Metric.load(load)).append(" |");
       for (String p : columns) {
         Cell c = cell(p, load);
-        md.append(' ').append(c == null ? "-" : text.apply(c)).append(" |");
+        md.append(' ')
+            .append(c == null ? "-" : text.apply(c) + (c.failedRuns() > 0 ? " " + FLAG : ""))
+            .append(" |");
       }
       md.append('\n');
     }

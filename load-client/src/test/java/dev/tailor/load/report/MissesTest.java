@@ -163,14 +163,18 @@ class MissesTest {
   void theCellsCsvHasTheMissColumnsFilledOnlyWithATarget() {
     List<PointResult> points = sweep();
     List<String> without = new Summary(points).csv().lines().toList();
-    assertTrue(without.get(0).endsWith(",headroom_share,miss_median,miss_min,miss_max"));
-    assertTrue(without.get(1).endsWith(",,,"), without.get(1));
+    assertTrue(
+        without
+            .get(0)
+            .endsWith(
+                ",headroom_share,miss_median,miss_min,miss_max,failed_runs,failed,failed_ratio"));
+    assertTrue(without.get(1).endsWith(",,,,0,0,0.00000"), without.get(1));
 
     List<String> with = new Summary(points, TARGET).csv().lines().toList();
     assertEquals(without.get(0), with.get(0));
     String steal300 =
         with.stream().filter(l -> l.startsWith("steal-first,300,")).findFirst().orElseThrow();
-    assertTrue(steal300.endsWith(",0.02500,0.02500,0.02500"), steal300);
+    assertTrue(steal300.endsWith(",0.02500,0.02500,0.02500,0,0,0.00000"), steal300);
   }
 
   @Test

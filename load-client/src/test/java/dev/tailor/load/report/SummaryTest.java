@@ -191,14 +191,15 @@ class SummaryTest {
     assertEquals(
         "policy,offered_rps,repetitions,saturated_runs,p99_median_ms,p99_min_ms,p99_max_ms,"
             + "best_baseline,ratio_to_best_baseline,vs_best_baseline,ratio_to_adaptive,"
-            + "vs_adaptive,headroom_share,miss_median,miss_min,miss_max",
+            + "vs_adaptive,headroom_share,miss_median,miss_min,miss_max,failed_runs,failed,"
+            + "failed_ratio",
         cells.get(0));
     String fmWc =
         cells.stream().filter(l -> l.startsWith("fm-wc:/some/dir/t.json,100,")).findFirst().get();
     assertTrue(fmWc.contains(",better,"), fmWc);
     int share = List.of(cells.get(0).split(",")).indexOf("headroom_share");
     assertEquals(0.5, Double.parseDouble(fmWc.split(",", -1)[share]), 0.01, fmWc);
-    assertTrue(fmWc.endsWith(",,,"), "no target, no misses: " + fmWc);
+    assertTrue(fmWc.endsWith(",,,,0,0,0.00000"), "no target, no misses, no failures: " + fmWc);
     assertEquals(1 + 2 * 8, cells.size());
   }
 }

@@ -180,6 +180,15 @@ public record PointResult(
     }
   }
 
+  /**
+   * Whether the latency histogram may hold failed requests' latencies too: a version 1 point's
+   * does, where it had failures; since version 2 it holds answered requests' only.
+   */
+  @JsonIgnore
+  public boolean latencyMayHoldFailures() {
+    return version < 2 && failed > 0;
+  }
+
   /** A latency percentile in nanoseconds, or NaN if there was no request. */
   @JsonIgnore
   public double latencyAt(String percentile) {

@@ -114,6 +114,7 @@ class PointResultJsonTest {
     assertEquals(10, back.failed());
     assertEquals(failures, back.failures());
     assertTrue(Files.readString(file).contains("\"unanswered\" : 4"), "kinds are named");
+    assertFalse(Files.readString(file).contains("latencyMayHoldFailures"));
     assertFalse(Files.readString(file).contains("total"), "only the counts are written");
   }
 
@@ -130,6 +131,8 @@ class PointResultJsonTest {
     assertEquals(1, back.version());
     assertEquals(5, back.failed());
     assertNull(back.failures());
+    assertTrue(back.latencyMayHoldFailures());
+    assertFalse(point(new Failures(0, 0, 5, 0)).latencyMayHoldFailures());
     back.write(file); // rewritten, it stays what it is
     assertEquals(1, PointResult.read(file).version());
   }
