@@ -358,19 +358,27 @@ final class ReplayCommand implements Callable<Integer> {
   }
 
   /**
-   * Prints each finished point with its figures, which point of {@code total} it was and the time
-   * left.
+   * Prints each finished point with its figures (the latencies of answered requests; failures
+   * counted apart, by kind), which point of {@code total} it was and the time left.
    */
   static Consumer<PointResult> pointPrinter(PrintWriter err, int total) {
     Progress.Points progress = new Progress.Points(total);
     return p -> {
       err.printf(
-          "  %-16s %8.1f rps: p50 %8.2f ms  p99 %8.2f ms  achieved %8.1f rps%s  (%s)%n",
+          "  %-16s %8.1f rps: p50 %8.2f ms  p99 %8.2f ms  achieved %8.1f rps%s%s  (%s)%n",
           Report.displayName(p.policy()),
           p.offeredRps(),
           p.latencyAt("p50") / 1e6,
           p.latencyAt("p99") / 1e6,
           p.achievedRps(),
+          p.failed() == 0
+              ? ""
+              : String.format(
+                  Locale.ROOT,
+                  "  FAILED %d of %d (%s)",
+                  p.failed(),
+                  p.sent(),
+                  p.failures() == null ? "kinds unknown" : p.failures().describe()),
           p.saturated() ? "  SATURATED" : "",
           progress.pointDone());
       err.flush();
