@@ -103,8 +103,8 @@ public final class SearchServer implements AutoCloseable {
    * @param port the port, 0 for any free one
    * @param threads request threads: every exchange runs on one, searches included
    * @param maxInFlight searches admitted at once, running or waiting in the scheduler's queue; less
-   *     than {@code threads}, so that threads are left to refuse the next. At most the scheduler's
-   *     workers plus its queue capacity, the scheduler never refuses one of them
+   *     than {@code threads}, so that threads are left to refuse the next. When it is at most the
+   *     scheduler's workers plus its queue capacity, the scheduler never refuses one of them
    * @param acceptQueue connections waiting for a request thread; beyond, a connection is closed
    * @param clientTimeout how long a client may take to send its request, and again to take its
    *     response
