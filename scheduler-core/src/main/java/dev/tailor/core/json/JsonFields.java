@@ -129,30 +129,19 @@ public final class JsonFields {
 
   /** The whole number {@code node.field}, at least {@code min}. */
   public long integer(JsonNode node, String field, String at, long min) throws IOException {
-    JsonNode v = node.get(field);
-    if (v == null || !v.isIntegralNumber() || !v.canConvertToLong()) {
-      throw problem(at + field, "expected a whole number");
-    }
-    if (v.longValue() < min) {
-      throw problem(at + field, "must be >= " + min + ", got " + v.longValue());
-    }
-    return v.longValue();
+    return wholeNumber(node.get(field), at + field, min);
   }
 
   /** The whole number {@code node.field}, between {@code min} and {@link Integer#MAX_VALUE}. */
   public int smallInteger(JsonNode node, String field, String at, int min) throws IOException {
-    long v = integer(node, field, at, min);
-    if (v > Integer.MAX_VALUE) {
-      throw problem(at + field, "must be <= " + Integer.MAX_VALUE + ", got " + v);
-    }
-    return (int) v;
+    return smallWholeNumber(node.get(field), at + field, min);
   }
 
   /** The finite number {@code node.field}. */
   public double number(JsonNode node, String field, String at) throws IOException {
     JsonNode v = node.get(field);
     if (v == null || !v.isNumber() || !Double.isFinite(v.doubleValue())) {
-      throw problem(at + field, "expected a number");
+      throw problem(at + field, "expected a finite number, got " + shown(v));
     }
     return v.doubleValue();
   }
@@ -176,15 +165,20 @@ public final class JsonFields {
     JsonNode v = array(node, field, at);
     long[] out = new long[v.size()];
     for (int i = 0; i < out.length; i++) {
-      JsonNode e = v.get(i);
-      String element = at + field + "[" + i + "]";
-      if (!e.isIntegralNumber() || !e.canConvertToLong()) {
-        throw problem(element, "expected a whole number >= " + min + ", got " + e);
-      }
-      if (e.longValue() < min) {
-        throw problem(element, "must be >= " + min + ", got " + e.longValue());
-      }
-      out[i] = e.longValue();
+      out[i] = wholeNumber(v.get(i), at + field + "[" + i + "]", min);
+    }
+    return out;
+  }
+
+  /**
+   * The array of whole numbers {@code node.field}, each between {@code min} and {@link
+   * Integer#MAX_VALUE}.
+   */
+  public int[] smallIntegers(JsonNode node, String field, String at, int min) throws IOException {
+    JsonNode v = array(node, field, at);
+    int[] out = new int[v.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = smallWholeNumber(v.get(i), at + field + "[" + i + "]", min);
     }
     return out;
   }
@@ -196,7 +190,7 @@ public final class JsonFields {
     for (int i = 0; i < out.length; i++) {
       JsonNode e = v.get(i);
       if (!e.isNumber() || !(e.doubleValue() > 0) || Double.isInfinite(e.doubleValue())) {
-        throw problem(at + field + "[" + i + "]", "expected a positive number");
+        throw problem(at + field + "[" + i + "]", "expected a finite number > 0, got " + shown(e));
       }
       out[i] = e.doubleValue();
     }
@@ -210,10 +204,41 @@ public final class JsonFields {
     for (int i = 0; i < out.length; i++) {
       JsonNode e = v.get(i);
       if (!e.isNumber() || !(e.doubleValue() >= 0) || Double.isInfinite(e.doubleValue())) {
-        throw problem(at + field + "[" + i + "]", "expected a number >= 0");
+        throw problem(at + field + "[" + i + "]", "expected a finite number >= 0, got " + shown(e));
       }
       out[i] = e.doubleValue();
     }
     return out;
+  }
+
+  /** {@code v} as a whole number of at least {@code min}; {@code path} names it. */
+  private long wholeNumber(JsonNode v, String path, long min) throws IOException {
+    // canConvertToLong: a number beyond the long range would otherwise wrap silently.
+    if (v == null || !v.isIntegralNumber() || !v.canConvertToLong()) {
+      throw problem(path, "expected a whole number >= " + min + ", got " + shown(v));
+    }
+    if (v.longValue() < min) {
+      throw problem(path, "must be >= " + min + ", got " + v.longValue());
+    }
+    return v.longValue();
+  }
+
+  /** {@code v} as a whole number between {@code min} and {@link Integer#MAX_VALUE}. */
+  private int smallWholeNumber(JsonNode v, String path, int min) throws IOException {
+    long n = wholeNumber(v, path, min);
+    if (n > Integer.MAX_VALUE) {
+      throw problem(path, "must be <= " + Integer.MAX_VALUE + ", got " + n);
+    }
+    return (int) n;
+  }
+
+  /** A value as a message shows it: its JSON, cut short, or "nothing" for a missing one. */
+  static String shown(JsonNode v) {
+    if (v == null || v.isMissingNode()) {
+      return "nothing";
+    }
+    // A number as written (Jackson would quote an infinite one), anything else as JSON.
+    String s = v.isNumber() ? v.asText() : v.toString();
+    return s.length() <= 60 ? s : s.substring(0, 57) + "...";
   }
 }

@@ -60,6 +60,40 @@ class JsonFieldsTest {
   }
 
   @Test
+  void smallIntegersNeverNarrowAnElement() throws IOException {
+    JsonFields fields = new JsonFields(Path.of("table.json"));
+    JsonNode node = tree("{\"degrees\": [1, 4294967298], \"d\": [1, 2]}");
+    assertArrayEquals(new int[] {1, 2}, fields.smallIntegers(node, "d", "inputs.", 1));
+    IOException e =
+        assertThrows(IOException.class, () -> fields.smallIntegers(node, "degrees", "inputs.", 1));
+    assertEquals(
+        "table.json: inputs.degrees[1]: must be <= 2147483647, got 4294967298", e.getMessage());
+  }
+
+  @Test
+  void aBadNumberIsShownAsWritten() throws IOException {
+    JsonFields fields = new JsonFields(Path.of("t.json"));
+    JsonNode node = tree("{\"a\": \"7\", \"b\": [0.5], \"c\": [-1], \"d\": true}");
+    assertEquals(
+        "t.json: x.a: expected a whole number >= 0, got \"7\"",
+        assertThrows(IOException.class, () -> fields.integer(node, "a", "x.", 0)).getMessage());
+    assertEquals(
+        "t.json: x.missing: expected a finite number, got nothing",
+        assertThrows(IOException.class, () -> fields.number(node, "missing", "x.")).getMessage());
+    assertEquals(
+        "t.json: x.d: expected a finite number, got true",
+        assertThrows(IOException.class, () -> fields.number(node, "d", "x.")).getMessage());
+    assertEquals(
+        "t.json: x.c[0]: expected a finite number > 0, got -1",
+        assertThrows(IOException.class, () -> fields.positiveNumbers(node, "c", "x."))
+            .getMessage());
+    assertEquals(
+        "t.json: x.c[0]: expected a finite number >= 0, got -1",
+        assertThrows(IOException.class, () -> fields.nonNegativeNumbers(node, "c", "x."))
+            .getMessage());
+  }
+
+  @Test
   void aWrongTypeNamesFileFieldAndExpectation() throws IOException {
     JsonFields fields = new JsonFields(Path.of("point.json"));
     JsonNode node = tree("{\"saturated\": \"yes\", \"rows\": [1]}");
