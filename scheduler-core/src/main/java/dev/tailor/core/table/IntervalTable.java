@@ -9,8 +9,10 @@ import dev.tailor.core.model.Schedule;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import java.util.regex.Pattern;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A Few-to-Many interval table: one {@link Schedule} per load {@code q = 1..loads}, the number of
@@ -36,7 +38,12 @@ public final class IntervalTable {
   /** The value of {@code kind} for an interval table. */
   public static final String KIND = "fm-interval";
 
-  private static final Pattern DIGEST = Pattern.compile("sha256:[0-9a-f]{64}");
+  /**
+   * The largest horizon a table may have, an hour: every interval is at most the horizon, so that a
+   * table cannot hold a request for longer (a search request never needs a schedule that long; a
+   * larger value is a mistake of unit).
+   */
+  public static final long MAX_HORIZON_NANOS = TimeUnit.HOURS.toNanos(1);
 
   private final Inputs inputs;
   private final String builtAt;
@@ -45,33 +52,143 @@ public final class IntervalTable {
   private final Schedule[] byLoad; // byLoad[q - 1]
 
   /**
-   * A table.
+   * A table, checked by the rules {@link #read} checks a file by: the degrees ascend within {@code
+   * 1..maxDegree} and end with it; the horizon {@code y} is at most {@link #MAX_HORIZON_NANOS};
+   * there is one row per load {@code 1..loads}, in order, with one interval per degree; every
+   * interval is at most {@code y}, and so is the sum of the running intervals {@code v1..v_{n-1}},
+   * as the search (Fig. 7) enumerates them; a degree outside {@code inputs.degrees} has a zero
+   * interval; a wait for an exit keeps {@code v0 = y}; under the throughput rule a row never waits
+   * and records the positive arrival rate it was built for, under the paper's none; tail and mean
+   * are finite and non-negative, and the parallelism {@code A(S)} lies in {@code 0..maxDegree}.
    *
-   * @throws IllegalArgumentException unless there is one row per load {@code 1..inputs.loads()} in
-   *     order, each with {@code inputs.maxDegree()} intervals
+   * @throws IllegalArgumentException naming the field by its path in the table file (e.g. {@code
+   *     rows[3].intervalsNanos[2]}), the value and what was expected
    */
   public IntervalTable(Inputs inputs, String builtAt, double buildSeconds, List<Row> rows) {
-    this.inputs = inputs;
-    this.builtAt = builtAt;
+    this.inputs = Objects.requireNonNull(inputs, "inputs");
+    this.builtAt = Objects.requireNonNull(builtAt, "builtAt");
     this.buildSeconds = buildSeconds;
     this.rows = List.copyOf(rows);
-    if (this.rows.size() != inputs.loads()) {
-      throw new IllegalArgumentException(
-          "expected " + inputs.loads() + " rows, got " + this.rows.size());
-    }
+    Bounds.nonNegative("buildSeconds", buildSeconds);
+    check(inputs);
+    Bounds.require(
+        this.rows.size() == inputs.loads(),
+        "rows",
+        "expected one row per load 1.."
+            + inputs.loads()
+            + " (inputs.loads), got "
+            + this.rows.size());
     byLoad = new Schedule[this.rows.size()];
     for (int i = 0; i < byLoad.length; i++) {
       Row r = this.rows.get(i);
-      if (r.load() != i + 1) {
-        throw new IllegalArgumentException(
-            "row " + i + " is for load " + r.load() + ", not " + (i + 1));
-      }
-      if (r.schedule().maxDegree() != inputs.maxDegree()) {
-        throw new IllegalArgumentException(
-            "row for load " + r.load() + " has maximum degree " + r.schedule().maxDegree());
-      }
+      check(inputs, r, i);
       byLoad[i] = r.schedule();
     }
+  }
+
+  /** The rules of a table's inputs; the reader has checked each field's type and own minimum. */
+  private static void check(Inputs in) {
+    Objects.requireNonNull(in.rule(), "inputs.rule");
+    Bounds.atLeast("inputs.maxDegree", in.maxDegree(), 1);
+    Bounds.atLeast("inputs.stepNanos", in.stepNanos(), 1);
+    Bounds.atLeast("inputs.horizonNanos", in.horizonNanos(), 0);
+    Bounds.atMost(
+        "inputs.horizonNanos", in.horizonNanos(), MAX_HORIZON_NANOS, "an hour in nanoseconds");
+    int[] degrees = in.degrees();
+    Bounds.require(degrees.length > 0, "inputs.degrees", "expected at least one degree, got none");
+    for (int i = 0; i < degrees.length; i++) {
+      int previous = i == 0 ? 0 : degrees[i - 1];
+      Bounds.require(
+          degrees[i] > previous && degrees[i] <= in.maxDegree(),
+          "inputs.degrees[" + i + "]",
+          "expected degrees ascending between 1 and inputs.maxDegree ("
+              + in.maxDegree()
+              + "), got "
+              + degrees[i]
+              + (i == 0 ? "" : " after " + previous));
+    }
+    Bounds.require(
+        degrees[degrees.length - 1] == in.maxDegree(),
+        "inputs.degrees",
+        "must end with inputs.maxDegree (" + in.maxDegree() + "), got " + Arrays.toString(degrees));
+    Bounds.require(
+        in.phi() > 0 && in.phi() <= 1, "inputs.phi", "must be in (0, 1], got " + in.phi());
+  }
+
+  /** The rules of row {@code i}, which the online policy depends on (see the constructor). */
+  private static void check(Inputs in, Row r, int i) {
+    String at = "rows[" + i + "]";
+    Bounds.require(
+        r.load() == i + 1,
+        at + ".load",
+        "expected " + (i + 1) + " (rows go by load from 1), got " + r.load());
+    Schedule s = r.schedule();
+    int n = in.maxDegree();
+    Bounds.require(
+        s.maxDegree() == n,
+        at + ".intervalsNanos",
+        "expected " + n + " intervals (inputs.maxDegree), got " + s.maxDegree());
+    long y = in.horizonNanos();
+    boolean[] allowed = new boolean[n + 1];
+    for (int d : in.degrees()) {
+      allowed[d] = true;
+    }
+    long running = 0;
+    for (int d = 0; d < n; d++) {
+      String interval = at + ".intervalsNanos[" + d + "]";
+      long v = s.intervalNanos(d);
+      Bounds.atMost(interval, v, y, "inputs.horizonNanos");
+      if (d > 0) {
+        Bounds.require(
+            v == 0 || allowed[d],
+            interval,
+            "degree "
+                + d
+                + " is not in inputs.degrees "
+                + Arrays.toString(in.degrees())
+                + ", so its interval must be 0, got "
+                + v);
+        running += v; // no overflow: each term is at most y <= MAX_HORIZON_NANOS
+      }
+    }
+    Bounds.require(
+        running <= y,
+        at + ".intervalsNanos",
+        "the running intervals v1.. sum to "
+            + running
+            + ", more than inputs.horizonNanos ("
+            + y
+            + ")");
+    if (in.rule().isPaper()) {
+      Bounds.require(
+          !s.awaitsExit() || s.waitNanos() == y,
+          at + ".intervalsNanos[0]",
+          "a row that waits for an exit keeps v0 = inputs.horizonNanos ("
+              + y
+              + "), got "
+              + s.waitNanos());
+      Bounds.require(
+          r.arrivalRate() == 0,
+          at + ".arrivalRate",
+          "the paper's rule builds rows for no arrival rate, got " + r.arrivalRate());
+    } else {
+      Bounds.require(
+          !s.awaitsExit(), at + ".awaitExit", "the throughput rule's rows never wait, got true");
+      Bounds.require(
+          s.waitNanos() == 0,
+          at + ".intervalsNanos[0]",
+          "the throughput rule's rows never wait, got v0 = " + s.waitNanos());
+      Bounds.positive(at + ".arrivalRate", r.arrivalRate());
+    }
+    Bounds.nonNegative(at + ".tailNanos", r.tailNanos());
+    Bounds.nonNegative(at + ".meanNanos", r.meanNanos());
+    // A(S) is busy thread time over latency: at most n, give or take the rounding of its sums.
+    Bounds.require(
+        Double.isFinite(r.parallelism())
+            && r.parallelism() >= 0
+            && r.parallelism() <= n * (1 + 1e-9),
+        at + ".parallelism",
+        "must be between 0 and inputs.maxDegree (" + n + "), got " + r.parallelism());
   }
 
   /**
@@ -293,65 +410,48 @@ public final class IntervalTable {
 
   /** Reads a table tree field by field, so that every problem names its field. */
   private static final class Reader {
+    private final TableFields table;
     private final JsonFields fields;
 
     Reader(Path file) {
-      this.fields = new JsonFields(file);
+      this.table = new TableFields(file);
+      this.fields = table.fields();
     }
 
     IntervalTable table(JsonNode root) throws IOException {
-      int version = fields.version(root, FORMAT, 1, VERSION);
-      String kind = fields.text(root, "kind", "");
-      if (!KIND.equals(kind)) {
-        throw fields.problem("kind", "expected \"" + KIND + "\", got \"" + kind + "\"");
-      }
+      int version = table.header(root, KIND, 1, VERSION);
       JsonNode in = fields.object(root, "inputs", "");
       String at = "inputs.";
-      String digest = fields.text(in, "profileDigest", at);
-      if (!DIGEST.matcher(digest).matches()) {
-        throw fields.problem(
-            at + "profileDigest", "expected sha256: and 64 hex digits, got " + digest);
-      }
-      int maxDegree = fields.smallInteger(in, "maxDegree", at, 1);
-      int[] degrees = degrees(in, at, maxDegree);
       double phi = fields.number(in, "phi", at);
-      if (!(phi > 0 && phi <= 1)) {
-        throw fields.problem(at + "phi", "must be in (0, 1], got " + phi);
-      }
       Rule rule = version == 1 ? paperRule(in, at) : rule(fields.object(in, "rule", at), at);
-      JsonNode tuning = in.get("tuning");
       Inputs inputs =
           new Inputs(
-              fields.text(in, "profile", at),
-              digest,
+              table.name(in, "profile", at),
+              table.digest(in, "profileDigest", at, false),
               fields.smallInteger(in, "requests", at, 1),
               fields.smallInteger(in, "bins", at, 0),
               fields.smallInteger(in, "cores", at, 1),
               rule,
-              maxDegree,
-              degrees,
+              fields.smallInteger(in, "maxDegree", at, 1),
+              fields.smallIntegers(in, "degrees", at, 1),
               fields.integer(in, "stepNanos", at, 1),
               fields.integer(in, "horizonNanos", at, 0),
               phi,
               fields.smallInteger(in, "loads", at, 1),
-              tuning == null || tuning.isNull() ? null : fields.text(in, "tuning", at));
-      String builtAt = fields.text(root, "builtAt", "");
-      double buildSeconds = fields.number(root, "buildSeconds", "");
+              fields.optionalText(in, "tuning", at));
+      String builtAt = table.builtAt(root);
+      double buildSeconds = table.buildSeconds(root);
       JsonNode list = fields.array(root, "rows", "");
-      if (list.size() != inputs.loads()) {
-        throw fields.problem(
-            "rows",
-            "expected one row per load 1.."
-                + inputs.loads()
-                + " (inputs.loads), got "
-                + list.size());
-      }
       List<Row> rows = new ArrayList<>();
       for (int i = 0; i < list.size(); i++) {
         String row = "rows[" + i + "]";
-        rows.add(row(fields.objectAt(list, i, row), row + ".", i + 1, maxDegree, rule));
+        rows.add(row(fields.objectAt(list, i, row), row + ".", rule));
       }
-      return new IntervalTable(inputs, builtAt, buildSeconds, rows);
+      try {
+        return new IntervalTable(inputs, builtAt, buildSeconds, rows);
+      } catch (IllegalArgumentException e) {
+        throw table.invalid(e);
+      }
     }
 
     /** A version-1 table's target_p, from before the rules. */
@@ -375,60 +475,33 @@ public final class IntervalTable {
           default ->
               throw fields.problem(
                   at + "rule.mode",
-                  "expected \"" + Rule.PAPER + "\" or \"" + Rule.THROUGHPUT + "\", got " + mode);
+                  "expected \""
+                      + Rule.PAPER
+                      + "\" or \""
+                      + Rule.THROUGHPUT
+                      + "\", got \""
+                      + mode
+                      + "\"");
         };
       } catch (IllegalArgumentException e) {
         throw fields.problem(at + "rule", e.getMessage());
       }
     }
 
-    private int[] degrees(JsonNode in, String at, int maxDegree) throws IOException {
-      JsonNode v = in.get("degrees");
-      if (v == null || !v.isArray() || v.isEmpty()) {
-        throw fields.problem(at + "degrees", "expected a non-empty array of degrees");
-      }
-      int[] out = new int[v.size()];
-      for (int i = 0; i < out.length; i++) {
-        JsonNode e = v.get(i);
-        int prev = i == 0 ? 0 : out[i - 1];
-        if (!e.isIntegralNumber() || e.intValue() <= prev || e.intValue() > maxDegree) {
-          throw fields.problem(
-              at + "degrees[" + i + "]",
-              "expected increasing degrees between 1 and inputs.maxDegree (" + maxDegree + ")");
-        }
-        out[i] = e.intValue();
-      }
-      if (out[out.length - 1] != maxDegree) {
-        throw fields.problem(at + "degrees", "must end with inputs.maxDegree (" + maxDegree + ")");
-      }
-      return out;
-    }
-
-    private Row row(JsonNode r, String at, int load, int maxDegree, Rule rule) throws IOException {
-      long q = fields.integer(r, "load", at, 1);
-      if (q != load) {
-        throw fields.problem(
-            at + "load", "expected " + load + " (rows go by load from 1), got " + q);
-      }
+    /** A row as written; the table's constructor checks it against the inputs. */
+    private Row row(JsonNode r, String at, Rule rule) throws IOException {
+      int load = fields.smallInteger(r, "load", at, 1);
       boolean awaitExit = fields.bool(r, "awaitExit", at);
       long[] intervals = fields.longs(r, "intervalsNanos", at, 0);
-      if (intervals.length != maxDegree) {
-        throw fields.problem(
-            at + "intervalsNanos",
-            "expected " + maxDegree + " intervals (inputs.maxDegree), got " + intervals.length);
+      if (intervals.length == 0) {
+        throw fields.problem(at + "intervalsNanos", "expected at least v0, got none");
       }
       Schedule s = awaitExit ? Schedule.awaitingExit(intervals) : Schedule.of(intervals);
       double tail = fields.nonNegative(r, "tailNanos", at);
       double mean = fields.nonNegative(r, "meanNanos", at);
       double parallelism = fields.nonNegative(r, "parallelism", at);
-      if (rule.isPaper()) {
-        return new Row(load, s, tail, mean, parallelism);
-      }
-      if (s.intervals()[0] != 0 || s.awaitsExit()) {
-        throw fields.problem(
-            at + "intervalsNanos", "the throughput rule's rows never wait, got a wait");
-      }
-      return new Row(load, s, tail, mean, parallelism, fields.nonNegative(r, "arrivalRate", at));
+      double rate = rule.isPaper() ? 0 : fields.nonNegative(r, "arrivalRate", at);
+      return new Row(load, s, tail, mean, parallelism, rate);
     }
   }
 }

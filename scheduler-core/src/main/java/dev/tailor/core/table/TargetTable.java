@@ -13,7 +13,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
+import java.util.Objects;
 
 /**
  * A TPC target table (Jeon et al., ASPLOS'16, §3.3): the target completion time {@code E} for each
@@ -44,8 +44,6 @@ public final class TargetTable {
   /** The load bound of the last row: every load above the others. */
   public static final int INFINITE = Integer.MAX_VALUE;
 
-  private static final Pattern DIGEST = Pattern.compile("sha256:[0-9a-f]{64}");
-
   private final Inputs inputs;
   private final Groups groups;
   private final List<Row> rows;
@@ -56,10 +54,14 @@ public final class TargetTable {
   private final long[] targets;
 
   /**
-   * A table.
+   * A table, checked by the rules {@link #read} checks a file by: at least one arrival rate, each
+   * finite and positive, with one finite non-negative weight each, the weights summing above 0; the
+   * quantile in {@code (0, 1)}; each group's speedup curve reaching {@code inputs.maxDegree}; rows
+   * whose loads ascend, the last for every load ({@link #INFINITE}); the search's tails finite and
+   * non-negative. The targets need not rise with the load: the search sets each on its own.
    *
-   * @throws IllegalArgumentException unless the rows' loads ascend and the last is {@link
-   *     #INFINITE}, and the groups' curves reach {@code inputs.maxDegree()}
+   * @throws IllegalArgumentException naming the field by its path in the table file (e.g. {@code
+   *     rows[2].upToLongThreads}), the value and what was expected
    */
   public TargetTable(
       Inputs inputs,
@@ -68,31 +70,83 @@ public final class TargetTable {
       String builtAt,
       double buildSeconds,
       Search search) {
-    this.inputs = inputs;
-    this.groups = groups;
+    this.inputs = Objects.requireNonNull(inputs, "inputs");
+    this.groups = Objects.requireNonNull(groups, "groups");
     this.rows = List.copyOf(rows);
-    this.builtAt = builtAt;
+    this.builtAt = Objects.requireNonNull(builtAt, "builtAt");
     this.buildSeconds = buildSeconds;
-    this.search = search;
-    if (this.rows.isEmpty() || this.rows.get(this.rows.size() - 1).upToLongThreads() != INFINITE) {
-      throw new IllegalArgumentException("the last row must be for every load (INFINITE)");
-    }
+    this.search = Objects.requireNonNull(search, "search");
+    Bounds.nonNegative("buildSeconds", buildSeconds);
+    check(inputs);
+    curve("groups.shortSpeedup", groups.shortCurve(), inputs.maxDegree());
+    curve("groups.mediumSpeedup", groups.mediumCurve(), inputs.maxDegree());
+    curve("groups.longSpeedup", groups.longCurve(), inputs.maxDegree());
+    Bounds.require(!this.rows.isEmpty(), "rows", "expected at least one row, got none");
     upTo = new int[this.rows.size()];
     targets = new long[upTo.length];
     for (int i = 0; i < upTo.length; i++) {
       Row r = this.rows.get(i);
-      if (i > 0 && r.upToLongThreads() <= upTo[i - 1]) {
-        throw new IllegalArgumentException("row loads must ascend, row " + i + " does not");
+      String at = "rows[" + i + "].upToLongThreads";
+      if (i == upTo.length - 1) {
+        Bounds.require(
+            r.upToLongThreads() == INFINITE,
+            at,
+            "the last row must be for every load (null in a file), got " + r.upToLongThreads());
+      } else {
+        Bounds.require(
+            r.upToLongThreads() != INFINITE,
+            at,
+            "only the last row may be for every load, got " + r.upToLongThreads());
       }
+      Bounds.require(
+          i == 0 || r.upToLongThreads() > upTo[i - 1],
+          at,
+          "loads must ascend, got " + r.upToLongThreads() + " after " + (i == 0 ? 0 : upTo[i - 1]));
       upTo[i] = r.upToLongThreads();
       targets[i] = r.targetNanos();
     }
-    for (SpeedupCurve c : List.of(groups.shortCurve(), groups.mediumCurve(), groups.longCurve())) {
-      if (c.maxDegree() < inputs.maxDegree()) {
-        throw new IllegalArgumentException(
-            "a group's speedup curve stops at " + c.maxDegree() + " < " + inputs.maxDegree());
-      }
+    Bounds.atLeast("search.iterations", search.iterations(), 0);
+    Bounds.atLeast("search.measurements", search.measurements(), 0);
+    Bounds.nonNegative("search.initialTailNanos", search.initialTailNanos());
+    Bounds.nonNegative("search.finalTailNanos", search.finalTailNanos());
+  }
+
+  /** The rules of a table's inputs that relate its fields. */
+  private static void check(Inputs in) {
+    Bounds.atLeast("inputs.maxDegree", in.maxDegree(), 1);
+    double[] rates = in.ratesRps();
+    double[] weights = in.weights();
+    Bounds.require(rates.length > 0, "inputs.ratesRps", "expected at least one rate, got none");
+    double total = 0;
+    for (int i = 0; i < rates.length; i++) {
+      Bounds.positive("inputs.ratesRps[" + i + "]", rates[i]);
     }
+    Bounds.require(
+        weights.length == rates.length,
+        "inputs.weights",
+        "expected one weight per rate in inputs.ratesRps ("
+            + rates.length
+            + "), got "
+            + weights.length);
+    for (int i = 0; i < weights.length; i++) {
+      Bounds.nonNegative("inputs.weights[" + i + "]", weights[i]);
+      total += weights[i];
+    }
+    Bounds.require(total > 0, "inputs.weights", "must not all be 0: the tail is weighted by them");
+    Bounds.require(
+        in.quantile() > 0 && in.quantile() < 1,
+        "inputs.quantile",
+        "must be in (0, 1), got " + in.quantile());
+  }
+
+  private static void curve(String at, SpeedupCurve c, int maxDegree) {
+    Bounds.require(
+        c.maxDegree() >= maxDegree,
+        at,
+        "expected speedups at degrees 1.."
+            + maxDegree
+            + " (inputs.maxDegree), got "
+            + c.maxDegree());
   }
 
   /**
@@ -387,64 +441,53 @@ public final class TargetTable {
 
   /** Reads a table tree field by field, so that every problem names its field. */
   private static final class Reader {
+    private final TableFields table;
     private final JsonFields fields;
 
     Reader(Path file) {
-      this.fields = new JsonFields(file);
+      this.table = new TableFields(file);
+      this.fields = table.fields();
     }
 
     TargetTable table(JsonNode root) throws IOException {
-      fields.version(root, IntervalTable.FORMAT, VERSION, VERSION);
-      String kind = fields.text(root, "kind", "");
-      if (!KIND.equals(kind)) {
-        throw fields.problem("kind", "expected \"" + KIND + "\", got \"" + kind + "\"");
-      }
+      table.header(root, KIND, VERSION, VERSION);
       JsonNode in = fields.object(root, "inputs", "");
       String at = "inputs.";
-      String digest = digest(in, "profileDigest", at, false);
       int maxDegree = fields.smallInteger(in, "maxDegree", at, 1);
-      double[] rates = fields.positiveNumbers(in, "ratesRps", at);
-      double[] weights = fields.nonNegativeNumbers(in, "weights", at);
-      if (weights.length != rates.length) {
-        throw fields.problem(at + "weights", "expected one weight per rate in inputs.ratesRps");
-      }
-      double quantile = fields.number(in, "quantile", at);
-      if (!(quantile > 0 && quantile < 1)) {
-        throw fields.problem(at + "quantile", "must be in (0, 1), got " + quantile);
-      }
       Inputs inputs =
           new Inputs(
-              fields.text(in, "profile", at),
-              digest,
+              table.name(in, "profile", at),
+              table.digest(in, "profileDigest", at, false),
               fields.smallInteger(in, "requests", at, 1),
               fields.optionalText(in, "model", at),
-              digest(in, "modelDigest", at, true),
-              fields.text(in, "predictions", at),
+              table.digest(in, "modelDigest", at, true),
+              table.name(in, "predictions", at),
               fields.smallInteger(in, "cores", at, 1),
               maxDegree,
-              rates,
-              weights,
-              quantile,
+              fields.positiveNumbers(in, "ratesRps", at),
+              fields.nonNegativeNumbers(in, "weights", at),
+              fields.number(in, "quantile", at),
               fields.integer(in, "stepNanos", at, 1),
               fields.smallInteger(in, "seeds", at, 1),
-              fields.text(in, "workModel", at),
+              table.name(in, "workModel", at),
               loadMetric(in, at));
       JsonNode g = fields.object(root, "groups", "");
-      Groups groups;
-      try {
-        groups =
-            new Groups(
-                fields.integer(g, "mediumFromNanos", "groups.", 1),
-                fields.integer(g, "longFromNanos", "groups.", 1),
-                curve(g, "shortSpeedup", maxDegree),
-                curve(g, "mediumSpeedup", maxDegree),
-                curve(g, "longSpeedup", maxDegree));
-      } catch (IllegalArgumentException e) {
-        throw fields.problem("groups", e.getMessage());
+      long mediumFrom = fields.integer(g, "mediumFromNanos", "groups.", 1);
+      long longFrom = fields.integer(g, "longFromNanos", "groups.", 1);
+      if (longFrom < mediumFrom) {
+        throw fields.problem(
+            "groups.longFromNanos",
+            "must be >= groups.mediumFromNanos (" + mediumFrom + "), got " + longFrom);
       }
+      Groups groups =
+          new Groups(
+              mediumFrom,
+              longFrom,
+              curve(g, "shortSpeedup"),
+              curve(g, "mediumSpeedup"),
+              curve(g, "longSpeedup"));
       JsonNode list = fields.array(root, "rows", "");
       List<Row> rows = new ArrayList<>();
-      int previous = -1;
       for (int i = 0; i < list.size(); i++) {
         String row = "rows[" + i + "].";
         JsonNode r = fields.objectAt(list, i, "rows[" + i + "]");
@@ -453,20 +496,14 @@ public final class TargetTable {
         int upTo;
         if (last) {
           if (load != null && !load.isNull()) {
-            throw fields.problem(row + "upToLongThreads", "the last row must be null (every load)");
+            throw fields.problem(
+                row + "upToLongThreads", "the last row must be null (every load), got " + load);
           }
           upTo = INFINITE;
         } else {
           upTo = fields.smallInteger(r, "upToLongThreads", row, 0);
-          if (upTo <= previous) {
-            throw fields.problem(row + "upToLongThreads", "loads must ascend, got " + upTo);
-          }
-          previous = upTo;
         }
         rows.add(new Row(upTo, fields.integer(r, "targetNanos", row, 1)));
-      }
-      if (rows.isEmpty()) {
-        throw fields.problem("rows", "expected at least one row");
       }
       JsonNode s = fields.object(root, "search", "");
       Search search =
@@ -475,13 +512,12 @@ public final class TargetTable {
               fields.smallInteger(s, "measurements", "search.", 0),
               fields.nonNegative(s, "initialTailNanos", "search."),
               fields.nonNegative(s, "finalTailNanos", "search."));
-      return new TargetTable(
-          inputs,
-          groups,
-          rows,
-          fields.text(root, "builtAt", ""),
-          fields.number(root, "buildSeconds", ""),
-          search);
+      try {
+        return new TargetTable(
+            inputs, groups, rows, table.builtAt(root), table.buildSeconds(root), search);
+      } catch (IllegalArgumentException e) {
+        throw table.invalid(e);
+      }
     }
 
     private LoadMetric loadMetric(JsonNode in, String at) throws IOException {
@@ -494,21 +530,18 @@ public final class TargetTable {
       return m;
     }
 
-    private String digest(JsonNode in, String field, String at, boolean optional)
-        throws IOException {
-      String d = optional ? fields.optionalText(in, field, at) : fields.text(in, field, at);
-      if (d != null && !DIGEST.matcher(d).matches()) {
-        throw fields.problem(at + field, "expected sha256: and 64 hex digits, got " + d);
-      }
-      return d;
-    }
-
-    private SpeedupCurve curve(JsonNode g, String field, int maxDegree) throws IOException {
+    /** A speedup curve: {@code s(1) = 1}, then finite speedups of at least 1. */
+    private SpeedupCurve curve(JsonNode g, String field) throws IOException {
       double[] s = fields.positiveNumbers(g, field, "groups.");
-      if (s.length < maxDegree || s[0] != 1.0) {
-        throw fields.problem(
-            "groups." + field,
-            "expected speedups at degrees 1.." + maxDegree + " (inputs.maxDegree), starting at 1");
+      if (s.length == 0) {
+        throw fields.problem("groups." + field, "expected speedups at degrees 1.., got none");
+      }
+      for (int i = 0; i < s.length; i++) {
+        if (i == 0 ? s[i] != 1.0 : s[i] < 1.0) {
+          throw fields.problem(
+              "groups." + field + "[" + i + "]",
+              (i == 0 ? "s(1) must be 1" : "a speedup must be >= 1") + ", got " + s[i]);
+        }
       }
       return SpeedupCurve.of(s);
     }

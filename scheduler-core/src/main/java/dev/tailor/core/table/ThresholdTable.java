@@ -8,7 +8,7 @@ import dev.tailor.core.json.JsonFile;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.regex.Pattern;
+import java.util.Objects;
 
 /**
  * A tail-control large-request threshold table (Li et al., PPoPP'16, §4.1, Fig. 3 and 4): for each
@@ -32,7 +32,8 @@ public final class ThresholdTable {
   /** The value of {@code kind} for a threshold table. */
   public static final String KIND = "tc-threshold";
 
-  private static final Pattern DIGEST = Pattern.compile("sha256:[0-9a-f]{64}");
+  /** How a file writes an infinite {@code expectedMisses}, which JSON has no number for. */
+  static final String INFINITE_MISSES = "Infinity";
 
   private final Inputs inputs;
   private final List<Row> rows;
@@ -76,47 +77,69 @@ public final class ThresholdTable {
    *
    * @param activeRequests {@code q}, from 1
    * @param thresholdNanos tail-control's threshold
-   * @param expectedMisses the expected misses at that threshold, {@code miss_l + miss_s}
+   * @param expectedMisses the expected misses at that threshold, {@code miss_l + miss_s}: at least
+   *     0, and infinite when every threshold overruns the system (the calculation then keeps the
+   *     smallest)
    */
   public record Row(int activeRequests, long thresholdNanos, double expectedMisses) {
 
     /**
      * Checks the row.
      *
-     * @throws IllegalArgumentException if the load is below 1 or the threshold below 0
+     * @throws IllegalArgumentException if the load is below 1, the threshold below 0 or the misses
+     *     below 0 or not a number
      */
     public Row {
-      if (activeRequests < 1 || thresholdNanos < 0) {
+      if (activeRequests < 1 || thresholdNanos < 0 || !(expectedMisses >= 0)) {
         throw new IllegalArgumentException(
-            "need activeRequests >= 1 and a threshold >= 0, got "
+            "need activeRequests >= 1, a threshold >= 0 and misses >= 0, got "
                 + activeRequests
                 + ", "
-                + thresholdNanos);
+                + thresholdNanos
+                + ", "
+                + expectedMisses);
       }
     }
   }
 
   /**
-   * A table.
+   * A table, checked by the rules {@link #read} checks a file by: one row per load {@code 1..qMax},
+   * in order; the rate is finite and positive; the utilization is finite, at least 0 and below the
+   * cores (the calculation's model excludes an overloaded system). The thresholds need not fall as
+   * the load rises: the calculation picks each row's on its own.
    *
-   * @throws IllegalArgumentException unless the rows are for {@code 1..qMax} in order
+   * @throws IllegalArgumentException naming the field by its path in the table file (e.g. {@code
+   *     rows[3].activeRequests}), the value and what was expected
    */
   public ThresholdTable(Inputs inputs, List<Row> rows, String builtAt, double buildSeconds) {
-    this.inputs = inputs;
+    this.inputs = Objects.requireNonNull(inputs, "inputs");
     this.rows = List.copyOf(rows);
-    this.builtAt = builtAt;
+    this.builtAt = Objects.requireNonNull(builtAt, "builtAt");
     this.buildSeconds = buildSeconds;
-    if (this.rows.isEmpty() || this.rows.size() != inputs.qMax()) {
-      throw new IllegalArgumentException(
-          "expected one row per load 1.." + inputs.qMax() + ", got " + this.rows.size());
-    }
+    Bounds.nonNegative("buildSeconds", buildSeconds);
+    Bounds.positive("inputs.rps", inputs.rps());
+    Bounds.nonNegative("inputs.utilization", inputs.utilization());
+    Bounds.require(
+        inputs.utilization() < inputs.cores(),
+        "inputs.utilization",
+        "must be below inputs.cores ("
+            + inputs.cores()
+            + "): the calculation's model excludes an overloaded system, got "
+            + inputs.utilization());
+    Bounds.require(
+        !this.rows.isEmpty() && this.rows.size() == inputs.qMax(),
+        "rows",
+        "expected one row per load 1.."
+            + inputs.qMax()
+            + " (inputs.qMax), got "
+            + this.rows.size());
     thresholds = new long[this.rows.size()];
     for (int i = 0; i < thresholds.length; i++) {
       Row r = this.rows.get(i);
-      if (r.activeRequests() != i + 1) {
-        throw new IllegalArgumentException(
-            "row " + i + " is for " + r.activeRequests() + " active requests, expected " + (i + 1));
-      }
+      Bounds.require(
+          r.activeRequests() == i + 1,
+          "rows[" + i + "].activeRequests",
+          "expected " + (i + 1) + " (rows go by load from 1), got " + r.activeRequests());
       thresholds[i] = r.thresholdNanos();
     }
   }
@@ -176,7 +199,14 @@ public final class ThresholdTable {
     root.set("inputs", JsonFile.mapper().valueToTree(inputs));
     ArrayNode list = root.putArray("rows");
     for (Row r : rows) {
-      list.add(JsonFile.mapper().valueToTree(r));
+      ObjectNode o = list.addObject();
+      o.put("activeRequests", r.activeRequests());
+      o.put("thresholdNanos", r.thresholdNanos());
+      if (Double.isInfinite(r.expectedMisses())) {
+        o.put("expectedMisses", INFINITE_MISSES);
+      } else {
+        o.put("expectedMisses", r.expectedMisses());
+      }
     }
     root.put("builtAt", builtAt);
     root.put("buildSeconds", buildSeconds);
@@ -195,65 +225,57 @@ public final class ThresholdTable {
 
   /** Reads a table tree field by field, so that every problem names its field. */
   private static final class Reader {
+    private final TableFields table;
     private final JsonFields fields;
 
     Reader(Path file) {
-      this.fields = new JsonFields(file);
+      this.table = new TableFields(file);
+      this.fields = table.fields();
     }
 
     ThresholdTable table(JsonNode root) throws IOException {
-      fields.version(root, IntervalTable.FORMAT, VERSION, VERSION);
-      String kind = fields.text(root, "kind", "");
-      if (!KIND.equals(kind)) {
-        throw fields.problem("kind", "expected \"" + KIND + "\", got \"" + kind + "\"");
-      }
+      table.header(root, KIND, VERSION, VERSION);
       JsonNode in = fields.object(root, "inputs", "");
       String at = "inputs.";
-      String digest = fields.optionalText(in, "sourceDigest", at);
-      if (digest != null && !DIGEST.matcher(digest).matches()) {
-        throw fields.problem(at + "sourceDigest", "expected sha256: and 64 hex digits");
-      }
-      double rps = fields.number(in, "rps", at);
-      if (!(rps > 0)) {
-        throw fields.problem(at + "rps", "must be > 0, got " + rps);
-      }
       Inputs inputs =
           new Inputs(
-              fields.text(in, "source", at),
-              digest,
+              table.name(in, "source", at),
+              table.digest(in, "sourceDigest", at, true),
               fields.smallInteger(in, "requests", at, 1),
               fields.smallInteger(in, "bins", at, 1),
-              fields.text(in, "binning", at),
+              table.name(in, "binning", at),
               fields.integer(in, "meanWorkNanos", at, 1),
               fields.integer(in, "targetNanos", at, 1),
-              rps,
+              fields.number(in, "rps", at),
               fields.smallInteger(in, "cores", at, 1),
-              fields.nonNegative(in, "utilization", at),
+              fields.number(in, "utilization", at),
               fields.smallInteger(in, "qMax", at, 1));
       JsonNode list = fields.array(root, "rows", "");
-      if (list.size() != inputs.qMax()) {
-        throw fields.problem(
-            "rows", "expected " + inputs.qMax() + " rows (inputs.qMax), got " + list.size());
-      }
       Row[] rows = new Row[list.size()];
       for (int i = 0; i < rows.length; i++) {
         String row = "rows[" + i + "].";
         JsonNode r = fields.objectAt(list, i, "rows[" + i + "]");
-        int q = fields.smallInteger(r, "activeRequests", row, 1);
-        if (q != i + 1) {
-          throw fields.problem(row + "activeRequests", "expected " + (i + 1) + ", got " + q);
-        }
         rows[i] =
             new Row(
-                q,
+                fields.smallInteger(r, "activeRequests", row, 1),
                 fields.integer(r, "thresholdNanos", row, 0),
-                fields.nonNegative(r, "expectedMisses", row));
+                misses(r, row));
       }
-      return new ThresholdTable(
-          inputs,
-          List.of(rows),
-          fields.text(root, "builtAt", ""),
-          fields.number(root, "buildSeconds", ""));
+      try {
+        return new ThresholdTable(
+            inputs, List.of(rows), table.builtAt(root), table.buildSeconds(root));
+      } catch (IllegalArgumentException e) {
+        throw table.invalid(e);
+      }
+    }
+
+    /** {@code expectedMisses}: a finite number >= 0, or "Infinity" as the table writes it. */
+    private double misses(JsonNode r, String at) throws IOException {
+      JsonNode v = r.get("expectedMisses");
+      if (v != null && v.isTextual() && INFINITE_MISSES.equals(v.textValue())) {
+        return Double.POSITIVE_INFINITY;
+      }
+      return fields.nonNegative(r, "expectedMisses", at);
     }
   }
 }

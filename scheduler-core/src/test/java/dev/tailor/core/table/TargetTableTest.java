@@ -95,6 +95,80 @@ class TargetTableTest {
   }
 
   @Test
+  void everyFieldIsCheckedAgainstItsOwnBounds() throws IOException {
+    Path file = dir.resolve("t.json");
+    table(5, 7, 11).write(file);
+    TableEdits t = new TableEdits(file, TargetTable::read);
+    t.refused("/inputs/profile", "\"\"", "inputs.profile: expected a non-empty string, got \"\"");
+    t.refused(
+        "/inputs/modelDigest",
+        "\"sha256:x\"",
+        "inputs.modelDigest: expected sha256: and 64 lower-case hex digits, got \"sha256:x\"");
+    t.refused("/inputs/model", "3", "inputs.model: expected a string");
+    t.refused("/inputs/requests", "0", "inputs.requests: must be >= 1, got 0");
+    t.refused("/inputs/cores", "0", "inputs.cores: must be >= 1, got 0");
+    t.refused("/inputs/maxDegree", "0", "inputs.maxDegree: must be >= 1, got 0");
+    t.refused("/inputs/ratesRps", "[]", "inputs.ratesRps: expected at least one rate, got none");
+    t.refused(
+        "/inputs/ratesRps/1", "-1", "inputs.ratesRps[1]: expected a finite number > 0, got -1");
+    t.refused(
+        "/inputs/weights",
+        "[1]",
+        "inputs.weights: expected one weight per rate in inputs.ratesRps (2), got 1");
+    t.refused(
+        "/inputs/weights",
+        "[0, 0]",
+        "inputs.weights: must not all be 0: the tail is weighted by them");
+    t.refused(
+        "/inputs/weights/0", "-1", "inputs.weights[0]: expected a finite number >= 0, got -1");
+    t.refused("/inputs/quantile", "1", "inputs.quantile: must be in (0, 1), got 1.0");
+    t.refused("/inputs/stepNanos", "0", "inputs.stepNanos: must be >= 1, got 0");
+    t.refused("/inputs/seeds", "0", "inputs.seeds: must be >= 1, got 0");
+    t.refused(
+        "/inputs/workModel", "\"\"", "inputs.workModel: expected a non-empty string, got \"\"");
+    t.refused(
+        "/inputs/loadMetric",
+        "\"some\"",
+        "inputs.loadMetric: expected long-threads or all-threads, got \"some\"");
+    t.refused("/groups/mediumFromNanos", "0", "groups.mediumFromNanos: must be >= 1, got 0");
+    t.refused(
+        "/groups/longFromNanos",
+        "1000",
+        "groups.longFromNanos: must be >= groups.mediumFromNanos (3000000), got 1000");
+    t.refused(
+        "/groups/shortSpeedup", "[2, 2, 2]", "groups.shortSpeedup[0]: s(1) must be 1, got 2.0");
+    t.refused(
+        "/groups/mediumSpeedup",
+        "[1, 0.5, 2]",
+        "groups.mediumSpeedup[1]: a speedup must be >= 1, got 0.5");
+    t.refused(
+        "/groups/longSpeedup",
+        "[1, 1.5]",
+        "groups.longSpeedup: expected speedups at degrees 1..3 (inputs.maxDegree), got 2");
+    t.refused("/rows", "[]", "rows: expected at least one row, got none");
+    t.refused(
+        "/rows/1/upToLongThreads",
+        "0",
+        "rows[1].upToLongThreads: loads must ascend, got 0 after 0");
+    t.refused("/rows/0/upToLongThreads", "-1", "rows[0].upToLongThreads: must be >= 0, got -1");
+    t.refused(
+        "/rows/2/upToLongThreads",
+        "9",
+        "rows[2].upToLongThreads: the last row must be null (every load), got 9");
+    t.refused(
+        "/rows/1/upToLongThreads",
+        "2147483647",
+        "rows[1].upToLongThreads: only the last row may be for every load, got 2147483647");
+    t.refused("/rows/1/targetNanos", "0", "rows[1].targetNanos: must be >= 1, got 0");
+    t.refused("/search/iterations", "-1", "search.iterations: must be >= 0, got -1");
+    t.refused(
+        "/search/finalTailNanos",
+        "\"slow\"",
+        "search.finalTailNanos: expected a finite number," + " got \"slow\"");
+    t.refused("/buildSeconds", "-0.5", "buildSeconds: must be >= 0, got -0.5");
+  }
+
+  @Test
   void aCorruptTableKeepsTheOldOneServing() throws IOException {
     Path file = dir.resolve("t.json");
     table(5, 7, 11).write(file);
