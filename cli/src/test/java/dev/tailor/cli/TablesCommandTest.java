@@ -4,8 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tailor.core.json.JsonFile;
 import dev.tailor.core.table.IntervalTable;
 import dev.tailor.sim.model.ParametricProfile;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -75,6 +79,55 @@ class TablesCommandTest {
             "--out",
             table.toString()));
     assertTrue(targetWithoutPaper.err().contains("add --mode paper"), targetWithoutPaper.err());
+  }
+
+  @Test
+  void validateRefusesAWaitBeyondTheHorizonNamingTheField(@TempDir Path tmp) throws Exception {
+    Path profile = tmp.resolve("p.json");
+    ParametricProfile.generate(300, 8, 1).write(profile);
+    Path table = tmp.resolve("t.json");
+    Cli build = new Cli();
+    assertEquals(
+        0,
+        build.run(
+            "tables",
+            "build",
+            "fm",
+            "--profile",
+            profile.toString(),
+            "--cores",
+            "8",
+            "--mode",
+            "paper",
+            "--target-parallelism",
+            "8",
+            "--bin",
+            "30",
+            "--step",
+            "20ms",
+            "--out",
+            table.toString()),
+        build.err());
+    Cli valid = new Cli();
+    assertEquals(0, valid.run("tables", "validate", table.toString()), valid.err());
+    assertTrue(valid.out().contains("valid fm-interval table"), valid.out());
+
+    // A wait of 31 years at load 1: well-formed JSON that would stall every admission.
+    ObjectNode root = (ObjectNode) JsonFile.readTree(table);
+    ((ArrayNode) root.get("rows").get(0).get("intervalsNanos")).set(0, 1_000_000_000_000_000_000L);
+    Files.writeString(table, JsonFile.mapper().writeValueAsString(root));
+    long horizon = root.get("inputs").get("horizonNanos").longValue();
+    Cli invalid = new Cli();
+    assertEquals(1, invalid.run("tables", "validate", table.toString()), invalid.out());
+    assertTrue(
+        invalid
+            .err()
+            .contains(
+                table
+                    + ": rows[0].intervalsNanos[0]: must be <= inputs.horizonNanos ("
+                    + horizon
+                    + "), got 1000000000000000000"),
+        invalid.err());
   }
 
   @Test
