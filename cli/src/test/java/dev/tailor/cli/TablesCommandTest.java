@@ -11,6 +11,8 @@ import dev.tailor.core.table.IntervalTable;
 import dev.tailor.sim.model.ParametricProfile;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,61 +25,19 @@ class TablesCommandTest {
     ParametricProfile.generate(300, 8, 1).write(profile);
     Path table = tmp.resolve("t.json");
     Cli cli = new Cli();
-    assertEquals(
-        0,
-        cli.run(
-            "tables",
-            "build",
-            "fm",
-            "--profile",
-            profile.toString(),
-            "--cores",
-            "8",
-            "--bin",
-            "30",
-            "--step",
-            "20ms",
-            "--out",
-            table.toString()),
-        cli.err());
+    assertEquals(0, cli.run(buildFm(profile, table, "--bin", "30", "--step", "20ms")), cli.err());
     assertTrue(cli.out().contains("rule: throughput, utilization 1, queue factor 1.3"), cli.out());
     assertTrue(cli.out().contains("/s"), "rows show their arrival rate: " + cli.out());
     assertEquals(IntervalTable.Rule.throughput(1, 1.3), IntervalTable.read(table).inputs().rule());
 
     Cli paperWithoutTarget = new Cli();
-    assertEquals(
-        2,
-        paperWithoutTarget.run(
-            "tables",
-            "build",
-            "fm",
-            "--profile",
-            profile.toString(),
-            "--cores",
-            "8",
-            "--mode",
-            "paper",
-            "--out",
-            table.toString()));
+    assertEquals(2, paperWithoutTarget.run(buildFm(profile, table, "--mode", "paper")));
     assertTrue(
         paperWithoutTarget.err().contains("--mode paper needs --target-parallelism"),
         paperWithoutTarget.err());
 
     Cli targetWithoutPaper = new Cli();
-    assertEquals(
-        2,
-        targetWithoutPaper.run(
-            "tables",
-            "build",
-            "fm",
-            "--profile",
-            profile.toString(),
-            "--cores",
-            "8",
-            "--target-parallelism",
-            "8",
-            "--out",
-            table.toString()));
+    assertEquals(2, targetWithoutPaper.run(buildFm(profile, table, "--target-parallelism", "8")));
     assertTrue(targetWithoutPaper.err().contains("add --mode paper"), targetWithoutPaper.err());
   }
 
@@ -90,23 +50,17 @@ class TablesCommandTest {
     assertEquals(
         0,
         build.run(
-            "tables",
-            "build",
-            "fm",
-            "--profile",
-            profile.toString(),
-            "--cores",
-            "8",
-            "--mode",
-            "paper",
-            "--target-parallelism",
-            "8",
-            "--bin",
-            "30",
-            "--step",
-            "20ms",
-            "--out",
-            table.toString()),
+            buildFm(
+                profile,
+                table,
+                "--mode",
+                "paper",
+                "--target-parallelism",
+                "8",
+                "--bin",
+                "30",
+                "--step",
+                "20ms")),
         build.err());
     Cli valid = new Cli();
     assertEquals(0, valid.run("tables", "validate", table.toString()), valid.err());
@@ -128,6 +82,16 @@ class TablesCommandTest {
                     + horizon
                     + "), got 1000000000000000000"),
         invalid.err());
+  }
+
+  /** The arguments of {@code tables build fm} for 8 cores, with {@code options}. */
+  private static String[] buildFm(Path profile, Path table, String... options) {
+    List<String> args =
+        new ArrayList<>(
+            List.of("tables", "build", "fm", "--profile", profile.toString(), "--cores", "8"));
+    args.addAll(List.of(options));
+    args.addAll(List.of("--out", table.toString()));
+    return args.toArray(String[]::new);
   }
 
   @Test
