@@ -15,7 +15,8 @@ import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
 /**
  * Opens corpus and trace files, decompressing bzip2 and gzip by their magic bytes (not their
  * names), and turns a truncated or corrupt compressed stream into a {@link BadInputException} that
- * says so, instead of a bare EOF deep inside a parser.
+ * says so, instead of a bare EOF deep inside a parser. {@link #lines} reads a text file as written
+ * or refuses it; {@link #reader} decodes leniently.
  */
 public final class Inputs {
 
@@ -43,7 +44,19 @@ public final class Inputs {
     return raw;
   }
 
-  /** A reader over the decompressed text of a file. */
+  /**
+   * The lines of the decompressed text of a file, read as written or refused: a file that is not
+   * text in {@code charset} fails with a {@link BadInputException} naming the file, the line and
+   * the byte offset ({@link TextLines}).
+   */
+  public static TextLines lines(Path file, Charset charset) throws IOException {
+    return new TextLines(open(file), file, charset);
+  }
+
+  /**
+   * A reader over the decompressed text of a file, which replaces what does not decode; for a file
+   * read as written, see {@link #lines}.
+   */
   public static BufferedReader reader(Path file, Charset charset) throws IOException {
     return new BufferedReader(new InputStreamReader(open(file), charset), 1 << 16);
   }
