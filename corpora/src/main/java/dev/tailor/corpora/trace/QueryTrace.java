@@ -2,7 +2,7 @@ package dev.tailor.corpora.trace;
 
 import dev.tailor.corpora.BadInputException;
 import dev.tailor.corpora.Inputs;
-import java.io.BufferedReader;
+import dev.tailor.corpora.TextLines;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -68,17 +68,20 @@ public final class QueryTrace {
    * @param format its format (see {@link TraceFormat#detect})
    * @param analyzer the index's analyzer, which query text is analyzed with
    * @param strict whether a malformed line is fatal rather than reported and skipped
-   * @throws BadInputException for a malformed line when strict, a truncated file, or a trace with
-   *     no runnable query
+   * @throws BadInputException for a malformed line when strict, a file that is not text, a
+   *     truncated file, or a trace with no runnable query
    */
   public static QueryTrace read(Path file, TraceFormat format, Analyzer analyzer, boolean strict)
       throws IOException {
     Reading r = new Reading(file, format, analyzer, strict);
-    try (BufferedReader in = Inputs.reader(file, format.charset())) {
+    try (TextLines in = Inputs.lines(file, format.charset())) {
       String line;
       int n = 0;
       while ((line = in.readLine()) != null) {
-        n++;
+        if (in.lineNumber() > Integer.MAX_VALUE) {
+          throw new BadInputException(file, in.lineNumber(), "more lines than a trace may have");
+        }
+        n = (int) in.lineNumber();
         r.line(n, line);
       }
       if (r.queries.isEmpty()) {

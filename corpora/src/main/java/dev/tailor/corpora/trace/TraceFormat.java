@@ -1,7 +1,7 @@
 package dev.tailor.corpora.trace;
 
 import dev.tailor.corpora.Inputs;
-import java.io.BufferedReader;
+import dev.tailor.corpora.TextLines;
 import java.io.IOException;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
@@ -42,10 +42,14 @@ public enum TraceFormat {
   /**
    * Guesses the format of a file from its first lines (up to 100 non-blank, non-comment ones): the
    * format most of them match, PLAIN when none does. Compressed files are read decompressed.
+   *
+   * @throws dev.tailor.corpora.BadInputException if those lines are not text ({@link TextLines})
    */
   public static TraceFormat detect(Path file) throws IOException {
     int[] votes = new int[values().length];
-    try (BufferedReader in = Inputs.reader(file, StandardCharsets.ISO_8859_1)) {
+    // Latin-1 decodes every byte, so that a UTF-8 file is sampled too; a file that is not text
+    // (a NUL byte, mostly control characters) is refused here, naming the line and offset.
+    try (TextLines in = Inputs.lines(file, StandardCharsets.ISO_8859_1)) {
       String line;
       int seen = 0;
       while (seen < SAMPLE_LINES && (line = in.readLine()) != null) {
