@@ -29,12 +29,23 @@ import org.apache.lucene.util.QueryBuilder;
  * analyzed terms), because their text is typed by people and is not query syntax. Every query is on
  * field {@value #FIELD}.
  *
+ * <p>A luceneutil task runs as luceneutil means it (its {@code perf.TaskParser}), or not at all:
+ * the modifiers {@code +minShouldMatch=N} and {@code +constantScore} are applied to the boolean
+ * query they follow ({@link TaskModifiers}: the {@code ConstMSM2} and {@code BM25MSM2} tasks), not
+ * parsed as required terms; a {@code Respell} task is a spelling suggestion, not a search, and a
+ * {@code range:FIELD:LO-HI,...} line defines range facets and holds no query, so both are counted;
+ * so are the special forms Tailor cannot run as meant ({@code type//} such as {@code nrq//} and the
+ * sorts, {@code count(...)}, and the modifiers that add a filter, facets, drill-down or other
+ * fields).
+ *
  * <p>A malformed line (a luceneutil line without a category or with a query the QueryParser
- * rejects, a TREC line without an id, an NQ line without its answers) is counted in {@link
- * #skipped()}, reported in {@link #warnings()} with file and line, and skipped; or is fatal when
- * {@code strict}. Lines that are well-formed but not runnable (luceneutil special forms such as
- * {@code nrq//}, {@code +filter=} and facets, and queries whose terms are all stop words) are
- * counted in {@link #skipped()} in both modes. A trace with no runnable query is an error.
+ * rejects, a modifier that does not apply, a TREC line without an id, an NQ line without its
+ * answers) is counted in {@link #skipped()}, reported in {@link #warnings()} with file and line,
+ * and skipped; or is fatal when {@code strict}. Lines that are well-formed but not runnable (the
+ * forms above, and queries whose terms are all stop words) are counted in {@link #skipped()} in
+ * both modes. A file that is not text (a NUL byte, bytes that are not the format's character set,
+ * mostly control characters) is refused in both modes, naming the line and the byte offset ({@link
+ * TextLines}). A trace with no runnable query is an error.
  */
 public final class QueryTrace {
 
@@ -45,8 +56,33 @@ public final class QueryTrace {
   static final String REASON_UNPARSABLE = "unparsable query";
   static final String REASON_NO_TERMS = "no terms after analysis";
 
+  static final String REASON_RESPELL = "spelling task (Respell)";
+  static final String REASON_RANGE_FACETS = "range facet definition";
+
+  private static final String RESPELL = "Respell";
   private static final Pattern TREC_LINE = Pattern.compile("^(\\d+):(?:(\\d+):)?(.*)$");
   private static final Pattern SPECIAL_PREFIX = Pattern.compile("^([A-Za-z][A-Za-z0-9_]*)//");
+  private static final Pattern RANGE_FACETS =
+      Pattern.compile("[A-Za-z_][A-Za-z0-9_]*:-?\\d+--?\\d+(,-?\\d+--?\\d+)*");
+  private static final Pattern COUNT_ONLY = Pattern.compile("count\\(.*\\)");
+
+  /**
+   * luceneutil's modifiers that change what a task does beyond its query (a filter, facets, drill
+   * down or sideways, other fields, a page after a sort value): Tailor cannot run them as meant, so
+   * it counts them rather than run the query without them.
+   */
+  private static final List<String> UNRUN_MODIFIERS =
+      List.of(
+          "+filter=",
+          "+preFilter=",
+          "+facets:",
+          "+facets=",
+          "+drillDown:",
+          "+drillSideways",
+          "+combinedFields=",
+          "+dismaxFields=",
+          "+dvRangeFilter=",
+          "+searchAfter=");
 
   private final Path source;
   private final List<TraceQuery> queries;
@@ -162,8 +198,19 @@ public final class QueryTrace {
       }
       String category = line.substring(0, colon).strip();
       String text = line.substring(colon + 1).strip();
+      // luceneutil runs a Respell task as a spelling suggestion, not a search; it decides by the
+      // category alone, before it looks at the text.
+      if (category.equals(RESPELL)) {
+        count(REASON_RESPELL);
+        return;
+      }
       if (text.isEmpty()) {
         malformed(n, "expected a query after '" + category + ":'");
+        return;
+      }
+      // range:FIELD:LO-HI,... defines range facets over a numeric field; it holds no query.
+      if (category.equals("range") && RANGE_FACETS.matcher(text).matches()) {
+        count(REASON_RANGE_FACETS);
         return;
       }
       String special = specialForm(text);
@@ -172,10 +219,11 @@ public final class QueryTrace {
         return;
       }
       try {
-        add(n, String.valueOf(n), category, text, parser.parse(text));
+        TaskModifiers m = TaskModifiers.of(text);
+        add(n, String.valueOf(n), category, text, m.apply(parser.parse(m.query())));
       } catch (ParseException | RuntimeException e) {
         // QueryParser reports bad syntax as ParseException, and too many clauses as a runtime
-        // error.
+        // error; a modifier that does not apply is an IllegalArgumentException.
         if (strict) {
           throw new BadInputException(
               file, n, "cannot parse '" + text + "': " + firstLine(e.getMessage()));
@@ -191,12 +239,14 @@ public final class QueryTrace {
       if (m.find()) {
         return "special form " + m.group(1) + "//";
       }
+      if (COUNT_ONLY.matcher(text).find()) {
+        return "special form count()";
+      }
       for (String token : text.split("\\s+")) {
-        if (token.startsWith("+filter=")) {
-          return "special form +filter=";
-        }
-        if (token.startsWith("+facets:") || token.startsWith("+facets=")) {
-          return "special form +facets";
+        for (String modifier : UNRUN_MODIFIERS) {
+          if (token.startsWith(modifier)) {
+            return "special form " + modifier.replaceAll("[=:]$", "");
+          }
         }
       }
       return null;

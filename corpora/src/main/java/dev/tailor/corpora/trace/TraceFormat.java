@@ -12,7 +12,9 @@ import java.util.regex.Pattern;
 public enum TraceFormat {
   /**
    * luceneutil task files: {@code Category: query # comment}, the query in classic QueryParser
-   * syntax; special forms ({@code type//}, {@code +filter=}, facets) are counted, not run.
+   * syntax with luceneutil's modifiers; what Tailor cannot run as luceneutil means it (special
+   * forms such as {@code type//} and {@code +filter=}, facets, {@code Respell}) is counted, not run
+   * ({@link QueryTrace}).
    */
   LUCENEUTIL(StandardCharsets.UTF_8),
   /** Plain text, one natural-language query per line, matched as a bag of words. */
