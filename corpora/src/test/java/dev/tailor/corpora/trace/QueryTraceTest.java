@@ -164,10 +164,15 @@ class QueryTraceTest {
     Path twice =
         Files.writeString(
             tmp.resolve("twice.tasks"),
-            "ConstMSM2: river delta +constantScore +constantScore\nHighTerm: river\n");
+            "ConstMSM2: river delta +constantScore +constantScore\n"
+                + "HighTerm: river\n"
+                + "BM25MSM2: river delta +minShouldMatch=99999999999\n");
     QueryTrace lenient = QueryTrace.read(twice, TraceFormat.LUCENEUTIL, analyzer, false);
-    assertEquals(Map.of(QueryTrace.REASON_UNPARSABLE, 1), lenient.skipped());
+    assertEquals(Map.of(QueryTrace.REASON_UNPARSABLE, 2), lenient.skipped());
     assertTrue(lenient.warnings().get(0).contains("+constantScore is given twice"));
+    assertTrue(
+        lenient.warnings().get(1).contains("+minShouldMatch=99999999999 is more clauses"),
+        lenient.warnings().get(1));
     BadInputException e =
         assertThrows(
             BadInputException.class,
