@@ -5,17 +5,20 @@ import dev.tailor.core.metrics.RequestRecord;
 /**
  * Tells the outside world about a request's life: a JDK Flight Recorder event and the user's {@link
  * SchedulerListener}, for admission, each change of degree and completion. What a listener throws
- * is logged and otherwise ignored, so a faulty listener never fails a request or kills a thread.
- * Called outside the dispatch lock.
+ * is reported to the scheduler's {@link FailureLog} (logged once per method, then counted) and
+ * otherwise ignored, so a faulty listener never fails a request or kills a thread. Called outside
+ * the dispatch lock.
  */
 final class Notifications {
 
-  private static final System.Logger LOG = System.getLogger(Scheduler.class.getName());
+  private static final String IGNORED = "the scheduler listener's failure is ignored";
 
   private final SchedulerListener listener;
+  private final FailureLog failures;
 
-  Notifications(SchedulerListener listener) {
+  Notifications(SchedulerListener listener, FailureLog failures) {
     this.listener = listener;
+    this.failures = failures;
   }
 
   /** The request was admitted and its body is about to run on the calling thread. */
@@ -33,7 +36,7 @@ final class Notifications {
       try {
         listener.requestAdmitted(r, r.degree);
       } catch (Throwable ex) {
-        listenerFailed(ex);
+        failures.report("listener.requestAdmitted", IGNORED, ex);
       }
     }
   }
@@ -53,7 +56,7 @@ final class Notifications {
       try {
         listener.degreeChanged(r, from, to);
       } catch (Throwable ex) {
-        listenerFailed(ex);
+        failures.report("listener.degreeChanged", IGNORED, ex);
       }
     }
   }
@@ -73,12 +76,8 @@ final class Notifications {
       try {
         listener.requestCompleted(record);
       } catch (Throwable ex) {
-        listenerFailed(ex);
+        failures.report("listener.requestCompleted", IGNORED, ex);
       }
     }
-  }
-
-  private static void listenerFailed(Throwable ex) {
-    LOG.log(System.Logger.Level.WARNING, "scheduler listener failed", ex);
   }
 }

@@ -69,7 +69,6 @@ final class Request<T> implements RequestView, RequestContext {
   private final DegreeHistory degrees = new DegreeHistory();
   private long ownSince;
   private volatile Thread ownThread; // written under this, read without it by mayContinue
-  private boolean interruptibleBody;
 
   Request(
       Scheduler scheduler,
@@ -99,20 +98,20 @@ final class Request<T> implements RequestView, RequestContext {
    * Runs the body on the calling thread, which already holds one of the budget's slots. A request
    * cancelled before its body starts does not run it.
    *
-   * @param interruptible whether a cancellation may interrupt this thread (pool workers only)
+   * @param poolThread whether the thread is a pool worker, whose interrupt flag the body may not
+   *     leave behind for what the worker runs next (the dependent stages of the request's future)
    * @return when the body returned
    */
-  long runBody(boolean interruptible) {
+  long runBody(boolean poolThread) {
     if (cancelled) {
-      return System.nanoTime();
+      return pool.nanoTime();
     }
     Request<?> outer = CURRENT.get();
     CURRENT.set(this);
     Thread self = Thread.currentThread();
     synchronized (this) {
       ownThread = self;
-      interruptibleBody = interruptible;
-      ownSince = beginWorkLocked(System.nanoTime());
+      ownSince = beginWorkLocked(pool.nanoTime());
     }
     long now;
     try {
@@ -120,13 +119,13 @@ final class Request<T> implements RequestView, RequestContext {
     } catch (Throwable t) {
       bodyFailure = t;
     } finally {
-      now = System.nanoTime();
+      now = pool.nanoTime();
       synchronized (this) {
         endWorkLocked(ownSince, now);
         ownThread = null;
       }
-      if (interruptible) {
-        Thread.interrupted(); // a cancellation's interrupt must not leak into the next request
+      if (poolThread) {
+        Thread.interrupted();
       }
       restore(outer);
     }
@@ -143,7 +142,7 @@ final class Request<T> implements RequestView, RequestContext {
     CURRENT.set(this);
     long since;
     synchronized (this) {
-      since = beginWorkLocked(System.nanoTime());
+      since = beginWorkLocked(pool.nanoTime());
     }
     try {
       while (!cancelled) {
@@ -166,7 +165,7 @@ final class Request<T> implements RequestView, RequestContext {
         }
       }
     } finally {
-      long now = System.nanoTime();
+      long now = pool.nanoTime();
       synchronized (this) {
         endWorkLocked(since, now);
       }
@@ -256,13 +255,13 @@ final class Request<T> implements RequestView, RequestContext {
    */
   private void awaitHelpers() {
     synchronized (this) {
-      endWorkLocked(ownSince, System.nanoTime());
+      endWorkLocked(ownSince, pool.nanoTime());
     }
     boolean interrupted = false;
     try {
       long budget = pool.spinNanos;
       if (budget > 0) {
-        long start = System.nanoTime();
+        long start = System.nanoTime(); // a spin is measured in real time, whatever the clock
         int step = 0;
         do {
           Worker.spinStep(++step);
@@ -281,7 +280,7 @@ final class Request<T> implements RequestView, RequestContext {
         Thread.currentThread().interrupt();
       }
       synchronized (this) {
-        ownSince = beginWorkLocked(System.nanoTime());
+        ownSince = beginWorkLocked(pool.nanoTime());
       }
     }
   }
@@ -368,13 +367,6 @@ final class Request<T> implements RequestView, RequestContext {
     }
   }
 
-  /** Interrupts the body's thread if it is a pool worker still running this body. */
-  synchronized void interruptBody() {
-    if (ownThread != null && interruptibleBody) {
-      ownThread.interrupt();
-    }
-  }
-
   synchronized long workNanos(long now) {
     return completedWork + running * now - runningSinceSum;
   }
@@ -436,12 +428,12 @@ final class Request<T> implements RequestView, RequestContext {
   @Override
   public long elapsedNanos() {
     long start = startNanos;
-    return start == UNKNOWN ? 0 : System.nanoTime() - start;
+    return start == UNKNOWN ? 0 : pool.nanoTime() - start;
   }
 
   @Override
   public long workNanos() {
-    return workNanos(System.nanoTime());
+    return workNanos(pool.nanoTime());
   }
 
   @Override

@@ -1,13 +1,22 @@
 package dev.tailor.core;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
- * The future {@link Scheduler#submit} returns. Cancelling it cancels the request: a queued request
- * leaves the queue, a running one has its held units dropped and, if asked, its body interrupted;
- * its threads return to the pool as their current units finish. Completing it from outside (for
- * example through {@link #orTimeout}) abandons the request the same way, without the interrupt.
- * Dependent futures are plain ones: cancelling them does not reach the request.
+ * The future {@link Scheduler#submit} returns. Cancelling it cancels the request, cooperatively
+ * (see {@link #cancel}); completing it from outside (for example through {@link #orTimeout})
+ * abandons the request the same way. Dependent futures are plain ones: cancelling them does not
+ * reach the request.
+ *
+ * <p>Waiting for it with {@link #get()}, {@link #get(long, TimeUnit)} or {@link #join()} from
+ * inside a request of the same scheduler (a body submitting a request and waiting for it) cannot
+ * deadlock: if the request is still queued, the waiting thread takes it out of the queue and runs
+ * it itself, as a request of its own, instead of holding its slot of the budget while the request
+ * waits for one. Waiting through a dependent future ({@code thenApply}, {@code allOf}) is a plain
+ * wait.
  */
 final class RequestFuture<T> extends CompletableFuture<T> {
 
@@ -17,11 +26,29 @@ final class RequestFuture<T> extends CompletableFuture<T> {
     this.request = request;
   }
 
+  /**
+   * Cancels the request. Cancellation is cooperative, whatever {@code mayInterruptIfRunning} says:
+   * the scheduler never interrupts a thread. A queued request leaves the queue and never runs. A
+   * running one has its held units dropped and is flagged: its body and units see it at their next
+   * check ({@link RequestContext#isCancelled()}, {@link RequestContext#mayContinue()}, which the
+   * drop-in searcher polls between windows, and {@link RequestContext#joinUnits()}, which throws),
+   * and its threads return to the pool as their current units finish. The future is cancelled at
+   * once; the request is reported as cancelled when its last thread has left it.
+   *
+   * <p>Why no interrupt: the thread may be inside Lucene, and an interrupt that reaches a thread
+   * blocked in a read of an {@code NIOFSDirectory} closes the file's channel, for every search of
+   * the index, until it is reopened (the warning in {@code NIOFSDirectory}'s javadoc); an interrupt
+   * in a body could as well reach the next request the worker runs. A body that blocks (on a lock,
+   * on I/O of its own) and must stop early polls {@link RequestContext#isCancelled()} around it.
+   *
+   * @param mayInterruptIfRunning ignored: no thread is interrupted
+   * @return whether this call cancelled the future
+   */
   @Override
   public boolean cancel(boolean mayInterruptIfRunning) {
-    boolean cancelled = super.cancel(mayInterruptIfRunning);
+    boolean cancelled = super.cancel(false);
     if (cancelled) {
-      request.pool.cancel(request, mayInterruptIfRunning);
+      request.pool.cancel(request);
     }
     return cancelled;
   }
@@ -30,7 +57,7 @@ final class RequestFuture<T> extends CompletableFuture<T> {
   public boolean complete(T value) {
     boolean completed = super.complete(value);
     if (completed) {
-      request.pool.cancel(request, false);
+      request.pool.cancel(request);
     }
     return completed;
   }
@@ -39,9 +66,28 @@ final class RequestFuture<T> extends CompletableFuture<T> {
   public boolean completeExceptionally(Throwable failure) {
     boolean completed = super.completeExceptionally(failure);
     if (completed) {
-      request.pool.cancel(request, false);
+      request.pool.cancel(request);
     }
     return completed;
+  }
+
+  @Override
+  public T get() throws InterruptedException, ExecutionException {
+    request.pool.runIfQueuedForWaiter(request);
+    return super.get();
+  }
+
+  @Override
+  public T get(long timeout, TimeUnit unit)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    request.pool.runIfQueuedForWaiter(request);
+    return super.get(timeout, unit);
+  }
+
+  @Override
+  public T join() {
+    request.pool.runIfQueuedForWaiter(request);
+    return super.join();
   }
 
   /** Completes with the request's own result; the scheduler's path, which abandons nothing. */

@@ -15,16 +15,22 @@ final class RuntimeHost implements Dispatcher.Host<Request<?>> {
   private final RunMetrics metrics;
   private final AtomicInteger longThreads;
   private final LongSupplier longThresholdNanos;
+  private final LongSupplier clock;
 
-  RuntimeHost(RunMetrics metrics, AtomicInteger longThreads, LongSupplier longThresholdNanos) {
+  RuntimeHost(
+      RunMetrics metrics,
+      AtomicInteger longThreads,
+      LongSupplier longThresholdNanos,
+      LongSupplier clock) {
     this.metrics = metrics;
     this.longThreads = longThreads;
     this.longThresholdNanos = longThresholdNanos;
+    this.clock = clock;
   }
 
   @Override
   public long nanoTime() {
-    return System.nanoTime();
+    return clock.getAsLong();
   }
 
   @Override

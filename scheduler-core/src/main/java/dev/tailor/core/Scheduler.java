@@ -16,6 +16,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * Runs requests on a fixed budget of threads and decides, through a {@link Policy}, when each
@@ -30,8 +31,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * can gain threads or stop gaining them.
  *
  * <p>Every request completes exactly once, with its result, its exception or a cancellation. An
- * exception in a body or a unit fails that request only; so does a policy or listener that throws
- * (it is logged, and a safe default is used).
+ * exception in a body or a unit fails that request only. A policy or a listener that throws fails
+ * nothing: the failure is logged once per kind (then only counted, so a policy that throws at every
+ * question does not flood the log) and a safe default is used; the scheduler's threads survive it.
+ *
+ * <p>Cancellation is cooperative: the scheduler never interrupts a thread, since an interrupt can
+ * close the file channels of a Lucene index under every search (see {@link
+ * CompletableFuture#cancel} on the future {@link #submit} returns). A cancelled request's body and
+ * units see it through {@link RequestContext#isCancelled()} and {@link
+ * RequestContext#mayContinue()}.
  *
  * <p>Thread-safe: one scheduler is meant to be shared by every searching thread of an application,
  * as an {@code IndexSearcher}'s executor is. Who gets a free thread is decided by the {@link
@@ -75,7 +83,9 @@ public final class Scheduler implements AutoCloseable {
    * Queues a request whose body runs on a pool worker.
    *
    * @return a future completed exactly once with the body's result or failure; cancelling it
-   *     cancels the request
+   *     cancels the request, cooperatively: no thread is interrupted. Waiting for it from inside a
+   *     request of this scheduler runs it on the waiting thread if it is still queued, so that
+   *     nested work cannot deadlock
    * @throws RejectedExecutionException if the scheduler is shut down or the admission queue is full
    */
   public <T> CompletableFuture<T> submit(RequestBody<T> body, RequestAttributes attributes) {
@@ -167,6 +177,16 @@ public final class Scheduler implements AutoCloseable {
     return pool.dispatch.view();
   }
 
+  /** Runs one tick of the ticker now, on the calling thread; for tests, instead of waiting. */
+  void tick() {
+    pool.ticker.tick();
+  }
+
+  /** The failures this scheduler survived; for tests. */
+  FailureLog failures() {
+    return pool.failures;
+  }
+
   /** The metrics of every request completed so far. */
   public RunMetrics metrics() {
     return pool.metrics;
@@ -184,7 +204,8 @@ public final class Scheduler implements AutoCloseable {
 
   /**
    * Stops admitting, fails every queued request with a {@link CancellationException} and cancels
-   * every running one (held units dropped, pool bodies interrupted).
+   * every running one: held units are dropped and the request is flagged, as a cancelled future
+   * does; no thread is interrupted, so a running body ends when it sees the flag or returns.
    *
    * @return the number of queued requests that were failed
    */
@@ -267,6 +288,7 @@ public final class Scheduler implements AutoCloseable {
     SchedulerListener listener;
     Dispatcher.DecisionListener decisions;
     ThreadFactory threadFactory = Worker.DEFAULT_FACTORY;
+    LongSupplier clock = System::nanoTime;
 
     /** How long idle threads spin before they park unless configured: 20 µs (0 on one core). */
     static final long DEFAULT_SPIN_NANOS = 20_000L;
@@ -314,12 +336,20 @@ public final class Scheduler implements AutoCloseable {
 
     /** How often running requests are re-evaluated; default 5 ms. */
     public Builder quantum(Duration quantum) {
-      long nanos = quantum.toNanos();
-      if (nanos <= 0) {
+      if (quantum.isNegative() || quantum.isZero()) {
         throw new IllegalArgumentException("quantum must be positive, got " + quantum);
       }
-      this.quantumNanos = nanos;
+      this.quantumNanos = saturatedNanos(quantum);
       return this;
+    }
+
+    /** The duration in nanoseconds, or {@link Long#MAX_VALUE} for one too long to say so. */
+    private static long saturatedNanos(Duration d) {
+      try {
+        return d.toNanos();
+      } catch (ArithmeticException e) {
+        return Long.MAX_VALUE;
+      }
     }
 
     /**
@@ -341,19 +371,13 @@ public final class Scheduler implements AutoCloseable {
         throw new IllegalArgumentException(
             "spinBeforePark must be zero (no spinning) or positive, got " + spin);
       }
-      long nanos;
-      try {
-        nanos = spin.toNanos();
-      } catch (ArithmeticException e) {
-        nanos = Long.MAX_VALUE; // longer than any run: spin until there is work
-      }
-      this.spinNanos = nanos;
+      this.spinNanos = saturatedNanos(spin); // the longest: spin until there is work
       return this;
     }
 
     /** Work (or prediction) from which a request counts as long; default 80 ms, as in TPC. */
     public Builder longRequestThreshold(Duration threshold) {
-      this.longThresholdNanos = threshold.toNanos();
+      this.longThresholdNanos = saturatedNanos(threshold);
       return this;
     }
 
@@ -376,6 +400,17 @@ public final class Scheduler implements AutoCloseable {
     @Internal
     public Builder decisionListener(Dispatcher.DecisionListener listener) {
       this.decisions = listener;
+      return this;
+    }
+
+    /**
+     * The clock requests' times are read from, and the one policies see ({@link
+     * SystemView#nanoTime()}); default {@link System#nanoTime()}. For tests that must control time
+     * rather than wait for it: the ticker still ticks every quantum of real time, and spinning
+     * threads spin in real time.
+     */
+    Builder clock(LongSupplier clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
       return this;
     }
 

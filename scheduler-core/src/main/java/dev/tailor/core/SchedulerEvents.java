@@ -82,4 +82,21 @@ final class SchedulerEvents {
     @Label("Max Degree")
     int maxDegree;
   }
+
+  @Name("dev.tailor.Failure")
+  @Label("Failure Survived")
+  @Category("Tailor")
+  @Description(
+      "A policy, a listener or a scheduler thread failed; the scheduler went on as the consequence"
+          + " says")
+  static final class Failure extends Event {
+    @Label("Kind")
+    String kind;
+
+    @Label("Consequence")
+    String consequence;
+
+    @Label("Failure")
+    String failure;
+  }
 }

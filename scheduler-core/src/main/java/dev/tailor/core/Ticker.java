@@ -8,6 +8,10 @@ import java.util.concurrent.locks.LockSupport;
  * the helper that reached it. Lock-free: the policy is asked through the dispatch core's guard, and
  * the answer applied to the request under its own monitor; only a degree that rises while a slot is
  * free takes the dispatch lock, to send a helper.
+ *
+ * <p>The ticker must outlive anything that goes wrong: were its thread to die, ramp-ups and delayed
+ * admissions would stop without a word. So whatever one request's re-evaluation throws is reported
+ * to the {@link FailureLog} and the tick goes on with the next request, and the next tick comes.
  */
 final class Ticker implements Runnable {
 
@@ -37,12 +41,7 @@ final class Ticker implements Runnable {
     try {
       while (!pool.isStopping()) {
         LockSupport.parkNanos(this, quantumNanos);
-        for (Request<?> r : pool.dispatch.running()) {
-          reevaluate(r, true);
-        }
-        if (pool.dispatch.headDelayExpired(System.nanoTime()) && pool.dispatch.freeSlots() > 0) {
-          pool.dispatchDelayedHead();
-        }
+        tick();
       }
     } finally {
       pool.threadExited();
@@ -50,11 +49,39 @@ final class Ticker implements Runnable {
   }
 
   /**
+   * One tick, on the calling thread: re-reads every running request's degree, then lets the delayed
+   * head in if its time has come and a slot is free. Never throws. Tests call it to make a tick
+   * happen now rather than wait for one.
+   */
+  void tick() {
+    for (Request<?> r : pool.dispatch.running()) {
+      reevaluate(r, true);
+    }
+    try {
+      if (pool.dispatch.headDelayExpired(pool.nanoTime()) && pool.dispatch.freeSlots() > 0) {
+        pool.dispatchDelayedHead();
+      }
+    } catch (Throwable t) {
+      pool.failures.report("ticker", "the delayed head is let in at a later tick", t);
+    }
+  }
+
+  /**
    * Asks the policy for a running request's degree and applies the answer. The tick also refreshes
-   * the request's long flag; unit boundaries leave that to the tick.
+   * the request's long flag; unit boundaries leave that to the tick. Never throws: what goes wrong
+   * is reported, and the request keeps its degree until the next re-evaluation.
    */
   void reevaluate(Request<?> r, boolean tick) {
-    long now = System.nanoTime();
+    try {
+      apply(r, tick);
+    } catch (Throwable t) {
+      pool.failures.report(
+          tick ? "ticker" : "unitBoundary", "the request keeps its degree until the next tick", t);
+    }
+  }
+
+  private void apply(Request<?> r, boolean tick) {
+    long now = pool.nanoTime();
     if (tick) {
       r.checkLong(pool.longThresholdNanos(), now);
     }

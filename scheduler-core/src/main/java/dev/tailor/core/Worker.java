@@ -14,7 +14,6 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class Worker implements Runnable {
 
-  private static final System.Logger LOG = System.getLogger(Worker.class.getName());
   private static final AtomicInteger THREAD_IDS = new AtomicInteger();
 
   /** Daemon threads named {@code tailor-worker-N}: a search pool must not keep the JVM alive. */
@@ -83,7 +82,7 @@ final class Worker implements Runnable {
           pool.runAssignment(this, r, help);
         } catch (Throwable t) {
           // Bodies, units, policies and listeners are all guarded; this is a scheduler bug.
-          LOG.log(System.Logger.Level.ERROR, "tailor worker survived an internal error", t);
+          pool.failures.report("worker", "the worker goes on", t);
         }
       }
     } finally {

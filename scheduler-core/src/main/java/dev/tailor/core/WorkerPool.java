@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongSupplier;
 
 /**
  * The runtime's driver of the {@link Dispatcher}: real threads, one lock, and the life of a request
@@ -19,6 +20,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * lock it is called under, hands pool work to an idle {@link Worker} or wakes an admitted caller,
  * releases slots when a body returns or a helper leaves, completes requests exactly once, and
  * handles cancellation and shutdown.
+ *
+ * <p>Cancellation is cooperative: nothing here interrupts a thread (see {@link
+ * RequestFuture#cancel}).
  *
  * <p>Threads given work under the lock are woken after it is released, so that a woken thread does
  * not run straight into the lock its waker still holds.
@@ -30,6 +34,11 @@ final class WorkerPool {
   private final int queueCapacity;
   final RunMetrics metrics;
   final Notifications notifications;
+  final FailureLog failures;
+
+  /** The scheduler's clock: {@link System#nanoTime()} unless a test controls it. */
+  private final LongSupplier clock;
+
   final AtomicInteger longThreads = new AtomicInteger();
 
   // Guarded by lock: the dispatch core, the idle workers and the threads to wake after unlocking.
@@ -55,19 +64,21 @@ final class WorkerPool {
     this.poolSize = b.workers;
     this.spinNanos = b.spinNanos;
     this.queueCapacity = b.queueCapacity;
+    this.clock = b.clock;
     this.metrics = new RunMetrics(b.classes);
-    this.notifications = new Notifications(b.listener);
     this.dispatch =
         new Dispatcher<>(
             b.policy,
             poolSize,
             new Request<?>[0],
-            new RuntimeHost(metrics, longThreads, this::longThresholdNanos),
+            new RuntimeHost(metrics, longThreads, this::longThresholdNanos, clock),
             false);
     dispatch.decisionListener(b.decisions);
+    this.failures = dispatch.failures();
+    this.notifications = new Notifications(b.listener, failures);
     this.terminated = new CountDownLatch(poolSize + 1);
     this.workers = new Worker[poolSize];
-    metrics.observeBusyWorkers(System.nanoTime(), 0);
+    metrics.observeBusyWorkers(nanoTime(), 0);
     for (int i = 0; i < poolSize; i++) {
       workers[i] = new Worker(this, b.threadFactory);
       idle.push(workers[i]);
@@ -80,6 +91,11 @@ final class WorkerPool {
     ticker.start();
   }
 
+  /** The scheduler's clock, the one requests' times and the policies' view are read from. */
+  long nanoTime() {
+    return clock.getAsLong();
+  }
+
   /** The policy's long-request threshold if it states one, else the scheduler's. */
   long longThresholdNanos() {
     return dispatch.longThresholdNanos(longThresholdNanos);
@@ -88,7 +104,7 @@ final class WorkerPool {
   // ---- arrival and admission ------------------------------------------------------------------
 
   <T> Request<T> newRequest(long id, RequestBody<T> body, RequestAttributes attrs, Thread caller) {
-    return new Request<>(scheduler, this, id, attrs, body, caller, System.nanoTime());
+    return new Request<>(scheduler, this, id, attrs, body, caller, nanoTime());
   }
 
   /** Queues an arrival and dispatches, or rejects it. */
@@ -103,7 +119,7 @@ final class WorkerPool {
             "admission queue full: limit " + queueCapacity + " queued requests");
       }
       dispatch.enqueue(r);
-      dispatchLocked(System.nanoTime());
+      dispatchLocked(nanoTime());
     } finally {
       unlockAndWake();
     }
@@ -129,7 +145,7 @@ final class WorkerPool {
           unlockAndWake();
         }
         if (removed) {
-          finish(r, System.nanoTime());
+          finish(r, nanoTime());
           finished(null);
           throw new InterruptedException("interrupted while waiting for admission");
         }
@@ -141,7 +157,7 @@ final class WorkerPool {
   /** Takes a queued request out of the queue; it is then finishing. */
   private void dequeueLocked(Request<?> r) {
     if (dispatch.removeQueued(r)) {
-      dispatchLocked(System.nanoTime());
+      dispatchLocked(nanoTime());
     }
     r.phase = Request.DONE;
     finishing++;
@@ -220,6 +236,61 @@ final class WorkerPool {
     }
   }
 
+  /**
+   * Runs {@code r} at once on the calling thread if that thread is about to wait for it from inside
+   * a request of this scheduler and {@code r} is still queued. Such a wait holds a slot of the
+   * budget while {@code r} waits for one: with every slot held so, nothing would ever run again. As
+   * {@link Scheduler#run} nested in a request does, the waiting thread then does the work itself;
+   * unlike it, {@code r} stays a request of its own, reported and completed as every request is. It
+   * leaves the queue without an admission decision and takes no slot (its thread holds one
+   * already), so no helper is sent to it: its own thread runs its units in {@link
+   * RequestContext#joinUnits()}.
+   */
+  void runIfQueuedForWaiter(Request<?> r) {
+    Request<?> waiter = Request.current();
+    if (waiter == null || waiter.pool != this || r.caller != null || r.phase != Request.QUEUED) {
+      return;
+    }
+    boolean adopted;
+    lock.lock();
+    try {
+      adopted = r.phase == Request.QUEUED && !r.cancelled;
+      if (adopted) {
+        long now = nanoTime();
+        if (dispatch.removeQueued(r)) {
+          dispatchLocked(now); // a new head: it may be admitted now
+        }
+        r.startNanos = now;
+        r.startWithDegree(1, now);
+        r.threads = 1;
+        r.phase = Request.RUNNING;
+      }
+    } finally {
+      unlockAndWake();
+    }
+    if (!adopted) {
+      return;
+    }
+    long end = Request.UNKNOWN;
+    try {
+      admitted(r);
+      end = r.runBody(false);
+    } finally {
+      lock.lock();
+      try {
+        r.bodyDone = true;
+        r.held.clear();
+        r.threads = 0;
+        r.phase = Request.DONE;
+        finishing++;
+      } finally {
+        unlockAndWake();
+      }
+      finish(r, end != Request.UNKNOWN ? end : nanoTime());
+      finished(null);
+    }
+  }
+
   private void admitted(Request<?> r) {
     notifications.admitted(r, dispatch.running().length, dispatch.queued());
   }
@@ -235,7 +306,7 @@ final class WorkerPool {
     long now;
     lock.lock();
     try {
-      now = bodyEnd != Request.UNKNOWN ? bodyEnd : System.nanoTime();
+      now = bodyEnd != Request.UNKNOWN ? bodyEnd : nanoTime();
       if (body) {
         r.bodyDone = true;
         r.held.clear();
@@ -270,7 +341,7 @@ final class WorkerPool {
     lock.lock();
     try {
       finishing--;
-      long now = System.nanoTime();
+      long now = nanoTime();
       if (w != null) {
         nextForWorkerLocked(w, now);
       }
@@ -317,7 +388,7 @@ final class WorkerPool {
     if (dispatch.freeSlots() > 0 && r.threads < Math.max(1, r.degree)) {
       lock.lock();
       try {
-        dispatchLocked(System.nanoTime());
+        dispatchLocked(nanoTime());
       } finally {
         unlockAndWake();
       }
@@ -328,14 +399,18 @@ final class WorkerPool {
   void dispatchDelayedHead() {
     lock.lock();
     try {
-      dispatchLocked(System.nanoTime()); // busy-time observations stay in time order
+      dispatchLocked(nanoTime()); // busy-time observations stay in time order
     } finally {
       unlockAndWake();
     }
   }
 
-  /** Cancels a request whose future was just cancelled. */
-  void cancel(Request<?> r, boolean interrupt) {
+  /**
+   * Cancels a request whose future was just cancelled or completed from outside: a queued one
+   * leaves the queue and completes now; a running one is flagged, its held units dropped, and it
+   * completes when its body and helpers, seeing the flag, have returned. No thread is interrupted.
+   */
+  void cancel(Request<?> r) {
     boolean dequeued = false;
     lock.lock();
     try {
@@ -349,13 +424,11 @@ final class WorkerPool {
       unlockAndWake();
     }
     if (dequeued) {
-      finish(r, System.nanoTime());
+      finish(r, nanoTime());
       if (r.caller != null) {
         LockSupport.unpark(r.caller);
       }
       finished(null);
-    } else if (interrupt && r.caller == null) {
-      r.interruptBody();
     }
   }
 
@@ -398,14 +471,14 @@ final class WorkerPool {
     }
     for (Request<?> r : dropped) {
       r.future.cancel(false);
-      finish(r, System.nanoTime());
+      finish(r, nanoTime());
       if (r.caller != null) {
         LockSupport.unpark(r.caller);
       }
       finished(null);
     }
     for (Request<?> r : toCancel) {
-      r.future.cancel(true);
+      r.future.cancel(false);
     }
     return dropped.size();
   }
@@ -440,7 +513,7 @@ final class WorkerPool {
   double meanBusyWorkers() {
     lock.lock();
     try {
-      return metrics.meanBusyWorkers(System.nanoTime());
+      return metrics.meanBusyWorkers(nanoTime());
     } finally {
       lock.unlock();
     }

@@ -35,9 +35,7 @@ class SchedulerEventsTest {
           .submit(
               ctx -> {
                 policy.degree = 3;
-                while (ctx.view().degree() != 3) {
-                  Thread.sleep(1);
-                }
+                ctx.mayContinue(); // re-reads the degree now, on this thread
                 return null;
               })
           .get(30, SECONDS);

@@ -24,13 +24,16 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The runtime's behaviour. Waits are hang guards (30 s), never speed checks; where a test shows
- * that something does not happen, it lets several quanta pass and checks it still has not.
+ * The runtime's behaviour. Waits are for states, with hang guards (30 s), never for times; where a
+ * test shows that something does not happen, it runs a tick itself ({@link Scheduler#tick()}) and
+ * checks the state the tick's decisions leave, and where time matters the test moves the
+ * scheduler's clock itself.
  */
 class SchedulerTest {
 
@@ -54,16 +57,7 @@ class SchedulerTest {
   }
 
   private static void await(CountDownLatch latch) {
-    try {
-      assertTrue(latch.await(GUARD, SECONDS), "hang guard");
-    } catch (InterruptedException e) {
-      throw new AssertionError(e);
-    }
-  }
-
-  /** Lets several quanta pass, so that anything the scheduler would do, it has done. */
-  private static void severalQuanta() throws InterruptedException {
-    Thread.sleep(QUANTUM.toMillis() * 10);
+    Waits.await(latch);
   }
 
   @Test
@@ -147,14 +141,19 @@ class SchedulerTest {
     policy.degree = 2;
     AtomicInteger now = new AtomicInteger();
     AtomicInteger max = new AtomicInteger();
+    CountDownLatch twoAtOnce = new CountDownLatch(1);
     scheduler
         .submit(
             ctx -> {
               for (int i = 0; i < 40; i++) {
                 ctx.fork(
                     () -> {
-                      max.accumulateAndGet(now.incrementAndGet(), Math::max);
-                      sleep(1);
+                      int running = now.incrementAndGet();
+                      max.accumulateAndGet(running, Math::max);
+                      if (running >= 2) {
+                        twoAtOnce.countDown();
+                      }
+                      await(twoAtOnce); // every unit holds its thread until two ran at once
                       now.decrementAndGet();
                     });
               }
@@ -174,33 +173,33 @@ class SchedulerTest {
   void aRunningRequestGainsThreadsAndStopsGainingThem() throws Exception {
     start(4);
     policy.degree = 1;
-    AtomicInteger started = new AtomicInteger();
     CountDownLatch bothRunning = new CountDownLatch(2);
     CountDownLatch release = new CountDownLatch(1);
     Set<Thread> unitThreads = ConcurrentHashMap.newKeySet();
     AtomicReference<Thread> own = new AtomicReference<>();
-    CompletableFuture<Integer> f =
+    CompletableFuture<String> f =
         scheduler.submit(
             ctx -> {
               own.set(Thread.currentThread());
               for (int i = 0; i < 2; i++) {
                 ctx.fork(
                     () -> {
-                      started.incrementAndGet();
                       unitThreads.add(Thread.currentThread());
                       bothRunning.countDown();
                       await(release);
                     });
               }
-              // Degree 1: nothing is released while the own thread is busy here.
-              severalQuanta();
-              int before = started.get();
+              // Degree 1: a tick sends no helper while the own thread is busy here.
+              scheduler.tick();
+              int before = ctx.view().threads();
               policy.degree = 3; // the next tick raises the degree and releases both units
               await(bothRunning);
               release.countDown();
-              // Degree 0: serialize. New units are held for the own thread.
+              // Degree 0: serialize. Re-read now on this thread; the helpers leave after their
+              // units, and new units are held for the own thread.
               policy.degree = 0;
-              severalQuanta();
+              ctx.mayContinue();
+              Waits.until(() -> ctx.view().threads() == 1, "the helpers left");
               AtomicInteger late = new AtomicInteger();
               Thread self = Thread.currentThread();
               for (int i = 0; i < 3; i++) {
@@ -212,9 +211,9 @@ class SchedulerTest {
                     });
               }
               ctx.joinUnits();
-              return before * 100 + late.get();
+              return "threads before the raise " + before + ", late units on self " + late.get();
             });
-    assertEquals(3, f.get(GUARD, SECONDS), "0 units before the raise, 3 late units run by self");
+    assertEquals("threads before the raise 1, late units on self 3", f.get(GUARD, SECONDS));
     assertEquals(2, unitThreads.size());
     assertFalse(unitThreads.contains(own.get()), "raised units ran on helpers");
   }
@@ -307,7 +306,7 @@ class SchedulerTest {
     policy.degree = 1;
     AtomicInteger unitsRun = new AtomicInteger();
     CountDownLatch forked = new CountDownLatch(1);
-    CountDownLatch interrupted = new CountDownLatch(1);
+    AtomicReference<String> bodySaw = new AtomicReference<>();
     CompletableFuture<Object> f =
         scheduler.submit(
             ctx -> {
@@ -315,17 +314,14 @@ class SchedulerTest {
                 ctx.fork(unitsRun::incrementAndGet);
               }
               forked.countDown();
-              try {
-                Thread.sleep(GUARD * 1000L);
-              } catch (InterruptedException e) {
-                interrupted.countDown();
-              }
+              Waits.until(ctx::isCancelled, "cancelled");
+              bodySaw.set("interrupted " + Thread.currentThread().isInterrupted());
               return null;
             });
     await(forked);
     assertTrue(f.cancel(true));
-    await(interrupted);
     assertEquals("free", scheduler.submit(ctx -> "free").get(GUARD, SECONDS));
+    assertEquals("interrupted false", bodySaw.get(), "cancellation is cooperative");
     assertEquals(0, unitsRun.get());
     assertEquals(1, scheduler.metrics().count(RequestRecord.Outcome.CANCELLED));
   }
@@ -362,7 +358,7 @@ class SchedulerTest {
     scheduler.shutdown();
     assertTrue(scheduler.isShutdown());
     assertThrows(RejectedExecutionException.class, () -> scheduler.submit(ctx -> "c"));
-    assertFalse(scheduler.awaitTermination(10, java.util.concurrent.TimeUnit.MILLISECONDS));
+    assertFalse(scheduler.isTerminated(), "a request still runs");
     blocker.countDown();
     assertTrue(scheduler.awaitTermination(GUARD, SECONDS));
     assertTrue(scheduler.isTerminated());
@@ -374,11 +370,13 @@ class SchedulerTest {
   void shutdownNowFailsQueuedAndCancelsRunningRequests() throws Exception {
     start(1);
     CountDownLatch started = new CountDownLatch(1);
+    AtomicReference<String> bodySaw = new AtomicReference<>();
     CompletableFuture<Object> running =
         scheduler.submit(
             ctx -> {
               started.countDown();
-              Thread.sleep(GUARD * 1000L);
+              Waits.until(ctx::isCancelled, "cancelled by shutdownNow");
+              bodySaw.set("interrupted " + Thread.currentThread().isInterrupted());
               return null;
             });
     CompletableFuture<String> queued = scheduler.submit(ctx -> "never");
@@ -387,6 +385,7 @@ class SchedulerTest {
     assertTrue(scheduler.awaitTermination(GUARD, SECONDS));
     assertThrows(CancellationException.class, queued::join);
     assertThrows(CancellationException.class, running::join);
+    assertEquals("interrupted false", bodySaw.get());
   }
 
   @Test
@@ -413,8 +412,9 @@ class SchedulerTest {
     await(callerRunning);
     CompletableFuture<Integer> submitted =
         scheduler.submit(ctx -> submittedStarted.incrementAndGet());
-    severalQuanta();
-    assertEquals(0, submittedStarted.get(), "the only slot is the caller's");
+    scheduler.tick();
+    assertEquals(1, scheduler.systemView().queuedRequests(), "the only slot is the caller's");
+    assertEquals(0, submittedStarted.get());
     assertEquals(1, scheduler.systemView().busyWorkers());
     callerMayFinish.countDown();
     assertEquals(1, submitted.get(GUARD, SECONDS));
@@ -442,7 +442,9 @@ class SchedulerTest {
               }
             });
     caller.start();
-    severalQuanta();
+    Waits.until(() -> scheduler.systemView().queuedRequests() == 1, "the caller queued");
+    scheduler.tick();
+    assertEquals(1, scheduler.systemView().queuedRequests(), "the caller still waits");
     assertEquals(List.of(), order);
     blocker.countDown();
     caller.join(GUARD * 1000L);
@@ -457,15 +459,23 @@ class SchedulerTest {
   }
 
   @Test
-  void aDelayedAdmissionStartsNoEarlierThanItsTime() throws Exception {
-    start(2);
+  void aDelayedAdmissionStartsWhenItsTimeComesAndNotBefore() throws Exception {
+    AtomicLong clock = new AtomicLong(1_000_000);
+    scheduler =
+        Scheduler.builder().policy(policy).workers(2).quantum(QUANTUM).clock(clock::get).build();
     long delay = Duration.ofMillis(30).toNanos();
     policy.admission =
         (r, s) -> s.nanoTime() - r.arrivalNanos() < delay ? delayUntil(r, delay) : null;
-    AtomicReference<RequestView> seen = new AtomicReference<>();
-    scheduler.submit(ctx -> seen.getAndSet(ctx.view())).get(GUARD, SECONDS);
-    RequestView v = seen.get();
-    assertTrue(v.startNanos() - v.arrivalNanos() >= delay, "waited its delay");
+    CompletableFuture<RequestView> f = scheduler.submit(RequestContext::view);
+    scheduler.tick();
+    assertEquals(1, scheduler.systemView().queuedRequests(), "delayed at arrival");
+    clock.addAndGet(delay - 1);
+    scheduler.tick();
+    assertEquals(1, scheduler.systemView().queuedRequests(), "a nanosecond early: still delayed");
+    clock.addAndGet(1);
+    scheduler.tick();
+    RequestView v = f.get(GUARD, SECONDS);
+    assertEquals(delay, v.startNanos() - v.arrivalNanos(), "started when its time came");
   }
 
   private static Admission delayUntil(RequestView r, long delay) {
@@ -486,8 +496,9 @@ class SchedulerTest {
               return null;
             });
     CompletableFuture<Boolean> second = scheduler.submit(ctx -> order.add("second started"));
-    severalQuanta();
-    assertEquals(List.of(), order, "a slot is free but the policy waits for an exit");
+    scheduler.tick();
+    assertEquals(1, scheduler.systemView().queuedRequests(), "held for an exit, a slot free");
+    assertEquals(List.of(), order);
     blocker.countDown();
     first.get(GUARD, SECONDS);
     second.get(GUARD, SECONDS);
@@ -550,7 +561,7 @@ class SchedulerTest {
               bDone.countDown();
               return null;
             });
-    severalQuanta();
+    scheduler.tick(); // A's degree is 2 now
     cRelease.countDown();
     c.get(GUARD, SECONDS);
     b.get(GUARD, SECONDS);
@@ -602,11 +613,14 @@ class SchedulerTest {
   void accountingAddsUpWorkAndDegree() throws Exception {
     policy.degree = 2;
     AtomicReference<RequestRecord> record = new AtomicReference<>();
+    AtomicLong clock = new AtomicLong();
+    long unitTime = Duration.ofMillis(20).toNanos();
     scheduler =
         Scheduler.builder()
             .policy(policy)
             .workers(2)
             .quantum(QUANTUM)
+            .clock(clock::get)
             .listener(
                 new SchedulerListener() {
                   @Override
@@ -616,28 +630,31 @@ class SchedulerTest {
                 })
             .build();
     CountDownLatch bothBusy = new CountDownLatch(2);
-    scheduler
-        .submit(
+    CountDownLatch clockMoved = new CountDownLatch(1);
+    CompletableFuture<Object> f =
+        scheduler.submit(
             ctx -> {
               for (int i = 0; i < 2; i++) {
                 ctx.fork(
                     () -> {
                       bothBusy.countDown();
-                      await(bothBusy);
-                      sleep(20);
+                      await(clockMoved);
                     });
               }
               ctx.joinUnits();
               return null;
-            })
-        .get(GUARD, SECONDS);
+            });
+    await(bothBusy); // both threads are in a unit: 20 ms pass for each
+    clock.addAndGet(unitTime);
+    clockMoved.countDown();
+    f.get(GUARD, SECONDS);
     RequestRecord r = record.get();
     assertEquals(2, r.maxThreads());
     assertEquals(2, r.maxDegree());
     assertEquals(2.0, r.meanDegree(), 1e-9);
-    assertTrue(r.workNanos() >= 2 * Duration.ofMillis(20).toNanos(), "two threads slept 20 ms");
-    assertTrue(r.workNanos() <= 2 * r.runNanos(), "never more work than two threads could do");
-    assertTrue(r.arrivalNanos() <= r.startNanos() && r.startNanos() <= r.endNanos());
+    assertEquals(2 * unitTime, r.workNanos(), "two threads, 20 ms each");
+    assertEquals(unitTime, r.runNanos());
+    assertEquals(0, r.queueingNanos());
     assertEquals(1, scheduler.metrics().latency().getTotalCount());
   }
 
@@ -705,10 +722,12 @@ class SchedulerTest {
     CountDownLatch unitMayFinish = new CountDownLatch(1);
     AtomicInteger unitFinished = new AtomicInteger();
     AtomicReference<String> bodySaw = new AtomicReference<>();
+    AtomicReference<Thread> own = new AtomicReference<>();
     CountDownLatch bodyDone = new CountDownLatch(1);
     CompletableFuture<Object> f =
         scheduler.submit(
             ctx -> {
+              own.set(Thread.currentThread());
               ctx.fork(
                   () -> {
                     unitRunning.countDown();
@@ -726,10 +745,11 @@ class SchedulerTest {
               return null;
             });
     await(unitRunning);
-    severalQuanta(); // the body is waiting in joinUnits
+    Waits.until(() -> own.get() != null, "the body started");
+    Waits.untilInJoin(own.get());
     assertTrue(f.cancel(true));
-    severalQuanta();
-    assertEquals(1, bodyDone.getCount(), "still waiting for the running unit");
+    assertTrue(Waits.inAwaitHelpers(own.get()), "still waiting for the running unit");
+    assertEquals(1, bodyDone.getCount());
     unitMayFinish.countDown();
     await(bodyDone);
     assertEquals("cancelled, unit finished 1", bodySaw.get());
@@ -779,7 +799,8 @@ class SchedulerTest {
               .submit(
                   ctx -> {
                     ctx.fork(() -> {});
-                    severalQuanta(); // let the ticker ask the broken policy
+                    ctx.mayContinue(); // asks the broken policy here
+                    scheduler.tick(); // and on a tick
                     ctx.joinUnits();
                     return n;
                   })
@@ -811,13 +832,5 @@ class SchedulerTest {
     assertEquals(0, unitsRun.get(), "held units were dropped");
     assertEquals(1, scheduler.metrics().count(RequestRecord.Outcome.CANCELLED));
     assertThrows(ExecutionException.class, f::get);
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }

@@ -20,7 +20,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -292,7 +294,7 @@ class SpinBeforeParkTest {
         scheduler.submit(
             ctx -> {
               running.countDown();
-              new CountDownLatch(1).await(); // until interrupted
+              Waits.until(ctx::isCancelled, "cancelled"); // shutdownNow cancels it
               return null;
             });
     await(running);
@@ -364,7 +366,8 @@ class SpinBeforeParkTest {
   @Test
   void waitingForHelpersIsNotWorkWhetherItSpinsOrParks() throws Exception {
     for (Duration spin : List.of(FOREVER, Duration.ZERO)) {
-      startDegreeTwo(spin);
+      AtomicLong clock = new AtomicLong();
+      startDegreeTwo(spin, clock::get);
       CountDownLatch onHelper = new CountDownLatch(1);
       CountDownLatch unitMayFinish = new CountDownLatch(1);
       AtomicReference<RequestView> view = new AtomicReference<>();
@@ -389,25 +392,13 @@ class SpinBeforeParkTest {
       }
       try {
         awaitInJoin(own.get());
-        // Only the helper counts as working now, so work grows no faster than the clock; were the
-        // waiting own thread counted too, it would grow twice as fast over the sleep.
-        long before1 = System.nanoTime();
+        // Only the helper counts as working now, so work grows as fast as the clock; were the
+        // waiting own thread counted too, it would grow twice as fast.
         long work1 = view.get().workNanos();
-        long after1 = System.nanoTime();
-        Thread.sleep(20);
-        long before2 = System.nanoTime();
+        clock.addAndGet(20_000_000);
         long work2 = view.get().workNanos();
-        long after2 = System.nanoTime();
         assertTrue(inAwaitHelpers(own.get()), "still waiting");
-        assertTrue(
-            work2 - work1 <= after2 - before1,
-            spin
-                + ": work grew "
-                + (work2 - work1)
-                + " ns in at most "
-                + (after2 - before1)
-                + " ns");
-        assertTrue(2 * (before2 - after1) > after2 - before1, "the sleep dominates the samples");
+        assertEquals(20_000_000, work2 - work1, spin + ": work grew with one thread");
       } finally {
         unitMayFinish.countDown();
       }
@@ -418,6 +409,10 @@ class SpinBeforeParkTest {
   }
 
   private void startDegreeTwo(Duration spin) {
+    startDegreeTwo(spin, System::nanoTime);
+  }
+
+  private void startDegreeTwo(Duration spin, LongSupplier clock) {
     ControlledPolicy policy = new ControlledPolicy();
     policy.degree = 2;
     scheduler =
@@ -426,25 +421,15 @@ class SpinBeforeParkTest {
             .workers(2)
             .spinBeforePark(spin)
             .threadFactory(factory)
+            .clock(clock)
             .build();
   }
 
-  /** Waits until {@code t} waits for its helpers in {@code joinUnits}, spinning or parked. */
-  private static void awaitInJoin(Thread t) throws InterruptedException {
-    long deadline = System.nanoTime() + SECONDS.toNanos(GUARD);
-    while (!inAwaitHelpers(t)) {
-      assertTrue(System.nanoTime() < deadline, "hang guard");
-      Thread.sleep(1);
-    }
+  private static void awaitInJoin(Thread t) {
+    Waits.untilInJoin(t);
   }
 
   private static boolean inAwaitHelpers(Thread t) {
-    for (StackTraceElement e : t.getStackTrace()) {
-      if (e.getClassName().equals(Request.class.getName())
-          && e.getMethodName().equals("awaitHelpers")) {
-        return true;
-      }
-    }
-    return false;
+    return Waits.inAwaitHelpers(t);
   }
 }

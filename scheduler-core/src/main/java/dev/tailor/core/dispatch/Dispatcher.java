@@ -1,5 +1,6 @@
 package dev.tailor.core.dispatch;
 
+import dev.tailor.core.FailureLog;
 import dev.tailor.core.Internal;
 import dev.tailor.core.policy.Admission;
 import dev.tailor.core.policy.Policy;
@@ -17,8 +18,12 @@ import java.util.function.Consumer;
  * runtime and for the simulator alike: admit the head (or delay it, or hold it until a request
  * exits), help the oldest running request that may take another thread, in the order the policy
  * prefers, and re-read a running request's degree. Every question to the {@link Policy} goes
- * through here and is guarded: a policy that throws or answers null is logged and a safe default is
- * used (start with one thread, help first, keep the degree).
+ * through here and is guarded: a policy that throws or answers null is reported through the {@link
+ * #failures() failure log} (logged once per kind of question, then counted) and a safe default is
+ * used (start with one thread, help first, keep the degree). The guard holds whatever the policy
+ * throws, from any of its methods, {@link Policy#spec()} included, and so does the one around a
+ * {@link DecisionListener}: nothing a policy or a listener does can escape into the host's dispatch
+ * and leave a request half admitted.
  *
  * <p>What a decision does to a request (start its body, send a helper to it) is the {@link Host}'s:
  * the runtime's host moves threads, the simulator's moves a virtual clock. So a policy decided in
@@ -95,11 +100,13 @@ public final class Dispatcher<R extends RequestView> {
   }
 
   private final Policy policy;
+  private final String policyName; // for failure reports: spec() read once, guarded
   private final Host<R> host;
   private final int poolSize;
   private final boolean skipFruitlessHelpScans;
   private final R[] none;
   private final SystemView view = new View();
+  private final FailureLog failures = new FailureLog(LOG);
   private final ArrayDeque<R> queue = new ArrayDeque<>();
   private volatile R[] running;
   private volatile int freeSlots;
@@ -128,12 +135,21 @@ public final class Dispatcher<R extends RequestView> {
       throw new IllegalArgumentException("noRequests must be empty");
     }
     this.policy = Objects.requireNonNull(policy, "policy");
+    this.policyName = nameOf(policy);
     this.host = Objects.requireNonNull(host, "host");
     this.poolSize = poolSize;
     this.skipFruitlessHelpScans = skipFruitlessHelpScans;
     this.none = noRequests;
     this.running = noRequests;
     this.freeSlots = poolSize;
+  }
+
+  private static String nameOf(Policy policy) {
+    try {
+      return "policy " + policy.spec();
+    } catch (Throwable e) {
+      return "policy " + policy.getClass().getName() + " (whose spec() threw " + e + ")";
+    }
   }
 
   /** Reports every later decision to {@code listener} (null: to nobody). */
@@ -144,6 +160,11 @@ public final class Dispatcher<R extends RequestView> {
   /** The live load measures policies see. */
   public SystemView view() {
     return view;
+  }
+
+  /** Where the failures of the policy and the decision listener are reported. */
+  public FailureLog failures() {
+    return failures;
   }
 
   // ---- the queue ------------------------------------------------------------------------------
@@ -279,10 +300,7 @@ public final class Dispatcher<R extends RequestView> {
     }
     for (R r : running) {
       if (host.wantsHelper(r)) {
-        DecisionListener l = decisions;
-        if (l != null) {
-          l.decided(Decision.HELP, r.id(), r.threads());
-        }
+        decided(Decision.HELP, r, r.threads());
         host.addHelper(r, now);
         takeSlot(now);
         tookHelp = true;
@@ -303,32 +321,25 @@ public final class Dispatcher<R extends RequestView> {
       return null;
     }
     Admission a = admission(head);
-    DecisionListener l = decisions;
     switch (a.kind()) {
       case DELAY -> {
         headDelayedUntil = a.untilNanos();
         if (now - a.untilNanos() < 0) {
-          if (l != null) {
-            l.decided(Decision.DELAY, head.id(), a.untilNanos());
-          }
+          decided(Decision.DELAY, head, a.untilNanos());
           return null;
         }
       }
       case AWAIT_EXIT -> {
         if (running.length > 0) {
           headAwaitsExit = true;
-          if (l != null) {
-            l.decided(Decision.AWAIT_EXIT, head.id(), 0);
-          }
+          decided(Decision.AWAIT_EXIT, head, 0);
           return null;
         }
       }
       case START -> {}
     }
     int degree = a.kind() == Admission.Kind.START ? a.degree() : 1;
-    if (l != null) {
-      l.decided(Decision.START, head.id(), degree);
-    }
+    decided(Decision.START, head, degree);
     queue.pollFirst();
     queued = queue.size();
     headDelayedUntil = NOT_DELAYED;
@@ -340,6 +351,18 @@ public final class Dispatcher<R extends RequestView> {
     takeSlot(now);
     tookHelp = false;
     return head;
+  }
+
+  /** Tells the decision listener, if any; what it throws is reported and goes no further. */
+  private void decided(Decision decision, R request, long value) {
+    DecisionListener l = decisions;
+    if (l != null) {
+      try {
+        l.decided(decision, request.id(), value);
+      } catch (Throwable e) {
+        failures.report("decisionListener", "the decision stands", e);
+      }
+    }
   }
 
   private void takeSlot(long now) {
@@ -358,12 +381,11 @@ public final class Dispatcher<R extends RequestView> {
     try {
       d = Math.max(0, policy.degree(request, view));
     } catch (Throwable e) {
-      LOG.log(System.Logger.Level.WARNING, "policy " + policy.spec() + " failed; degree kept", e);
+      failures.report("policy.degree", policyName + ": the degree is kept", e);
       return request.degree();
     }
-    DecisionListener l = decisions;
-    if (l != null && d != request.degree()) {
-      l.decided(Decision.DEGREE, request.id(), d);
+    if (decisions != null && d != request.degree()) {
+      decided(Decision.DEGREE, request, d);
     }
     return d;
   }
@@ -378,8 +400,8 @@ public final class Dispatcher<R extends RequestView> {
       long t = policy.longThresholdNanos();
       return t > 0 ? t : configured;
     } catch (Throwable e) {
-      LOG.log(
-          System.Logger.Level.WARNING, "policy " + policy.spec() + " failed; threshold kept", e);
+      failures.report(
+          "policy.longThresholdNanos", policyName + ": the configured threshold is used", e);
       return configured;
     }
   }
@@ -389,7 +411,7 @@ public final class Dispatcher<R extends RequestView> {
       Admission a = policy.admit(head, view);
       return a != null ? a : Admission.start(1);
     } catch (Throwable e) {
-      LOG.log(System.Logger.Level.WARNING, "policy " + policy.spec() + " failed; starting", e);
+      failures.report("policy.admit", policyName + ": the request starts with one thread", e);
       return Admission.start(1);
     }
   }
@@ -399,7 +421,7 @@ public final class Dispatcher<R extends RequestView> {
       WorkerPreference p = policy.workerPreference(view);
       return p != null ? p : WorkerPreference.HELP_FIRST;
     } catch (Throwable e) {
-      LOG.log(System.Logger.Level.WARNING, "policy " + policy.spec() + " failed; helping first", e);
+      failures.report("policy.workerPreference", policyName + ": a free worker helps first", e);
       return WorkerPreference.HELP_FIRST;
     }
   }
