@@ -45,7 +45,13 @@ import org.apache.lucene.util.ThreadInterruptedException;
  *
  * <p>All of {@code search}, {@code searchAfter} and {@code count} go through the scheduler; {@link
  * #search(Query, CollectorManager, RequestAttributes, Duration)} also takes the request's
- * attributes (a label, a predicted time) and a deadline.
+ * attributes (a label, a predicted time) and a deadline. A {@link QueryTimeout} of the user's own
+ * ({@link #setTimeout}) still works, alongside the deadlines: a search stops when either says so.
+ *
+ * <p>A search stops early only where it checks: cancelling its request (the future of a {@link
+ * Scheduler#submit} body that searches) is cooperative, seen between windows, and never interrupts
+ * a thread, whose interrupt could close the index's file channels (see {@link
+ * java.util.concurrent.CompletableFuture#cancel} on the scheduler's futures).
  *
  * <p>With a {@linkplain #setPredictor predictor} set, each search whose attributes carry no
  * prediction is predicted on the calling thread as it is submitted, and the prediction travels in
@@ -59,6 +65,8 @@ public final class TailorSearcher extends IndexSearcher {
   private final Slicing slicing;
   private final UnitListener unitListener;
   private final ConcurrentHashMap<RequestContext, Deadline> deadlines = new ConcurrentHashMap<>();
+  private final RequestTimeout requestTimeout = new RequestTimeout();
+  private volatile QueryTimeout userTimeout;
   private final int maxHelpers;
   private volatile Predictor<Query> predictor;
   private volatile LeafSlice[] wholeSegmentWindows;
@@ -84,6 +92,9 @@ public final class TailorSearcher extends IndexSearcher {
     this.slicing = Objects.requireNonNull(slicing, "slicing");
     this.unitListener = unitListener;
     this.maxHelpers = Math.max(0, scheduler.systemView().poolSize() - 1);
+    // Installed once, before the searcher is shared: Lucene's own scoring paths poll it, and it
+    // finds each search's deadline and the user's timeout itself.
+    super.setTimeout(requestTimeout);
   }
 
   private static Slicing defaultSlicing(Scheduler scheduler) {
@@ -113,6 +124,24 @@ public final class TailorSearcher extends IndexSearcher {
   /** The predictor set with {@link #setPredictor}, or {@code null}. */
   public Predictor<Query> getPredictor() {
     return predictor;
+  }
+
+  /**
+   * Sets a timeout of the user's own, polled as {@link IndexSearcher} polls one, or {@code null}
+   * for none. It does not replace the deadlines of {@link #search(Query, CollectorManager,
+   * RequestAttributes, Duration)}: a search stops, its result partial, when its deadline has passed
+   * or this timeout says exit, whichever comes first. Thread-safe; searches already running may
+   * still poll the timeout they started with.
+   */
+  @Override
+  public void setTimeout(QueryTimeout timeout) {
+    this.userTimeout = timeout;
+  }
+
+  /** The timeout set with {@link #setTimeout}, or {@code null}; deadlines are not included. */
+  @Override
+  public QueryTimeout getTimeout() {
+    return userTimeout;
   }
 
   @Override
@@ -145,36 +174,46 @@ public final class TailorSearcher extends IndexSearcher {
   /**
    * Searches as a request with the given attributes and deadline. When the deadline passes, the
    * units not yet started are dropped, running ones stop at their next check, and the outcome says
-   * the result is partial.
+   * the result is partial; so it does when the user's own {@linkplain #setTimeout timeout} stops
+   * the search. A search nested in a request that has a deadline already keeps the earlier of the
+   * two.
    *
-   * @param timeout how long the search may take from now, admission included; {@code null} for no
-   *     deadline
+   * @param timeout how long the search may take from now, admission included: zero or negative for
+   *     a deadline already passed (the search stops at its first check), {@code null} for none. A
+   *     timeout of more than a century never passes, however long it is ({@link Duration} reaches
+   *     further than a {@code long} of nanoseconds does).
    */
   public <C extends Collector, T> SearchOutcome<T> search(
       Query query, CollectorManager<C, T> manager, RequestAttributes attributes, Duration timeout)
       throws IOException {
     if (timeout == null) {
-      return new SearchOutcome<>(
-          inRequest(query, attributes, () -> windowed(query, manager)), false);
+      Deadline none = new Deadline(0, true);
+      T result = inRequest(query, attributes, () -> windowed(query, manager, none));
+      return new SearchOutcome<>(result, none.stopped);
     }
-    if (getTimeout() == null) {
-      setTimeout(new DeadlineTimeout()); // installed once, on the first search with a deadline
-    }
-    Deadline deadline = new Deadline(System.nanoTime() + timeout.toNanos());
+    Deadline deadline = Deadline.after(System.nanoTime(), timeout);
     T result =
         inRequest(
             query,
             attributes,
             () -> {
               RequestContext ctx = RequestContext.current();
+              Deadline outer = deadlines.get(ctx);
+              if (outer != null) {
+                deadline.keepEarlier(outer);
+              }
               deadlines.put(ctx, deadline);
               try {
-                return windowed(query, manager);
+                return windowed(query, manager, deadline);
               } finally {
-                deadlines.remove(ctx);
+                if (outer == null) {
+                  deadlines.remove(ctx);
+                } else {
+                  deadlines.put(ctx, outer);
+                }
               }
             });
-    return new SearchOutcome<>(result, deadline.passed);
+    return new SearchOutcome<>(result, deadline.passed || deadline.stopped);
   }
 
   /**
@@ -184,6 +223,12 @@ public final class TailorSearcher extends IndexSearcher {
    */
   private <C extends Collector, T> T windowed(Query query, CollectorManager<C, T> manager)
       throws IOException {
+    return windowed(query, manager, null);
+  }
+
+  /** {@link #windowed(Query, CollectorManager)}, noting on {@code deadline} a timeout's stop. */
+  private <C extends Collector, T> T windowed(
+      Query query, CollectorManager<C, T> manager, Deadline deadline) throws IOException {
     C first = manager.newCollector();
     ScoreMode mode = first.scoreMode();
     Query rewritten = rewrite(mode.needsScores() ? query : new ConstantScoreQuery(query));
@@ -193,21 +238,27 @@ public final class TailorSearcher extends IndexSearcher {
     if (windows.length == 0) {
       return manager.reduce(List.of(first));
     }
+    RequestContext ctx = RequestContext.current();
     WindowedSearch<C, T> search =
         new WindowedSearch<>(
-            weight,
-            manager,
-            first,
-            windows,
-            getTimeout(),
-            wholeSegments,
-            unitListener,
-            RequestContext.current());
+            weight, manager, first, windows, timeoutFor(ctx), wholeSegments, unitListener, ctx);
     T result = search.run(maxHelpers);
     if (search.timedOut()) {
       partialResult = true;
+      if (deadline != null) {
+        deadline.stopped = true;
+      }
     }
     return result;
+  }
+
+  /**
+   * The timeout a search of request {@code ctx} polls: none (and so no polling) unless the request
+   * has a deadline or the user set a timeout.
+   */
+  private QueryTimeout timeoutFor(RequestContext ctx) {
+    boolean deadline = ctx != null && !deadlines.isEmpty() && deadlines.containsKey(ctx);
+    return deadline || userTimeout != null ? requestTimeout : null;
   }
 
   /** One window per non-empty segment, for the queries that cannot take less. */
@@ -306,36 +357,80 @@ public final class TailorSearcher extends IndexSearcher {
     return new RequestAttributes(attributes.label(), nanos, attributes.predictedSpeedup());
   }
 
-  /** A request's deadline; passed once the timeout has seen it pass. */
-  private static final class Deadline {
-    final long atNanos;
-    volatile boolean passed;
+  /**
+   * A request's deadline on the {@link System#nanoTime()} clock; passed once the timeout has seen
+   * it pass, stopped once a timeout (it or the user's) stopped a search under it.
+   */
+  static final class Deadline {
+    /**
+     * Timeouts from this long on never pass: {@code nanoTime} differences are exact only within
+     * 2<sup>63</sup> ns (292 years), so a deadline stays comparable while half of that is left.
+     */
+    static final long NEVER_NANOS = Long.MAX_VALUE / 2;
 
-    Deadline(long atNanos) {
+    // Set before the deadline is published to the map the timeout reads it from.
+    private long atNanos;
+    private boolean never;
+    volatile boolean passed;
+    volatile boolean stopped;
+
+    Deadline(long atNanos, boolean never) {
       this.atNanos = atNanos;
+      this.never = never;
+    }
+
+    /**
+     * The deadline {@code timeout} after {@code now}, with saturating arithmetic: no overflow for a
+     * timeout of any length, a negative one already passed.
+     */
+    static Deadline after(long now, Duration timeout) {
+      if (timeout.isNegative() || timeout.isZero()) {
+        return new Deadline(now, false);
+      }
+      if (timeout.compareTo(Duration.ofNanos(NEVER_NANOS)) >= 0) {
+        return new Deadline(0, true);
+      }
+      // The sum may wrap around, as nanoTime may; hasPassed compares differences, which stay exact
+      // while the timeout is below 2^62.
+      return new Deadline(now + timeout.toNanos(), false);
+    }
+
+    boolean hasPassed(long now) {
+      return !never && now - atNanos >= 0;
+    }
+
+    /** Moves this deadline, not yet published, to {@code other}'s if that one comes first. */
+    void keepEarlier(Deadline other) {
+      if (!other.never && (never || other.atNanos - atNanos < 0)) {
+        atNanos = other.atNanos;
+        never = false;
+      }
     }
   }
 
   /**
-   * Lucene polls this between scoring windows, on whichever thread searches a unit; it finds the
-   * deadline of the request that thread works for.
+   * The searcher's one {@link QueryTimeout}, installed at construction: Lucene polls it between
+   * scoring steps, on whichever thread searches a unit. It says exit once the deadline of the
+   * request that thread works for has passed, or the user's own timeout says so.
    */
-  private final class DeadlineTimeout implements QueryTimeout {
+  private final class RequestTimeout implements QueryTimeout {
     @Override
     public boolean shouldExit() {
-      if (deadlines.isEmpty()) {
-        return false;
+      if (!deadlines.isEmpty()) {
+        RequestContext ctx = RequestContext.current();
+        Deadline deadline = ctx == null ? null : deadlines.get(ctx);
+        if (deadline != null) {
+          if (!deadline.passed && deadline.hasPassed(System.nanoTime())) {
+            deadline.passed = true;
+            ctx.dropHeldUnits();
+          }
+          if (deadline.passed) {
+            return true;
+          }
+        }
       }
-      RequestContext ctx = RequestContext.current();
-      Deadline deadline = ctx == null ? null : deadlines.get(ctx);
-      if (deadline == null) {
-        return false;
-      }
-      if (!deadline.passed && System.nanoTime() - deadline.atNanos >= 0) {
-        deadline.passed = true;
-        ctx.dropHeldUnits();
-      }
-      return deadline.passed;
+      QueryTimeout user = userTimeout;
+      return user != null && user.shouldExit();
     }
   }
 }

@@ -12,10 +12,17 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.QueryTimeout;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreMode;
@@ -53,24 +60,147 @@ class TailorSearcherTest {
     return new TopScoreDocCollectorManager(10, Integer.MAX_VALUE);
   }
 
+  /**
+   * A query whose first document waits until {@code timeout} has passed since it was reached: by
+   * then the deadline of a search given that timeout has passed too, whatever the machine's speed.
+   */
+  private static HookedQuery outlasting(Duration timeout) {
+    AtomicLong firstVisit = new AtomicLong();
+    return new HookedQuery(
+        (leaf, doc) -> {
+          if (firstVisit.compareAndSet(0, System.nanoTime())) {
+            while (System.nanoTime() - firstVisit.get() <= timeout.toNanos()) {
+              Thread.onSpinWait();
+            }
+          }
+        });
+  }
+
   @Test
   void aDeadlineStopsTheRemainingUnitsAndSaysTheResultIsPartial() throws Exception {
     try (Scheduler scheduler = scheduler("fixed:2", 2)) {
       TailorSearcher searcher =
           new TailorSearcher(index.reader, scheduler, Slicing.unitsPerQuery(12));
-      HookedQuery slow =
-          new HookedQuery(
-              (leaf, doc) -> {
-                if (doc % 50 == 0) {
-                  sleepMillis(1); // about 120 ms in all on one thread
-                }
-              });
+      Duration timeout = Duration.ofMillis(2);
+      HookedQuery slow = outlasting(timeout);
       SearchOutcome<TopDocs> outcome =
-          searcher.search(slow, top10(), RequestAttributes.NONE, Duration.ofMillis(15));
+          searcher.search(slow, top10(), RequestAttributes.NONE, timeout);
       assertTrue(outcome.timedOut());
       long all = index.reader.maxDoc();
       assertTrue(slow.visited.get() < all, slow.visited.get() + " of " + all + " visited");
       assertTrue(outcome.result().totalHits.value() < all, "partial hits");
+      assertTrue(searcher.timedOut());
+    }
+  }
+
+  @Test
+  void aUsersOwnTimeoutDoesNotDisableTheDeadlines() throws Exception {
+    try (Scheduler scheduler = scheduler("fixed:2", 2)) {
+      TailorSearcher searcher =
+          new TailorSearcher(index.reader, scheduler, Slicing.unitsPerQuery(12));
+      AtomicBoolean userSaysExit = new AtomicBoolean();
+      QueryTimeout user = userSaysExit::get;
+      searcher.setTimeout(user);
+      assertSame(user, searcher.getTimeout());
+      Duration timeout = Duration.ofMillis(2);
+      HookedQuery slow = outlasting(timeout);
+      SearchOutcome<TopDocs> outcome =
+          searcher.search(slow, top10(), RequestAttributes.NONE, timeout);
+      assertTrue(outcome.timedOut(), "the deadline passed, the user's timeout did not");
+      assertTrue(slow.visited.get() < index.reader.maxDoc());
+    }
+  }
+
+  @Test
+  void aUsersOwnTimeoutStopsSearchesWithAndWithoutADeadline() throws Exception {
+    try (Scheduler scheduler = scheduler("fixed:2", 2)) {
+      TailorSearcher searcher =
+          new TailorSearcher(index.reader, scheduler, Slicing.unitsPerQuery(12));
+      long all = index.reader.maxDoc();
+      searcher.setTimeout(() -> true);
+      HookedQuery withDeadline = new HookedQuery((leaf, doc) -> {});
+      SearchOutcome<TopDocs> outcome =
+          searcher.search(withDeadline, top10(), RequestAttributes.NONE, Duration.ofMinutes(1));
+      assertTrue(outcome.timedOut(), "the user's timeout said exit");
+      assertTrue(outcome.result().totalHits.value() < all);
+      SearchOutcome<TopDocs> noDeadline =
+          searcher.search(withDeadline, top10(), RequestAttributes.NONE, null);
+      assertTrue(noDeadline.timedOut());
+      HookedQuery plain = new HookedQuery((leaf, doc) -> {});
+      assertTrue(searcher.search(plain, top10()).totalHits.value() < all);
+      assertTrue(searcher.timedOut());
+      searcher.setTimeout(null);
+      assertEquals(all, searcher.search(plain, top10()).totalHits.value(), "no timeout: all");
+    }
+  }
+
+  @Test
+  void timeoutsTooLongForALongOfNanosNeverPassAndNegativeOnesHavePassed() throws Exception {
+    try (Scheduler scheduler = scheduler("fixed:2", 2)) {
+      TailorSearcher searcher = new TailorSearcher(index.reader, scheduler);
+      Query q = index.term(3);
+      TopDocs plain = new IndexSearcher(index.reader).search(q, top10());
+      for (Duration far :
+          List.of(
+              Duration.ofDays(365L * 300),
+              Duration.ofNanos(Long.MAX_VALUE),
+              Duration.ofSeconds(Long.MAX_VALUE, 999_999_999))) {
+        SearchOutcome<TopDocs> outcome = searcher.search(q, top10(), RequestAttributes.NONE, far);
+        assertFalse(outcome.timedOut(), far.toString());
+        ResultEqualityTest.assertSameTopDocs(plain, outcome.result(), far.toString());
+      }
+      for (Duration passed : List.of(Duration.ZERO, Duration.ofMillis(-5))) {
+        HookedQuery all = new HookedQuery((leaf, doc) -> {});
+        SearchOutcome<TopDocs> outcome =
+            searcher.search(all, top10(), RequestAttributes.NONE, passed);
+        assertTrue(outcome.timedOut(), passed.toString());
+        assertEquals(0, all.visited.get(), passed + ": stopped at the first check");
+      }
+    }
+  }
+
+  @Test
+  void deadlineArithmeticSaturatesAndSurvivesTheClockWrappingAround() {
+    long nearTheEnd = Long.MAX_VALUE - 1_000;
+    TailorSearcher.Deadline soon = TailorSearcher.Deadline.after(nearTheEnd, Duration.ofSeconds(1));
+    assertFalse(soon.hasPassed(nearTheEnd + 999_999_999), "a nanosecond early");
+    assertTrue(soon.hasPassed(nearTheEnd + 1_000_000_000), "on time, the clock wrapped around");
+    TailorSearcher.Deadline far =
+        TailorSearcher.Deadline.after(nearTheEnd, Duration.ofSeconds(Long.MAX_VALUE));
+    for (long later : new long[] {nearTheEnd, nearTheEnd + Long.MAX_VALUE / 2, Long.MIN_VALUE}) {
+      assertFalse(far.hasPassed(later), "never, at " + later);
+    }
+    TailorSearcher.Deadline longest =
+        TailorSearcher.Deadline.after(nearTheEnd, Duration.ofNanos(Long.MAX_VALUE / 2 - 1));
+    assertFalse(longest.hasPassed(nearTheEnd + Long.MAX_VALUE / 4), "a century on: not yet");
+    TailorSearcher.Deadline negative =
+        TailorSearcher.Deadline.after(nearTheEnd, Duration.ofSeconds(Long.MIN_VALUE));
+    assertTrue(negative.hasPassed(nearTheEnd));
+  }
+
+  @Test
+  void everySearchOnAFreshSearcherFromManyThreadsAtOnceKeepsItsDeadline() throws Exception {
+    try (Scheduler scheduler = scheduler("fixed:2", 2);
+        ExecutorService callers = Executors.newFixedThreadPool(8)) {
+      TailorSearcher searcher =
+          new TailorSearcher(index.reader, scheduler, Slicing.unitsPerQuery(12));
+      CyclicBarrier together = new CyclicBarrier(8);
+      List<Future<Boolean>> timedOut = new java.util.ArrayList<>();
+      for (int t = 0; t < 8; t++) {
+        timedOut.add(
+            callers.submit(
+                () -> {
+                  together.await(1, TimeUnit.MINUTES);
+                  HookedQuery q = new HookedQuery((leaf, doc) -> {});
+                  return searcher
+                          .search(q, top10(), RequestAttributes.NONE, Duration.ZERO)
+                          .timedOut()
+                      && q.visited.get() == 0;
+                }));
+      }
+      for (Future<Boolean> f : timedOut) {
+        assertTrue(f.get(1, TimeUnit.MINUTES), "each first search stopped at its deadline");
+      }
     }
   }
 
@@ -237,13 +367,5 @@ class TailorSearcherTest {
       }
     }
     assertEquals(1, Slicing.single().slice(index.reader.leaves()).length);
-  }
-
-  static void sleepMillis(long ms) {
-    try {
-      Thread.sleep(ms);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }
