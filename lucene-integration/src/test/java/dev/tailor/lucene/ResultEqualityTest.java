@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -114,6 +116,10 @@ class ResultEqualityTest {
       TailorSearcher searcher =
           new TailorSearcher(index.reader, scheduler, Slicing.unitsPerQuery(16));
       assertTrue(searcher.getSlices().length >= 12, "intra-segment partitions");
+      if (!spec.equals("seq")) {
+        int threads = threadsOnAProbe(searcher);
+        assertTrue(threads >= 2, spec + ": a query got a second thread, got " + threads);
+      }
       for (int i = 0; i < queries.size(); i++) {
         check(searcher, i, i % 2 == 0);
       }
@@ -123,6 +129,34 @@ class ResultEqualityTest {
     } else {
       assertEquals(0, parallel.get(), "seq never adds a thread");
     }
+  }
+
+  /**
+   * Searches a query that holds its first thread in its first document until a second thread has
+   * searched a document: it returns only once the policy gave it a second thread, however long that
+   * takes (a ramp-up waits for run time, chaos for a lucky draw), and then finds every document.
+   *
+   * @return how many threads searched it
+   */
+  private static int threadsOnAProbe(TailorSearcher searcher) throws Exception {
+    Set<Thread> threads = ConcurrentHashMap.newKeySet();
+    CountDownLatch second = new CountDownLatch(1);
+    HookedQuery probe =
+        new HookedQuery(
+            (leaf, doc) -> {
+              threads.add(Thread.currentThread());
+              if (threads.size() >= 2) {
+                second.countDown();
+              } else {
+                try {
+                  assertTrue(second.await(1, TimeUnit.MINUTES), "hang guard: a second thread");
+                } catch (InterruptedException e) {
+                  throw new AssertionError(e);
+                }
+              }
+            });
+    assertEquals(index.reader.maxDoc(), searcher.search(probe, exact()).totalHits.value());
+    return threads.size();
   }
 
   @Test
