@@ -38,6 +38,7 @@ import picocli.CommandLine.Spec;
       TraceCommand.class,
       TablesCommand.class,
       PredictorCommand.class,
+      SoakCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class TailorCommand implements Runnable {

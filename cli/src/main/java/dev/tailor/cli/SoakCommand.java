@@ -1,0 +1,89 @@
+package dev.tailor.cli;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tailor soak}: a fault soak of the runtime ({@link FaultSoak}). Prints what it checked and
+ * measured, and exits with status 1 if a check failed.
+ */
+@Command(
+    name = "soak",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run many requests of every troublesome kind through one scheduler: bodies and units that"
+          + " throw, requests cancelled while queued and mid-run, slow ones, nested ones (a body"
+          + " that submits a request to the same scheduler and waits for it), callers' own"
+          + " threads; under a policy that answers from Few-to-Many, TPC and tail-control tables"
+          + " whose files are swapped during the run for good and corrupt ones, gives random"
+          + " degrees a tenth of the time and throws one question in ten thousand.",
+      "Checks that every request completes and is reported exactly once, no scheduler thread"
+          + " dies or is left behind, and prints the used heap after GC every --sample-every"
+          + " requests. Exit status 1 if a check failed."
+    })
+final class SoakCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--requests",
+      defaultValue = "1000000",
+      description = "Requests to run (default ${DEFAULT-VALUE}).")
+  long requests;
+
+  @Option(
+      names = "--workers",
+      defaultValue = "4",
+      description = "The scheduler's threads (default ${DEFAULT-VALUE}).")
+  int workers;
+
+  @Option(
+      names = "--callers",
+      defaultValue = "2",
+      description =
+          "Application threads running a tenth of the requests on themselves (default"
+              + " ${DEFAULT-VALUE}).")
+  int callers;
+
+  @Option(
+      names = "--sample-every",
+      defaultValue = "100000",
+      paramLabel = "N",
+      description = "Requests between two heap samples (default ${DEFAULT-VALUE}).")
+  long sampleEvery;
+
+  @Option(
+      names = "--swap-every",
+      defaultValue = "10000",
+      paramLabel = "N",
+      description = "Requests between two table-file swaps (default ${DEFAULT-VALUE}).")
+  long swapEvery;
+
+  @Option(
+      names = "--seed",
+      defaultValue = "20261123",
+      description = "Seed of every request's plan (default ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Override
+  public Integer call() throws Exception {
+    FaultSoak.Options options =
+        new FaultSoak.Options(requests, workers, callers, sampleEvery, swapEvery, seed);
+    PrintWriter err = spec.commandLine().getErr();
+    SoakReport report =
+        FaultSoak.run(
+            options,
+            line -> {
+              err.println(line);
+              err.flush();
+            });
+    PrintWriter out = spec.commandLine().getOut();
+    report.lines().forEach(out::println);
+    out.flush();
+    return report.passed() ? 0 : 1;
+  }
+}

@@ -1,0 +1,196 @@
+package dev.tailor.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * What a {@link FaultSoak} found, and its figures as the command prints them.
+ *
+ * @param requests requests planned, each started once (submitted or run by a caller)
+ * @param nestedSubmitted requests submitted from inside a request and waited for there
+ * @param completed outcomes as planned: completed
+ * @param failed failed with the planned failure
+ * @param cancelled cancelled, at once or mid-run
+ * @param unexpected outcomes the request's kind does not allow, with the first few described
+ * @param completionsNotOnce requests whose future's callbacks ran other than once
+ * @param idsReported request ids the listener reported
+ * @param idsNotOnce ids reported other than once, or missing
+ * @param metricsTotal the scheduler's metrics' count of every outcome
+ * @param midRunNotCancelled mid-run cancellations the body never saw (within a minute)
+ * @param schedulerThreads threads the scheduler's thread factory made
+ * @param fewestAlive the fewest of them alive at a sample
+ * @param aliveAfterClose those alive after the scheduler closed
+ * @param uncaught uncaught exceptions, with the first described
+ * @param threadsBefore live threads before the scheduler started
+ * @param threadsAfter live threads after everything closed
+ * @param leftBehind threads alive after that were not before (JIT compiler threads aside)
+ * @param goodTables good tables written; swappedIn: reloads that took a new table
+ * @param corruptTables corrupt files written; rejected: reloads that kept the old table
+ * @param policyThrows questions the policy answered by throwing
+ * @param warningsLogged warnings the runtime logged (by logger), the policy's failures among them
+ * @param heap used heap after GC, first before any request
+ * @param seconds the run's wall time
+ */
+record SoakReport(
+    FaultSoak.Options options,
+    long requests,
+    long nestedSubmitted,
+    long completed,
+    long failed,
+    long cancelled,
+    long unexpected,
+    List<String> unexpectedExamples,
+    long completionsNotOnce,
+    long idsReported,
+    long idsNotOnce,
+    long metricsTotal,
+    long midRunNotCancelled,
+    int schedulerThreads,
+    int fewestAlive,
+    int aliveAfterClose,
+    long uncaught,
+    String firstUncaught,
+    int threadsBefore,
+    int threadsAfter,
+    List<String> leftBehind,
+    long goodTables,
+    long swappedIn,
+    long corruptTables,
+    long rejected,
+    long policyThrows,
+    Map<String, Long> warningsLogged,
+    List<HeapSample> heap,
+    double seconds) {
+
+  /** One heap sample: used bytes after a full collection, once {@code requests} were started. */
+  record HeapSample(long requests, long usedBytes) {}
+
+  /** Whether every check held. */
+  boolean passed() {
+    return unexpected == 0
+        && completionsNotOnce == 0
+        && idsNotOnce == 0
+        && idsReported == requests + nestedSubmitted
+        && metricsTotal == idsReported
+        && midRunNotCancelled == 0
+        && schedulerThreads == options.workers() + 1
+        && fewestAlive == schedulerThreads
+        && aliveAfterClose == 0
+        && uncaught == 0
+        && leftBehind.isEmpty()
+        && swappedIn == goodTables
+        && rejected == corruptTables;
+  }
+
+  /** The spread (max - min) of the heap samples after the first, in bytes; 0 with fewer. */
+  long heapSpread() {
+    long min = Long.MAX_VALUE;
+    long max = Long.MIN_VALUE;
+    for (HeapSample s : heap.subList(Math.min(1, heap.size()), heap.size())) {
+      min = Math.min(min, s.usedBytes());
+      max = Math.max(max, s.usedBytes());
+    }
+    return max < min ? 0 : max - min;
+  }
+
+  /** The report, one figure a line. */
+  List<String> lines() {
+    List<String> out = new ArrayList<>();
+    out.add(
+        String.format(
+            Locale.ROOT,
+            "soak: %,d requests on %d workers and %d callers, seed %d; tables swapped every %,d"
+                + " requests",
+            requests,
+            options.workers(),
+            options.callers(),
+            options.seed(),
+            options.swapEvery()));
+    out.add(
+        String.format(
+            Locale.ROOT,
+            "outcomes          %,d completed, %,d failed as planned, %,d cancelled; %,d nested"
+                + " requests submitted and waited for from inside a request",
+            completed,
+            failed,
+            cancelled,
+            nestedSubmitted));
+    out.add(
+        String.format(
+            Locale.ROOT,
+            "exactly once      futures: %,d requests completed other than once; listener: %,d"
+                + " ids of %,d expected, %,d other than once; metrics count %,d",
+            completionsNotOnce,
+            idsReported,
+            requests + nestedSubmitted,
+            idsNotOnce,
+            metricsTotal));
+    out.add(
+        String.format(
+            Locale.ROOT,
+            "as planned        %,d unexpected outcomes%s; %,d mid-run cancellations unseen",
+            unexpected,
+            unexpectedExamples.isEmpty() ? "" : " (" + String.join("; ", unexpectedExamples) + ")",
+            midRunNotCancelled));
+    out.add(
+        String.format(
+            Locale.ROOT,
+            "workers           %d scheduler threads (%d workers + the ticker), fewest alive at a"
+                + " sample %d, alive after close %d; uncaught exceptions %d%s",
+            schedulerThreads,
+            options.workers(),
+            fewestAlive,
+            aliveAfterClose,
+            uncaught,
+            firstUncaught == null ? "" : " (" + firstUncaught + ")"));
+    out.add(
+        String.format(
+            Locale.ROOT,
+            "threads           %d live before, %d after; left behind: %s",
+            threadsBefore,
+            threadsAfter,
+            leftBehind.isEmpty() ? "none" : String.join(", ", leftBehind)));
+    out.add(
+        String.format(
+            Locale.ROOT,
+            "tables            %d good written, %d swapped in; %d corrupt written, %d rejected"
+                + " (the last good table kept serving)",
+            goodTables,
+            swappedIn,
+            corruptTables,
+            rejected));
+    out.add(
+        String.format(
+            Locale.ROOT,
+            "policy failures   %,d questions answered by throwing; warnings logged: %s",
+            policyThrows,
+            warningsLogged.isEmpty() ? "none" : warningsLogged));
+    StringBuilder series = new StringBuilder();
+    for (HeapSample s : heap) {
+      if (series.length() > 0) {
+        series.append(", ");
+      }
+      series.append(String.format(Locale.ROOT, "%,d: %.1f", s.requests(), mb(s.usedBytes())));
+    }
+    out.add("heap after GC     MB at requests started: " + series);
+    out.add(
+        String.format(
+            Locale.ROOT,
+            "heap spread       %.1f MB (max - min of the samples after the first)",
+            mb(heapSpread())));
+    out.add(
+        String.format(
+            Locale.ROOT,
+            "time              %.1f s (%,.0f requests/s)",
+            seconds,
+            (requests + nestedSubmitted) / Math.max(seconds, 1e-9)));
+    out.add("result            " + (passed() ? "PASS" : "FAIL"));
+    return out;
+  }
+
+  private static double mb(long bytes) {
+    return bytes / (1024.0 * 1024.0);
+  }
+}

@@ -1,0 +1,105 @@
+package dev.tailor.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code tailor soak}, short: 20,000 requests of every kind, with tables swapped every thousand
+ * requests and the heap sampled every five thousand. The long run ({@code --requests 1000000}) is
+ * the command's default and not part of the tests.
+ */
+class SoakCommandTest {
+
+  @Test
+  void aShortSoakPassesEveryCheck() {
+    Cli cli = new Cli();
+    int status =
+        cli.run(
+            "soak",
+            "--requests",
+            "20000",
+            "--workers",
+            "4",
+            "--sample-every",
+            "5000",
+            "--swap-every",
+            "1000");
+    String out = cli.out();
+    assertEquals(0, status, out + cli.err());
+    assertTrue(out.contains("result            PASS"), out);
+    assertTrue(
+        out.contains("exactly once      futures: 0 requests completed other than once"), out);
+    assertTrue(out.contains("as planned        0 unexpected outcomes; 0 mid-run"), out);
+    assertTrue(out.contains("left behind: none"), out);
+    Matcher tables =
+        Pattern.compile(
+                "(\\d+) good written, (\\d+) swapped in; (\\d+) corrupt written, (\\d+)"
+                    + " rejected")
+            .matcher(out);
+    assertTrue(tables.find(), out);
+    // A swap at every thousandth request but the first: 19.
+    assertEquals(19, Integer.parseInt(tables.group(1)) + Integer.parseInt(tables.group(3)));
+    assertEquals(tables.group(1), tables.group(2), "every good table swapped in");
+    assertEquals(tables.group(3), tables.group(4), "every corrupt file rejected");
+    assertTrue(Integer.parseInt(tables.group(3)) > 0, "some corrupt files");
+    assertTrue(cli.err().contains("soak: 5,000 of 20,000 requests started"), cli.err());
+  }
+
+  @Test
+  void aRequestCompletedTwiceOrAThreadLeftBehindFailsTheSoak() {
+    FaultSoak.Options options = new FaultSoak.Options(10, 2, 0, 5, 5, 1);
+    SoakReport clean = report(options, 0, List.of());
+    assertTrue(clean.passed(), String.join("\n", clean.lines()));
+    SoakReport twice = report(options, 1, List.of());
+    assertFalse(twice.passed());
+    assertTrue(twice.lines().getLast().endsWith("FAIL"));
+    assertFalse(report(options, 0, List.of("soak-leak")).passed());
+  }
+
+  private static SoakReport report(FaultSoak.Options o, long notOnce, List<String> leftBehind) {
+    return new SoakReport(
+        o,
+        10,
+        0,
+        8,
+        1,
+        1,
+        0,
+        List.of(),
+        notOnce,
+        10,
+        0,
+        10,
+        0,
+        3,
+        3,
+        0,
+        0,
+        null,
+        20,
+        20,
+        leftBehind,
+        1,
+        1,
+        1,
+        1,
+        2,
+        Map.of(),
+        List.of(),
+        0.5);
+  }
+
+  @Test
+  void badOptionsAreNamed() {
+    Cli cli = new Cli();
+    assertEquals(1, cli.run("soak", "--requests", "0"));
+    assertTrue(cli.err().contains("--requests must be"), cli.err());
+  }
+}
