@@ -83,7 +83,9 @@ class FewToManyRuntimeTest {
               });
       assertTrue(firstRunning.await(GUARD, SECONDS));
       CompletableFuture<String> second = scheduler.submit(ctx -> "second");
-      // Two in the system: the second is held although three workers are free.
+      // Two in the system: the second is held although three workers are free (the decision is
+      // made as it is submitted).
+      assertEquals(1, scheduler.systemView().queuedRequests());
       assertFalse(second.isDone());
       assertEquals(1, admittedAt.size());
       releaseFirst.countDown();
