@@ -114,6 +114,7 @@ final class FaultSoak {
   private final LongAdder completed = new LongAdder();
   private final LongAdder failed = new LongAdder();
   private final LongAdder cancelled = new LongAdder();
+  private final LongAdder cancelledBeforeStart = new LongAdder(); // as the listener saw them
   private final LongAdder unexpected = new LongAdder();
   private final List<String> unexpectedExamples = new CopyOnWriteArrayList<>();
   private final LongAdder midRunNotCancelled = new LongAdder();
@@ -188,6 +189,10 @@ final class FaultSoak {
                     @Override
                     public void requestCompleted(RequestRecord record) {
                       reported.incrementAndGet((int) Math.min(record.id(), reported.length() - 1));
+                      if (record.outcome() == RequestRecord.Outcome.CANCELLED
+                          && record.maxThreads() == 0) {
+                        cancelledBeforeStart.increment(); // no thread ever worked on it
+                      }
                     }
                   })
               .build();
@@ -276,6 +281,7 @@ final class FaultSoak {
           completed.sum(),
           failed.sum(),
           cancelled.sum(),
+          cancelledBeforeStart.sum(),
           unexpected.sum(),
           List.copyOf(unexpectedExamples),
           completionsNotOnce,

@@ -13,6 +13,7 @@ import java.util.Map;
  * @param completed outcomes as planned: completed
  * @param failed failed with the planned failure
  * @param cancelled cancelled, at once or mid-run
+ * @param cancelledBeforeStart of those, the ones no thread had started on (as the listener saw)
  * @param unexpected outcomes the request's kind does not allow, with the first few described
  * @param completionsNotOnce requests whose future's callbacks ran other than once
  * @param idsReported request ids the listener reported
@@ -40,6 +41,7 @@ record SoakReport(
     long completed,
     long failed,
     long cancelled,
+    long cancelledBeforeStart,
     long unexpected,
     List<String> unexpectedExamples,
     long completionsNotOnce,
@@ -111,11 +113,14 @@ record SoakReport(
     out.add(
         String.format(
             Locale.ROOT,
-            "outcomes          %,d completed, %,d failed as planned, %,d cancelled; %,d nested"
-                + " requests submitted and waited for from inside a request",
+            "outcomes          %,d completed, %,d failed as planned, %,d cancelled (%,d before"
+                + " they started, %,d while running); %,d nested requests submitted and waited"
+                + " for from inside a request",
             completed,
             failed,
             cancelled,
+            cancelledBeforeStart,
+            cancelled - cancelledBeforeStart,
             nestedSubmitted));
     out.add(
         String.format(

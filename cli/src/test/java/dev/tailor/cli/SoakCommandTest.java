@@ -37,6 +37,10 @@ class SoakCommandTest {
     assertTrue(
         out.contains("exactly once      futures: 0 requests completed other than once"), out);
     assertTrue(out.contains("as planned        0 unexpected outcomes; 0 mid-run"), out);
+    Matcher cancelled =
+        Pattern.compile("(\\d+) before they started, (\\d+) while running").matcher(out);
+    assertTrue(cancelled.find(), out);
+    assertTrue(Integer.parseInt(cancelled.group(2)) > 0, "some cancelled mid-run");
     assertTrue(out.contains("left behind: none"), out);
     Matcher tables =
         Pattern.compile(
@@ -66,12 +70,13 @@ class SoakCommandTest {
   private static SoakReport report(FaultSoak.Options o, long notOnce, List<String> leftBehind) {
     return new SoakReport(
         o,
-        10,
-        0,
-        8,
-        1,
-        1,
-        0,
+        10, // requests
+        0, // nested
+        8, // completed
+        1, // failed
+        1, // cancelled
+        1, // before they started
+        0, // unexpected
         List.of(),
         notOnce,
         10,
