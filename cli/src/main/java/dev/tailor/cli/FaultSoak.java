@@ -105,6 +105,12 @@ final class FaultSoak {
 
   private static final long MIDRUN_GUARD_NANOS = TimeUnit.MINUTES.toNanos(1);
 
+  /**
+   * How long the soak waits without progress before it calls the run stalled (a deadlock, a lost
+   * wake-up) and reports what each scheduler thread is doing, rather than hang.
+   */
+  private static final long STALL_MINUTES = 2;
+
   private final Options o;
   private final int permits;
   private final Semaphore inFlight;
@@ -208,7 +214,8 @@ final class FaultSoak {
         caller.start();
       }
 
-      for (long i = 0; i < o.requests(); i++) {
+      String stalled = null;
+      for (long i = 0; i < o.requests() && stalled == null; i++) {
         if (i > 0 && i % o.swapEvery() == 0) {
           swapper.swap(mix(o.seed(), -i));
         }
@@ -226,23 +233,35 @@ final class FaultSoak {
         if (onCaller(i)) {
           continue;
         }
-        inFlight.acquire();
+        if (!inFlight.tryAcquire(STALL_MINUTES, TimeUnit.MINUTES)) {
+          stalled = stall("submitting request " + i);
+          break;
+        }
         submit((int) i);
       }
       for (Thread caller : callers) {
-        caller.join();
+        caller.join(stalled == null ? TimeUnit.MINUTES.toMillis(STALL_MINUTES) : 1);
+        if (stalled == null && caller.isAlive()) {
+          stalled = stall(caller.getName() + " running its requests");
+        }
       }
-      inFlight.acquire(permits); // every submitted future has completed
-      inFlight.release(permits);
+      // Every submitted future has completed...
+      if (stalled == null && !inFlight.tryAcquire(permits, STALL_MINUTES, TimeUnit.MINUTES)) {
+        stalled = stall("waiting for the last futures");
+      }
       fewestAlive = Math.min(fewestAlive, aliveSchedulerThreads());
-      scheduler.close(); // and every request has ended and been reported
+      // ...and every request has ended and been reported.
+      scheduler.shutdown();
+      if (stalled == null && !scheduler.awaitTermination(STALL_MINUTES, TimeUnit.MINUTES)) {
+        stalled = stall("waiting for the scheduler to terminate");
+      }
       canceller.interrupt();
       canceller.join();
       double seconds = (System.nanoTime() - start) / 1e9;
       heap.add(new SoakReport.HeapSample(o.requests(), usedHeapAfterGc()));
       int aliveAfterClose = 0;
       for (Thread t : schedulerThreads) {
-        t.join(TimeUnit.MINUTES.toMillis(1));
+        t.join(stalled == null ? TimeUnit.MINUTES.toMillis(1) : 1);
         aliveAfterClose += t.isAlive() ? 1 : 0;
       }
       fm.close();
@@ -304,7 +323,8 @@ final class FaultSoak {
           policy.thrown.sum(),
           warnings.byLogger(),
           heap,
-          seconds);
+          seconds,
+          stalled);
     } finally {
       if (scheduler != null) {
         scheduler.shutdownNow();
@@ -538,6 +558,29 @@ final class FaultSoak {
   }
 
   // ---- threads and memory ---------------------------------------------------------------------
+
+  /**
+   * Describes a stall: where the soak waited, the scheduler's state, and where each scheduler
+   * thread and caller is, by its innermost frame outside the JDK.
+   */
+  private String stall(String where) {
+    StringBuilder s =
+        new StringBuilder(
+            "no progress for " + STALL_MINUTES + " minutes " + where + "; " + scheduler);
+    for (Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
+      String name = e.getKey().getName();
+      if (!name.startsWith("soak-")) {
+        continue;
+      }
+      for (StackTraceElement frame : e.getValue()) {
+        if (!frame.getClassName().startsWith("java.") && !frame.getClassName().startsWith("jdk.")) {
+          s.append("; ").append(name).append(" in ").append(frame);
+          break;
+        }
+      }
+    }
+    return s.toString();
+  }
 
   private int aliveSchedulerThreads() {
     int alive = 0;

@@ -33,6 +33,7 @@ import java.util.Map;
  * @param warningsLogged warnings the runtime logged (by logger), the policy's failures among them
  * @param heap used heap after GC, first before any request
  * @param seconds the run's wall time
+ * @param stalled how the run stalled (no progress for minutes), or null if it did not
  */
 record SoakReport(
     FaultSoak.Options options,
@@ -64,14 +65,16 @@ record SoakReport(
     long policyThrows,
     Map<String, Long> warningsLogged,
     List<HeapSample> heap,
-    double seconds) {
+    double seconds,
+    String stalled) {
 
   /** One heap sample: used bytes after a full collection, once {@code requests} were started. */
   record HeapSample(long requests, long usedBytes) {}
 
   /** Whether every check held. */
   boolean passed() {
-    return unexpected == 0
+    return stalled == null
+        && unexpected == 0
         && completionsNotOnce == 0
         && idsNotOnce == 0
         && idsReported == requests + nestedSubmitted
@@ -191,6 +194,9 @@ record SoakReport(
             "time              %.1f s (%,.0f requests/s)",
             seconds,
             (requests + nestedSubmitted) / Math.max(seconds, 1e-9)));
+    if (stalled != null) {
+      out.add("stalled           " + stalled);
+    }
     out.add("result            " + (passed() ? "PASS" : "FAIL"));
     return out;
   }

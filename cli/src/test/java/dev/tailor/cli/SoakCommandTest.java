@@ -57,7 +57,7 @@ class SoakCommandTest {
   }
 
   @Test
-  void aRequestCompletedTwiceOrAThreadLeftBehindFailsTheSoak() {
+  void aRequestCompletedTwiceAThreadLeftBehindOrAStallFailsTheSoak() {
     FaultSoak.Options options = new FaultSoak.Options(10, 2, 0, 5, 5, 1);
     SoakReport clean = report(options, 0, List.of());
     assertTrue(clean.passed(), String.join("\n", clean.lines()));
@@ -65,9 +65,17 @@ class SoakCommandTest {
     assertFalse(twice.passed());
     assertTrue(twice.lines().getLast().endsWith("FAIL"));
     assertFalse(report(options, 0, List.of("soak-leak")).passed());
+    SoakReport stalled = report(options, 0, List.of(), "no progress for 2 minutes");
+    assertFalse(stalled.passed());
+    assertTrue(stalled.lines().contains("stalled           no progress for 2 minutes"));
   }
 
   private static SoakReport report(FaultSoak.Options o, long notOnce, List<String> leftBehind) {
+    return report(o, notOnce, leftBehind, null);
+  }
+
+  private static SoakReport report(
+      FaultSoak.Options o, long notOnce, List<String> leftBehind, String stalled) {
     return new SoakReport(
         o,
         10, // requests
@@ -98,7 +106,8 @@ class SoakCommandTest {
         2,
         Map.of(),
         List.of(),
-        0.5);
+        0.5,
+        stalled);
   }
 
   @Test
