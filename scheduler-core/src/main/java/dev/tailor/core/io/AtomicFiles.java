@@ -9,15 +9,24 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryIteratorException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -29,6 +38,14 @@ import java.util.stream.Stream;
  * <p>A new file gets the permissions any new file gets (the process's umask applies, as with {@link
  * Files#write}), not the owner-only permissions of {@link Files#createTempFile}, so that a server
  * running as another user can read a rebuilt table. A replaced file keeps its permissions.
+ *
+ * <p>Temporary files are hidden siblings named {@code .TARGET.PURPOSE-PID-RANDOM.tmp}, after the
+ * target and the process writing them. A writer killed before its move leaves its temporary file
+ * behind; the next file installed over the same target deletes every such file whose process is
+ * gone and that is older than that write, and no other file. A process is judged gone by its id as
+ * this process sees it, so a directory that processes of another host or container write to the
+ * same target at the same time may lose a live writer's temporary file: that write then fails with
+ * an exception and the target keeps its old content.
  */
 public final class AtomicFiles {
 
@@ -41,6 +58,12 @@ public final class AtomicFiles {
 
   private static final SecureRandom RANDOM = new SecureRandom();
 
+  private static final System.Logger LOG = System.getLogger(AtomicFiles.class.getName());
+
+  private static final long PID = ProcessHandle.current().pid();
+
+  private static final Pattern PURPOSE = Pattern.compile("[a-z]+");
+
   private AtomicFiles() {}
 
   /**
@@ -48,6 +71,7 @@ public final class AtomicFiles {
    * the old target (if any) is untouched and nothing else is left behind.
    */
   public static void write(Path target, Content content) throws IOException {
+    FileTime started = FileTime.from(Instant.now());
     Path tmp = sibling(target, "writing");
     try {
       try (FileChannel channel = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
@@ -57,7 +81,7 @@ public final class AtomicFiles {
         buffered.flush();
         channel.force(true);
       }
-      install(tmp, target);
+      install(tmp, target, started);
     } finally {
       Files.deleteIfExists(tmp);
     }
@@ -73,6 +97,9 @@ public final class AtomicFiles {
    * A fresh, empty, hidden file in the target's directory, named after it, for content that is
    * written some other way and then handed to {@link #moveIntoPlace}. Unlike {@link
    * Files#createTempFile}, it gets the permissions any new file gets.
+   *
+   * @param purpose a lowercase word saying what the file is for, e.g. {@code writing}
+   * @throws IllegalArgumentException if {@code purpose} is not a lowercase word
    */
   public static Path sibling(Path target, String purpose) throws IOException {
     Path dir = parent(target);
@@ -87,7 +114,11 @@ public final class AtomicFiles {
     }
   }
 
-  /** Like {@link #sibling}, a fresh empty directory beside the target. */
+  /**
+   * Like {@link #sibling}, a fresh empty directory beside the target.
+   *
+   * @throws IllegalArgumentException if {@code purpose} is not a lowercase word
+   */
   public static Path siblingDirectory(Path target, String purpose) throws IOException {
     Path dir = parent(target);
     Files.createDirectories(dir);
@@ -102,10 +133,15 @@ public final class AtomicFiles {
   }
 
   private static String hiddenName(Path target, String purpose) {
+    if (!PURPOSE.matcher(purpose).matches()) {
+      throw new IllegalArgumentException("purpose " + purpose + ": expected a lowercase word");
+    }
     return "."
         + target.getFileName()
         + "."
         + purpose
+        + "-"
+        + PID
         + "-"
         + Long.toUnsignedString(RANDOM.nextLong(), 36)
         + ".tmp";
@@ -118,8 +154,9 @@ public final class AtomicFiles {
    * {@code tmp} if this fails.
    */
   public static void moveIntoPlace(Path tmp, Path target) throws IOException {
+    FileTime started = FileTime.from(Instant.now());
     syncTree(tmp);
-    install(tmp, target);
+    install(tmp, target, started);
   }
 
   /**
@@ -158,8 +195,11 @@ public final class AtomicFiles {
     }
   }
 
-  /** Moves a file whose content is already on disk over the target and forces the entry. */
-  private static void install(Path tmp, Path target) throws IOException {
+  /**
+   * Moves a file whose content is already on disk over the target, forces the entry, then deletes
+   * the temporary files that writers of the same target killed before {@code started} left.
+   */
+  private static void install(Path tmp, Path target, FileTime started) throws IOException {
     keepPermissions(target, tmp);
     try {
       Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -167,6 +207,53 @@ public final class AtomicFiles {
       Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
     }
     syncDirectory(parent(target));
+    deleteStale(target, started);
+  }
+
+  /**
+   * Deletes the temporary files of {@code target} ({@link #hiddenName}) that are regular files,
+   * were last modified before {@code started}, and whose writing process is gone. Best effort: the
+   * target is already in place, so a file that cannot be listed or deleted is left for next time.
+   */
+  static void deleteStale(Path target, FileTime started) {
+    // The purpose is a lowercase word, so the temporary files of "t" never match those of "t.json".
+    Pattern ours =
+        Pattern.compile(
+            Pattern.quote("." + target.getFileName() + ".") + "[a-z]+-([0-9]+)-[0-9a-z]+\\.tmp");
+    List<Path> stale = new ArrayList<>();
+    try (DirectoryStream<Path> siblings = Files.newDirectoryStream(parent(target))) {
+      for (Path p : siblings) {
+        Matcher m = ours.matcher(p.getFileName().toString());
+        if (m.matches() && isGone(m.group(1))) {
+          stale.add(p);
+        }
+      }
+    } catch (IOException | DirectoryIteratorException e) {
+      LOG.log(System.Logger.Level.DEBUG, () -> "cannot list the stale files of " + target, e);
+    }
+    for (Path p : stale) {
+      try {
+        BasicFileAttributes a =
+            Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        if (a.isRegularFile() && a.lastModifiedTime().compareTo(started) < 0) {
+          Files.deleteIfExists(p);
+          LOG.log(System.Logger.Level.DEBUG, () -> "deleted a killed writer's " + p);
+        }
+      } catch (IOException e) {
+        LOG.log(System.Logger.Level.DEBUG, () -> "left " + p, e);
+      }
+    }
+  }
+
+  /** Whether the process {@code pid} (as written in a temporary file's name) has ended. */
+  private static boolean isGone(String pid) {
+    long id;
+    try {
+      id = Long.parseLong(pid);
+    } catch (NumberFormatException e) {
+      return false; // not a name this class wrote
+    }
+    return id != PID && ProcessHandle.of(id).map(h -> !h.isAlive()).orElse(true);
   }
 
   /**
