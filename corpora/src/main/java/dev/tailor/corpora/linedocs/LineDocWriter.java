@@ -5,6 +5,7 @@ import dev.tailor.corpora.CorpusDoc;
 import java.io.BufferedWriter;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -13,10 +14,12 @@ import java.nio.file.Path;
 import java.util.zip.GZIPOutputStream;
 
 /**
- * Writes luceneutil line docs, with the header line, to a temporary file beside the target that
- * {@link #commit()} moves into place; closing without committing deletes it. Tabs and line breaks
- * inside fields become spaces, since they separate fields and documents. A target ending in {@code
- * .gz} is gzip-compressed.
+ * Writes luceneutil line docs, with the header line, to a hidden temporary file beside the target
+ * ({@link AtomicFiles#sibling}) that {@link #commit()} forces to disk and moves into place; closing
+ * without committing deletes it and leaves any old target as it was. Tabs and line breaks inside
+ * fields become spaces, since they separate fields and documents. A target ending in {@code .gz} is
+ * gzip-compressed. A new target gets the permissions any new file gets; a replaced one keeps its
+ * own.
  */
 public final class LineDocWriter implements Closeable {
 
@@ -30,12 +33,31 @@ public final class LineDocWriter implements Closeable {
   public LineDocWriter(Path target) throws IOException {
     this.target = target;
     this.tmp = AtomicFiles.sibling(target, "writing");
-    var stream = Files.newOutputStream(tmp);
-    if (target.getFileName().toString().endsWith(".gz")) {
-      stream = new GZIPOutputStream(stream, 1 << 16);
+    OutputStream stream = null;
+    try {
+      stream = Files.newOutputStream(tmp);
+      if (target.getFileName().toString().endsWith(".gz")) {
+        stream = new GZIPOutputStream(stream, 1 << 16);
+      }
+      this.out =
+          new BufferedWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8), 1 << 16);
+      out.write(LineDocReader.HEADER + "\ttitle\tdate\tbody\n");
+    } catch (IOException | RuntimeException e) {
+      // No writer to close later: leave nothing behind now.
+      try {
+        if (stream != null) {
+          stream.close();
+        }
+      } catch (IOException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      try {
+        Files.deleteIfExists(tmp);
+      } catch (IOException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
     }
-    this.out = new BufferedWriter(new OutputStreamWriter(stream, StandardCharsets.UTF_8), 1 << 16);
-    out.write(LineDocReader.HEADER + "\ttitle\tdate\tbody\n");
   }
 
   /** Appends a document. */
@@ -65,13 +87,22 @@ public final class LineDocWriter implements Closeable {
     return docs;
   }
 
-  /** Finishes the file and moves it into place. */
+  /**
+   * Finishes the file and moves it into place, durably ({@link AtomicFiles#moveIntoPlace}). If this
+   * fails, {@link #close()} still deletes the temporary file.
+   *
+   * @throws IllegalStateException if the file was committed already
+   */
   public void commit() throws IOException {
+    if (committed) {
+      throw new IllegalStateException(target + " is committed already");
+    }
     out.close();
     AtomicFiles.moveIntoPlace(tmp, target);
     committed = true;
   }
 
+  /** Deletes the temporary file unless it was committed; the target is then as it was. */
   @Override
   public void close() throws IOException {
     if (!committed) {
