@@ -162,7 +162,9 @@ public final class AtomicFiles {
   /**
    * Replaces the directory {@code target} (if any) with the finished directory {@code tmp}: forces
    * the new tree to disk, moves the old one aside, the new one in, then deletes the old one.
-   * Readers see the old tree or the new one, never a mix.
+   * Readers see the old tree or the new one, never a mix; but Java cannot exchange two directories
+   * in one step, so between the two moves there is no tree at {@code target}, and a crash there
+   * leaves the old tree beside it under a hidden {@code .TARGET.old-*.tmp} name.
    */
   public static void replaceDirectory(Path tmp, Path target) throws IOException {
     syncTree(tmp);
