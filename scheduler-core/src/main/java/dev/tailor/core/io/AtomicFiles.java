@@ -217,7 +217,7 @@ public final class AtomicFiles {
    * were last modified before {@code started}, and whose writing process is gone. Best effort: the
    * target is already in place, so a file that cannot be listed or deleted is left for next time.
    */
-  static void deleteStale(Path target, FileTime started) {
+  private static void deleteStale(Path target, FileTime started) {
     // The purpose is a lowercase word, so the temporary files of "t" never match those of "t.json".
     Pattern ours =
         Pattern.compile(
