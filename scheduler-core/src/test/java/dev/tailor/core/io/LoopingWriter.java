@@ -110,7 +110,12 @@ final class LoopingWriter {
     for (int q = 1; q <= ROWS; q++) {
       rows.add(new ThresholdTable.Row(q, (version + 1) * 100 * MS / q, 0.25 * q + version));
     }
-    return new ThresholdTable(in, rows, "version-" + version, 0.01);
+    return new ThresholdTable(in, rows, stamp(version), 0.01);
+  }
+
+  /** The instant a version says it was made at: tables refuse a time that is not ISO-8601. */
+  static String stamp(int version) {
+    return java.time.Instant.ofEpochSecond(1_700_000_000L + version).toString();
   }
 
   /** Version 0 or 1 of a demand profile: version 1 takes twice as long on every request. */
@@ -133,7 +138,7 @@ final class LoopingWriter {
     DemandProfile base =
         DemandProfile.of(
             new DemandProfile.Environment(
-                "index", "synthetic", 1_000, "trace.txt", 2, "25", "linux", "version-" + version),
+                "index", "synthetic", 1_000, "trace.txt", 2, "25", "linux", stamp(version)),
             new DemandProfile.Settings(
                 DemandProfile.Settings.INTERLEAVED_ROUNDS, 5_000_000_000L, 3, 1_000_000, 8, 2, 4),
             true,
