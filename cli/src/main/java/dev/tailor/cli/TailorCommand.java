@@ -30,6 +30,7 @@ import picocli.CommandLine.Spec;
       ServeCommand.class,
       ReplayCommand.class,
       SimulateCommand.class,
+      BalanceCommand.class,
       FidelityCommand.class,
       BenchCommand.class,
       TestCommand.class,

@@ -181,13 +181,24 @@ public final class BalanceStudy {
             cores,
             ratePerSecond);
       }
+      String holds =
+          cores == 0
+              ? String.format(
+                  Locale.ROOT,
+                  "the single queue falls more than %s%% behind the best P99 already at the fewest"
+                      + " cores swept; it stays within that",
+                  percent(tolerance))
+              : within + String.format(Locale.ROOT, " up to %d cores and", cores);
+      String rate =
+          ratePerSecond == 0
+              ? " at no rate swept"
+              : String.format(Locale.ROOT, " %,.0f requests/s", ratePerSecond);
       return String.format(
           Locale.ROOT,
-          "%s up to %d cores and %,.0f requests/s; beyond, %s wins by %s%% (median of the %d"
-              + " cells where the single queue falls behind; up to %s%%)",
-          within,
-          cores,
-          ratePerSecond,
+          "%s%s; beyond, %s wins by %s%% (median of the %d cells where the single queue falls"
+              + " behind; up to %s%%)",
+          holds,
+          cores == 0 ? " up to" + rate : rate,
           winners.replace(",", " or "),
           percent(medianLoss),
           failing,
