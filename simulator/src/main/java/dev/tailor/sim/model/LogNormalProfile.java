@@ -95,11 +95,13 @@ public final class LogNormalProfile {
           "log-normal mean %s sd %s, %s%% serial",
           millis(meanNanos),
           millis(sdNanos),
-          new java.math.BigDecimal(serialFraction * 100).stripTrailingZeros().toPlainString());
+          java.math.BigDecimal.valueOf(serialFraction * 100).stripTrailingZeros().toPlainString());
     }
 
     private static String millis(long nanos) {
-      return new java.math.BigDecimal(nanos / 1e6).stripTrailingZeros().toPlainString() + "ms";
+      // Exact decimal millis: new BigDecimal(double) would print the binary expansion
+      // (1.3000...444).
+      return java.math.BigDecimal.valueOf(nanos, 6).stripTrailingZeros().toPlainString() + "ms";
     }
   }
 

@@ -34,6 +34,10 @@ class LogNormalProfileTest {
     assertEquals(0, units.overheadPerUnitNanos(), 0);
     assertEquals("log-normal mean 10ms sd 13ms, 10% serial", shape.describe());
     assertEquals(
+        "log-normal mean 1ms sd 1.3ms, 0.3% serial",
+        new LogNormalProfile.Shape(MS, 1_300_000, 0.003).describe(),
+        "fractions of a millisecond as written, not as binary doubles");
+    assertEquals(
         p.requests().get(7).sequentialNanos(),
         LogNormalProfile.generate(shape, 10, 16, 3).requests().get(7).sequentialNanos(),
         "deterministic for a seed");
