@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.tailor.core.io.AtomicFiles;
+import java.io.CharConversionException;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -33,13 +34,18 @@ public final class JsonFile {
    * Reads a file's JSON tree; an empty file reads as a missing node.
    *
    * @throws IOException if the file cannot be read (Java's own exception, naming the file), or is
-   *     not JSON: then the message reads {@code FILE: line L, column C: what is wrong}
+   *     not JSON: then the message reads {@code FILE: line L, column C: what is wrong}, or {@code
+   *     FILE: what is wrong} when it is not text
    */
   public static JsonNode readTree(Path file) throws IOException {
     try {
       return JSON.readTree(file.toFile());
     } catch (JsonProcessingException e) {
       throw syntaxError(file, e);
+    } catch (CharConversionException e) {
+      // Jackson guesses UTF-16 or UTF-32 from the first bytes and fails on an invalid character
+      // with a message that names neither the file nor the line.
+      throw new IOException(file + ": not UTF-8, UTF-16 or UTF-32 text: " + e.getMessage(), e);
     }
   }
 
