@@ -29,9 +29,10 @@ import ml.dmlc.xgboost4j.java.XGBoostError;
  * the seed, the held-out share, XGBoost's parameters, the long threshold), the held-out metrics,
  * and the booster as XGBoost saved it (UBJSON, base64). {@link #write} is atomic; {@link #read}
  * validates and names the file, the field and the problem, and refuses a model whose features are
- * not exactly this Tailor's, so a model never runs on a different feature set. Reading hands the
- * booster to XGBoost once to get its trees as JSON, which are then evaluated in Java ({@link
- * Forest}). Immutable and thread-safe.
+ * not exactly this Tailor's, so a model never runs on a different feature set. Reading decodes the
+ * booster in Java ({@link Ubjson}) and checks its trees ({@link Forest}), which are then evaluated
+ * in Java; the bytes never reach XGBoost's native parser, which a corrupt booster crashes.
+ * Immutable and thread-safe.
  */
 public final class PredictorModel {
 
@@ -163,15 +164,22 @@ public final class PredictorModel {
   }
 
   /**
-   * A model of this Tailor's features from a trained booster.
+   * A model of this Tailor's features from a trained booster. The forest is read from the bytes
+   * that will be saved, as {@link #read} reads them, so that a model predicts the same before and
+   * after a round trip through its file.
    *
    * @param heldOut metrics on the held-out queries, or null if none were held out
    * @throws IOException if XGBoost cannot save the booster or its trees are not supported
    */
   static PredictorModel of(Training training, Metrics heldOut, String trainedAt, Booster booster)
       throws IOException {
+    byte[] ubj;
     try {
-      byte[] ubj = booster.toByteArray(BOOSTER_FORMAT);
+      ubj = booster.toByteArray(BOOSTER_FORMAT);
+    } catch (XGBoostError e) {
+      throw new IOException("XGBoost cannot save the booster: " + e.getMessage(), e);
+    }
+    try {
       return new PredictorModel(
           QueryFeatures.VERSION,
           QueryFeatures.NAMES,
@@ -179,9 +187,9 @@ public final class PredictorModel {
           heldOut,
           trainedAt,
           ubj,
-          Forest.parse(booster.toByteArray("json"), JsonFile.mapper()));
-    } catch (XGBoostError e) {
-      throw new IOException("XGBoost cannot save the booster: " + e.getMessage(), e);
+          Forest.parse(Ubjson.read(ubj)));
+    } catch (IllegalArgumentException e) {
+      throw new IOException("the trained booster's trees are not supported: " + e.getMessage(), e);
     }
   }
 
@@ -234,7 +242,8 @@ public final class PredictorModel {
 
   /**
    * Loads the booster into XGBoost, for comparing XGBoost's own predictions (and their cost) with
-   * the Java forest's. The caller disposes it.
+   * the Java forest's. The caller disposes it. Only here do the model's bytes reach XGBoost's
+   * native parser, and only after {@link #read} has decoded and checked them in Java.
    */
   public Booster loadBooster() throws IOException {
     try {
@@ -348,7 +357,7 @@ public final class PredictorModel {
               holdout,
               params,
               fields.integer(t, "longThresholdNanos", at, 1));
-      Metrics heldOut = metrics(fields.optionalObject(root, "heldOut", ""));
+      Metrics heldOut = metrics(fields.optionalObject(root, "heldOut", ""), training);
       String trainedAt = fields.text(root, "trainedAt", "");
       JsonNode b = fields.object(root, "booster", "");
       String format = fields.text(b, "format", "booster.");
@@ -364,14 +373,15 @@ public final class PredictorModel {
       }
       Forest forest;
       try {
-        Booster booster = XGBoost.loadModel(bytes);
-        try {
-          forest = Forest.parse(booster.toByteArray("json"), JsonFile.mapper());
-        } finally {
-          booster.dispose();
-        }
-      } catch (XGBoostError | IOException | RuntimeException e) {
-        throw fields.problem("booster.base64", "not an XGBoost model this Tailor reads: " + e);
+        forest = Forest.parse(Ubjson.read(bytes));
+      } catch (IOException | IllegalArgumentException | ArithmeticException e) {
+        throw fields.problem(
+            "booster.base64", "not an XGBoost model this Tailor reads: " + e.getMessage());
+      }
+      int trees = fields.smallInteger(b, "trees", "booster.", 1);
+      if (trees != forest.trees()) {
+        throw fields.problem(
+            "booster.trees", "the booster holds " + forest.trees() + " trees, not " + trees);
       }
       if (forest.features() != names.size()) {
         throw fields.problem(
@@ -420,19 +430,62 @@ public final class PredictorModel {
           + ": the model was trained on other features; train it again";
     }
 
-    private Metrics metrics(JsonNode m) throws IOException {
+    /**
+     * The held-out metrics: counts within the queries held out (themselves within the training's
+     * queries), true positives within both long counts, a correlation in [-1, 1] or not a number.
+     */
+    private Metrics metrics(JsonNode m, Training training) throws IOException {
       if (m == null) {
         return null;
       }
       String at = "heldOut.";
+      int queries = fields.smallInteger(m, "queries", at, 1);
+      if (queries > training.queries()) {
+        throw fields.problem(
+            at + "queries",
+            queries + " held out of the " + training.queries() + " training.queries");
+      }
+      int actualLong = count(m, "actualLong", queries, "heldOut.queries");
+      int predictedLong = count(m, "predictedLong", queries, "heldOut.queries");
+      int truePositives =
+          count(
+              m,
+              "truePositives",
+              Math.min(actualLong, predictedLong),
+              "heldOut.actualLong and heldOut.predictedLong");
       return new Metrics(
-          fields.smallInteger(m, "queries", at, 1),
+          queries,
           fields.nonNegative(m, "l1Millis", at),
-          m.path("logCorrelation").isNumber() ? m.get("logCorrelation").doubleValue() : Double.NaN,
+          correlation(m),
           fields.integer(m, "longThresholdNanos", at, 1),
-          fields.smallInteger(m, "actualLong", at, 0),
-          fields.smallInteger(m, "predictedLong", at, 0),
-          fields.smallInteger(m, "truePositives", at, 0));
+          actualLong,
+          predictedLong,
+          truePositives);
+    }
+
+    private int count(JsonNode m, String field, int most, String bound) throws IOException {
+      int n = fields.smallInteger(m, field, "heldOut.", 0);
+      if (n > most) {
+        throw fields.problem(
+            "heldOut." + field, "must be <= " + most + " (" + bound + "), got " + n);
+      }
+      return n;
+    }
+
+    /** A correlation in [-1, 1], or NaN written as such (or absent) when it was undefined. */
+    private double correlation(JsonNode m) throws IOException {
+      JsonNode v = m.get("logCorrelation");
+      if (v == null || v.isNull() || (v.isTextual() && "NaN".equals(v.textValue()))) {
+        return Double.NaN;
+      }
+      if (v.isNumber() && Double.isNaN(v.doubleValue())) {
+        return Double.NaN;
+      }
+      double c = fields.number(m, "logCorrelation", "heldOut.");
+      if (c < -1 || c > 1) {
+        throw fields.problem("heldOut.logCorrelation", "must be in [-1, 1], got " + c);
+      }
+      return c;
     }
   }
 }
