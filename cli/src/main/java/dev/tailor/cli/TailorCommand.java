@@ -34,6 +34,7 @@ import picocli.CommandLine.Spec;
       FidelityCommand.class,
       BenchCommand.class,
       TestCommand.class,
+      FuzzCommand.class,
       CorpusCommand.class,
       IndexCommand.class,
       TraceCommand.class,
