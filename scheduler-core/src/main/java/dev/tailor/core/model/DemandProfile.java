@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.tailor.core.json.JsonFields;
 import dev.tailor.core.json.JsonFile;
 import java.io.IOException;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -393,10 +394,10 @@ public record DemandProfile(
       JsonNode env = fields.object(root, "environment", "");
       Environment environment =
           new Environment(
-              fields.text(env, "index", "environment."),
+              path(env, "index", "environment."),
               fields.optionalText(env, "indexLabel", "environment."),
               fields.integer(env, "indexDocs", "environment.", 0),
-              fields.text(env, "trace", "environment."),
+              path(env, "trace", "environment."),
               fields.smallInteger(env, "cores", "environment.", 1),
               fields.optionalText(env, "jvm", "environment."),
               fields.optionalText(env, "os", "environment."),
@@ -421,6 +422,11 @@ public record DemandProfile(
       for (int i = 0; i < list.size(); i++) {
         String at = "requests[" + i + "]";
         requests.add(request(fields.objectAt(list, i, at), at + ".", settings));
+      }
+      if (complete && requests.isEmpty()) {
+        // A trace has at least one runnable query, so a finished profile has at least one request;
+        // every use of a complete profile (its spread, a simulation) needs one.
+        throw fields.problem("requests", "a complete profile needs at least one request");
       }
       return new DemandProfile(
           FORMAT,
@@ -467,6 +473,17 @@ public record DemandProfile(
           share(c, "stealShare", at));
     }
 
+    /** A path the profile names (the index, the trace), which must be one this system can open. */
+    private String path(JsonNode node, String field, String at) throws IOException {
+      String text = fields.text(node, field, at);
+      try {
+        Path.of(text);
+      } catch (InvalidPathException e) {
+        throw fields.problem(at + field, "not a path: " + e.getMessage());
+      }
+      return text;
+    }
+
     private Double share(JsonNode node, String field, String at) throws IOException {
       JsonNode v = node.get(field);
       if (v == null || v.isNull()) {
@@ -484,6 +501,14 @@ public record DemandProfile(
       long[] units = fields.longs(r, "unitNanos", at, 0);
       if (units.length == 0) {
         throw fields.problem(at + "unitNanos", "expected at least one unit time");
+      }
+      long total = 0;
+      for (long u : units) {
+        total += u;
+        if (total < 0) {
+          throw fields.problem(
+              at + "unitNanos", "the unit times add up past " + Long.MAX_VALUE + " ns");
+        }
       }
       double[] measured = fields.positiveNumbers(r, "measuredSpeedup", at);
       if (measured.length != settings.measuredDegrees()) {

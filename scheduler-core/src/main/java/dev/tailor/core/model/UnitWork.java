@@ -29,7 +29,8 @@ public final class UnitWork {
    * @param unitNanos each unit's time at degree 1, in order
    * @param measuredNanos {@code measuredNanos[d - 1]} is the request's time measured at degree d;
    *     the highest of these degrees above 1 calibrates the hand-off overhead
-   * @throws IllegalArgumentException if there is no unit or a time is negative
+   * @throws IllegalArgumentException if there is no unit, a time is negative, or the unit times add
+   *     up past {@link Long#MAX_VALUE}
    */
   public static UnitWork of(long sequentialNanos, long[] unitNanos, double[] measuredNanos) {
     if (unitNanos.length == 0) {
@@ -41,6 +42,9 @@ public final class UnitWork {
         throw new IllegalArgumentException("a unit time is negative: " + u);
       }
       sum += u;
+      if (sum < 0) {
+        throw new IllegalArgumentException("the unit times add up past " + Long.MAX_VALUE + " ns");
+      }
     }
     long serial = Math.max(0, sequentialNanos - sum);
     double overhead = 0;

@@ -104,6 +104,26 @@ class DemandProfileTest {
     assertProblem(dir, "{ not json", ": line 1, column 3: Unexpected character");
   }
 
+  @Test
+  void fieldsOutsideWhatTheirUsersCanTakeAreRefused(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("p.json");
+    sample().write(file);
+    String good = Files.readString(file);
+    assertProblem(
+        dir,
+        good.replace(
+            "\"unitNanos\" : [ 900000, 1000000 ]", "\"unitNanos\" : [ 1, 9223372036854775807 ]"),
+        "requests[0].unitNanos: the unit times add up past 9223372036854775807 ns");
+    assertProblem(
+        dir,
+        good.replace("\"trace\" : \"trace.txt\"", "\"trace\" : \"a\\u0000b\""),
+        "environment.trace: not a path");
+    String empty = good.substring(0, good.indexOf("\"requests\"")) + "\"requests\" : [ ] }";
+    assertProblem(dir, empty, "requests: a complete profile needs at least one request");
+    Files.writeString(file, empty.replace("\"complete\" : true", "\"complete\" : false"));
+    assertTrue(DemandProfile.read(file).requests().isEmpty(), "a profile being taken may be empty");
+  }
+
   private static void assertProblem(Path dir, String content, String expected) throws IOException {
     Path bad = dir.resolve("bad.json");
     Files.writeString(bad, content);

@@ -46,4 +46,11 @@ class UnitWorkTest {
     assertThrows(
         IllegalArgumentException.class, () -> UnitWork.of(10, new long[0], new double[] {10}));
   }
+
+  @Test
+  void unitTimesThatAddUpPastALongAreRefused() {
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> UnitWork.of(10, new long[] {Long.MAX_VALUE, 1}, new double[] {10}));
+  }
 }
