@@ -236,7 +236,10 @@ final class FuzzCommand implements Callable<Integer> {
             // (the first is the program name).
             "-Djazzer.internal.arg.0=tailor-fuzz",
             "-Djazzer.internal.arg.1=-timeout=" + timeoutSeconds,
-            "-Djazzer.internal.arg.2=-max_len=" + maxLen));
+            "-Djazzer.internal.arg.2=-max_len=" + maxLen,
+            // A slow input is no finding unless it passes the timeout (then it is one); libFuzzer
+            // would otherwise save every input over 10 s among the seeds the test run replays.
+            "-Djazzer.internal.arg.3=-report_slow_units=" + (timeoutSeconds + 1)));
     return command;
   }
 
@@ -287,7 +290,7 @@ final class FuzzCommand implements Callable<Integer> {
     }
     try (Stream<Path> files = Files.list(inputs)) {
       files
-          .filter(f -> f.getFileName().toString().matches("(crash|timeout|oom|leak|slow-unit)-.*"))
+          .filter(f -> f.getFileName().toString().matches("(crash|timeout|oom|leak)-.*"))
           .forEach(found::add);
     }
     return found;

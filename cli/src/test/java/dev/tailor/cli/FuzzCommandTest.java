@@ -39,6 +39,8 @@ class FuzzCommandTest {
     assertTrue(command.contains("-Djazzer.max_duration=120s"), command.toString());
     assertTrue(command.contains("-Djazzer.internal.arg.1=-timeout=10"), command.toString());
     assertTrue(command.contains("-Djazzer.internal.arg.2=-max_len=4096"), command.toString());
+    assertTrue(
+        command.contains("-Djazzer.internal.arg.3=-report_slow_units=11"), command.toString());
     assertTrue(command.containsAll(List.of("-pl", "fuzz", "-am")), command.toString());
   }
 
@@ -58,6 +60,7 @@ class FuzzCommandTest {
     Files.writeString(dir.resolve("seed.json"), "{}");
     Files.writeString(dir.resolve("crash-0a1b"), "x");
     Files.writeString(dir.resolve("timeout-77"), "y");
+    Files.writeString(dir.resolve("slow-unit-5"), "slow, under the timeout: no finding");
     assertEquals(
         Set.of(dir.resolve("crash-0a1b"), dir.resolve("timeout-77")), FuzzCommand.findings(dir));
     assertEquals(Set.of(), FuzzCommand.findings(dir.resolve("absent")));
