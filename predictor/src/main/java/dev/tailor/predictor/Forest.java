@@ -69,12 +69,15 @@ final class Forest {
     if (!trees.isArray() || trees.isEmpty()) {
       throw new IllegalArgumentException("expected a non-empty array of trees");
     }
-    int nodes = 0;
+    long nodes = 0;
     for (JsonNode t : trees) {
-      nodes = Math.addExact(nodes, t.path("left_children").size());
+      nodes += t.path("left_children").size();
+    }
+    if (nodes > Integer.MAX_VALUE / 4) {
+      throw new IllegalArgumentException(nodes + " nodes, more than a forest packs");
     }
     int[] roots = new int[trees.size()];
-    int[] packed = new int[Math.multiplyExact(4, nodes)];
+    int[] packed = new int[4 * (int) nodes];
     int at = 0;
     for (int t = 0; t < trees.size(); t++) {
       at = tree(trees.get(t), t, features, at, packed, roots);

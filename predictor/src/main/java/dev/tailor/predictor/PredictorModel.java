@@ -374,7 +374,7 @@ public final class PredictorModel {
       Forest forest;
       try {
         forest = Forest.parse(Ubjson.read(bytes));
-      } catch (IOException | IllegalArgumentException | ArithmeticException e) {
+      } catch (IOException | IllegalArgumentException e) {
         throw fields.problem(
             "booster.base64", "not an XGBoost model this Tailor reads: " + e.getMessage());
       }
