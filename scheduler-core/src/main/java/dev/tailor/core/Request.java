@@ -3,6 +3,7 @@ package dev.tailor.core;
 import dev.tailor.core.metrics.DegreeHistory;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.model.SpeedupCurve;
+import dev.tailor.core.policy.PriorityClass;
 import dev.tailor.core.policy.RequestView;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
@@ -134,8 +135,9 @@ final class Request<T> implements RequestView, RequestContext {
 
   /**
    * Runs held units on the calling helper while this request may keep it: until none are held, the
-   * request is cancelled or finished, or the degree no longer counts this thread. The helper's
-   * whole stay counts as work on the request.
+   * request is cancelled or finished, the degree no longer counts this thread, or a higher priority
+   * class waits for the thread (promptness, {@link dev.tailor.core.dispatch.Dispatcher#yields}).
+   * The helper's whole stay counts as work on the request.
    */
   void help() {
     Request<?> outer = CURRENT.get();
@@ -160,7 +162,7 @@ final class Request<T> implements RequestView, RequestContext {
           unitDone();
         }
         pool.ticker.reevaluate(this, false);
-        if (cancelled || bodyDone || threads > Math.max(1, degree)) {
+        if (cancelled || bodyDone || threads > Math.max(1, degree) || pool.dispatch.yields(this)) {
           return;
         }
       }
@@ -299,7 +301,7 @@ final class Request<T> implements RequestView, RequestContext {
     if (ownThread == Thread.currentThread()) {
       return !cancelled; // the own thread finishes what it started, whatever the degree
     }
-    return !(cancelled || bodyDone || threads > Math.max(1, degree));
+    return !(cancelled || bodyDone || threads > Math.max(1, degree) || pool.dispatch.yields(this));
   }
 
   @Override
@@ -454,6 +456,11 @@ final class Request<T> implements RequestView, RequestContext {
   @Override
   public SpeedupCurve predictedSpeedup() {
     return attributes.predictedSpeedup();
+  }
+
+  @Override
+  public PriorityClass priorityClass() {
+    return attributes.priority();
   }
 
   @Override

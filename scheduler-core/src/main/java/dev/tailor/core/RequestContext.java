@@ -50,8 +50,10 @@ public interface RequestContext {
    * doc-id windows): says whether the calling thread should take the next piece. Like the end of a
    * unit, it re-reads the request's degree, so that a rising degree sends a helper at once, and a
    * helper the degree no longer counts is told to stop: it leaves the request here rather than at
-   * the end of its unit. On the request's own thread, which must finish what it started, it says
-   * only whether the request is still live.
+   * the end of its unit. So is a helper of a lower {@linkplain dev.tailor.core.policy.PriorityClass
+   * priority class} while a higher class's request waits for admission (promptness), unless its
+   * class is at its floor of threads. On the request's own thread, which must finish what it
+   * started, it says only whether the request is still live.
    *
    * @return {@code false} if the request was cancelled or, on a helper, if the helper should leave
    */

@@ -5,8 +5,10 @@ import dev.tailor.core.metrics.RequestClasses;
 import dev.tailor.core.metrics.RunMetrics;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
+import dev.tailor.core.policy.PriorityClass;
 import dev.tailor.core.policy.SystemView;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
@@ -287,6 +289,7 @@ public final class Scheduler implements AutoCloseable {
     RequestClasses classes = RequestClasses.tpcDefault();
     SchedulerListener listener;
     Dispatcher.DecisionListener decisions;
+    double[] classShares; // by class ordinal; null or NaN: the default floor
     ThreadFactory threadFactory = Worker.DEFAULT_FACTORY;
     LongSupplier clock = System::nanoTime;
 
@@ -385,6 +388,54 @@ public final class Scheduler implements AutoCloseable {
     public Builder requestClasses(RequestClasses classes) {
       this.classes = Objects.requireNonNull(classes, "classes");
       return this;
+    }
+
+    /**
+     * The share of the thread budget a priority class is entitled to whenever it has work: its
+     * floor. The rule: the floor is {@code share * workers} threads rounded down, but at least one
+     * if the share is above zero. While the class has work (a queued request, or a running one that
+     * wants a helper) and holds fewer threads than its floor, a free slot goes to it before any
+     * higher class; and promptness (a lower-class helper leaving at its next unit boundary when a
+     * higher class's request waits) never takes the class below its floor. A share of 0 is strict
+     * priority: the class runs only on what higher classes leave, and may starve under sustained
+     * higher-class load.
+     *
+     * <p>Default: every class below {@link PriorityClass#INTERACTIVE} keeps one thread (the rule's
+     * minimum), so background work always progresses, as operators expect, at the cost of at most
+     * one thread of the budget for interactive requests while background work is present. The
+     * highest class needs no floor: it is never preempted.
+     *
+     * @throws IllegalArgumentException if the share is not in [0, 1] or the class is the highest
+     */
+    public Builder classShare(PriorityClass priorityClass, double share) {
+      Objects.requireNonNull(priorityClass, "priorityClass");
+      if (priorityClass.ordinal() == 0) {
+        throw new IllegalArgumentException(
+            "class " + priorityClass.label() + " is the highest class; it takes no share");
+      }
+      Dispatcher.floorThreads(share, 1); // checks the share
+      if (classShares == null) {
+        classShares = new double[PriorityClass.values().length];
+        Arrays.fill(classShares, Double.NaN); // NaN: the default floor
+      }
+      classShares[priorityClass.ordinal()] = share;
+      return this;
+    }
+
+    /** The floors of threads per class, by ordinal, for {@code workers} threads. */
+    int[] classFloors() {
+      int[] floors = Dispatcher.defaultFloors();
+      if (classShares != null) {
+        for (int c = 1; c < floors.length; c++) {
+          if (!Double.isNaN(classShares[c])) {
+            floors[c] = Dispatcher.floorThreads(classShares[c], workers);
+          }
+        }
+      }
+      for (int c = 1; c < floors.length; c++) {
+        floors[c] = Math.min(floors[c], workers);
+      }
+      return floors;
     }
 
     /** A listener for admissions, degree changes and completions. */

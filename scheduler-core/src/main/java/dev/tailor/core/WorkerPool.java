@@ -72,7 +72,8 @@ final class WorkerPool {
             poolSize,
             new Request<?>[0],
             new RuntimeHost(metrics, longThreads, this::longThresholdNanos, clock),
-            false);
+            false,
+            b.classFloors());
     dispatch.decisionListener(b.decisions);
     this.failures = dispatch.failures();
     this.notifications = new Notifications(b.listener, failures);

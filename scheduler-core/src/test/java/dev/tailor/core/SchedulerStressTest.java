@@ -7,6 +7,7 @@ import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.policy.Admission;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
+import dev.tailor.core.policy.PriorityClass;
 import dev.tailor.core.policy.RequestView;
 import dev.tailor.core.policy.SystemView;
 import dev.tailor.core.policy.WorkerPreference;
@@ -31,8 +32,9 @@ import org.junit.jupiter.api.Test;
 /**
  * 200,000 requests of random sizes on 8 workers under randomly chosen policies (one that changes
  * degrees and admission decisions at random among them), with random failures in bodies and units,
- * random cancellations, and callers running requests on their own threads. Every request must
- * complete exactly once and no worker may die. The timeouts are hang guards only.
+ * random cancellations, callers running requests on their own threads, and one request in three in
+ * the background class. Every request must complete exactly once and no worker may die. The
+ * timeouts are hang guards only.
  */
 class SchedulerStressTest {
 
@@ -72,6 +74,8 @@ class SchedulerStressTest {
         Scheduler.builder()
             .policy(policy)
             .workers(8)
+            // Strict priority in some rounds, a floor of two threads in the others.
+            .classShare(PriorityClass.BACKGROUND, (seed & 1) == 0 ? 0 : 0.25)
             .queueCapacity(REQUESTS_PER_ROUND + 1)
             .quantum(Duration.ofMillis(1))
             .threadFactory(factory)
@@ -199,7 +203,10 @@ class SchedulerStressTest {
       for (int w : unitWork) {
         work += w;
       }
-      return index % 2 == 0 ? RequestAttributes.predicted(work * 10) : RequestAttributes.NONE;
+      RequestAttributes a =
+          index % 2 == 0 ? RequestAttributes.predicted(work * 10) : RequestAttributes.NONE;
+      // One request in three is background: mixed classes, promptness and the floor at work.
+      return index % 3 == 1 ? a.withPriority(PriorityClass.BACKGROUND) : a;
     }
 
     boolean onCaller() {

@@ -28,11 +28,11 @@ final class FluidRequest extends SimRequest {
       SimRequest.Told told) {
     super(id, arrival, demand, clock, told);
     this.curve = curve;
-    this.remaining = demand.sequentialNanos();
   }
 
   @Override
   void begin(long at) {
+    remaining = kind.scaled(demand.sequentialNanos()); // the kind is known once admitted
     since = at;
     runOn(1, at);
   }
@@ -56,6 +56,15 @@ final class FluidRequest extends SimRequest {
     int leaving = threads - allowed;
     runOn(allowed, at);
     return leaving;
+  }
+
+  @Override
+  int yieldHelpers(int n, long at) {
+    int leaving = Math.min(n, threads - 1);
+    if (leaving > 0) {
+      runOn(threads - leaving, at);
+    }
+    return Math.max(0, leaving);
   }
 
   @Override

@@ -4,6 +4,7 @@ import dev.tailor.core.metrics.DegreeHistory;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.model.SpeedupCurve;
+import dev.tailor.core.policy.PriorityClass;
 import dev.tailor.core.policy.RequestView;
 import dev.tailor.core.policy.SystemView;
 
@@ -53,6 +54,26 @@ abstract class SimRequest implements RequestView {
    * @param longThresholdNanos the time from which the request counts as long
    */
   record Told(long predictedNanos, boolean clairvoyant, long longThresholdNanos) {}
+
+  /**
+   * The request's priority class and how many times its profiled work it does ({@link ClassMix}).
+   */
+  record Kind(PriorityClass priority, double scale) {
+    static final Kind DEFAULT = new Kind(PriorityClass.INTERACTIVE, 1);
+
+    /** A profiled time, scaled. */
+    long scaled(long nanos) {
+      return scale == 1 ? nanos : Math.round(nanos * scale);
+    }
+  }
+
+  /** Set by the simulator after construction: the class, and promptness's answers. */
+  Kind kind = Kind.DEFAULT;
+
+  /**
+   * Whether a helper of this request leaves at its boundary for promptness (the dispatch core's).
+   */
+  java.util.function.Predicate<SimRequest> yields = r -> false;
 
   /** Admits the request with degree {@code d} on one thread at {@code at}. */
   final void start(int d, long at) {
@@ -114,6 +135,12 @@ abstract class SimRequest implements RequestView {
    * rest leave at their next boundary).
    */
   abstract int shed(long at);
+
+  /**
+   * Promptness at a tick: {@code n} helpers are wanted by a higher class. Returns how many leave at
+   * once; under a work model with unit boundaries, none (they ask at their boundaries).
+   */
+  abstract int yieldHelpers(int n, long at);
 
   /** When the next thread reaches a boundary (or the request completes); MAX_VALUE if never. */
   abstract long nextEventAt();
@@ -177,7 +204,8 @@ abstract class SimRequest implements RequestView {
 
   @Override
   public long predictedSequentialNanos() {
-    return told.clairvoyant() ? demand.sequentialNanos() : told.predictedNanos();
+    long p = told.clairvoyant() ? demand.sequentialNanos() : told.predictedNanos();
+    return p == UNKNOWN ? p : kind.scaled(p);
   }
 
   @Override
@@ -189,6 +217,11 @@ abstract class SimRequest implements RequestView {
       speedup = demand.speedupCurve(); // asked once per request by a clairvoyant policy
     }
     return speedup;
+  }
+
+  @Override
+  public PriorityClass priorityClass() {
+    return kind.priority();
   }
 
   @Override

@@ -11,7 +11,9 @@ import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.model.UnitWork;
 import dev.tailor.core.policy.Policy;
+import dev.tailor.core.policy.PriorityClass;
 import dev.tailor.sim.arrival.PointPlan;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -32,6 +34,12 @@ import java.util.List;
  * policy, the request's true sequential time and speedup curve from the profile; any other, the
  * prediction the profile carries ({@link DemandProfile#predictions()}, attached by {@code tailor
  * predictor predict}), or nothing.
+ *
+ * <p>Priority classes ({@link #classes(ClassMix, int[])}): each arrival's class is drawn from the
+ * mix and the point's seed, the dispatch core gives slots to the highest class with work, and a
+ * lower-class helper yields at its next boundary when a higher class waits: under the unit model at
+ * its next unit boundary, under the fluid model at the next tick. {@link #classStats} reports each
+ * class's latency and throughput for the last run.
  *
  * <p>Single-threaded and deterministic: the same inputs give the same result.
  */
@@ -102,6 +110,16 @@ public final class Simulator {
   }
 
   /**
+   * One class's figures over the measured requests of the last run.
+   *
+   * @param completed measured requests of the class that completed
+   * @param p50Nanos their median latency, or 0 if none
+   * @param p99Nanos their 99th-percentile latency (nearest rank), or 0 if none
+   * @param throughputRps completed requests per second of the measured window
+   */
+  public record ClassStats(long completed, long p50Nanos, long p99Nanos, double throughputRps) {}
+
+  /**
    * The labels of the point, for its result.
    *
    * @param offeredRps the arrival rate
@@ -119,8 +137,15 @@ public final class Simulator {
   private final Config config;
   private final RequestClasses classes;
   private Dispatcher.DecisionListener decisions;
+  private ClassMix mix;
+  private PriorityClass[] fixedKinds; // for tests: each arrival's class, scale 1
+  private int[] floors = Dispatcher.defaultFloors();
 
   // State of one run.
+  private PriorityClass[] kinds;
+  private long[][] latencies; // by class ordinal: measured latencies, count in latencyCount
+  private int[] latencyCount;
+  private long lastWindow;
   private long now;
   private Dispatcher<SimRequest> dispatcher;
   private RunMetrics metrics;
@@ -191,7 +216,15 @@ public final class Simulator {
     now = 0;
     metrics = RunMetrics.singleThreaded(classes);
     metrics.observeBusyWorkers(0, 0);
-    dispatcher = new Dispatcher<>(policy, config.workers(), new SimRequest[0], new Host(), true);
+    dispatcher =
+        new Dispatcher<>(policy, config.workers(), new SimRequest[0], new Host(), true, floors);
+    kinds =
+        fixedKinds != null
+            ? fixedKinds
+            : mix == null ? null : mix.assign(arrivalsNanos.length, labels.seed());
+    int classCount = PriorityClass.values().length;
+    latencies = new long[classCount][16];
+    latencyCount = new int[classCount];
     dispatcher.decisionListener(decisions);
     long measureFrom =
         warmupRequests < arrivalsNanos.length ? arrivalsNanos[warmupRequests] : Long.MAX_VALUE;
@@ -238,6 +271,7 @@ public final class Simulator {
       }
     }
     long window = Math.max(1, (saturated ? now : lastArrival) - Math.min(measureFrom, now));
+    lastWindow = window;
     return result(labels, sent, saturated, window);
   }
 
@@ -249,6 +283,52 @@ public final class Simulator {
     this.decisions = listener;
   }
 
+  /**
+   * Runs later points with a mix of priority classes and the classes' floors of threads ({@link
+   * Dispatcher#floorThreads(double, int)} gives the rule from a share); a null mix puts every
+   * request in the default class, as without this call.
+   *
+   * @param floorThreads for each {@link PriorityClass}, by ordinal, its floor of threads
+   */
+  public void classes(ClassMix mix, int[] floorThreads) {
+    if (floorThreads.length != PriorityClass.values().length) {
+      throw new IllegalArgumentException(
+          "need one floor per priority class, got " + floorThreads.length);
+    }
+    this.mix = mix;
+    this.floors = floorThreads.clone();
+  }
+
+  /** For tests: the class of each arrival of later runs, every class at its profiled work. */
+  void classesPerArrival(PriorityClass[] perArrival, int[] floorThreads) {
+    classes(ClassMix.parse("interactive:1"), floorThreads);
+    this.fixedKinds = perArrival.clone();
+  }
+
+  /** Class {@code c}'s figures over the measured requests of the last run. */
+  public ClassStats classStats(PriorityClass c) {
+    int n = latencyCount[c.ordinal()];
+    if (n == 0) {
+      return new ClassStats(0, 0, 0, 0);
+    }
+    long[] sorted = Arrays.copyOf(latencies[c.ordinal()], n);
+    Arrays.sort(sorted);
+    return new ClassStats(
+        n, sorted[rank(0.50, n)], sorted[rank(0.99, n)], n * 1e9 / Math.max(1, lastWindow));
+  }
+
+  private static int rank(double q, int n) {
+    return Math.max(0, (int) Math.ceil(q * n) - 1);
+  }
+
+  private void countLatency(SimRequest r, long latency) {
+    int c = r.priorityClass().ordinal();
+    if (latencyCount[c] == latencies[c].length) {
+      latencies[c] = Arrays.copyOf(latencies[c], 2 * latencies[c].length);
+    }
+    latencies[c][latencyCount[c]++] = latency;
+  }
+
   private SimRequest request(long id, long arrival, int index) {
     DemandProfile.Request r = profile.requests().get(index);
     SimRequest.Told told =
@@ -256,9 +336,16 @@ public final class Simulator {
             profile.predictedNanos(index),
             clairvoyant,
             dispatcher.longThresholdNanos(config.longThresholdNanos()));
-    return units != null
-        ? new UnitRequest(id, arrival, r, units[index], dispatcher.view(), told)
-        : new FluidRequest(id, arrival, r, curves[index], dispatcher.view(), told);
+    SimRequest s =
+        units != null
+            ? new UnitRequest(id, arrival, r, units[index], dispatcher.view(), told)
+            : new FluidRequest(id, arrival, r, curves[index], dispatcher.view(), told);
+    if (kinds != null) {
+      PriorityClass c = kinds[(int) id];
+      s.kind = new SimRequest.Kind(c, fixedKinds != null ? 1 : mix.scale(c));
+      s.yields = dispatcher::yields;
+    }
+    return s;
   }
 
   private long nextBoundary() {
@@ -292,6 +379,7 @@ public final class Simulator {
         dispatcher.exited(r);
         if (r.arrival >= measureFrom) {
           metrics.record(r.record(now));
+          countLatency(r, now - r.arrival);
         }
       } else if (r.wantsHelper()) {
         dispatcher.helpMayBeWanted();
@@ -303,6 +391,7 @@ public final class Simulator {
     for (SimRequest r : dispatcher.running()) {
       r.setDegree(dispatcher.askDegree(r), now);
       dispatcher.releaseSlots(r.shed(now), now);
+      dispatcher.releaseSlots(r.yieldHelpers(dispatcher.helpersToYield(r), now), now);
       if (r.wantsHelper()) {
         dispatcher.helpMayBeWanted();
       }

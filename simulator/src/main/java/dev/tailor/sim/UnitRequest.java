@@ -41,7 +41,7 @@ final class UnitRequest extends SimRequest {
 
   @Override
   void begin(long at) {
-    ownUntil = at + units.serialNanos();
+    ownUntil = at + kind.scaled(units.serialNanos());
     setBusy(1, at);
   }
 
@@ -66,6 +66,11 @@ final class UnitRequest extends SimRequest {
   }
 
   @Override
+  int yieldHelpers(int n, long at) {
+    return 0; // helpers ask at their next unit boundary
+  }
+
+  @Override
   long nextEventAt() {
     long next = ownUntil;
     for (int i = 0; i < helpers; i++) {
@@ -85,7 +90,7 @@ final class UnitRequest extends SimRequest {
       if (helperUntil[i] > at) {
         continue;
       }
-      if (nextUnit < units.units() && threads <= allowedThreads()) {
+      if (nextUnit < units.units() && threads <= allowedThreads() && !yields.test(this)) {
         helperUntil[i] = at + takeUnit();
       } else {
         helperUntil[i--] = helperUntil[--helpers];
@@ -109,7 +114,7 @@ final class UnitRequest extends SimRequest {
 
   /** Takes the next unit for a thread: its time, with the overhead if the request has company. */
   private long takeUnit() {
-    long t = units.unitNanos(nextUnit++);
+    long t = kind.scaled(units.unitNanos(nextUnit++));
     return threads > 1 ? t + Math.round(units.overheadPerUnitNanos()) : t;
   }
 

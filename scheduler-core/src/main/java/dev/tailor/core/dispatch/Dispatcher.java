@@ -4,6 +4,7 @@ import dev.tailor.core.FailureLog;
 import dev.tailor.core.Internal;
 import dev.tailor.core.policy.Admission;
 import dev.tailor.core.policy.Policy;
+import dev.tailor.core.policy.PriorityClass;
 import dev.tailor.core.policy.RequestView;
 import dev.tailor.core.policy.SystemView;
 import dev.tailor.core.policy.WorkerPreference;
@@ -33,6 +34,20 @@ import java.util.function.Consumer;
  * exclusion (the runtime's dispatch lock; the simulator is single-threaded). The counts a policy
  * reads through {@link #view()}, the running requests and the head's delay are volatile, so the
  * runtime's lock-free paths (the tick, a unit fork) may read them without the lock.
+ *
+ * <p>Priority classes ({@link PriorityClass}): each class has its own FIFO admission queue. A free
+ * slot goes to the highest class with work, a queued head the policy lets in or a running request
+ * that wants a helper, asked afresh at every decision; within the class the policy decides as it
+ * would without classes (help first or admit first, the head's degree, delays). A class whose head
+ * the policy holds (delayed, or waiting for an exit) has no work to give a slot to, so the slot
+ * goes on to the next class: the budget is not left idle. Promptness (Singer et al., "Prompt
+ * I-Cilk", SPAA'23, Section 3): while a higher class has a queued head the policy would let in, a
+ * helper on a lower-class request {@linkplain #yields yields} at its next unit boundary, and its
+ * slot then goes to the higher class. The floor: a lower class that has work and holds fewer than
+ * its {@linkplain #Dispatcher(Policy, int, Object[], Host, boolean, int[]) floor of threads} gets a
+ * free slot before any higher class, and promptness never takes its threads below that floor, so it
+ * is never starved. With every request in one class, every decision is the one made without
+ * classes.
  *
  * @param <R> the host's request type
  */
@@ -107,15 +122,41 @@ public final class Dispatcher<R extends RequestView> {
   private final R[] none;
   private final SystemView view = new View();
   private final FailureLog failures = new FailureLog(LOG);
-  private final ArrayDeque<R> queue = new ArrayDeque<>();
+  private final Lane<R>[] lanes;
   private volatile R[] running;
   private volatile int freeSlots;
   private volatile int queued;
-  private volatile long headDelayedUntil = NOT_DELAYED;
-  private boolean headAwaitsExit;
+  private volatile boolean lowerClassRuns; // some running request is below the highest class
   private boolean tookHelp;
-  private boolean mayHelp = true;
   private DecisionListener decisions;
+
+  /** One priority class: its FIFO queue, its head's state and its floor of threads. */
+  private static final class Lane<R> {
+    final PriorityClass priority;
+    final int floor;
+    final ArrayDeque<R> queue = new ArrayDeque<>();
+    volatile int queued;
+    volatile long headDelayedUntil = NOT_DELAYED;
+    volatile boolean headAwaitsExit;
+    boolean mayHelp = true;
+
+    Lane(PriorityClass priority, int floor) {
+      this.priority = priority;
+      this.floor = floor;
+    }
+
+    /**
+     * Whether the head is one the policy would be asked about now: queued, not waiting for an exit,
+     * its delay (if any) over. May be read without the host's exclusion.
+     */
+    boolean headAdmissible(long now) {
+      if (queued == 0 || headAwaitsExit) {
+        return false;
+      }
+      long until = headDelayedUntil;
+      return until == NOT_DELAYED || now - until >= 0;
+    }
+  }
 
   /**
    * A dispatch core with {@code poolSize} free slots and nothing queued or running.
@@ -128,6 +169,24 @@ public final class Dispatcher<R extends RequestView> {
    */
   public Dispatcher(
       Policy policy, int poolSize, R[] noRequests, Host<R> host, boolean skipFruitlessHelpScans) {
+    this(policy, poolSize, noRequests, host, skipFruitlessHelpScans, defaultFloors());
+  }
+
+  /**
+   * A dispatch core whose priority classes keep the given floors of threads.
+   *
+   * @param floorThreads for each {@link PriorityClass}, by ordinal, the threads that class is
+   *     entitled to whenever it has work: a free slot goes to it first while it holds fewer, and
+   *     promptness never takes it below them. The highest class's floor is ignored (it is never
+   *     preempted). See {@link #floorThreads(double, int)} for the rule from a share.
+   */
+  public Dispatcher(
+      Policy policy,
+      int poolSize,
+      R[] noRequests,
+      Host<R> host,
+      boolean skipFruitlessHelpScans,
+      int[] floorThreads) {
     if (poolSize < 1) {
       throw new IllegalArgumentException("poolSize must be >= 1, got " + poolSize);
     }
@@ -142,6 +201,47 @@ public final class Dispatcher<R extends RequestView> {
     this.none = noRequests;
     this.running = noRequests;
     this.freeSlots = poolSize;
+    PriorityClass[] classes = PriorityClass.values();
+    if (floorThreads.length != classes.length) {
+      throw new IllegalArgumentException(
+          "floorThreads needs one floor per priority class ("
+              + classes.length
+              + "), got "
+              + floorThreads.length);
+    }
+    @SuppressWarnings("unchecked")
+    Lane<R>[] ls = new Lane[classes.length];
+    for (PriorityClass c : classes) {
+      int floor = floorThreads[c.ordinal()];
+      if (floor < 0 || floor > poolSize) {
+        throw new IllegalArgumentException(
+            "floor of class " + c.label() + " must be in [0, " + poolSize + "], got " + floor);
+      }
+      ls[c.ordinal()] = new Lane<>(c, c.ordinal() == 0 ? 0 : floor);
+    }
+    this.lanes = ls;
+  }
+
+  /** The default floors: one thread for every class below the highest. */
+  public static int[] defaultFloors() {
+    int[] floors = new int[PriorityClass.values().length];
+    Arrays.fill(floors, 1);
+    floors[0] = 0;
+    return floors;
+  }
+
+  /**
+   * The rule from a class's share of the budget to its floor of threads: {@code share * poolSize}
+   * rounded down, but at least one thread if the share is above zero; zero for a share of zero
+   * (strict priority: the class may starve while higher classes have work).
+   *
+   * @throws IllegalArgumentException if the share is not in [0, 1]
+   */
+  public static int floorThreads(double share, int poolSize) {
+    if (!(share >= 0 && share <= 1)) {
+      throw new IllegalArgumentException("a class share must be in [0, 1], got " + share);
+    }
+    return share == 0 ? 0 : Math.max(1, (int) Math.floor(share * poolSize));
   }
 
   private static String nameOf(Policy policy) {
@@ -169,10 +269,17 @@ public final class Dispatcher<R extends RequestView> {
 
   // ---- the queue ------------------------------------------------------------------------------
 
-  /** Appends an arrival to the admission queue; the caller checks the queue's capacity. */
+  /** Appends an arrival to its class's admission queue; the caller checks the queue's capacity. */
   public void enqueue(R request) {
-    queue.addLast(request);
-    queued = queue.size();
+    Lane<R> lane = laneOf(request);
+    lane.queue.addLast(request);
+    lane.queued = lane.queue.size();
+    queued++;
+  }
+
+  private Lane<R> laneOf(R request) {
+    PriorityClass c = request.priorityClass();
+    return lanes[c == null ? 0 : c.ordinal()];
   }
 
   /** Requests waiting for admission. */
@@ -181,44 +288,68 @@ public final class Dispatcher<R extends RequestView> {
   }
 
   /**
-   * Takes a request out of the queue (cancelled, or its caller interrupted). If it was the head,
-   * the head's delay or wait is forgotten: the new head is asked afresh.
+   * Takes a request out of its class's queue (cancelled, or its caller interrupted). If it was the
+   * head, the head's delay or wait is forgotten: the new head is asked afresh.
    *
    * @return whether it was the head
    */
   public boolean removeQueued(R request) {
-    boolean wasHead = queue.peekFirst() == request;
-    queue.remove(request);
-    queued = queue.size();
+    Lane<R> lane = laneOf(request);
+    boolean wasHead = lane.queue.peekFirst() == request;
+    if (lane.queue.remove(request)) {
+      queued--;
+    }
+    lane.queued = lane.queue.size();
     if (wasHead) {
-      clearHead();
+      clearHead(lane);
     }
     return wasHead;
   }
 
-  /** Empties the queue, handing each request to {@code each} in arrival order. */
+  /**
+   * Empties the queues, handing each request to {@code each}: class by class from the highest, in
+   * arrival order within a class.
+   */
   public void drainQueue(Consumer<? super R> each) {
-    for (R r; (r = queue.pollFirst()) != null; ) {
-      each.accept(r);
+    for (Lane<R> lane : lanes) {
+      for (R r; (r = lane.queue.pollFirst()) != null; ) {
+        each.accept(r);
+      }
+      lane.queued = 0;
+      clearHead(lane);
     }
     queued = 0;
-    clearHead();
   }
 
-  /** When the head may be asked again, or {@link #NOT_DELAYED}. */
+  /**
+   * The earliest time a delayed head may be asked again, over every class's head, or {@link
+   * #NOT_DELAYED} if no head is delayed.
+   */
   public long headDelayedUntil() {
-    return headDelayedUntil;
+    long best = NOT_DELAYED;
+    for (Lane<R> lane : lanes) {
+      long until = lane.headDelayedUntil;
+      if (until != NOT_DELAYED && (best == NOT_DELAYED || until - best < 0)) {
+        best = until;
+      }
+    }
+    return best;
   }
 
-  /** Whether the head is delayed and its time has come at {@code now}. */
+  /** Whether some class's head is delayed and its time has come at {@code now}. */
   public boolean headDelayExpired(long now) {
-    long until = headDelayedUntil;
-    return until != NOT_DELAYED && now - until >= 0;
+    for (Lane<R> lane : lanes) {
+      long until = lane.headDelayedUntil;
+      if (until != NOT_DELAYED && now - until >= 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
-  private void clearHead() {
-    headDelayedUntil = NOT_DELAYED;
-    headAwaitsExit = false;
+  private static void clearHead(Lane<?> lane) {
+    lane.headDelayedUntil = NOT_DELAYED;
+    lane.headAwaitsExit = false;
   }
 
   // ---- slots ----------------------------------------------------------------------------------
@@ -234,9 +365,11 @@ public final class Dispatcher<R extends RequestView> {
   }
 
   /**
-   * Takes one free slot for the next piece of work, in the order the policy prefers: help the
-   * oldest running request that wants a helper, or admit the head of the queue. Returns the request
-   * the slot went to ({@link #tookHelp()} says which), or null if there is no work for it.
+   * Takes one free slot for the next piece of work. It goes to the highest priority class with work
+   * (after any lower class below its floor), and within the class in the order the policy prefers:
+   * help the oldest running request of the class that wants a helper, or admit the head of the
+   * class's queue. Returns the request the slot went to ({@link #tookHelp()} says which), or null
+   * if there is no work for it.
    *
    * @param poolThread whether a pool thread is there to take the work; without one, only a request
    *     that {@linkplain Host#runsOnCaller runs on its caller} can be admitted, and none helped
@@ -245,16 +378,91 @@ public final class Dispatcher<R extends RequestView> {
     if (freeSlots <= 0) {
       return null;
     }
-    boolean helpFirst = poolThread && preference() == WorkerPreference.HELP_FIRST;
-    R r = helpFirst ? help(now) : null;
+    // The policy's preference is asked once per decision, and only when there is a pool thread.
+    int preference = poolThread ? 0 : -1; // 0: not asked yet; 1: help first; -1: admit first
+    if (lowerClassRuns || queued > lanes[0].queued) {
+      for (int c = 1; c < lanes.length; c++) {
+        Lane<R> lane = lanes[c];
+        if (lane.floor > 0 && threadsOf(lane.priority) < lane.floor) {
+          if (preference == 0) {
+            preference = preference() == WorkerPreference.HELP_FIRST ? 1 : -1;
+          }
+          R r = takeWorkIn(lane, now, poolThread, preference > 0);
+          if (r != null) {
+            return r;
+          }
+        }
+      }
+    }
+    for (Lane<R> lane : lanes) {
+      if (lane.queued == 0 && lane != lanes[0] && !lowerClassRuns) {
+        continue; // nothing of this class, queued or running
+      }
+      if (preference == 0) {
+        preference = preference() == WorkerPreference.HELP_FIRST ? 1 : -1;
+      }
+      R r = takeWorkIn(lane, now, poolThread, preference > 0);
+      if (r != null) {
+        return r;
+      }
+    }
+    return null;
+  }
+
+  private R takeWorkIn(Lane<R> lane, long now, boolean poolThread, boolean helpFirst) {
+    R r = helpFirst ? help(lane, now) : null;
     if (r != null) {
       return r;
     }
-    r = admitHead(now, poolThread);
+    r = admitHead(lane, now, poolThread);
     if (r != null || helpFirst || !poolThread) {
       return r;
     }
-    return help(now);
+    return help(lane, now);
+  }
+
+  /**
+   * Whether a helper on {@code request} should leave at its boundary for promptness: a higher class
+   * has a queued head the policy would be asked about now, and the request's class holds more
+   * threads than its floor. Never true for the highest class, nor for a request's own thread (the
+   * caller asks only for helpers). May be called without the host's exclusion.
+   */
+  public boolean yields(R request) {
+    PriorityClass c = request.priorityClass();
+    if (c == null || c.ordinal() == 0 || queued == 0) {
+      return false;
+    }
+    long now = host.nanoTime();
+    boolean higherWaits = false;
+    for (int i = 0; i < c.ordinal() && !higherWaits; i++) {
+      higherWaits = lanes[i].headAdmissible(now);
+    }
+    return higherWaits && threadsOf(c) > lanes[c.ordinal()].floor;
+  }
+
+  /**
+   * How many of {@code request}'s helpers promptness sends away now: none unless it {@linkplain
+   * #yields yields}; then as many as it has, down to its class's floor. For a host whose helpers
+   * all reach their boundary at once (the simulator's fluid work model, at a tick).
+   */
+  public int helpersToYield(R request) {
+    if (!yields(request)) {
+      return 0;
+    }
+    int aboveFloor =
+        threadsOf(request.priorityClass()) - lanes[request.priorityClass().ordinal()].floor;
+    return Math.max(0, Math.min(request.threads() - 1, aboveFloor));
+  }
+
+  /** Threads held by running requests of class {@code c}. */
+  private int threadsOf(PriorityClass c) {
+    int n = 0;
+    for (R r : running) {
+      if (r.priorityClass() == c) {
+        n += r.threads();
+      }
+    }
+    return n;
   }
 
   /** Whether the last request {@link #takeWork} returned is to be helped, not started. */
@@ -283,7 +491,20 @@ public final class Dispatcher<R extends RequestView> {
     System.arraycopy(rs, 0, out, 0, i);
     System.arraycopy(rs, i + 1, out, i, rs.length - i - 1);
     running = out;
-    headAwaitsExit = false;
+    for (Lane<R> lane : lanes) {
+      lane.headAwaitsExit = false;
+    }
+    lowerClassRuns = anyBelowHighest(out);
+  }
+
+  private static boolean anyBelowHighest(RequestView[] rs) {
+    for (RequestView r : rs) {
+      PriorityClass c = r.priorityClass();
+      if (c != null && c.ordinal() > 0) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -291,15 +512,21 @@ public final class Dispatcher<R extends RequestView> {
    * left it). Needed only by a host that skips fruitless help scans.
    */
   public void helpMayBeWanted() {
-    mayHelp = true;
+    for (Lane<R> lane : lanes) {
+      lane.mayHelp = true;
+    }
   }
 
-  private R help(long now) {
-    if (skipFruitlessHelpScans && !mayHelp) {
+  private R help(Lane<R> lane, long now) {
+    if (skipFruitlessHelpScans && !lane.mayHelp) {
+      return null;
+    }
+    boolean oneClass = !lowerClassRuns; // then every running request is of the highest class
+    if (oneClass && lane != lanes[0]) {
       return null;
     }
     for (R r : running) {
-      if (host.wantsHelper(r)) {
+      if ((oneClass || laneOf(r) == lane) && host.wantsHelper(r)) {
         decided(Decision.HELP, r, r.threads());
         host.addHelper(r, now);
         takeSlot(now);
@@ -307,23 +534,23 @@ public final class Dispatcher<R extends RequestView> {
         return r;
       }
     }
-    mayHelp = false;
+    lane.mayHelp = false;
     return null;
   }
 
-  private R admitHead(long now, boolean poolThread) {
-    R head = queue.peekFirst();
-    if (head == null || headAwaitsExit || (!poolThread && !host.runsOnCaller(head))) {
+  private R admitHead(Lane<R> lane, long now, boolean poolThread) {
+    R head = lane.queue.peekFirst();
+    if (head == null || lane.headAwaitsExit || (!poolThread && !host.runsOnCaller(head))) {
       return null;
     }
-    long until = headDelayedUntil;
+    long until = lane.headDelayedUntil;
     if (until != NOT_DELAYED && now - until < 0) {
       return null;
     }
     Admission a = admission(head);
     switch (a.kind()) {
       case DELAY -> {
-        headDelayedUntil = a.untilNanos();
+        lane.headDelayedUntil = a.untilNanos();
         if (now - a.untilNanos() < 0) {
           decided(Decision.DELAY, head, a.untilNanos());
           return null;
@@ -331,7 +558,7 @@ public final class Dispatcher<R extends RequestView> {
       }
       case AWAIT_EXIT -> {
         if (running.length > 0) {
-          headAwaitsExit = true;
+          lane.headAwaitsExit = true;
           decided(Decision.AWAIT_EXIT, head, 0);
           return null;
         }
@@ -340,14 +567,18 @@ public final class Dispatcher<R extends RequestView> {
     }
     int degree = a.kind() == Admission.Kind.START ? a.degree() : 1;
     decided(Decision.START, head, degree);
-    queue.pollFirst();
-    queued = queue.size();
-    headDelayedUntil = NOT_DELAYED;
+    lane.queue.pollFirst();
+    lane.queued = lane.queue.size();
+    queued--;
+    lane.headDelayedUntil = NOT_DELAYED;
     host.start(head, degree, now);
     R[] rs = Arrays.copyOf(running, running.length + 1);
     rs[rs.length - 1] = head;
+    if (lane != lanes[0]) {
+      lowerClassRuns = true;
+    }
     running = rs;
-    mayHelp = true;
+    lane.mayHelp = true;
     takeSlot(now);
     tookHelp = false;
     return head;

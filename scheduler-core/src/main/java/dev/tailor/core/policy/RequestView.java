@@ -53,6 +53,15 @@ public interface RequestView {
     return null;
   }
 
+  /**
+   * The request's priority class: the dispatch core gives free slots to the highest class with work
+   * first. The default, and every request's unless its submitter says otherwise, is {@link
+   * PriorityClass#INTERACTIVE}.
+   */
+  default PriorityClass priorityClass() {
+    return PriorityClass.INTERACTIVE;
+  }
+
   /** The class label the request was submitted with, or {@code null} if it has none. */
   String label();
 

@@ -1,0 +1,192 @@
+package dev.tailor.core;
+
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tailor.core.policy.PriorityClass;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Priority classes in the runtime: the highest class is admitted first, a lower-class helper leaves
+ * at its next boundary for a waiting higher-class request, and with one class nothing changes.
+ * Waits are for states (latches), with hang guards only.
+ */
+class PriorityClassTest {
+
+  private static final int GUARD = 30;
+  private static final RequestAttributes BACKGROUND =
+      RequestAttributes.NONE.withPriority(PriorityClass.BACKGROUND);
+
+  private final ControlledPolicy policy = new ControlledPolicy();
+  private Scheduler scheduler;
+
+  @AfterEach
+  void stop() throws InterruptedException {
+    if (scheduler != null) {
+      scheduler.shutdownNow();
+      assertTrue(scheduler.awaitTermination(GUARD, SECONDS), "scheduler terminated");
+    }
+  }
+
+  @Test
+  void aQueuedInteractiveRequestIsAdmittedBeforeAnOlderBackgroundOne() throws Exception {
+    scheduler =
+        Scheduler.builder()
+            .policy(policy)
+            .workers(1)
+            .classShare(PriorityClass.BACKGROUND, 0) // strict: no floor to let background first
+            .build();
+    assertEquals(List.of("second", "first"), admissionOrder(BACKGROUND, RequestAttributes.NONE));
+  }
+
+  @Test
+  void withOneClassTheOldestQueuedRequestIsAdmittedFirst() throws Exception {
+    scheduler = Scheduler.builder().policy(policy).workers(1).build();
+    assertEquals(
+        List.of("first", "second"), admissionOrder(RequestAttributes.NONE, RequestAttributes.NONE));
+  }
+
+  /**
+   * Queues two requests behind a blocker on the scheduler's only thread, then releases it: the
+   * order the two ran in.
+   */
+  private List<String> admissionOrder(RequestAttributes first, RequestAttributes second)
+      throws Exception {
+    CountDownLatch blocking = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    List<String> started = new CopyOnWriteArrayList<>();
+    CompletableFuture<Void> blocker =
+        scheduler.submit(
+            ctx -> {
+              blocking.countDown();
+              Waits.await(release);
+              return null;
+            });
+    Waits.await(blocking);
+    CompletableFuture<Boolean> f1 = scheduler.submit(ctx -> started.add("first"), first);
+    CompletableFuture<Boolean> f2 = scheduler.submit(ctx -> started.add("second"), second);
+    release.countDown();
+    blocker.get(GUARD, SECONDS);
+    f1.get(GUARD, SECONDS);
+    f2.get(GUARD, SECONDS);
+    return List.copyOf(started);
+  }
+
+  @Test
+  void aBackgroundHelperLeavesAtItsNextBoundaryWhenInteractiveWorkWaits() throws Exception {
+    policy.degree = 2;
+    scheduler = Scheduler.builder().policy(policy).workers(2).build();
+    Outcome o = run(BACKGROUND, RequestAttributes.NONE);
+    assertFalse(o.mayContinue, "the background helper is told to leave");
+    assertEquals(List.of("waiting", "unit 2"), o.events, "the interactive request took its slot");
+  }
+
+  @Test
+  void aHelperStaysWhenTheWaitingRequestIsOfItsOwnClass() throws Exception {
+    policy.degree = 2;
+    scheduler = Scheduler.builder().policy(policy).workers(2).build();
+    Outcome o = run(RequestAttributes.NONE, RequestAttributes.NONE);
+    assertTrue(o.mayContinue, "an interactive helper is not preempted by interactive work");
+    assertEquals(List.of("unit 2", "waiting"), o.events, "the helper stayed for the held unit");
+  }
+
+  @Test
+  void aBackgroundHelperAtTheFloorStays() throws Exception {
+    // A share of 1 (of 2 threads): background keeps both its threads, promptness or not.
+    policy.degree = 2;
+    scheduler =
+        Scheduler.builder()
+            .policy(policy)
+            .workers(2)
+            .classShare(PriorityClass.BACKGROUND, 1.0)
+            .build();
+    Outcome o = run(BACKGROUND, RequestAttributes.NONE);
+    assertTrue(o.mayContinue, "promptness does not take background below its floor");
+    assertEquals(List.of("unit 2", "waiting"), o.events, "the helper stayed for the held unit");
+  }
+
+  @Test
+  void aShareOutsideZeroToOneOrForTheHighestClassIsRefused() {
+    Scheduler.Builder b = Scheduler.builder();
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> b.classShare(PriorityClass.BACKGROUND, 1.5));
+    assertTrue(e.getMessage().contains("1.5"), e.getMessage());
+    e =
+        assertThrows(
+            IllegalArgumentException.class, () -> b.classShare(PriorityClass.INTERACTIVE, 0.1));
+    assertTrue(e.getMessage().contains("interactive"), e.getMessage());
+    e =
+        assertThrows(
+            IllegalArgumentException.class, () -> PriorityClass.parse("urgent", "parameter class"));
+    assertEquals(
+        "parameter class: unknown priority class 'urgent', expected interactive or background",
+        e.getMessage());
+    assertEquals(PriorityClass.BACKGROUND, PriorityClass.parse("Background", "x"));
+  }
+
+  /** What the helper of the first request saw, and what ran first once it reached a boundary. */
+  private record Outcome(boolean mayContinue, List<String> events) {}
+
+  /**
+   * A request of class {@code first} on two threads of two: its body holds one, a helper runs its
+   * first unit and, while a request of class {@code waiting} is queued behind both slots, asks
+   * {@link RequestContext#mayContinue()} at a boundary; a second unit is held meanwhile. The helper
+   * then either stays and runs the second unit, or leaves and the waiting request takes its slot:
+   * the events say which came first. The body joins only after one of them happened, so the second
+   * unit can run only on a helper until then.
+   */
+  private Outcome run(RequestAttributes first, RequestAttributes waiting) throws Exception {
+    CountDownLatch helperIn = new CountDownLatch(1);
+    CountDownLatch waitingQueued = new CountDownLatch(1);
+    CountDownLatch secondHeld = new CountDownLatch(1);
+    CountDownLatch something = new CountDownLatch(1);
+    AtomicBoolean mayContinue = new AtomicBoolean();
+    List<String> events = new CopyOnWriteArrayList<>();
+    CompletableFuture<Void> f =
+        scheduler.submit(
+            ctx -> {
+              ctx.fork(
+                  () -> {
+                    helperIn.countDown();
+                    Waits.await(waitingQueued);
+                    Waits.await(secondHeld);
+                    mayContinue.set(ctx.mayContinue());
+                  });
+              Waits.await(helperIn);
+              ctx.fork(
+                  () -> {
+                    events.add("unit 2");
+                    something.countDown();
+                  });
+              secondHeld.countDown();
+              Waits.await(something);
+              ctx.joinUnits();
+              return null;
+            },
+            first);
+    Waits.await(helperIn);
+    CompletableFuture<Void> w =
+        scheduler.submit(
+            ctx -> {
+              events.add("waiting");
+              something.countDown();
+              return null;
+            },
+            waiting);
+    assertEquals(1, scheduler.systemView().queuedRequests(), "the request waits in the queue");
+    waitingQueued.countDown();
+    f.get(GUARD, SECONDS);
+    w.get(GUARD, SECONDS);
+    return new Outcome(mayContinue.get(), List.copyOf(events));
+  }
+}
