@@ -30,6 +30,7 @@ import picocli.CommandLine.Spec;
       ServeCommand.class,
       ReplayCommand.class,
       SimulateCommand.class,
+      ClassesCommand.class,
       BalanceCommand.class,
       FidelityCommand.class,
       BenchCommand.class,

@@ -56,10 +56,12 @@ abstract class SimRequest implements RequestView {
   record Told(long predictedNanos, boolean clairvoyant, long longThresholdNanos) {}
 
   /**
-   * The request's priority class and how many times its profiled work it does ({@link ClassMix}).
+   * The request's priority class as the dispatch core sees it, how many times its profiled work it
+   * does ({@link ClassMix}), and the class it is reported in (its class in the mix, even when
+   * classes are off and it is dispatched as interactive).
    */
-  record Kind(PriorityClass priority, double scale) {
-    static final Kind DEFAULT = new Kind(PriorityClass.INTERACTIVE, 1);
+  record Kind(PriorityClass priority, double scale, PriorityClass reported) {
+    static final Kind DEFAULT = new Kind(PriorityClass.INTERACTIVE, 1, PriorityClass.INTERACTIVE);
 
     /** A profiled time, scaled. */
     long scaled(long nanos) {

@@ -138,6 +138,7 @@ public final class Simulator {
   private final RequestClasses classes;
   private Dispatcher.DecisionListener decisions;
   private ClassMix mix;
+  private boolean prioritized = true;
   private PriorityClass[] fixedKinds; // for tests: each arrival's class, scale 1
   private int[] floors = Dispatcher.defaultFloors();
 
@@ -291,6 +292,16 @@ public final class Simulator {
    * @param floorThreads for each {@link PriorityClass}, by ordinal, its floor of threads
    */
   public void classes(ClassMix mix, int[] floorThreads) {
+    classes(mix, floorThreads, true);
+  }
+
+  /**
+   * As {@link #classes(ClassMix, int[])}, or, if {@code prioritized} is false, with the mix's
+   * requests and work but every request dispatched in the default class: classes off, for
+   * comparison, each request still reported in its class of the mix.
+   */
+  public void classes(ClassMix mix, int[] floorThreads, boolean prioritized) {
+    this.prioritized = prioritized;
     if (floorThreads.length != PriorityClass.values().length) {
       throw new IllegalArgumentException(
           "need one floor per priority class, got " + floorThreads.length);
@@ -322,7 +333,7 @@ public final class Simulator {
   }
 
   private void countLatency(SimRequest r, long latency) {
-    int c = r.priorityClass().ordinal();
+    int c = r.kind.reported().ordinal();
     if (latencyCount[c] == latencies[c].length) {
       latencies[c] = Arrays.copyOf(latencies[c], 2 * latencies[c].length);
     }
@@ -342,7 +353,8 @@ public final class Simulator {
             : new FluidRequest(id, arrival, r, curves[index], dispatcher.view(), told);
     if (kinds != null) {
       PriorityClass c = kinds[(int) id];
-      s.kind = new SimRequest.Kind(c, fixedKinds != null ? 1 : mix.scale(c));
+      double scale = fixedKinds != null ? 1 : mix.scale(c);
+      s.kind = new SimRequest.Kind(prioritized ? c : PriorityClass.INTERACTIVE, scale, c);
       s.yields = dispatcher::yields;
     }
     return s;
