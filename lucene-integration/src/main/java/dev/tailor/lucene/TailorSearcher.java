@@ -354,7 +354,8 @@ public final class TailorSearcher extends IndexSearcher {
     if (nanos < 0) {
       return attributes; // UNKNOWN, or a broken predictor's negative answer
     }
-    return new RequestAttributes(attributes.label(), nanos, attributes.predictedSpeedup());
+    return new RequestAttributes(
+        attributes.label(), nanos, attributes.predictedSpeedup(), attributes.priority());
   }
 
   /**

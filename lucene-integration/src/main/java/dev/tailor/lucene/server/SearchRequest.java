@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tailor.core.Durations;
+import dev.tailor.core.policy.PriorityClass;
 import java.io.IOException;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -23,17 +24,20 @@ import java.util.Set;
  * @param k how many hits, 1 to the options' limit
  * @param timeout the search's deadline, or null for none
  * @param label the client's class label, or null
+ * @param priority the request's priority class ({@code class}: {@code interactive}, the default, or
+ *     {@code background})
  */
-record SearchRequest(String text, int k, Duration timeout, String label) {
+record SearchRequest(String text, int k, Duration timeout, String label, PriorityClass priority) {
 
-  private static final Set<String> FIELDS = Set.of("q", "k", "timeout", "label");
+  private static final Set<String> FIELDS = Set.of("q", "k", "timeout", "label", "class");
 
   /** Checks the fields of a request. */
   static SearchRequest of(Map<String, String> fields, SearchServer.Options options) throws Problem {
     for (String name : fields.keySet()) {
       if (!FIELDS.contains(name)) {
         throw new Problem(
-            400, "unknown field " + Problem.quote(name) + ": expected q, k, timeout or label");
+            400,
+            "unknown field " + Problem.quote(name) + ": expected q, k, timeout, label or class");
       }
     }
     String text = fields.get("q");
@@ -49,7 +53,20 @@ record SearchRequest(String text, int k, Duration timeout, String label) {
         text,
         hits(fields.get("k"), options.maxHits()),
         timeout(fields.get("timeout")),
-        label(fields));
+        label(fields),
+        priority(fields.get("class")));
+  }
+
+  private static PriorityClass priority(String name) throws Problem {
+    if (name == null) {
+      return PriorityClass.INTERACTIVE;
+    }
+    for (PriorityClass c : PriorityClass.values()) {
+      if (c.label().equals(name)) {
+        return c;
+      }
+    }
+    throw new Problem(400, "class must be interactive or background, got " + Problem.quote(name));
   }
 
   private static int hits(String k, int max) throws Problem {

@@ -73,8 +73,11 @@ import org.apache.lucene.search.TopScoreDocCollectorManager;
  *       chunked one.
  *   <li>A query longer than {@link Options#maxQueryChars()}, with more than {@link
  *       Options#maxClauses()} leaf clauses, asking more than {@link Options#maxHits()} hits, or
- *       that does not parse, an unknown field, a bad {@code k}, {@code timeout} or {@code label}:
- *       {@code 400}.
+ *       that does not parse, an unknown field, a bad {@code k}, {@code timeout}, {@code label} or
+ *       {@code class}: {@code 400}.
+ *   <li>{@code class} is the search's priority class, {@code interactive} (the default) or {@code
+ *       background}: background searches run on what interactive ones leave, above a floor of
+ *       threads ({@link dev.tailor.core.policy.PriorityClass}).
  *   <li>Labels are metrics classes: the {@link Options#labels() known} ones and, first come, others
  *       up to {@link Options#maxLabels()} in all have a class of their own; every later one is
  *       counted as {@code other}. So {@code /stats} holds at most {@code maxLabels + 1} label
@@ -428,7 +431,8 @@ public final class SearchServer implements AutoCloseable {
           searcher.search(
               query,
               new TopScoreDocCollectorManager(request.k(), 1000),
-              new RequestAttributes(labels.classOf(request.label()), predicted),
+              new RequestAttributes(labels.classOf(request.label()), predicted)
+                  .withPriority(request.priority()),
               request.timeout());
     } catch (RejectedExecutionException e) {
       throw new Problem(503, "overloaded: the scheduler's admission queue is full; retry later");

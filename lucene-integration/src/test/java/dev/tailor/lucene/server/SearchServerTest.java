@@ -103,6 +103,17 @@ class SearchServerTest {
   }
 
   @Test
+  void aBackgroundSearchAnswersAsAnInteractiveOneDoes() throws Exception {
+    try (ServerFixture f = fixture("fixed:2", 2)) {
+      Response interactive = f.get("/search?q=w3&k=5&class=interactive");
+      Response background = f.post("{\"q\": \"w3\", \"k\": 5, \"class\": \"background\"}");
+      assertEquals(200, interactive.status(), interactive.text());
+      assertEquals(200, background.status(), background.text());
+      assertEquals(interactive.json().get("hits"), background.json().get("hits"));
+    }
+  }
+
+  @Test
   void rejectsBadInputWithA400ThatSaysWhy() throws Exception {
     try (ServerFixture f = fixture("seq", 1)) {
       assertBad(f.get("/search"), "missing query");
@@ -119,6 +130,9 @@ class SearchServerTest {
       assertBad(f.get("/search?q=w1&label=" + encode("no spaces")), "label must be");
       assertBad(f.get("/search?q=w1&label=" + "x".repeat(65)), "label must be");
       assertBad(f.get("/search?query=w1"), "unknown field 'query'");
+      assertBad(
+          f.get("/search?q=w1&class=urgent"),
+          "class must be interactive or background, got 'urgent'");
       assertBad(f.post("{not json"), "body is not JSON (line 1, column 2)");
       assertBad(f.post("[\"w1\"]"), "body must be a JSON object");
       assertBad(f.post("{\"q\": {\"w1\": 1}}"), "field 'q' must be a string or a number");
