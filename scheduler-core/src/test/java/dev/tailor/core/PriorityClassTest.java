@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
  */
 class PriorityClassTest {
 
-  private static final int GUARD = 30;
+  private static final int GUARD = Waits.GUARD_SECONDS;
   private static final RequestAttributes BACKGROUND =
       RequestAttributes.NONE.withPriority(PriorityClass.BACKGROUND);
 

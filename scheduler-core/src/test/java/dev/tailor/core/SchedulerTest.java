@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Test;
  */
 class SchedulerTest {
 
-  private static final int GUARD = 30;
+  private static final int GUARD = Waits.GUARD_SECONDS;
   private static final Duration QUANTUM = Duration.ofMillis(2);
 
   private final ControlledPolicy policy = new ControlledPolicy();

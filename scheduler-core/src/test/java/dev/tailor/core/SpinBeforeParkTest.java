@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Test;
  */
 class SpinBeforeParkTest {
 
-  private static final int GUARD = 30;
+  private static final int GUARD = Waits.GUARD_SECONDS;
   private static final Duration FOREVER = Duration.ofDays(1);
 
   private final List<Thread> threads = new CopyOnWriteArrayList<>();
@@ -60,11 +60,7 @@ class SpinBeforeParkTest {
   }
 
   private static void await(CountDownLatch latch) {
-    try {
-      assertTrue(latch.await(GUARD, SECONDS), "hang guard");
-    } catch (InterruptedException e) {
-      throw new AssertionError(e);
-    }
+    Waits.await(latch);
   }
 
   @Test
