@@ -91,7 +91,7 @@ public final class TailorSearcher extends IndexSearcher {
     this.scheduler = scheduler;
     this.slicing = Objects.requireNonNull(slicing, "slicing");
     this.unitListener = unitListener;
-    this.maxHelpers = Math.max(0, scheduler.systemView().poolSize() - 1);
+    this.maxHelpers = Math.max(0, scheduler.workers() - 1);
     // Installed once, before the searcher is shared: Lucene's own scoring paths poll it, and it
     // finds each search's deadline and the user's timeout itself.
     super.setTimeout(requestTimeout);

@@ -38,10 +38,20 @@ final class Ticker implements Runnable {
 
   @Override
   public void run() {
+    // With an elastic budget shorter than the quantum, the ticker wakes every budget period and
+    // ticks when a quantum has passed; the quantum is kept in real time, like the park.
+    long wait = Math.min(quantumNanos, pool.budgetPeriodNanos);
+    long lastTick = System.nanoTime();
     try {
       while (!pool.isStopping()) {
-        LockSupport.parkNanos(this, quantumNanos);
-        tick();
+        LockSupport.parkNanos(this, wait);
+        long t = System.nanoTime();
+        if (t - lastTick >= quantumNanos - wait / 2) {
+          lastTick = t;
+          tick();
+        } else {
+          checkBudget();
+        }
       }
     } finally {
       pool.threadExited();
@@ -50,8 +60,8 @@ final class Ticker implements Runnable {
 
   /**
    * One tick, on the calling thread: re-reads every running request's degree, then lets the delayed
-   * head in if its time has come and a slot is free. Never throws. Tests call it to make a tick
-   * happen now rather than wait for one.
+   * head in if its time has come and a slot is free, then resizes an elastic budget whose period
+   * has ended. Never throws. Tests call it to make a tick happen now rather than wait for one.
    */
   void tick() {
     for (Request<?> r : pool.dispatch.running()) {
@@ -63,6 +73,15 @@ final class Ticker implements Runnable {
       }
     } catch (Throwable t) {
       pool.failures.report("ticker", "the delayed head is let in at a later tick", t);
+    }
+    checkBudget();
+  }
+
+  private void checkBudget() {
+    try {
+      pool.checkBudget();
+    } catch (Throwable t) {
+      pool.failures.report("ticker", "the budget is resized at a later tick", t);
     }
   }
 

@@ -59,6 +59,15 @@ final class WorkerPool {
   final Ticker ticker;
   private final CountDownLatch terminated;
 
+  /** The cores the elastic budget returns; none while the budget is the whole pool. */
+  final ReturnedCores returnedCores;
+
+  /** Whether the budget is elastic: the ticker then resizes it every period. */
+  final boolean elasticBudget;
+
+  /** The elastic budget's period; {@link Long#MAX_VALUE} if it is not elastic. */
+  final long budgetPeriodNanos;
+
   WorkerPool(Scheduler scheduler, Scheduler.Builder b) {
     this.scheduler = scheduler;
     this.poolSize = b.workers;
@@ -75,6 +84,13 @@ final class WorkerPool {
             false,
             b.classFloors());
     dispatch.decisionListener(b.decisions);
+    this.returnedCores = new ReturnedCores(poolSize, poolSize);
+    this.elasticBudget = b.budgetPolicy != null;
+    this.budgetPeriodNanos = elasticBudget ? b.budgetPeriodNanos : Long.MAX_VALUE;
+    if (elasticBudget) {
+      dispatch.elasticBudget(b.budgetPolicy, b.minBudget, b.budgetPeriodNanos, nanoTime());
+      dispatch.budgetListener(returnedCores::budgetChanged);
+    }
     this.failures = dispatch.failures();
     this.notifications = new Notifications(b.listener, failures);
     this.terminated = new CountDownLatch(poolSize + 1);
@@ -396,6 +412,36 @@ final class WorkerPool {
     }
   }
 
+  /**
+   * Resizes the elastic budget if its period has ended, and gives the slots a growing budget frees
+   * to waiting work. A shrinking budget sends helpers away at their next boundary ({@link
+   * Dispatcher#yields}). Called by the ticker; lock-free while the period runs.
+   */
+  void checkBudget() {
+    if (!elasticBudget || nanoTime() - dispatch.nextBudgetCheck() < 0) {
+      return;
+    }
+    lock.lock();
+    try {
+      long now = nanoTime();
+      if (dispatch.checkBudget(now)) {
+        dispatchLocked(now);
+      }
+    } finally {
+      unlockAndWake();
+    }
+  }
+
+  /** The budget's time-weighted mean since the start; the pool size if it is not elastic. */
+  double meanBudget() {
+    lock.lock();
+    try {
+      return dispatch.meanBudget(nanoTime());
+    } finally {
+      lock.unlock();
+    }
+  }
+
   /** Runs at each tick when the delayed head's time has come and a slot is free. */
   void dispatchDelayedHead() {
     lock.lock();
@@ -492,6 +538,7 @@ final class WorkerPool {
         && dispatch.running().length == 0
         && finishing == 0) {
       stopping = true;
+      returnedCores.budgetChanged(0); // search needs no core any more
       for (Worker w : workers) {
         w.stop();
       }

@@ -538,7 +538,9 @@ public final class SearchServer implements AutoCloseable {
     l.put("active", load.activeRequests());
     l.put("queued", load.queuedRequests());
     l.put("busyWorkers", load.busyWorkers());
-    l.put("poolSize", load.poolSize());
+    l.put("poolSize", scheduler.workers());
+    l.put("budget", scheduler.budget());
+    l.put("meanBudget", scheduler.meanBudget());
     l.put("busyThreadsOnLong", load.busyThreadsOnLongRequests());
     l.put("meanBusyWorkers", scheduler.meanBusyWorkers());
     ObjectNode outcomes = out.putObject("outcomes");

@@ -2,6 +2,8 @@ package dev.tailor.core.dispatch;
 
 import dev.tailor.core.FailureLog;
 import dev.tailor.core.Internal;
+import dev.tailor.core.budget.BudgetPolicy;
+import dev.tailor.core.budget.BudgetSample;
 import dev.tailor.core.policy.Admission;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PriorityClass;
@@ -12,6 +14,7 @@ import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 
 /**
  * The dispatch core: who a free slot of the thread budget goes to. It holds the FIFO admission
@@ -48,6 +51,15 @@ import java.util.function.Consumer;
  * free slot before any higher class, and promptness never takes its threads below that floor, so it
  * is never starved. With every request in one class, every decision is the one made without
  * classes.
+ *
+ * <p>The elastic budget ({@link #elasticBudget}): the slots are a budget of at most {@code
+ * poolSize} threads that a {@link BudgetPolicy} resizes at the end of every period, from the
+ * period's utilization and queueing delay (McClure et al., "Efficient Scheduling Policies for
+ * Microsecond-Scale Tasks", NSDI'22, Section 4.1). A budget that grows frees slots at once; one
+ * that shrinks below the busy threads takes no thread away mid-unit: no slot is handed out until
+ * the busy threads are back within it, and helpers {@linkplain #yields yield} at their next
+ * boundary meanwhile. A request's own thread always finishes its body, and the budget never falls
+ * below one thread, so no request is stranded.
  *
  * @param <R> the host's request type
  */
@@ -125,6 +137,13 @@ public final class Dispatcher<R extends RequestView> {
   private final Lane<R>[] lanes;
   private volatile R[] running;
   private volatile int freeSlots;
+  private volatile int budget;
+  private int minBudget;
+  private BudgetPolicy budgetPolicy; // null: the budget is the pool, always
+  private long budgetPeriodNanos;
+  private volatile long nextBudgetCheck = Long.MAX_VALUE;
+  private BudgetMeter meter; // null unless the budget is elastic
+  private IntConsumer budgetListener;
   private volatile int queued;
   private volatile boolean lowerClassRuns; // some running request is below the highest class
   private boolean tookHelp;
@@ -201,6 +220,7 @@ public final class Dispatcher<R extends RequestView> {
     this.none = noRequests;
     this.running = noRequests;
     this.freeSlots = poolSize;
+    this.budget = poolSize;
     PriorityClass[] classes = PriorityClass.values();
     if (floorThreads.length != classes.length) {
       throw new IllegalArgumentException(
@@ -422,12 +442,20 @@ public final class Dispatcher<R extends RequestView> {
   }
 
   /**
-   * Whether a helper on {@code request} should leave at its boundary for promptness: a higher class
-   * has a queued head the policy would be asked about now, and the request's class holds more
-   * threads than its floor. Never true for the highest class, nor for a request's own thread (the
-   * caller asks only for helpers). May be called without the host's exclusion.
+   * Whether a helper on {@code request} should leave at its boundary: the busy threads exceed a
+   * budget that shrank, or, for promptness, a higher class has a queued head the policy would be
+   * asked about now and the request's class holds more threads than its floor (never for the
+   * highest class). Never asked for a request's own thread (the caller asks only for helpers). May
+   * be called without the host's exclusion.
    */
   public boolean yields(R request) {
+    if (freeSlots < 0) {
+      return true; // the budget shrank below the busy threads
+    }
+    return promptnessYields(request);
+  }
+
+  private boolean promptnessYields(R request) {
     PriorityClass c = request.priorityClass();
     if (c == null || c.ordinal() == 0 || queued == 0) {
       return false;
@@ -441,17 +469,20 @@ public final class Dispatcher<R extends RequestView> {
   }
 
   /**
-   * How many of {@code request}'s helpers promptness sends away now: none unless it {@linkplain
-   * #yields yields}; then as many as it has, down to its class's floor. For a host whose helpers
-   * all reach their boundary at once (the simulator's fluid work model, at a tick).
+   * How many of {@code request}'s helpers leave now: as many as the busy threads exceed a budget
+   * that shrank, and, if promptness has it {@linkplain #yields yield}, as many as it has down to
+   * its class's floor. For a host whose helpers all reach their boundary at once (the simulator's
+   * fluid work model, at a tick).
    */
   public int helpersToYield(R request) {
-    if (!yields(request)) {
-      return 0;
+    int helpers = request.threads() - 1;
+    int overBudget = Math.min(helpers, Math.max(0, -freeSlots));
+    if (overBudget == helpers || !promptnessYields(request)) {
+      return overBudget;
     }
     int aboveFloor =
         threadsOf(request.priorityClass()) - lanes[request.priorityClass().ordinal()].floor;
-    return Math.max(0, Math.min(request.threads() - 1, aboveFloor));
+    return Math.max(overBudget, Math.min(helpers, aboveFloor));
   }
 
   /** Threads held by running requests of class {@code c}. */
@@ -474,7 +505,7 @@ public final class Dispatcher<R extends RequestView> {
   public void releaseSlots(int n, long now) {
     if (n != 0) {
       freeSlots += n;
-      host.busyWorkersChanged(now, poolSize - freeSlots);
+      busyChanged(now);
     }
   }
 
@@ -486,6 +517,9 @@ public final class Dispatcher<R extends RequestView> {
     int i = 0;
     while (rs[i] != request) {
       i++;
+    }
+    if (meter != null) {
+      meter.completed(host.nanoTime() - request.startNanos());
     }
     R[] out = Arrays.copyOf(none, rs.length - 1);
     System.arraycopy(rs, 0, out, 0, i);
@@ -567,6 +601,9 @@ public final class Dispatcher<R extends RequestView> {
     }
     int degree = a.kind() == Admission.Kind.START ? a.degree() : 1;
     decided(Decision.START, head, degree);
+    if (meter != null) {
+      meter.admitted(now - head.arrivalNanos());
+    }
     lane.queue.pollFirst();
     lane.queued = lane.queue.size();
     queued--;
@@ -598,7 +635,119 @@ public final class Dispatcher<R extends RequestView> {
 
   private void takeSlot(long now) {
     freeSlots--;
-    host.busyWorkersChanged(now, poolSize - freeSlots);
+    busyChanged(now);
+  }
+
+  private void busyChanged(long now) {
+    int busy = budget - freeSlots;
+    if (meter != null) {
+      meter.changed(now, busy, budget);
+    }
+    host.busyWorkersChanged(now, busy);
+  }
+
+  // ---- the elastic budget -------------------------------------------------------------------
+
+  /**
+   * Makes the budget elastic from {@code now}: at the end of every {@code periodNanos} the policy
+   * resizes it, within [{@code minBudget}, {@code poolSize}]. The budget starts at {@code
+   * poolSize}. Call before any request is queued.
+   *
+   * @throws IllegalArgumentException if {@code minBudget} is not in [1, poolSize] or the period is
+   *     not positive
+   */
+  public void elasticBudget(BudgetPolicy policy, int minBudget, long periodNanos, long now) {
+    Objects.requireNonNull(policy, "policy");
+    if (minBudget < 1 || minBudget > poolSize) {
+      throw new IllegalArgumentException(
+          "the least budget must be in [1, " + poolSize + "] threads, got " + minBudget);
+    }
+    if (periodNanos < 1) {
+      throw new IllegalArgumentException(
+          "the budget's period must be positive, got " + periodNanos + " ns");
+    }
+    this.budgetPolicy = policy;
+    this.minBudget = minBudget;
+    this.budgetPeriodNanos = periodNanos;
+    this.meter = new BudgetMeter(now, budget);
+    this.nextBudgetCheck = now + periodNanos;
+  }
+
+  /** Hears every change of the budget, with the new budget (null: nobody). */
+  public void budgetListener(IntConsumer listener) {
+    this.budgetListener = listener;
+  }
+
+  /** The threads search may use now: the pool size unless the budget is elastic. */
+  public int budget() {
+    return budget;
+  }
+
+  /**
+   * When the elastic budget is next resized, on the host's clock; {@link Long#MAX_VALUE} if the
+   * budget is not elastic. May be read without the host's exclusion.
+   */
+  public long nextBudgetCheck() {
+    return nextBudgetCheck;
+  }
+
+  /**
+   * Ends the budget's period if its time has come: asks the policy for the next budget (guarded: a
+   * policy that fails keeps the budget), clamps it and applies it. A budget that grows leaves free
+   * slots for the host to dispatch; one that shrinks makes helpers {@linkplain #yields yield}.
+   *
+   * @return whether the budget changed
+   */
+  public boolean checkBudget(long now) {
+    if (budgetPolicy == null || now - nextBudgetCheck < 0) {
+      return false;
+    }
+    double queuedWait = 0;
+    for (Lane<R> lane : lanes) {
+      for (R r : lane.queue) {
+        queuedWait += Math.max(0, now - r.arrivalNanos());
+      }
+    }
+    BudgetSample sample =
+        new BudgetSample(
+            Math.max(1, now - meter.periodStart()),
+            budget,
+            minBudget,
+            poolSize,
+            meter.utilization(now),
+            meter.meanQueueingDelay(queuedWait, queued),
+            meter.meanServiceNanos(),
+            queued);
+    meter.nextPeriod(now);
+    nextBudgetCheck = now + budgetPeriodNanos;
+    int next;
+    try {
+      next = budgetPolicy.resize(sample);
+    } catch (Throwable e) {
+      failures.report("budgetPolicy.resize", "the budget is kept", e);
+      return false;
+    }
+    next = Math.max(minBudget, Math.min(poolSize, next));
+    if (next == budget) {
+      return false;
+    }
+    freeSlots += next - budget;
+    budget = next;
+    busyChanged(now);
+    IntConsumer l = budgetListener;
+    if (l != null) {
+      try {
+        l.accept(next);
+      } catch (Throwable e) {
+        failures.report("budgetListener", "the budget stands", e);
+      }
+    }
+    return true;
+  }
+
+  /** The time-weighted mean budget since the budget became elastic (the pool if it never did). */
+  public double meanBudget(long now) {
+    return meter == null ? poolSize : meter.meanBudget(now);
   }
 
   // ---- the policy's questions, guarded ----------------------------------------------------------
@@ -666,7 +815,7 @@ public final class Dispatcher<R extends RequestView> {
 
     @Override
     public int poolSize() {
-      return poolSize;
+      return budget;
     }
 
     @Override
@@ -681,7 +830,7 @@ public final class Dispatcher<R extends RequestView> {
 
     @Override
     public int busyWorkers() {
-      return poolSize - freeSlots;
+      return budget - freeSlots;
     }
 
     @Override
