@@ -2,7 +2,7 @@ package dev.tailor.core.budget;
 
 import java.util.function.Supplier;
 
-/** Reads budget policy specifications and words their errors. */
+/** What the budget policies share: reading specifications, wording errors, the range step. */
 final class BudgetSpecs {
 
   static final String FORMS = "static, delay-range[:LO,HI] or utilization-range[:LO,HI]";
@@ -41,6 +41,14 @@ final class BudgetSpecs {
     } catch (IllegalArgumentException e) {
       throw bad(spec, e.getMessage());
     }
+  }
+
+  /**
+   * One thread more when {@code value} is above {@code hi}, one fewer when it is below {@code lo}:
+   * the step both range policies take (McClure et al., NSDI'22, Section 4.1).
+   */
+  static int step(int budget, double value, double lo, double hi) {
+    return value > hi ? budget + 1 : value < lo ? budget - 1 : budget;
   }
 
   static String number(double v) {

@@ -30,13 +30,7 @@ final class DelayRange implements BudgetPolicy {
     if (service <= 0) {
       return delay > 0 ? last.budget() + 1 : last.budget() - 1;
     }
-    if (delay > hi * service) {
-      return last.budget() + 1;
-    }
-    if (delay < lo * service) {
-      return last.budget() - 1;
-    }
-    return last.budget();
+    return BudgetSpecs.step(last.budget(), delay / service, lo, hi);
   }
 
   @Override

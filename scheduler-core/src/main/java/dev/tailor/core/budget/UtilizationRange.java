@@ -24,14 +24,7 @@ final class UtilizationRange implements BudgetPolicy {
 
   @Override
   public int resize(BudgetSample last) {
-    double u = last.utilization();
-    if (u > hi) {
-      return last.budget() + 1;
-    }
-    if (u < lo) {
-      return last.budget() - 1;
-    }
-    return last.budget();
+    return BudgetSpecs.step(last.budget(), last.utilization(), lo, hi);
   }
 
   @Override
