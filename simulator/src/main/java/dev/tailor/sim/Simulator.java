@@ -1,6 +1,7 @@
 package dev.tailor.sim;
 
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.budget.BudgetPolicy;
 import dev.tailor.core.dispatch.Dispatcher;
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.core.metrics.PointResultBuilder;
@@ -40,6 +41,11 @@ import java.util.List;
  * lower-class helper yields at its next boundary when a higher class waits: under the unit model at
  * its next unit boundary, under the fluid model at the next tick. {@link #classStats} reports each
  * class's latency and throughput for the last run.
+ *
+ * <p>The elastic budget ({@link #elasticBudget}): the dispatch core resizes the budget of threads
+ * at the end of every period, as the runtime's ticker has it do, and helpers above a budget that
+ * shrank leave at their next boundary (under the fluid model, at the next tick). {@link
+ * #meanBudget()} reports the threads the budget gave search over the measured window.
  *
  * <p>Single-threaded and deterministic: the same inputs give the same result.
  */
@@ -141,6 +147,10 @@ public final class Simulator {
   private boolean prioritized = true;
   private PriorityClass[] fixedKinds; // for tests: each arrival's class, scale 1
   private int[] floors = Dispatcher.defaultFloors();
+  private BudgetPolicy budgetPolicy; // null: every thread, always
+  private int minBudget = 1;
+  private long budgetPeriodNanos;
+  private double meanBudget;
 
   // State of one run.
   private PriorityClass[] kinds;
@@ -227,8 +237,12 @@ public final class Simulator {
     latencies = new long[classCount][16];
     latencyCount = new int[classCount];
     dispatcher.decisionListener(decisions);
+    if (budgetPolicy != null) {
+      dispatcher.elasticBudget(budgetPolicy, minBudget, budgetPeriodNanos, 0);
+    }
     long measureFrom =
         warmupRequests < arrivalsNanos.length ? arrivalsNanos[warmupRequests] : Long.MAX_VALUE;
+    double budgetTimeAtMeasure = Double.NaN;
     long nextTick = config.quantumNanos();
     int next = 0;
     long sent = 0;
@@ -247,7 +261,11 @@ public final class Simulator {
               : Long.MAX_VALUE;
       boolean ticking = dispatcher.running().length > 0;
       long tTick = ticking ? nextTick : Long.MAX_VALUE;
-      long t = Math.min(Math.min(tArrival, tBoundary), Math.min(tDelay, tTick));
+      long tBudget = dispatcher.nextBudgetCheck();
+      long t = Math.min(Math.min(tArrival, tBoundary), Math.min(tDelay, Math.min(tTick, tBudget)));
+      if (Double.isNaN(budgetTimeAtMeasure) && t >= measureFrom) {
+        budgetTimeAtMeasure = dispatcher.budgetTimeNanos(measureFrom);
+      }
       advanceTo(t);
       reachBoundaries(measureFrom);
       while (next < arrivalsNanos.length && arrivalsNanos[next] <= now) {
@@ -267,12 +285,20 @@ public final class Simulator {
       } else if (!ticking) {
         nextTick = now + config.quantumNanos();
       }
+      if (now >= tBudget) {
+        dispatcher.checkBudget(now); // a growth's free slots are placed below
+      }
       while (dispatcher.takeWork(now, true) != null) {
         // every free slot the dispatch core can place is placed
       }
     }
     long window = Math.max(1, (saturated ? now : lastArrival) - Math.min(measureFrom, now));
     lastWindow = window;
+    long measured = now - Math.min(measureFrom, now);
+    meanBudget =
+        budgetPolicy == null || Double.isNaN(budgetTimeAtMeasure) || measured <= 0
+            ? dispatcher.budget()
+            : (dispatcher.budgetTimeNanos(now) - budgetTimeAtMeasure) / measured;
     return result(labels, sent, saturated, window);
   }
 
@@ -308,6 +334,39 @@ public final class Simulator {
     }
     this.mix = mix;
     this.floors = floorThreads.clone();
+  }
+
+  /**
+   * Runs later points with an elastic budget: it starts at every thread, and at the end of every
+   * {@code periodNanos} {@code policy} resizes it within [{@code minBudget}, workers], as the
+   * runtime's {@code Scheduler.Builder.elasticBudget} does. A null policy restores the static
+   * budget of every thread.
+   *
+   * @throws IllegalArgumentException if {@code minBudget} is not in [1, workers] or the period is
+   *     not positive
+   */
+  public void elasticBudget(BudgetPolicy policy, int minBudget, long periodNanos) {
+    if (policy != null && (minBudget < 1 || minBudget > config.workers() || periodNanos < 1)) {
+      throw new IllegalArgumentException(
+          "need 1 <= minBudget <= "
+              + config.workers()
+              + " and a positive period, got "
+              + minBudget
+              + " and "
+              + periodNanos
+              + " ns");
+    }
+    this.budgetPolicy = policy;
+    this.minBudget = minBudget;
+    this.budgetPeriodNanos = periodNanos;
+  }
+
+  /**
+   * The threads the budget gave search in the last run, averaged over its measured window (from the
+   * first measured arrival to the end): the workers for a static budget.
+   */
+  public double meanBudget() {
+    return meanBudget;
   }
 
   /** For tests: the class of each arrival of later runs, every class at its profiled work. */
@@ -355,6 +414,8 @@ public final class Simulator {
       PriorityClass c = kinds[(int) id];
       double scale = fixedKinds != null ? 1 : mix.scale(c);
       s.kind = new SimRequest.Kind(prioritized ? c : PriorityClass.INTERACTIVE, scale, c);
+    }
+    if (kinds != null || budgetPolicy != null) {
       s.yields = dispatcher::yields;
     }
     return s;

@@ -83,6 +83,12 @@ final class BudgetMeter {
     admittedDelayNanos = 0;
   }
 
+  /** The budget integrated over time from the start to {@code now}. */
+  double budgetTimeNanos(long now) {
+    changed(now, busy, budget);
+    return budgetTimeNanos;
+  }
+
   /** The time-weighted mean budget from the start to {@code now}. */
   double meanBudget(long now) {
     changed(now, busy, budget);

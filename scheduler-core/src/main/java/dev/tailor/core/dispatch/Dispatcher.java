@@ -750,6 +750,15 @@ public final class Dispatcher<R extends RequestView> {
     return meter == null ? poolSize : meter.meanBudget(now);
   }
 
+  /**
+   * The budget integrated over time since it became elastic, in thread-nanoseconds, up to {@code
+   * now}: the difference of two readings is the thread time the budget gave search between them.
+   * Zero if the budget is not elastic.
+   */
+  public double budgetTimeNanos(long now) {
+    return meter == null ? 0 : meter.budgetTimeNanos(now);
+  }
+
   // ---- the policy's questions, guarded ----------------------------------------------------------
 
   /**
