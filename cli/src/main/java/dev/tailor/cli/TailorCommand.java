@@ -32,6 +32,7 @@ import picocli.CommandLine.Spec;
       SimulateCommand.class,
       ClassesCommand.class,
       BalanceCommand.class,
+      BudgetCommand.class,
       FidelityCommand.class,
       BenchCommand.class,
       TestCommand.class,
