@@ -6,6 +6,7 @@ import dev.tailor.bench.LoadClientBench;
 import dev.tailor.bench.PredictorBench;
 import dev.tailor.bench.SchedulerOverheadBench;
 import dev.tailor.bench.SearchBenches;
+import dev.tailor.bench.ShareBench;
 import dev.tailor.bench.SimulatorBench;
 import dev.tailor.bench.TpcBuildBench;
 import dev.tailor.corpora.trace.TraceQuery;
@@ -60,6 +61,7 @@ final class BenchCommand implements Callable<Integer> {
     BENCHES.put(SimulatorBench.NAME, (c, out) -> SimulatorBench.run(c.quick, out));
     BENCHES.put(FmBuildBench.NAME, (c, out) -> FmBuildBench.run(c.quick, out));
     BENCHES.put(TpcBuildBench.NAME, (c, out) -> TpcBuildBench.run(c.quick, out));
+    BENCHES.put(ShareBench.NAME, (c, out) -> c.share(out));
   }
 
   @Spec CommandSpec spec;
@@ -109,6 +111,14 @@ final class BenchCommand implements Callable<Integer> {
               + " on the run's own warm-up times.")
   Path model;
 
+  @Option(
+      names = "--docs",
+      paramLabel = "FILE",
+      description =
+          "For bench share: line documents to index beside the searches. Default: the file the"
+              + " index was built from.")
+  Path docs;
+
   @Override
   public Integer call() throws Exception {
     Launch launch = BENCHES.get(name);
@@ -130,6 +140,33 @@ final class BenchCommand implements Callable<Integer> {
     input.trace = trace != null ? trace : demoDefault(data.demoTrace(), "--trace");
     input.limit = limit != null ? limit : SearchBenches.defaultLimit(quick);
     return input;
+  }
+
+  /** Runs bench share on the index and trace, indexing --docs, by default the index's source. */
+  private void share(PrintWriter out) throws Exception {
+    IndexAndTrace input = input();
+    try (IndexAndTrace.Opened opened = input.open()) {
+      List<SearchTimings.Labelled> queries = new ArrayList<>();
+      for (TraceQuery q : opened.queries()) {
+        queries.add(new SearchTimings.Labelled(q.category(), q.query()));
+      }
+      Path source = Path.of(opened.manifest().source());
+      Path toIndex =
+          docs != null ? docs : source.isAbsolute() ? source : TailorHome.root().resolve(source);
+      if (!Files.isRegularFile(toIndex)) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "bench share indexes line documents: the index's source "
+                + toIndex
+                + " is not a file; pass --docs FILE (a line-docs file, e.g. from ./tailor corpus)");
+      }
+      ShareBench.run(
+          new SearchBenches.Input(
+              input.index, input.trace, opened.manifest().sourceLabel(), opened.reader(), queries),
+          toIndex,
+          quick,
+          out);
+    }
   }
 
   /** Runs bench predictor on the index and trace, by default the demo's. */

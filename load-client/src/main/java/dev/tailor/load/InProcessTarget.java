@@ -18,6 +18,7 @@ import dev.tailor.lucene.TailorSearcher;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.UnaryOperator;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.TopScoreDocCollectorManager;
@@ -91,6 +92,32 @@ public final class InProcessTarget implements Target {
       int unitsPerQuery,
       int maxDegree,
       Predictor<Query> predictor) {
+    this(
+        reader,
+        queries,
+        policy,
+        workers,
+        queueCapacity,
+        unitsPerQuery,
+        maxDegree,
+        predictor,
+        UnaryOperator.identity());
+  }
+
+  /**
+   * As the constructor above, with the scheduler's builder passed through {@code configure} last,
+   * for settings the target has no parameter for (an elastic budget, a spin).
+   */
+  public InProcessTarget(
+      IndexReader reader,
+      List<TraceEntry> queries,
+      String policy,
+      int workers,
+      int queueCapacity,
+      int unitsPerQuery,
+      int maxDegree,
+      Predictor<Query> predictor,
+      UnaryOperator<Scheduler.Builder> configure) {
     if (maxDegree < 0) {
       throw new IllegalArgumentException("the degree cap must be >= 1 or 0 (none)");
     }
@@ -106,7 +133,7 @@ public final class InProcessTarget implements Target {
     Policy created = PolicyRegistry.of(policy);
     this.policy = maxDegree > 0 ? DegreeCap.of(created, maxDegree) : created;
     try {
-      this.scheduler = scheduler(this.policy, workers, queueCapacity);
+      this.scheduler = configure.apply(builder(this.policy, workers, queueCapacity)).build();
     } catch (RuntimeException e) {
       this.policy.close();
       throw e;
@@ -114,7 +141,7 @@ public final class InProcessTarget implements Target {
     this.searcher = new TailorSearcher(reader, scheduler, Slicing.unitsPerQuery(unitsPerQuery));
   }
 
-  private Scheduler scheduler(Policy policy, int workers, int queueCapacity) {
+  private Scheduler.Builder builder(Policy policy, int workers, int queueCapacity) {
     return Scheduler.builder()
         .policy(policy)
         .workers(workers)
@@ -128,8 +155,12 @@ public final class InProcessTarget implements Target {
                   m.metrics().record(record);
                 }
               }
-            })
-        .build();
+            });
+  }
+
+  /** The scheduler the searches run on. */
+  public Scheduler scheduler() {
+    return scheduler;
   }
 
   /**
