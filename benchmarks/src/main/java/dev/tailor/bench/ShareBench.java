@@ -9,13 +9,13 @@ import dev.tailor.corpora.CorpusDoc;
 import dev.tailor.corpora.linedocs.LineDocReader;
 import dev.tailor.load.InProcessTarget;
 import dev.tailor.load.OpenLoopReplayer;
+import dev.tailor.lucene.BackgroundIndexing;
 import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TailorSearcher;
 import dev.tailor.sim.arrival.PointPlan;
 import dev.tailor.sim.arrival.SweepPlan;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,7 +25,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -261,16 +260,12 @@ public final class ShareBench {
     }
   }
 
-  /** Background indexing into a fresh in-memory index, on dedicated or returned cores. */
+  /** A fresh in-memory index fed from {@code feed}, paced by {@link BackgroundIndexing}. */
   private static final class Indexing implements AutoCloseable {
-    private final DocFeed feed;
     private final IndexWriter writer;
-    private final AtomicLong indexed = new AtomicLong();
-    private final List<Thread> threads = new ArrayList<>();
-    private volatile boolean running = true;
+    private final BackgroundIndexing background;
 
     Indexing(DocFeed feed) throws IOException {
-      this.feed = feed;
       IndexWriterConfig config =
           new IndexWriterConfig(new StandardAnalyzer())
               .setRAMBufferSizeMB(16)
@@ -278,71 +273,41 @@ public final class ShareBench {
               .setMergePolicy(NoMergePolicy.INSTANCE)
               .setMergeScheduler(new SerialMergeScheduler());
       this.writer = new IndexWriter(new ByteBuffersDirectory(), config);
+      AtomicLong ids = new AtomicLong();
+      this.background =
+          new BackgroundIndexing(
+              writer,
+              () -> {
+                CorpusDoc d = feed.next();
+                Document doc = new Document();
+                doc.add(
+                    new StringField("id", Long.toString(ids.getAndIncrement()), Field.Store.NO));
+                doc.add(new TextField("body", d.title() + " " + d.body(), Field.Store.NO));
+                return doc;
+              },
+              CHUNK_DOCS);
     }
 
-    void start(int count, ReturnedCores cores) {
-      BooleanSupplier chunk = this::chunk;
-      for (int i = 0; i < count; i++) {
-        threads.add(
-            Thread.ofPlatform()
-                .name("indexer-" + i)
-                .daemon()
-                .start(
-                    () -> {
-                      try {
-                        while (running
-                            && (cores == null ? chunk.getAsBoolean() : cores.runChunk(chunk))) {
-                          // one chunk at a time
-                        }
-                      } catch (InterruptedException e) {
-                        // stopped while waiting for a core
-                      } catch (RuntimeException e) {
-                        if (running) {
-                          throw e;
-                        } // else: interrupted inside the writer while stopping
-                      }
-                    }));
+    void start(int threads, ReturnedCores cores) {
+      if (cores == null) {
+        background.startDedicated(threads);
+      } else {
+        background.startOnReturnedCores(cores, threads);
       }
     }
 
-    private boolean chunk() {
-      try {
-        Document doc = new Document();
-        StringField id = new StringField("id", "", Field.Store.NO);
-        Field body = new Field("body", "", TextField.TYPE_NOT_STORED);
-        doc.add(id);
-        doc.add(body);
-        for (int i = 0; i < CHUNK_DOCS && running; i++) {
-          CorpusDoc d = feed.next();
-          id.setStringValue(Long.toString(indexed.get()));
-          body.setStringValue(d.title() + " " + d.body());
-          writer.addDocument(doc);
-          indexed.incrementAndGet();
-        }
-        return running;
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
-
-    /** Stops the threads; returns the documents indexed. */
+    /** Stops indexing; returns the documents indexed. */
     long stop() throws InterruptedException {
-      running = false;
-      for (Thread t : threads) {
-        t.interrupt();
-        t.join();
+      long n = background.stop();
+      if (background.failure() != null) {
+        throw new IllegalStateException("background indexing failed", background.failure());
       }
-      return indexed.get();
+      return n;
     }
 
     @Override
     public void close() throws IOException {
-      running = false;
-      try {
-        stop();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
+      background.close();
       writer.rollback();
     }
   }

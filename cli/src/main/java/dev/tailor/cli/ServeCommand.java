@@ -17,6 +17,7 @@ import java.util.concurrent.CountDownLatch;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.store.FSDirectory;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -61,6 +62,8 @@ final class ServeCommand implements Callable<Integer> {
   private static final int JDK_MAX_IDLE_CONNECTIONS = 200;
 
   @Spec CommandSpec spec;
+
+  @Mixin BudgetOptions budget;
 
   @Option(names = "--index", required = true, paramLabel = "DIR", description = "A Tailor index.")
   Path index;
@@ -263,10 +266,12 @@ final class ServeCommand implements Callable<Integer> {
     jvmWide("sun.net.httpserver.maxReqHeaderSize", MAX_HEADER_BYTES);
     Scheduler.Builder builder =
         Scheduler.builder().policy(policy).workers(limits.workers()).queueCapacity(limits.queue());
+    budget.apply(builder);
     CountDownLatch stopped = new CountDownLatch(1);
     try (DirectoryReader reader = DirectoryReader.open(FSDirectory.open(index));
         ModelPredictor predictor = model == null ? null : ModelPredictor.watch(reader, model);
-        Scheduler scheduler = builder.build()) {
+        Scheduler scheduler = builder.build();
+        AutoCloseable beside = budget.startBeside(scheduler, manifest.analyzer(), err)) {
       SearchServer server =
           new SearchServer(
               unitsPerQuery == null
@@ -281,6 +286,11 @@ final class ServeCommand implements Callable<Integer> {
               new Thread(
                   () -> {
                     server.stop(Duration.ofSeconds(5)); // running searches finish
+                    try {
+                      beside.close();
+                    } catch (Exception e) {
+                      err.println("background indexing: " + e);
+                    }
                     scheduler.close();
                     stopped.countDown();
                   }));
@@ -295,8 +305,12 @@ final class ServeCommand implements Callable<Integer> {
           predictor == null ? "no predictor" : "predictor: " + predictor);
       err.printf(
           "admitting %d searches at once (%d workers, %d queued), %d request threads;"
-              + " beyond, 503 with Retry-After%n",
-          limits.maxInFlight(), limits.workers(), limits.queue(), limits.threads());
+              + " beyond, 503 with Retry-After; worker budget: %s%n",
+          limits.maxInFlight(),
+          limits.workers(),
+          limits.queue(),
+          limits.threads(),
+          budget.budget == null ? "static" : budget.budget);
       err.flush();
       stopped.await();
     }

@@ -1,5 +1,6 @@
 package dev.tailor.core;
 
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -67,7 +68,7 @@ public final class ReturnedCores {
     }
   }
 
-  /** Chunks of background work completed so far. */
+  /** Cores given back so far: the chunks of background work run. */
   public long chunks() {
     lock.lock();
     try {
@@ -109,6 +110,31 @@ public final class ReturnedCores {
   }
 
   /**
+   * Takes a returned core, waiting at most {@code timeout} for one: for background threads that
+   * must notice a request to stop without being interrupted (an interrupt closes the file channels
+   * of an index being written).
+   *
+   * @return whether a core was taken
+   * @throws InterruptedException if interrupted while waiting; no core is taken then
+   */
+  public boolean tryAcquire(long timeout, TimeUnit unit) throws InterruptedException {
+    long nanos = unit.toNanos(timeout);
+    lock.lockInterruptibly();
+    try {
+      while (lent >= returned) {
+        if (nanos <= 0) {
+          return false;
+        }
+        nanos = changed.awaitNanos(nanos);
+      }
+      lent++;
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
    * Gives back a core taken with {@link #acquire()} or {@link #tryAcquire()}.
    *
    * @throws IllegalStateException if no core is held
@@ -120,6 +146,7 @@ public final class ReturnedCores {
         throw new IllegalStateException("release() without a core taken");
       }
       lent--;
+      chunks++;
       changed.signalAll();
     } finally {
       lock.unlock();
@@ -139,14 +166,7 @@ public final class ReturnedCores {
     try {
       more = chunk.getAsBoolean();
     } finally {
-      lock.lock();
-      try {
-        lent--;
-        chunks++;
-        changed.signalAll();
-      } finally {
-        lock.unlock();
-      }
+      release();
     }
     return more;
   }

@@ -1,0 +1,169 @@
+package dev.tailor.cli;
+
+import dev.tailor.core.Durations;
+import dev.tailor.core.Scheduler;
+import dev.tailor.core.budget.BudgetPolicy;
+import dev.tailor.corpora.CorpusDoc;
+import dev.tailor.corpora.linedocs.LineDocReader;
+import dev.tailor.lucene.BackgroundIndexing;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.NoMergePolicy;
+import org.apache.lucene.index.SerialMergeScheduler;
+import org.apache.lucene.store.ByteBuffersDirectory;
+import picocli.CommandLine.Option;
+
+/**
+ * The elastic worker budget's options of {@code serve}, and the background indexing that takes the
+ * cores the budget returns ({@code --index-beside}).
+ */
+final class BudgetOptions {
+
+  /** Documents per chunk of background indexing: a returned core is held for about 1-5 ms. */
+  static final int CHUNK_DOCS = 50;
+
+  @Option(
+      names = "--budget",
+      paramLabel = "SPEC",
+      description =
+          "An elastic worker budget: static, delay-range[:LO,HI] or utilization-range[:LO,HI]"
+              + " (McClure et al., NSDI'22). Default: every worker, always.")
+  String budget;
+
+  @Option(
+      names = "--budget-min",
+      paramLabel = "N",
+      defaultValue = "1",
+      description = "The least budget (default ${DEFAULT-VALUE}).")
+  int budgetMin;
+
+  @Option(
+      names = "--budget-period",
+      paramLabel = "DURATION",
+      defaultValue = "1ms",
+      description = "How often the budget is resized (default ${DEFAULT-VALUE}).")
+  String budgetPeriod;
+
+  @Option(
+      names = "--index-beside",
+      paramLabel = "FILE",
+      description =
+          "Line documents to index into a second, in-memory index on the cores the budget"
+              + " returns, in chunks of "
+              + CHUNK_DOCS
+              + " documents, round and round until the server stops: background work to share"
+              + " the machine with. Needs --budget.")
+  Path indexBeside;
+
+  /**
+   * Sets the budget on {@code builder}.
+   *
+   * @throws IllegalArgumentException naming the option if a value is bad
+   */
+  void apply(Scheduler.Builder builder) {
+    if (budget == null) {
+      if (indexBeside != null) {
+        throw new IllegalArgumentException(
+            "--index-beside needs --budget: a static budget returns no core to index on");
+      }
+      return;
+    }
+    BudgetPolicy policy;
+    try {
+      policy = BudgetPolicy.of(budget);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--budget: " + e.getMessage(), e);
+    }
+    Duration period;
+    try {
+      period = Duration.ofNanos(Durations.parseNanos(budgetPeriod));
+      builder.elasticBudget(policy, budgetMin, period);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("--budget-min/--budget-period: " + e.getMessage(), e);
+    }
+    if (indexBeside != null && !Files.isRegularFile(indexBeside)) {
+      throw new IllegalArgumentException("--index-beside: " + indexBeside + " is not a file");
+    }
+  }
+
+  /** Starts indexing beside search if asked; the returned object stops it (once). */
+  AutoCloseable startBeside(Scheduler scheduler, Analyzer analyzer, PrintWriter err)
+      throws IOException {
+    if (indexBeside == null) {
+      return () -> {};
+    }
+    Beside beside = new Beside(indexBeside, analyzer);
+    beside.indexing.startOnReturnedCores(scheduler.returnedCores(), scheduler.workers());
+    err.printf(
+        "indexing %s beside search on the cores the budget %s returns%n",
+        indexBeside, scheduler.budget() < scheduler.workers() ? "now" : "will");
+    AtomicBoolean stopped = new AtomicBoolean();
+    return () -> {
+      if (stopped.compareAndSet(false, true)) { // the shutdown hook and the command both stop it
+        long n = beside.indexing.stop();
+        err.printf("indexed %,d documents beside search%n", n);
+        err.flush();
+        beside.close();
+      }
+    };
+  }
+
+  /** The second index and what feeds it. */
+  private static final class Beside implements AutoCloseable {
+    private final Path file;
+    private final IndexWriter writer;
+    private final BackgroundIndexing indexing;
+    private final AtomicLong ids = new AtomicLong();
+    private LineDocReader reader; // guarded by this
+
+    Beside(Path file, Analyzer analyzer) throws IOException {
+      this.file = file;
+      this.reader = new LineDocReader(file, false, w -> {});
+      this.writer =
+          new IndexWriter(
+              new ByteBuffersDirectory(),
+              new IndexWriterConfig(analyzer)
+                  .setRAMBufferSizeMB(16)
+                  .setMergePolicy(NoMergePolicy.INSTANCE)
+                  .setMergeScheduler(new SerialMergeScheduler()));
+      this.indexing = new BackgroundIndexing(writer, this::next, CHUNK_DOCS);
+    }
+
+    private synchronized Document next() throws IOException {
+      CorpusDoc d = reader.next();
+      if (d == null) {
+        reader.close();
+        reader = new LineDocReader(file, false, w -> {});
+        d = reader.next();
+        if (d == null) {
+          return null; // an empty file
+        }
+      }
+      Document doc = new Document();
+      doc.add(new StringField("id", Long.toString(ids.getAndIncrement()), Field.Store.NO));
+      doc.add(new TextField("body", d.title() + " " + d.body(), Field.Store.NO));
+      return doc;
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+      try {
+        writer.rollback();
+      } finally {
+        reader.close();
+      }
+    }
+  }
+}
