@@ -114,6 +114,60 @@ class PriorityClassTest {
     assertEquals(List.of("unit 2", "waiting"), o.events, "the helper stayed for the held unit");
   }
 
+  /**
+   * An interactive request already running that wants a helper is higher-class work waiting, as a
+   * queued one is: the background helper leaves at its next boundary and helps it, before the
+   * background request's own next unit.
+   */
+  @Test
+  void aBackgroundHelperLeavesForARunningInteractiveRequestThatWantsAHelper() throws Exception {
+    policy.degree = 2;
+    scheduler = Scheduler.builder().policy(policy).workers(3).build();
+    CountDownLatch helperIn = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    CountDownLatch secondHeld = new CountDownLatch(1);
+    CountDownLatch interactiveForked = new CountDownLatch(1);
+    CountDownLatch interactiveUnitRan = new CountDownLatch(1);
+    List<String> events = new CopyOnWriteArrayList<>();
+    CompletableFuture<Void> background =
+        scheduler.submit(
+            ctx -> {
+              ctx.fork(
+                  () -> {
+                    helperIn.countDown();
+                    Waits.await(release);
+                  });
+              Waits.await(helperIn);
+              ctx.fork(() -> events.add("background unit 2"));
+              secondHeld.countDown();
+              Waits.await(interactiveUnitRan);
+              ctx.joinUnits();
+              return null;
+            },
+            BACKGROUND);
+    Waits.await(secondHeld);
+    CompletableFuture<Void> interactive =
+        scheduler.submit(
+            ctx -> {
+              ctx.fork(
+                  () -> {
+                    events.add("interactive unit");
+                    interactiveUnitRan.countDown();
+                  });
+              interactiveForked.countDown();
+              Waits.await(interactiveUnitRan); // only a helper can run it meanwhile
+              ctx.joinUnits();
+              return null;
+            });
+    Waits.await(interactiveForked);
+    assertEquals(0, scheduler.systemView().queuedRequests(), "the interactive request runs");
+    assertEquals(3, scheduler.systemView().busyWorkers(), "no slot is free for its unit");
+    release.countDown(); // the background helper reaches its boundary
+    interactive.get(GUARD, SECONDS);
+    background.get(GUARD, SECONDS);
+    assertEquals(List.of("interactive unit", "background unit 2"), events);
+  }
+
   @Test
   void aShareOutsideZeroToOneOrForTheHighestClassIsRefused() {
     Scheduler.Builder b = Scheduler.builder();

@@ -44,13 +44,13 @@ import java.util.function.IntConsumer;
  * would without classes (help first or admit first, the head's degree, delays). A class whose head
  * the policy holds (delayed, or waiting for an exit) has no work to give a slot to, so the slot
  * goes on to the next class: the budget is not left idle. Promptness (Singer et al., "Prompt
- * I-Cilk", SPAA'23, Section 3): while a higher class has a queued head the policy would let in, a
- * helper on a lower-class request {@linkplain #yields yields} at its next unit boundary, and its
- * slot then goes to the higher class. The floor: a lower class that has work and holds fewer than
- * its {@linkplain #Dispatcher(Policy, int, Object[], Host, boolean, int[]) floor of threads} gets a
- * free slot before any higher class, and promptness never takes its threads below that floor, so it
- * is never starved. With every request in one class, every decision is the one made without
- * classes.
+ * I-Cilk", SPAA'23, Section 3): while a higher class has a queued head the policy would let in, or
+ * a running request that wants a helper, a helper on a lower-class request {@linkplain #yields
+ * yields} at its next unit boundary, and its slot then goes to the higher class. The floor: a lower
+ * class that has work and holds fewer than its {@linkplain #Dispatcher(Policy, int, Object[], Host,
+ * boolean, int[]) floor of threads} gets a free slot before any higher class, and promptness never
+ * takes its threads below that floor, so it is never starved. With every request in one class,
+ * every decision is the one made without classes.
  *
  * <p>The elastic budget ({@link #elasticBudget}): the slots are a budget of at most {@code
  * poolSize} threads that a {@link BudgetPolicy} resizes at the end of every period, from the
@@ -443,10 +443,10 @@ public final class Dispatcher<R extends RequestView> {
 
   /**
    * Whether a helper on {@code request} should leave at its boundary: the busy threads exceed a
-   * budget that shrank, or, for promptness, a higher class has a queued head the policy would be
-   * asked about now and the request's class holds more threads than its floor (never for the
-   * highest class). Never asked for a request's own thread (the caller asks only for helpers). May
-   * be called without the host's exclusion.
+   * budget that shrank, or, for promptness, a higher class has work (a queued head the policy would
+   * be asked about now, or a running request that wants a helper) and the request's class holds
+   * more threads than its floor (never for the highest class). Never asked for a request's own
+   * thread (the caller asks only for helpers). May be called without the host's exclusion.
    */
   public boolean yields(R request) {
     if (freeSlots < 0) {
@@ -457,15 +457,33 @@ public final class Dispatcher<R extends RequestView> {
 
   private boolean promptnessYields(R request) {
     PriorityClass c = request.priorityClass();
-    if (c == null || c.ordinal() == 0 || queued == 0) {
+    if (c == null || c.ordinal() == 0) {
       return false;
     }
-    long now = host.nanoTime();
     boolean higherWaits = false;
-    for (int i = 0; i < c.ordinal() && !higherWaits; i++) {
-      higherWaits = lanes[i].headAdmissible(now);
+    if (queued > 0) {
+      long now = host.nanoTime();
+      for (int i = 0; i < c.ordinal() && !higherWaits; i++) {
+        higherWaits = lanes[i].headAdmissible(now);
+      }
     }
-    return higherWaits && threadsOf(c) > lanes[c.ordinal()].floor;
+    return (higherWaits || higherRunningWantsHelper(c)) && threadsOf(c) > lanes[c.ordinal()].floor;
+  }
+
+  /**
+   * Whether a running request of a class above {@code c} wants a helper: higher-class work that
+   * waits as much as a queued head does (Prompt I-Cilk's promptness covers every ready task of a
+   * higher level, not only new requests). Read without the host's exclusion, so a hint: a helper
+   * that leaves on a stale answer only hands its slot back to the dispatch.
+   */
+  private boolean higherRunningWantsHelper(PriorityClass c) {
+    for (R r : running) {
+      PriorityClass rc = r.priorityClass();
+      if ((rc == null || rc.ordinal() < c.ordinal()) && host.wantsHelper(r)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
