@@ -143,6 +143,7 @@ public final class Simulator {
   private final Config config;
   private final RequestClasses classes;
   private Dispatcher.DecisionListener decisions;
+  private CompletionListener completions;
   private ClassMix mix;
   private boolean prioritized = true;
   private PriorityClass[] fixedKinds; // for tests: each arrival's class, scale 1
@@ -311,6 +312,25 @@ public final class Simulator {
   }
 
   /**
+   * Hears a request of a run complete: request {@code requestId} (the index of its arrival in the
+   * run) arrived at {@code arrivalNanos} and completed at {@code endNanos}, on the virtual clock.
+   */
+  @FunctionalInterface
+  public interface CompletionListener {
+    /** Request {@code requestId} completed; warm-up requests are heard too. */
+    void completed(long requestId, long arrivalNanos, long endNanos);
+  }
+
+  /**
+   * Reports every request of later runs to {@code listener} as it completes, warm-up included, so
+   * that a caller can pair each request's latency with another run's (the partition-aggregate model
+   * takes the slowest of a query's shards); null for none.
+   */
+  public void completionListener(CompletionListener listener) {
+    this.completions = listener;
+  }
+
+  /**
    * Runs later points with a mix of priority classes and the classes' floors of threads ({@link
    * Dispatcher#floorThreads(double, int)} gives the rule from a share); a null mix puts every
    * request in the default class, as without this call.
@@ -450,6 +470,9 @@ public final class Simulator {
       dispatcher.releaseSlots(r.advance(now), now);
       if (r.done()) {
         dispatcher.exited(r);
+        if (completions != null) {
+          completions.completed(r.id, r.arrival, now);
+        }
         if (r.arrival >= measureFrom) {
           metrics.record(r.record(now));
           countLatency(r, now - r.arrival);
