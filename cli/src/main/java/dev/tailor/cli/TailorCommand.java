@@ -33,6 +33,7 @@ import picocli.CommandLine.Spec;
       ClassesCommand.class,
       BalanceCommand.class,
       BudgetCommand.class,
+      AggregateCommand.class,
       FidelityCommand.class,
       BenchCommand.class,
       TestCommand.class,
