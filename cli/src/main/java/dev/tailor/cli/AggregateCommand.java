@@ -72,7 +72,7 @@ final class AggregateCommand implements Callable<Integer> {
 
   @Option(
       names = "--target-p99",
-      defaultValue = "50ms",
+      defaultValue = "10ms",
       converter = LatencyTarget.class,
       description = "The aggregator P99 the sustained load must keep (default ${DEFAULT-VALUE}).")
   long targetNanos;
@@ -263,9 +263,13 @@ final class AggregateCommand implements Callable<Integer> {
         Locale.ROOT,
         "%nEach cell: the highest utilization found at which the aggregator's P99 is within the"
             + " target (the shards' cores busy that share of the time with the queries' sequential"
-            + " work), and the queries per second it is; 'none' if even %s of capacity misses it,"
-            + " '>= 1' if the capacity itself meets it (a longer run would saturate).%n",
-        plain(tolerance));
+            + " work), and the queries per second it is; 'none' if it misses at every utilization"
+            + " tried, down to below %s."
+            + " The search stays below the capacity, where a queue grows without bound; near it a"
+            + " run of %d queries from an empty cluster is optimistic (a longer --requests can"
+            + " only lower it).%n",
+        plain(tolerance),
+        requests);
     out.flush();
     return 0;
   }
@@ -414,9 +418,6 @@ final class AggregateCommand implements Callable<Integer> {
   private static String sustainedCell(SustainedLoad.Result r) {
     if (r.sustained() == null) {
       return "none";
-    }
-    if (Double.isNaN(r.missesAtUtilization())) {
-      return String.format(Locale.ROOT, ">= 1 (%,.0f/s)", r.rps());
     }
     return String.format(Locale.ROOT, "%.3f (%,.0f/s)", r.utilization(), r.rps());
   }

@@ -6,17 +6,21 @@ import java.util.function.DoubleFunction;
 
 /**
  * The highest load at which a cluster keeps the aggregator's P99 within a target, found by
- * bisection over the utilization: first at utilization 1 (the capacity), then halving the interval
- * between the highest utilization known to meet the target (0 at first) and the lowest known to
- * miss it, until it is no wider than the tolerance. A saturated point misses; so does a point whose
- * P99 over its first shards is already past the target, and the search simulates no more of its
- * shards (the slowest of more shards is never faster). Deterministic, as the cluster's points are.
+ * bisection over the utilization: halving the interval between the highest utilization known to
+ * meet the target (0 at first) and the lowest known to miss it (the capacity, 1, at first), until
+ * it is no wider than the tolerance. The capacity itself is never simulated: at utilization 1 a
+ * queue grows without bound however a finite run ends, so the search stays below it. A saturated
+ * point misses; so does a point whose P99 over its first shards is already past the target, and the
+ * search simulates no more of its shards (the slowest of more shards is never faster).
+ * Deterministic, as the cluster's points are.
  *
  * <p>Bisection assumes that a point meets the target below some utilization and misses above it.
  * Every point of a search is the same queries, work and noise at arrivals compressed in time, so
  * for a work-conserving FIFO server its latencies only grow with the rate; a policy that changes
  * its degrees with the load need not be monotone, and then the result is one crossing, not
- * necessarily the highest. The steps are kept, so that a report can show them.
+ * necessarily the highest. A finite run from an empty system is optimistic near the capacity: a
+ * longer one can only build longer queues there. The steps are kept, so that a report can show
+ * them.
  */
 public final class SustainedLoad {
 
@@ -109,11 +113,6 @@ public final class SustainedLoad {
           "the tolerance must be a utilization in (0, 1) such as 0.01, got " + tolerance);
     }
     List<Step> steps = new ArrayList<>();
-    Step top = at.apply(1.0);
-    steps.add(top);
-    if (top.meets()) {
-      return new Result(targetNanos, tolerance, top, Double.NaN, steps);
-    }
     double lo = 0;
     double hi = 1;
     Step best = null;

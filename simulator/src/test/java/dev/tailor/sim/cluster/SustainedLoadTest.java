@@ -28,7 +28,7 @@ class SustainedLoadTest {
   private static void assertBracketNarrows(SustainedLoad.Result r) {
     double lo = 0;
     double hi = 1;
-    for (SustainedLoad.Step s : r.steps().subList(1, r.steps().size())) {
+    for (SustainedLoad.Step s : r.steps()) {
       assertTrue(s.utilization() > lo && s.utilization() < hi, s + " outside " + lo + ".." + hi);
       if (s.meets()) {
         lo = s.utilization();
@@ -53,12 +53,12 @@ class SustainedLoadTest {
               },
               2 * MS,
               0.01);
-      assertEquals(1.0, asked.get(0), 0, "the capacity is tried first");
+      assertEquals(0.5, asked.get(0), 0, "half the capacity is tried first");
       assertBracketNarrows(r);
       assertTrue(r.utilization() <= crossing, crossing + ": " + r);
       assertTrue(r.missesAtUtilization() > crossing, crossing + ": " + r);
-      // 1/2^7 < 0.01 <= 1/2^6: seven halvings after the capacity.
-      assertEquals(8, asked.size(), crossing + ": " + asked);
+      // 1/2^7 < 0.01 <= 1/2^6: seven halvings.
+      assertEquals(7, asked.size(), crossing + ": " + asked);
       if (crossing < 1.0 / 128) {
         assertNull(r.sustained(), "nothing at or below 1/128 was tried and met");
         assertEquals(0, r.rps(), 0);
@@ -69,11 +69,20 @@ class SustainedLoadTest {
   }
 
   @Test
-  void aTargetMetAtCapacityStopsThere() {
-    SustainedLoad.Result r = SustainedLoad.search(u -> step(u, 2), 2 * MS, 0.01);
-    assertEquals(1, r.steps().size());
-    assertSame(r.steps().get(0), r.sustained());
-    assertTrue(Double.isNaN(r.missesAtUtilization()));
+  void aTargetMetEverywhereEndsJustBelowTheCapacityWhichIsNeverSimulated() {
+    List<Double> asked = new ArrayList<>();
+    SustainedLoad.Result r =
+        SustainedLoad.search(
+            u -> {
+              asked.add(u);
+              return step(u, 2);
+            },
+            2 * MS,
+            0.01);
+    assertEquals(1 - 1.0 / 128, r.utilization(), 0);
+    assertSame(r.steps().get(r.steps().size() - 1), r.sustained());
+    assertEquals(1, r.missesAtUtilization(), 0);
+    assertTrue(asked.stream().allMatch(u -> u < 1), asked.toString());
   }
 
   @Test
