@@ -231,21 +231,24 @@ final class AggregateCommand implements Callable<Integer> {
       head.append(' ').append(policy).append(" |");
       rule.append("---:|");
     }
-    out.println(head.append(" best |"));
+    out.println(head.append(" highest |"));
     out.println(rule.append("---|"));
     out.flush();
     for (int n : shards) {
       StringBuilder row = new StringBuilder("| " + n + " |");
-      String best = "none";
+      List<String> best = new ArrayList<>();
       double bestLoad = 0;
       for (String policy : policyList) {
         SustainedLoad.Result r =
             SustainedLoad.find(
                 cluster(base, n, policy, searched, mergeNanos), targetNanos, tolerance);
         row.append(' ').append(sustainedCell(r)).append(" |");
-        if (r.utilization() > bestLoad) {
+        if (r.utilization() > 0 && r.utilization() >= bestLoad) {
+          if (r.utilization() > bestLoad) {
+            best.clear();
+          }
           bestLoad = r.utilization();
-          best = policy;
+          best.add(policy);
         }
         err.printf(
             Locale.ROOT,
@@ -256,7 +259,8 @@ final class AggregateCommand implements Callable<Integer> {
             progress.pointDone());
         err.flush();
       }
-      out.println(row.append(' ').append(best).append(" |"));
+      String winners = best.isEmpty() ? "none" : String.join(", ", best);
+      out.println(row.append(' ').append(winners).append(" |"));
       out.flush();
     }
     out.printf(
