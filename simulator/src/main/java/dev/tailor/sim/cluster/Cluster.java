@@ -13,7 +13,7 @@ import java.util.List;
 
 /**
  * A partition-aggregate cluster (Jeon et al., "TPC: Target-Driven Parallelism Combining Prediction
- * and Correction to Reduce Tail Latency in Interactive Services", ASPLOS'16, §2, Figure 1): an
+ * and Correction to Reduce Tail Latency in Interactive Services", ASPLOS'16, §2.1, Figure 1): an
  * aggregator sends every query to all N shards of a document-sharded index and answers when the
  * slowest has, after a fixed network and merge cost. Each shard is a full {@link Simulator} of C
  * cores running its own instance of one policy through the runtime's dispatch core; every shard

@@ -27,15 +27,15 @@ import java.util.SplittableRandom;
  * the aggregator where TPC measured it. On Bing's 40 index servers the aggregator's P99 appeared at
  * a server's P99.8 (Jeon et al., ASPLOS'16, §4.5, Figure 8(b)), as the slowest of 5 independent
  * servers would, not of 40. On tail-control's log-normal workload (mean 10 ms, sd 13 ms) over 40
- * shards of 16 cores, a spread of 0.3 puts the slowest shard's P99 at a shard's P99.76 to P99.84 (4
- * to 6 independent shards' worth, by policy and load), 0.1 at P99.4 and 0.5 at P99.9. One index's
- * own unevenness is far less: over the demo's TREC 2005 Terabyte profile (1,000 queries on
- * 1,000,000 Lucene documents, each query's work measured in eight equal doc-id windows, which stand
- * for eight document shards) the coefficient of variation of a query's window times, the first
- * window aside (it carries the query's set-up, which every shard pays), has median 0.04 and mean
- * 0.06, on the generated luceneutil-style trace too. The rest is what separate machines add
- * (interference, caches, garbage collection), which the model has no other place for; {@code tailor
- * aggregate --shard-noise 0.05} runs the floor.
+ * shards of 16 cores, a spread of 0.3 puts the slowest shard's P99 at a shard's P99.74 to P99.83 (4
+ * to 6 independent shards' worth, by policy: {@code tailor aggregate}'s default run); 0.1 puts it
+ * near P99.4, 0.5 near P99.9. One index's own unevenness is far less: over the demo's TREC 2005
+ * Terabyte profile (1,000 queries on 1,000,000 Lucene documents, each query's work measured in
+ * eight equal doc-id windows, which stand for eight document shards) the coefficient of variation
+ * of a query's window times, the first window aside (it carries the query's set-up, which every
+ * shard pays), has median 0.04 and mean 0.06, on the generated luceneutil-style trace too. The rest
+ * is what separate machines add (interference, caches, garbage collection), which the model has no
+ * other place for; {@code tailor aggregate --shard-noise 0.05} runs the floor.
  */
 public final class ShardWork {
 
