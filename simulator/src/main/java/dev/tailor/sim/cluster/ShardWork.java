@@ -10,9 +10,10 @@ import java.util.SplittableRandom;
 /**
  * How one query's work divides among the shards of a document-sharded index: each of N shards gets
  * the query's sequential work over N times a per-shard noise factor, log-normal with mean 1 and a
- * given standard deviation, drawn independently for every query and shard. Its unit times, its
- * speedup curve's shape and any prediction are those of the query (a prediction is divided by N: a
- * shard's predictor sees the shard's statistics, not the noise).
+ * given standard deviation, drawn independently for every query and shard. The query's unit times
+ * are scaled alike (so is the hand-off overhead the unit model derives from them), its speedup
+ * curve is kept, and a prediction is divided by N (a shard's predictor sees the shard's statistics,
+ * not the noise).
  *
  * <p>Two modes. {@linkplain #correlated Correlated} is the model: the same query hits every shard,
  * so a long query is long everywhere and only the noise tells the shards apart. {@linkplain
