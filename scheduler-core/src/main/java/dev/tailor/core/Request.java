@@ -107,6 +107,27 @@ final class Request<T> implements RequestView, RequestContext {
     if (cancelled) {
       return pool.nanoTime();
     }
+    Request<?> outer = beginOwn();
+    try {
+      result = body.run(this);
+    } catch (Throwable t) {
+      bodyFailure = t;
+    } finally {
+      if (poolThread) {
+        Thread.interrupted();
+      }
+    }
+    return endOwn(outer);
+  }
+
+  /**
+   * Makes the calling thread this request's own thread: the current request, counted as working on
+   * it from now. What a body's run does before the body, and what {@link RequestScope} does when it
+   * opens.
+   *
+   * @return the request the thread was in before, which {@link #endOwn} restores
+   */
+  Request<?> beginOwn() {
     Request<?> outer = CURRENT.get();
     CURRENT.set(this);
     Thread self = Thread.currentThread();
@@ -114,23 +135,30 @@ final class Request<T> implements RequestView, RequestContext {
       ownThread = self;
       ownSince = beginWorkLocked(pool.nanoTime());
     }
-    long now;
-    try {
-      result = body.run(this);
-    } catch (Throwable t) {
-      bodyFailure = t;
-    } finally {
-      now = pool.nanoTime();
-      synchronized (this) {
-        endWorkLocked(ownSince, now);
-        ownThread = null;
-      }
-      if (poolThread) {
-        Thread.interrupted();
-      }
-      restore(outer);
+    return outer;
+  }
+
+  /**
+   * The own thread stops working on the request: the inverse of {@link #beginOwn}, on the same
+   * thread.
+   *
+   * @return when it stopped
+   */
+  long endOwn(Request<?> outer) {
+    long now = pool.nanoTime();
+    synchronized (this) {
+      endWorkLocked(ownSince, now);
+      ownThread = null;
     }
+    restore(outer);
     return now;
+  }
+
+  /** Records what made a request opened by {@link RequestScope} fail; the first cause counts. */
+  void failOwn(Throwable cause) {
+    if (bodyFailure == null) {
+      bodyFailure = cause;
+    }
   }
 
   /**

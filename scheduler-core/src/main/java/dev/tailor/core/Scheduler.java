@@ -164,6 +164,38 @@ public final class Scheduler implements AutoCloseable {
     return run(body, RequestAttributes.NONE);
   }
 
+  /**
+   * Opens a request on the calling thread and returns at once when it is admitted, for a caller
+   * whose work runs on its own thread between two callbacks rather than as a body it can hand over
+   * (a search engine's query phase). The request waits for admission like any queued request; once
+   * admitted, the thread holds one slot of the budget and is the request's own thread until the
+   * returned scope is {@linkplain RequestScope#close() closed} on it: {@link
+   * RequestContext#current()} is the request and the units it forks go to helpers as its degree
+   * allows. Called from inside a request of this scheduler, the scope is part of that request (as a
+   * nested {@link #run} is) and its close ends nothing.
+   *
+   * @return the open scope; close it on this thread, also when the work fails
+   * @throws CancellationException if the request was cancelled, or the scheduler shut down now,
+   *     while it waited for admission
+   * @throws RejectedExecutionException if the scheduler is shut down or the admission queue is full
+   * @throws InterruptedException if interrupted while waiting for admission (the request leaves the
+   *     queue and completes as cancelled)
+   */
+  @Experimental
+  public RequestScope enter(RequestAttributes attributes) throws InterruptedException {
+    Request<?> outer = Request.current();
+    if (outer != null && outer.scheduler == this) {
+      return RequestScope.nested(outer);
+    }
+    Request<Void> r = newRequest(RequestScope.NO_BODY, attributes, Thread.currentThread());
+    pool.enqueue(r);
+    pool.awaitAdmission(r);
+    if (r.phase == Request.DONE) {
+      throw new CancellationException("request " + r.id + " was cancelled before it was admitted");
+    }
+    return RequestScope.open(pool, r);
+  }
+
   private <T> Request<T> newRequest(RequestBody<T> body, RequestAttributes attrs, Thread caller) {
     Objects.requireNonNull(body, "body");
     Objects.requireNonNull(attrs, "attributes");

@@ -253,6 +253,16 @@ final class WorkerPool {
     }
   }
 
+  /** An admitted caller's request opened by {@link RequestScope}: its thread now works on it. */
+  void openOnCaller(Request<?> r) {
+    admitted(r);
+  }
+
+  /** A {@link RequestScope} closed: as a body returning on its caller at {@code end}. */
+  void closeOnCaller(Request<?> r, long end) {
+    release(null, r, true, end);
+  }
+
   /**
    * Runs {@code r} at once on the calling thread if that thread is about to wait for it from inside
    * a request of this scheduler and {@code r} is still queued. Such a wait holds a slot of the
