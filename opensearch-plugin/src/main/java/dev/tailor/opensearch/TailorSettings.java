@@ -1,0 +1,65 @@
+package dev.tailor.opensearch;
+
+import dev.tailor.core.policy.Policy;
+import dev.tailor.core.policy.PolicyRegistry;
+import java.util.List;
+import org.opensearch.common.settings.Setting;
+import org.opensearch.common.settings.Setting.Property;
+import org.opensearch.common.util.concurrent.OpenSearchExecutors;
+
+/** The plugin's node settings. */
+final class TailorSettings {
+
+  /**
+   * The Tailor policy specification, as {@link PolicyRegistry#of} parses it ({@code seq}, {@code
+   * fixed:2}, {@code rampup:10ms,4}, {@code fm:/path/table.json}, ...). Dynamic: an update swaps
+   * the policy without losing a request. Default {@code seq}: one thread per request, as with
+   * concurrent segment search off. A specification that fails to parse is refused when it is set;
+   * one naming a table file validates the file on the node that validates the update, so the file
+   * must be on every node at the same path.
+   */
+  static final Setting<String> POLICY =
+      Setting.simpleString(
+          "tailor.policy",
+          "seq",
+          TailorSettings::validatePolicy,
+          Property.NodeScope,
+          Property.Dynamic);
+
+  /**
+   * The thread budget of the node's scheduler: helper threads, and slots shared with the search
+   * threads running query phases. Static; default the node's allocated processors.
+   */
+  static final Setting<Integer> WORKERS =
+      new Setting<>(
+          "tailor.workers",
+          s -> Integer.toString(OpenSearchExecutors.allocatedProcessors(s)),
+          s -> Setting.parseInt(s, 1, "tailor.workers"),
+          Property.NodeScope);
+
+  /**
+   * How many query phases may wait for admission at once; beyond it a query phase runs on its own
+   * thread without Tailor (counted as unscheduled), never rejected. Static; default 1000, as the
+   * search thread pool's queue.
+   */
+  static final Setting<Integer> QUEUE_CAPACITY =
+      Setting.intSetting("tailor.queue_capacity", 1000, 1, Property.NodeScope);
+
+  private TailorSettings() {}
+
+  static List<Setting<?>> all() {
+    return List.of(POLICY, WORKERS, QUEUE_CAPACITY);
+  }
+
+  /** Creates the policy once, to refuse a bad specification with the registry's message. */
+  private static void validatePolicy(String spec) {
+    try (Policy checked = PolicyRegistry.of(spec)) {
+      checked.spec();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(
+          "invalid [" + POLICY_KEY + "] value [" + spec + "]: " + e.getMessage(), e);
+    }
+  }
+
+  private static final String POLICY_KEY = "tailor.policy";
+}
