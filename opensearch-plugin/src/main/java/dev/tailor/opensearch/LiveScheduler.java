@@ -70,7 +70,14 @@ final class LiveScheduler implements Closeable {
 
     @Override
     public void requestCompleted(RequestRecord record) {
-      completed.put(record.id(), record); // before the request's future completes
+      if (record.outcome() == RequestRecord.Outcome.CANCELLED
+          && record.startNanos() == record.endNanos()) {
+        // Left the queue before admission (interrupted, or the node closing): no scope was opened,
+        // so no closer will come for the record.
+        stats.cancelled.increment();
+        return;
+      }
+      completed.put(record.id(), record); // before the request's future completes, so before close
     }
   }
 

@@ -1,0 +1,187 @@
+package dev.tailor.opensearch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.opensearch.common.settings.Settings;
+import org.opensearch.common.util.concurrent.ThreadContext;
+import org.opensearch.search.internal.SearchContext;
+
+/**
+ * The listener and the executor on one node, without a cluster: where a runnable runs (a helper,
+ * the caller, nowhere), in which thread context, and how each query phase ends, under policy swaps.
+ */
+class QueryPhaseExecutorTest {
+
+  private static final long GUARD_SECONDS = 30; // a hang guard, never a timing
+
+  private final ThreadContext threadContext = new ThreadContext(Settings.EMPTY);
+  private final NodeStats stats = new NodeStats();
+  private LiveScheduler live;
+  private QueryPhaseListener listener;
+  private TailorExecutor executor;
+
+  private void start(String policy) {
+    live = new LiveScheduler(policy, 2, 10, Executors.defaultThreadFactory(), stats);
+    listener = new QueryPhaseListener(live, stats);
+    executor = new TailorExecutor(listener, threadContext, stats);
+  }
+
+  @AfterEach
+  void close() {
+    live.close();
+  }
+
+  private static SearchContext concurrentSearch(boolean concurrent) {
+    SearchContext ctx = mock(SearchContext.class);
+    when(ctx.shouldUseConcurrentSearch()).thenReturn(concurrent);
+    return ctx;
+  }
+
+  @Test
+  void aForkRunsOnAHelperInTheQueryPhasesThreadContext() throws Exception {
+    start("fixed:2");
+    SearchContext ctx = concurrentSearch(true);
+    CountDownLatch ran = new CountDownLatch(1);
+    AtomicReference<Thread> thread = new AtomicReference<>();
+    AtomicReference<String> header = new AtomicReference<>();
+    try (ThreadContext.StoredContext ignored = threadContext.stashContext()) {
+      threadContext.putHeader("opaque", "request-7");
+      listener.onPreQueryPhase(ctx);
+      executor.execute(
+          () -> {
+            thread.set(Thread.currentThread());
+            header.set(threadContext.getHeader("opaque"));
+            ran.countDown();
+          });
+      assertTrue(ran.await(GUARD_SECONDS, TimeUnit.SECONDS));
+      listener.onQueryPhase(ctx, 1);
+    }
+    assertNotSame(Thread.currentThread(), thread.get());
+    assertEquals("request-7", header.get());
+    Map<String, Object> s = snapshot();
+    assertEquals(1L, count(s, "requests", "completed"));
+    assertEquals(1L, count(s, "units", "forked"));
+    assertEquals(1L, count(s, "units", "on_helpers"));
+    assertEquals(Map.of("2", 1L), s.get("degree"));
+    Map<?, ?> recent = (Map<?, ?>) ((List<?>) s.get("recent")).get(0);
+    assertEquals("fixed:2", recent.get("policy"));
+    assertEquals(2, recent.get("degree"));
+    assertNull(listener.current(), "the request ended");
+  }
+
+  @Test
+  void underSeqForksAreHeldAndDroppedForTheCallerToDrain() {
+    start("seq");
+    SearchContext ctx = concurrentSearch(true);
+    AtomicInteger ran = new AtomicInteger();
+    listener.onPreQueryPhase(ctx);
+    for (int i = 0; i < 3; i++) {
+      executor.execute(ran::incrementAndGet);
+    }
+    listener.onQueryPhase(ctx, 1);
+    assertEquals(0, ran.get(), "no helper at degree 1; Lucene's caller claims every slice itself");
+    assertEquals(3L, count(snapshot(), "units", "forked"));
+    assertEquals(0L, count(snapshot(), "units", "on_helpers"));
+  }
+
+  @Test
+  void withoutARequestOrAfterShutdownARunnableRunsInlineAndIsNeverRejected() {
+    start("fixed:2");
+    AtomicReference<Thread> ranOn = new AtomicReference<>();
+    executor.execute(() -> ranOn.set(Thread.currentThread()));
+    assertSame(Thread.currentThread(), ranOn.get());
+
+    SearchContext sequential = concurrentSearch(false);
+    listener.onPreQueryPhase(sequential);
+    assertNull(listener.current(), "a phase that does not search concurrently is not scheduled");
+    executor.execute(() -> ranOn.set(null));
+    assertNull(ranOn.get());
+    listener.onQueryPhase(sequential, 1);
+
+    executor.shutdown();
+    SearchContext ctx = concurrentSearch(true);
+    listener.onPreQueryPhase(ctx);
+    executor.execute(() -> ranOn.set(Thread.currentThread()));
+    assertSame(Thread.currentThread(), ranOn.get(), "a shut-down executor still runs, inline");
+    listener.onQueryPhase(ctx, 1);
+    Map<String, Object> s = snapshot();
+    assertEquals(1L, count(s, "requests", "unscheduled"));
+    assertEquals(3L, count(s, "units", "inline_without_request"));
+  }
+
+  @Test
+  void aFailedQueryPhaseEndsItsRequestAsFailedAndANestedOneEndsNothing() {
+    start("fixed:2");
+    SearchContext outer = concurrentSearch(true);
+    SearchContext inner = concurrentSearch(true);
+    listener.onPreQueryPhase(outer);
+    listener.onPreQueryPhase(inner);
+    listener.onFailedQueryPhase(inner);
+    assertSame(outer, listener.current().searchContext(), "the nested end left the outer open");
+    listener.onFailedQueryPhase(outer);
+    listener.onQueryPhase(outer, 1); // a second end is ignored
+    Map<String, Object> s = snapshot();
+    assertEquals(1L, count(s, "requests", "failed"));
+    assertEquals(0L, count(s, "requests", "completed"));
+    assertEquals(1L, count(s, "requests", "nested"));
+  }
+
+  @Test
+  void aSwapWhileAPhaseIsOpenLosesNothing() throws Exception {
+    start("seq");
+    SearchContext first = concurrentSearch(true);
+    listener.onPreQueryPhase(first);
+    live.swap("fixed:2");
+    assertEquals("fixed:2", live.policy());
+    SearchContext second = concurrentSearch(true);
+    CountDownLatch ran = new CountDownLatch(1);
+    Thread other =
+        new Thread(
+            () -> {
+              listener.onPreQueryPhase(second);
+              executor.execute(ran::countDown);
+              try {
+                assertTrue(
+                    ran.await(GUARD_SECONDS, TimeUnit.SECONDS), "a helper of the new policy");
+              } catch (InterruptedException e) {
+                throw new AssertionError(e);
+              }
+              listener.onQueryPhase(second, 1);
+            });
+    other.start();
+    other.join();
+    listener.onQueryPhase(first, 1); // on the old scheduler, which retires after it
+    live.swap("no-such-policy");
+    Map<String, Object> s = snapshot();
+    assertEquals(2L, count(s, "requests", "completed"));
+    assertEquals(1L, s.get("policy_swaps"));
+    assertEquals(1L, s.get("policy_errors"));
+    assertEquals("fixed:2", s.get("policy"));
+    assertTrue(((String) s.get("policy_error")).contains("no-such-policy"));
+    List<?> recent = (List<?>) s.get("recent");
+    assertEquals(2, recent.size());
+  }
+
+  private Map<String, Object> snapshot() {
+    return stats.snapshot(live.policy(), live.policyError(), live.workers(), live.queueCapacity());
+  }
+
+  private static long count(Map<String, Object> s, String group, String field) {
+    return ((Number) ((Map<?, ?>) s.get(group)).get(field)).longValue();
+  }
+}
