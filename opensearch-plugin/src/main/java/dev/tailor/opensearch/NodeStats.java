@@ -5,7 +5,7 @@ import dev.tailor.core.metrics.RunMetrics;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
@@ -74,7 +74,7 @@ final class NodeStats {
     line.put("threads", r.maxThreads());
     line.put("latency_ms", millis(r.latencyNanos()));
     line.put("queueing_ms", millis(r.queueingNanos()));
-    line.put("outcome", r.outcome().name().toLowerCase(java.util.Locale.ROOT));
+    line.put("outcome", r.outcome().name().toLowerCase(Locale.ROOT));
     synchronized (recent) {
       if (recent.size() == RECENT) {
         recent.removeFirst();
@@ -135,10 +135,10 @@ final class NodeStats {
     out.put("count", h.getTotalCount());
     if (h.getTotalCount() > 0) {
       out.put("mean", round(h.getMean() / 1e6));
-      for (double p : List.of(50.0, 90.0, 99.0, 99.9)) {
-        String key = "p" + (p == Math.rint(p) ? Integer.toString((int) p) : "999");
-        out.put(key, millis(h.getValueAtPercentile(p)));
-      }
+      out.put("p50", millis(h.getValueAtPercentile(50)));
+      out.put("p90", millis(h.getValueAtPercentile(90)));
+      out.put("p99", millis(h.getValueAtPercentile(99)));
+      out.put("p999", millis(h.getValueAtPercentile(99.9)));
       out.put("max", millis(h.getMaxValue()));
     }
     return out;

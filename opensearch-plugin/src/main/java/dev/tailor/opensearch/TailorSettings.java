@@ -10,6 +10,8 @@ import org.opensearch.common.util.concurrent.OpenSearchExecutors;
 /** The plugin's node settings. */
 final class TailorSettings {
 
+  private static final String POLICY_KEY = "tailor.policy";
+
   /**
    * The Tailor policy specification, as {@link PolicyRegistry#of} parses it ({@code seq}, {@code
    * fixed:2}, {@code rampup:10ms,4}, {@code fm:/path/table.json}, ...). Dynamic: an update swaps
@@ -20,11 +22,7 @@ final class TailorSettings {
    */
   static final Setting<String> POLICY =
       Setting.simpleString(
-          "tailor.policy",
-          "seq",
-          TailorSettings::validatePolicy,
-          Property.NodeScope,
-          Property.Dynamic);
+          POLICY_KEY, "seq", TailorSettings::validatePolicy, Property.NodeScope, Property.Dynamic);
 
   /**
    * The thread budget of the node's scheduler: helper threads, and slots shared with the search
@@ -60,6 +58,4 @@ final class TailorSettings {
           "invalid [" + POLICY_KEY + "] value [" + spec + "]: " + e.getMessage(), e);
     }
   }
-
-  private static final String POLICY_KEY = "tailor.policy";
 }
