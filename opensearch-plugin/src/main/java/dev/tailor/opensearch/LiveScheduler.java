@@ -47,7 +47,7 @@ final class LiveScheduler implements Closeable {
     this.queueCapacity = queueCapacity;
     this.threads = threads;
     this.stats = stats;
-    current.set(build(spec));
+    current.set(new Generation(spec));
   }
 
   /** One scheduler and its policy; the records of its requests wait here for their closer. */
@@ -79,10 +79,6 @@ final class LiveScheduler implements Closeable {
       }
       completed.put(record.id(), record); // before the request's future completes, so before close
     }
-  }
-
-  private Generation build(String spec) {
-    return new Generation(spec);
   }
 
   /** A query phase's open request; {@link #close} it on the thread that opened it. */
@@ -190,7 +186,7 @@ final class LiveScheduler implements Closeable {
     }
     Generation next;
     try {
-      next = build(spec);
+      next = new Generation(spec);
     } catch (RuntimeException e) {
       stats.policyErrors.increment();
       policyError = "[" + spec + "]: " + e.getMessage();
