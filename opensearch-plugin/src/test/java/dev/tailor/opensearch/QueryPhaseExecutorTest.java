@@ -177,8 +177,85 @@ class QueryPhaseExecutorTest {
     assertEquals(2, recent.size());
   }
 
+  /**
+   * Query phases on four threads (three slices each, Lucene-style: every fork claims the next
+   * slice, the caller drains the rest; one in five fails) while another thread swaps the policy a
+   * hundred times: every phase is scheduled and ends exactly once, and every slice runs exactly
+   * once.
+   */
+  @Test
+  void stressSwapsUnderQueryPhasesLoseNothing() throws Exception {
+    start("seq");
+    int threads = 4;
+    int phasesPerThread = 1_500;
+    int slices = 3;
+    AtomicInteger sliceRuns = new AtomicInteger();
+    AtomicInteger failedPhases = new AtomicInteger();
+    List<Throwable> problems = new java.util.concurrent.CopyOnWriteArrayList<>();
+    CountDownLatch started = new CountDownLatch(threads);
+    Thread[] callers = new Thread[threads];
+    for (int t = 0; t < threads; t++) {
+      long seed = 20261123L + t;
+      callers[t] =
+          new Thread(
+              () -> {
+                java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+                SearchContext ctx = concurrentSearch(true);
+                started.countDown();
+                for (int i = 0; i < phasesPerThread; i++) {
+                  try {
+                    listener.onPreQueryPhase(ctx);
+                    AtomicInteger next = new AtomicInteger();
+                    Runnable work =
+                        () -> {
+                          if (next.getAndIncrement() < slices) {
+                            sliceRuns.incrementAndGet();
+                          }
+                        };
+                    for (int f = 0; f < slices - 1; f++) {
+                      executor.execute(work);
+                    }
+                    while (next.getAndIncrement() < slices) {
+                      sliceRuns.incrementAndGet();
+                    }
+                    if (random.nextInt(5) == 0) {
+                      failedPhases.incrementAndGet();
+                      listener.onFailedQueryPhase(ctx);
+                    } else {
+                      listener.onQueryPhase(ctx, 1);
+                    }
+                  } catch (Throwable e) {
+                    problems.add(e);
+                  }
+                }
+              });
+      callers[t].start();
+    }
+    assertTrue(started.await(GUARD_SECONDS, TimeUnit.SECONDS));
+    List<String> policies = List.of("fixed:2", "steal-first", "seq", "rampup:1us,3", "fixed:3");
+    for (int swap = 0; swap < 100; swap++) {
+      live.swap(policies.get(swap % policies.size()));
+    }
+    for (Thread t : callers) {
+      t.join();
+    }
+    assertEquals(List.of(), problems);
+    int phases = threads * phasesPerThread;
+    assertEquals(phases * slices, sliceRuns.get(), "every slice ran exactly once");
+    Map<String, Object> s = snapshot();
+    assertEquals(0L, count(s, "requests", "unscheduled"));
+    assertEquals(0L, count(s, "requests", "cancelled"));
+    assertEquals((long) failedPhases.get(), count(s, "requests", "failed"));
+    assertEquals((long) phases - failedPhases.get(), count(s, "requests", "completed"));
+    assertEquals(100L, s.get("policy_swaps"));
+    assertEquals(0, s.get("active"));
+  }
+
   private Map<String, Object> snapshot() {
-    return stats.snapshot(live.policy(), live.policyError(), live.workers(), live.queueCapacity());
+    Map<String, Object> out =
+        stats.snapshot(live.policy(), live.policyError(), live.workers(), live.queueCapacity());
+    out.put("active", live.load()[0]);
+    return out;
   }
 
   private static long count(Map<String, Object> s, String group, String field) {
