@@ -10,6 +10,7 @@ import dev.tailor.core.Scheduler;
 import dev.tailor.core.SchedulerListener;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.table.TableSource;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -25,17 +26,22 @@ class TailControlRuntimeTest {
   @Test
   void aRequestPastItsThresholdIsSerializedAtItsNextUnitBoundary() throws Exception {
     // Threshold 0 at every load: a request is large as soon as it has done any work, but not at
-    // admission, so it starts with every worker and is marked at the next check (a tick).
+    // admission, so it starts with every worker and is marked at its next check. No tick comes
+    // (a quantum of a day): the check is the helper's, at the end of unit 0, so that no race with
+    // a tick decides where unit 0 runs.
     TailControlPolicy tc =
         TailControlPolicy.of(
             TailControlPolicy.Variant.TC, TableSource.fixed(TailControlPolicyTest.table(0, 0)));
     CountDownLatch serialized = new CountDownLatch(1);
+    CountDownLatch inUnit0 = new CountDownLatch(1);
+    CountDownLatch endUnit0 = new CountDownLatch(1);
     List<String> changes = Collections.synchronizedList(new ArrayList<>());
     AtomicInteger completed = new AtomicInteger();
     try (Scheduler scheduler =
         Scheduler.builder()
             .policy(tc)
             .workers(4)
+            .quantum(Duration.ofDays(1))
             .listener(
                 new SchedulerListener() {
                   @Override
@@ -59,12 +65,15 @@ class TailControlRuntimeTest {
               .submit(
                   ctx -> {
                     owner[0] = Thread.currentThread();
-                    // Unit 0 goes to a helper (degree 4) and stays until the mark.
+                    // Unit 0 goes to a helper (degree 4); its end is the boundary that marks.
                     ctx.fork(
                         () -> {
                           ranOn[0] = Thread.currentThread();
-                          await(serialized);
+                          inUnit0.countDown();
+                          await(endUnit0);
                         });
+                    await(inUnit0);
+                    endUnit0.countDown();
                     await(serialized);
                     for (int i = 1; i < ranOn.length; i++) {
                       int unit = i;
