@@ -126,14 +126,14 @@ final class LiveScheduler implements Closeable {
    *     admission queue is full, the node is closing, or the thread was interrupted while it waited
    *     (its flag is restored)
    */
-  Entered enter() {
+  Entered enter(RequestAttributes attributes) {
     while (true) {
       Generation g = current.get();
       if (g == null) {
         return null;
       }
       try {
-        return new Entered(g, g.scheduler.enter(RequestAttributes.NONE));
+        return new Entered(g, g.scheduler.enter(attributes));
       } catch (RejectedExecutionException | CancellationException e) {
         if (current.get() == g) {
           return null; // the queue is full, or the node is closing

@@ -35,6 +35,11 @@ final class NodeStats {
   /** Query phases entered while another was open on the same thread; part of the outer one. */
   final LongAdder nested = new LongAdder();
 
+  /** Requests of the background priority class, and class headers that named no class. */
+  final LongAdder background = new LongAdder();
+
+  final LongAdder unknownClass = new LongAdder();
+
   /** Units (Lucene's slice runnables) handed to a request. */
   final LongAdder unitsForked = new LongAdder();
 
@@ -103,6 +108,8 @@ final class NodeStats {
     requests.put("cancelled", cancelled.sum());
     requests.put("unscheduled", unscheduled.sum());
     requests.put("nested", nested.sum());
+    requests.put("background", background.sum());
+    requests.put("unknown_class", unknownClass.sum());
     out.put("requests", requests);
     Map<String, Object> units = new LinkedHashMap<>();
     units.put("forked", unitsForked.sum());

@@ -1,5 +1,8 @@
 package dev.tailor.opensearch;
 
+import dev.tailor.core.RequestAttributes;
+import dev.tailor.core.policy.PriorityClass;
+import org.opensearch.common.util.concurrent.ThreadContext;
 import org.opensearch.index.shard.SearchOperationListener;
 import org.opensearch.search.internal.SearchContext;
 
@@ -15,19 +18,30 @@ import org.opensearch.search.internal.SearchContext;
  * <p>A query phase that does not search concurrently (concurrent segment search off for it: mode
  * {@code none}, or {@code auto} without aggregations, a system index, ...) forks nothing and runs
  * without Tailor, as does one that finds the admission queue full; both are counted as unscheduled.
+ *
+ * <p>The request's priority class comes from the search request's {@value #CLASS_HEADER} header
+ * ({@code interactive}, the default, or {@code background}), which the plugin registers so that
+ * OpenSearch carries it from the REST request to every shard's query phase. A value that names no
+ * class is counted ({@code unknown_class}) and the request runs as interactive: a search is never
+ * failed for it.
  */
 final class QueryPhaseListener implements SearchOperationListener {
 
+  /** The HTTP header that gives a search's priority class. */
+  static final String CLASS_HEADER = "X-Tailor-Class";
+
   private final LiveScheduler live;
   private final NodeStats stats;
+  private final ThreadContext threadContext;
   private final ThreadLocal<Open> open = new ThreadLocal<>();
 
   /** The query phase open on a thread and its request. */
   record Open(SearchContext searchContext, LiveScheduler.Entered entered) {}
 
-  QueryPhaseListener(LiveScheduler live, NodeStats stats) {
+  QueryPhaseListener(LiveScheduler live, NodeStats stats, ThreadContext threadContext) {
     this.live = live;
     this.stats = stats;
+    this.threadContext = threadContext;
   }
 
   /** The request of the query phase running on the calling thread, or {@code null}. */
@@ -45,12 +59,31 @@ final class QueryPhaseListener implements SearchOperationListener {
       stats.unscheduled.increment();
       return;
     }
-    LiveScheduler.Entered entered = live.enter();
+    LiveScheduler.Entered entered = live.enter(attributes());
     if (entered == null) {
       stats.unscheduled.increment();
       return;
     }
     open.set(new Open(searchContext, entered));
+  }
+
+  /** The query phase's attributes: its priority class, from the header. */
+  private RequestAttributes attributes() {
+    String value = threadContext.getHeader(CLASS_HEADER);
+    if (value == null) {
+      return RequestAttributes.NONE;
+    }
+    PriorityClass c;
+    try {
+      c = PriorityClass.parse(value.trim(), "header " + CLASS_HEADER);
+    } catch (IllegalArgumentException e) {
+      stats.unknownClass.increment();
+      return RequestAttributes.NONE;
+    }
+    if (c == PriorityClass.BACKGROUND) {
+      stats.background.increment();
+    }
+    return RequestAttributes.NONE.withPriority(c);
   }
 
   @Override

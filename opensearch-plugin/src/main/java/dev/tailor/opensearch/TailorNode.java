@@ -27,7 +27,7 @@ public final class TailorNode implements Closeable {
             TailorSettings.QUEUE_CAPACITY.get(settings),
             OpenSearchExecutors.daemonThreadFactory(settings, "tailor"),
             stats);
-    this.listener = new QueryPhaseListener(live, stats);
+    this.listener = new QueryPhaseListener(live, stats, threadPool.getThreadContext());
     this.executor = new TailorExecutor(listener, threadPool.getThreadContext(), stats);
     clusterSettings.addSettingsUpdateConsumer(TailorSettings.POLICY, live::swap);
   }

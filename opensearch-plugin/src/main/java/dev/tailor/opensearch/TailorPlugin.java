@@ -25,6 +25,7 @@ import org.opensearch.plugins.SearchPlugin;
 import org.opensearch.repositories.RepositoriesService;
 import org.opensearch.rest.RestController;
 import org.opensearch.rest.RestHandler;
+import org.opensearch.rest.RestHeaderDefinition;
 import org.opensearch.script.ScriptService;
 import org.opensearch.threadpool.ThreadPool;
 import org.opensearch.transport.client.Client;
@@ -91,6 +92,12 @@ public final class TailorPlugin extends Plugin implements SearchPlugin, ActionPl
   public List<ActionHandler<? extends ActionRequest, ? extends ActionResponse>> getActions() {
     return List.of(
         new ActionHandler<>(TailorStatsAction.INSTANCE, TransportTailorStatsAction.class));
+  }
+
+  /** The priority-class header, carried from the REST request to every shard's query phase. */
+  @Override
+  public Collection<RestHeaderDefinition> getRestHeaders() {
+    return List.of(new RestHeaderDefinition(QueryPhaseListener.CLASS_HEADER, false));
   }
 
   @Override

@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
+import dev.tailor.core.RequestContext;
+import dev.tailor.core.policy.PriorityClass;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -37,7 +39,7 @@ class QueryPhaseExecutorTest {
 
   private void start(String policy) {
     live = new LiveScheduler(policy, 2, 10, Executors.defaultThreadFactory(), stats);
-    listener = new QueryPhaseListener(live, stats);
+    listener = new QueryPhaseListener(live, stats, threadContext);
     executor = new TailorExecutor(listener, threadContext, stats);
   }
 
@@ -82,6 +84,32 @@ class QueryPhaseExecutorTest {
     assertEquals("fixed:2", recent.get("policy"));
     assertEquals(2, recent.get("degree"));
     assertNull(listener.current(), "the request ended");
+  }
+
+  @Test
+  void theClassHeaderGivesTheRequestItsPriorityClass() {
+    start("seq");
+    Map<String, PriorityClass> seen = new java.util.LinkedHashMap<>();
+    for (String value : new String[] {"background", " Interactive ", "urgent", null}) {
+      SearchContext ctx = concurrentSearch(true);
+      try (ThreadContext.StoredContext ignored = threadContext.stashContext()) {
+        if (value != null) {
+          threadContext.putHeader(QueryPhaseListener.CLASS_HEADER, value);
+        }
+        listener.onPreQueryPhase(ctx);
+        seen.put(String.valueOf(value), RequestContext.current().view().priorityClass());
+        listener.onQueryPhase(ctx, 1);
+      }
+    }
+    assertEquals(
+        Map.of(
+            "background", PriorityClass.BACKGROUND,
+            " Interactive ", PriorityClass.INTERACTIVE,
+            "urgent", PriorityClass.INTERACTIVE,
+            "null", PriorityClass.INTERACTIVE),
+        seen);
+    assertEquals(1L, count(snapshot(), "requests", "background"));
+    assertEquals(1L, count(snapshot(), "requests", "unknown_class"));
   }
 
   @Test

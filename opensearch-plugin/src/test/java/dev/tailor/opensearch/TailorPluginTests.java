@@ -126,6 +126,15 @@ public class TailorPluginTests extends OpenSearchIntegTestCase {
     }
     assertTrue(sawDegreeTwo);
 
+    // The priority class travels with the request to every shard's query phase.
+    long backgroundBefore = sum("requests", "background");
+    Client background =
+        client().filterWithHeader(Map.of(QueryPhaseListener.CLASS_HEADER, "background"));
+    assertEquals(expected.get(0), result(background, queries.get(0)));
+    assertTrue(
+        "the shards' query phases ran as background requests",
+        sum("requests", "background") > backgroundBefore);
+
     // A specification the registry cannot parse is refused, naming the setting and the value.
     IllegalArgumentException e =
         expectThrows(IllegalArgumentException.class, () -> setPolicy("fixed:two"));
