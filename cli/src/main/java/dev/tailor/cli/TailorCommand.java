@@ -29,6 +29,7 @@ import picocli.CommandLine.Spec;
       ProfileCommand.class,
       ServeCommand.class,
       ReplayCommand.class,
+      ClusterCommand.class,
       SimulateCommand.class,
       ClassesCommand.class,
       BalanceCommand.class,

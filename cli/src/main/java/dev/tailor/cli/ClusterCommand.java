@@ -1,0 +1,656 @@
+package dev.tailor.cli;
+
+import dev.tailor.cli.cluster.Cluster;
+import dev.tailor.cli.cluster.ClusterLayout;
+import dev.tailor.cli.cluster.Configuration;
+import dev.tailor.cli.cluster.Distribution;
+import dev.tailor.cli.cluster.IndexLoader;
+import dev.tailor.cli.cluster.Launcher;
+import dev.tailor.cli.cluster.RestClient;
+import dev.tailor.core.Durations;
+import dev.tailor.core.metrics.PointResult;
+import dev.tailor.corpora.Corpus;
+import dev.tailor.corpora.fetch.Dataset;
+import dev.tailor.corpora.trace.QueryTrace;
+import dev.tailor.corpora.trace.TraceFormat;
+import dev.tailor.corpora.trace.TraceQuery;
+import dev.tailor.load.OpenSearchTarget;
+import dev.tailor.load.Sweep;
+import dev.tailor.load.report.ReplayedTrace;
+import dev.tailor.load.report.Report;
+import dev.tailor.load.report.ReportedWorkload;
+import dev.tailor.sim.arrival.SweepPlan;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tailor cluster up|load|down|status}: a local cluster of real OpenSearch node processes
+ * ({@link dev.tailor.cli.cluster}), loaded with a corpus and swept with the open-loop client.
+ */
+@Command(
+    name = "cluster",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Real OpenSearch nodes on 127.0.0.1, with Tailor's plugin: start them, load an index and"
+          + " sweep the load through them for seq, OpenSearch's own concurrent search and Tailor's"
+          + " policies, stop them."
+    },
+    subcommands = {
+      ClusterCommand.Up.class,
+      ClusterCommand.Load.class,
+      ClusterCommand.Down.class,
+      ClusterCommand.Status.class
+    })
+final class ClusterCommand implements Runnable {
+
+  /** The OpenSearch version whose Lucene (10.5.0) the plugin is built against. */
+  static final String DEFAULT_VERSION = "3.8.0";
+
+  /** Where the plugin module's build leaves its zip, under the checkout. */
+  static final String PLUGIN_TARGET = "opensearch-plugin/target";
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** The cluster's directory under the data directory. */
+  static Path clusterRoot(DataOptions data) {
+    return data.dataDir().resolve("opensearch");
+  }
+
+  static Consumer<String> printer(PrintWriter err) {
+    return line -> {
+      err.println(line);
+      err.flush();
+    };
+  }
+
+  /** The JDK the nodes run on: the one this command runs on, as ./tailor found it. */
+  static Path javaHome(Path given) {
+    if (given != null) {
+      return given.toAbsolutePath();
+    }
+    return Path.of(TailorHome.java()).toAbsolutePath().getParent().getParent();
+  }
+
+  static Cluster recorded(DataOptions data, Path javaHome, PrintWriter err) throws IOException {
+    ClusterLayout layout = ClusterLayout.read(clusterRoot(data));
+    return new Cluster(
+        layout, new Launcher(javaHome(javaHome), Launcher.runningAsRoot()), printer(err));
+  }
+
+  /**
+   * The plugin zip: the one given, else the one the plugin module's build left.
+   *
+   * @throws IOException if there is none, saying how to build it
+   */
+  static Path pluginZip(Path given, Path projectRoot) throws IOException {
+    if (given != null) {
+      if (!Files.isRegularFile(given)) {
+        throw new IOException("--plugin " + given + ": no such file");
+      }
+      return given.toAbsolutePath();
+    }
+    Path dir = projectRoot.resolve(PLUGIN_TARGET);
+    List<Path> found = new ArrayList<>();
+    if (Files.isDirectory(dir)) {
+      try (DirectoryStream<Path> zips = Files.newDirectoryStream(dir, "tailor-opensearch-*.zip")) {
+        zips.forEach(found::add);
+      }
+    }
+    if (found.size() != 1) {
+      throw new IOException(
+          (found.isEmpty()
+                  ? "no plugin zip (tailor-opensearch-VERSION.zip) in " + dir
+                  : "several plugin zips in " + dir + ": " + found)
+              + "; build it with ./mvnw -pl opensearch-plugin package, or give one with --plugin"
+              + " FILE, or start OpenSearch without it (--no-plugin)");
+    }
+    return found.get(0);
+  }
+
+  /** {@code tailor cluster up}. */
+  @Command(
+      name = "up",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Fetch the OpenSearch distribution (Maven Central, cached under the data directory),"
+            + " unpack it into one home per node, install Tailor's plugin, configure the nodes on"
+            + " 127.0.0.1 and start them, then wait until the cluster is green.",
+        "As root the nodes run through a user namespace (unshare --user), since OpenSearch"
+            + " refuses to run as root."
+      })
+  static final class Up implements Callable<Integer> {
+
+    @Spec CommandSpec spec;
+
+    @Mixin DataOptions data;
+
+    @Option(
+        names = "--version",
+        defaultValue = DEFAULT_VERSION,
+        description = "The OpenSearch version (default ${DEFAULT-VALUE}, the plugin's).")
+    String version;
+
+    @Option(
+        names = "--nodes",
+        defaultValue = "2",
+        description = "Nodes (default ${DEFAULT-VALUE}).")
+    int nodes;
+
+    @Option(
+        names = "--cluster-name",
+        defaultValue = "tailor",
+        description = "The cluster's name (default ${DEFAULT-VALUE}).")
+    String name;
+
+    @Option(
+        names = "--http-port",
+        defaultValue = "9200",
+        description =
+            "The first node's HTTP port; the next nodes take the next ones (default"
+                + " ${DEFAULT-VALUE}).")
+    int httpPort;
+
+    @Option(
+        names = "--transport-port",
+        defaultValue = "9300",
+        description = "The first node's transport port, likewise (default ${DEFAULT-VALUE}).")
+    int transportPort;
+
+    @Option(
+        names = "--heap",
+        defaultValue = "512m",
+        description = "Each node's heap (default ${DEFAULT-VALUE}).")
+    String heap;
+
+    @Option(
+        names = "--plugin",
+        paramLabel = "ZIP",
+        description = "Tailor's plugin zip (default: the one in " + PLUGIN_TARGET + ").")
+    Path plugin;
+
+    @Option(names = "--no-plugin", description = "Run OpenSearch as it ships, without the plugin.")
+    boolean noPlugin;
+
+    @Option(
+        names = "--tailor-workers",
+        paramLabel = "N",
+        description = "The plugin's thread budget per node (tailor.workers; default: its own).")
+    Integer tailorWorkers;
+
+    @Option(
+        names = "--tailor-queue",
+        paramLabel = "N",
+        description = "The plugin's queue capacity (tailor.queue_capacity; default: its own).")
+    Integer tailorQueue;
+
+    @Option(
+        names = "--fresh",
+        description = "Delete the node homes (and their data) and unpack them again.")
+    boolean fresh;
+
+    @Option(
+        names = "--java-home",
+        paramLabel = "DIR",
+        description = "The JDK (21+) the nodes run on (default: the one ./tailor runs on).")
+    Path javaHome;
+
+    @Option(
+        names = "--timeout",
+        defaultValue = "180s",
+        description = "How long to wait for green (default ${DEFAULT-VALUE}).")
+    String timeout;
+
+    @Override
+    public Integer call() throws Exception {
+      PrintWriter err = spec.commandLine().getErr();
+      Duration wait = Duration.ofNanos(Durations.parseNanos(timeout));
+      ClusterLayout layout =
+          new ClusterLayout(
+              clusterRoot(data), version, name, nodes, httpPort, transportPort, heap, !noPlugin);
+      if (noPlugin && plugin != null) {
+        throw new ParameterException(spec.commandLine(), "--plugin and --no-plugin contradict");
+      }
+      Path pluginZip = noPlugin ? null : pluginZip(plugin, TailorHome.root());
+      Path root = clusterRoot(data);
+      if (Files.isRegularFile(root.resolve(ClusterLayout.STATE_FILE))) {
+        Cluster earlier = recorded(data, javaHome, err);
+        if (!earlier.running().isEmpty()) {
+          throw new IOException(
+              "nodes "
+                  + earlier.running()
+                  + " of the cluster recorded in "
+                  + root.resolve(ClusterLayout.STATE_FILE)
+                  + " are running; stop them first (./tailor cluster down)");
+        }
+      }
+      Cluster cluster =
+          new Cluster(
+              layout, new Launcher(javaHome(javaHome), Launcher.runningAsRoot()), printer(err));
+      Path zip = Distribution.fetch(layout, TailorHome.root(), printer(err));
+      cluster.prepare(zip, pluginZip, fresh, tailorWorkers, tailorQueue);
+      layout.write();
+      cluster.start(wait);
+      PrintWriter out = spec.commandLine().getOut();
+      cluster.status().forEach(out::println);
+      if (pluginZip != null) {
+        out.println(
+            "plugins: "
+                + cluster.client(1, Duration.ofSeconds(10)).get("/_cat/plugins?format=json"));
+      }
+      out.flush();
+      return 0;
+    }
+  }
+
+  /** {@code tailor cluster down}. */
+  @Command(
+      name = "down",
+      mixinStandardHelpOptions = true,
+      description = "Stop the cluster's nodes and wait for them to exit.")
+  static final class Down implements Callable<Integer> {
+
+    @Spec CommandSpec spec;
+
+    @Mixin DataOptions data;
+
+    @Option(
+        names = "--timeout",
+        defaultValue = "60s",
+        description =
+            "How long a node may take to stop before it is killed (default" + " ${DEFAULT-VALUE}).")
+    String timeout;
+
+    @Override
+    public Integer call() throws Exception {
+      Cluster cluster = recorded(data, null, spec.commandLine().getErr());
+      PrintWriter out = spec.commandLine().getOut();
+      cluster.stop(Duration.ofNanos(Durations.parseNanos(timeout))).forEach(out::println);
+      out.flush();
+      return 0;
+    }
+  }
+
+  /** {@code tailor cluster status}. */
+  @Command(
+      name = "status",
+      mixinStandardHelpOptions = true,
+      description = "Each node's process, address and answer, and the cluster's health.")
+  static final class Status implements Callable<Integer> {
+
+    @Spec CommandSpec spec;
+
+    @Mixin DataOptions data;
+
+    @Override
+    public Integer call() throws Exception {
+      Cluster cluster = recorded(data, null, spec.commandLine().getErr());
+      PrintWriter out = spec.commandLine().getOut();
+      ClusterLayout layout = cluster.layout();
+      out.printf(
+          "cluster %s: OpenSearch %s, %d nodes, Tailor's plugin %s%n",
+          layout.name(),
+          layout.version(),
+          layout.nodes(),
+          !layout.plugin()
+              ? "not installed"
+              : cluster.pluginEnabled() ? "installed" : "set aside (an interrupted load)");
+      cluster.status().forEach(out::println);
+      try {
+        out.println("health: " + cluster.client(1, Duration.ofSeconds(3)).get("/_cluster/health"));
+      } catch (IOException e) {
+        out.println("health: no answer from node-1");
+      }
+      out.flush();
+      return cluster.running().size() == layout.nodes() ? 0 : 1;
+    }
+  }
+
+  /** {@code tailor cluster load}. */
+  @Command(
+      name = "load",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Load a corpus into an index of the running cluster, then sweep the open-loop load"
+            + " through it for seq (concurrent search off), opensearch (OpenSearch's own"
+            + " concurrent search at its default slice count, the nodes restarted without"
+            + " Tailor's plugin) and each Tailor policy of --policies, and write the usual sweep"
+            + " report.",
+        "Each request is a match query of one trace text on the body field, top 10 hits, sent to"
+            + " the nodes in turn."
+      })
+  static final class Load implements Callable<Integer> {
+
+    @Spec CommandSpec spec;
+
+    @Mixin DataOptions data;
+
+    @Mixin SweepOptions sweep;
+
+    @Option(
+        names = "--duration",
+        defaultValue = SweepOptions.DEFAULT_DURATION,
+        description = "Each point's length, warm-up included (default ${DEFAULT-VALUE}).")
+    String duration;
+
+    @Option(
+        names = "--warmup",
+        defaultValue = SweepOptions.DEFAULT_WARMUP,
+        description = "Left out of each point's figures (default ${DEFAULT-VALUE}).")
+    String warmup;
+
+    @Option(
+        names = "--corpus",
+        defaultValue = "wikipedia-summaries",
+        description = "A corpus file or the name of a fetchable one (default ${DEFAULT-VALUE}).")
+    String corpus;
+
+    @Option(
+        names = "--limit",
+        paramLabel = "N",
+        description = "Only the corpus's first N documents (default: all).")
+    Long limit;
+
+    @Option(
+        names = "--index",
+        defaultValue = "tailor",
+        description = "The index's name (default ${DEFAULT-VALUE}).")
+    String index;
+
+    @Option(
+        names = "--shards",
+        defaultValue = "4",
+        description = "The index's primary shards (default ${DEFAULT-VALUE}).")
+    int shards;
+
+    @Option(
+        names = "--replicas",
+        defaultValue = "1",
+        description = "Replicas of each shard (default ${DEFAULT-VALUE}).")
+    int replicas;
+
+    @Option(
+        names = "--reload",
+        description = "Load the index again even if it holds these documents already.")
+    boolean reload;
+
+    @Option(
+        names = "--trace",
+        paramLabel = "FILE",
+        description = "The query trace (default: the Natural Questions test questions, fetched).")
+    Path trace;
+
+    @Option(names = "--queries", paramLabel = "N", description = "Only the first N queries.")
+    Integer queries;
+
+    @Option(
+        names = "--slices",
+        defaultValue = "0",
+        paramLabel = "N",
+        description =
+            "search.concurrent.max_slice_count for Tailor's policies (default ${DEFAULT-VALUE}:"
+                + " OpenSearch's default, as opensearch runs).")
+    int slices;
+
+    @Option(
+        names = "--max-backlog",
+        defaultValue = "" + ReplayCommand.DEFAULT_MAX_BACKLOG,
+        description =
+            "Requests in flight beyond which a point counts as saturated (default"
+                + " ${DEFAULT-VALUE}).")
+    int maxBacklog;
+
+    @Option(
+        names = "--timeout",
+        defaultValue = "180s",
+        description = "How long a restart may take to reach green (default ${DEFAULT-VALUE}).")
+    String timeout;
+
+    @Override
+    public Integer call() throws Exception {
+      PrintWriter err = spec.commandLine().getErr();
+      if (sweep.maxDegree != null) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "--max-degree caps the in-process scheduler; a cluster runs its own");
+      }
+      if (slices < 0) {
+        throw new ParameterException(
+            spec.commandLine(), "--slices: " + slices + " (expected >= 0)");
+      }
+      Duration wait = Duration.ofNanos(Durations.parseNanos(timeout));
+      long durationNanos = Durations.parseNanos(duration);
+      List<Configuration> configs = Configuration.parse(sweep.policyList);
+      Cluster cluster = recorded(data, null, err);
+      ClusterLayout layout = cluster.layout();
+      if (cluster.running().size() != layout.nodes()) {
+        throw new IOException(
+            "the cluster is not running (running: "
+                + cluster.running()
+                + "); start it with ./tailor cluster up");
+      }
+      List<String> tailorPolicies =
+          configs.stream().filter(Configuration::needsPlugin).map(Configuration::name).toList();
+      if (!tailorPolicies.isEmpty() && !layout.plugin()) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "Tailor's policies "
+                + tailorPolicies
+                + " need the plugin, but the cluster was started with --no-plugin; give"
+                + " --policies seq,opensearch or start it with the plugin");
+      }
+      RestClient client = cluster.client(1, Duration.ofSeconds(60));
+      Corpus docs = data.corpus(corpus, false, null, err, printer(err));
+      long count =
+          new IndexLoader(client, printer(err))
+              .load(index, docs, limit == null ? Long.MAX_VALUE : limit, shards, replicas, reload);
+      List<String> texts = queryTexts(err);
+      Sweep.Plan plan =
+          new Sweep.Plan(
+                  configs.stream().map(Configuration::name).toList(),
+                  sweep.rps,
+                  SweepPlan.timed(
+                      sweep.arrivals, sweep.seed, durationNanos, Durations.parseNanos(warmup)),
+                  maxBacklog,
+                  ReplayCommand.drainNanos(durationNanos),
+                  sweep.targetNanos())
+              .withRepetitions(sweep.repetitions());
+      String environment =
+          String.format(
+              "measured through a %d-node OpenSearch %s cluster on this machine (%d cores), index"
+                  + " %s: %d documents, %d shards x %d copies",
+              layout.nodes(),
+              layout.version(),
+              Runtime.getRuntime().availableProcessors(),
+              index,
+              count,
+              shards,
+              replicas + 1);
+      err.printf(
+          "sweeping %d queries through %d nodes: %s x %d loads x %d repetitions, %s each (%s"
+              + " warm-up)%n",
+          texts.size(),
+          layout.nodes(),
+          plan.policies(),
+          sweep.rps.size(),
+          plan.repetitions(),
+          duration,
+          warmup);
+      err.flush();
+      ClusterSweep run =
+          new ClusterSweep(
+              cluster, client, plan, index, texts, slices, wait, environment, docs.label(), err);
+      List<PointResult> points = run.run(configs);
+      Path dir = sweep.reportDir("cluster");
+      String summary =
+          Report.write(
+              dir,
+              points,
+              sweep.cdfLoad(),
+              ReportedWorkload.unprofiled(texts.size()),
+              ReplayedTrace.of(traceFile(err), texts.size()),
+              new Report.Conditions(0, ClusterSweep.ORDER).withTarget(sweep.latencyTarget()));
+      PrintWriter out = spec.commandLine().getOut();
+      out.println(summary);
+      out.printf(
+          "report: %s (summary.md, results.csv, p99.png, p999.png, cdf.png, points/)%n", dir);
+      out.flush();
+      return 0;
+    }
+
+    private Path traceFile(PrintWriter err) throws IOException {
+      if (trace != null) {
+        return trace;
+      }
+      Path file = DemoWorkload.NQ.trace(data.dataDir());
+      if (!Files.isRegularFile(file)) {
+        data.fetcher(err).fetch(Dataset.NQ);
+      }
+      return file;
+    }
+
+    /** The trace's query texts (those with a term left after English analysis), the first N. */
+    private List<String> queryTexts(PrintWriter err) throws IOException {
+      Path file = traceFile(err);
+      if (!Files.isRegularFile(file)) {
+        throw new IOException(file + ": no such trace file");
+      }
+      QueryTrace parsed =
+          QueryTrace.read(file, TraceFormat.detect(file), new EnglishAnalyzer(), false);
+      List<String> texts = parsed.queries().stream().map(TraceQuery::text).toList();
+      if (queries != null) {
+        if (queries < 1) {
+          throw new ParameterException(spec.commandLine(), "--queries: " + queries + " (>= 1)");
+        }
+        texts = texts.subList(0, Math.min(queries, texts.size()));
+      }
+      if (texts.isEmpty()) {
+        throw new IOException(file + ": no query to run");
+      }
+      return texts;
+    }
+  }
+
+  /**
+   * A sweep through the cluster in two parts: the configurations that run OpenSearch as it ships on
+   * nodes without Tailor's plugin, and Tailor's policies on the same nodes restarted with it;
+   * within each part the points interleave as every sweep's do. The plugin is left as it was found.
+   */
+  static final class ClusterSweep {
+
+    static final String ORDER =
+        Sweep.ORDER
+            + "; in two parts, each so ordered: seq and opensearch on the nodes without Tailor's"
+            + " plugin, Tailor's policies on the same nodes restarted with it";
+
+    private final Cluster cluster;
+    private final RestClient client;
+    private final Sweep.Plan plan;
+    private final String index;
+    private final List<String> texts;
+    private final int slices;
+    private final Duration wait;
+    private final String environment;
+    private final String corpusLabel;
+    private final PrintWriter err;
+
+    ClusterSweep(
+        Cluster cluster,
+        RestClient client,
+        Sweep.Plan plan,
+        String index,
+        List<String> texts,
+        int slices,
+        Duration wait,
+        String environment,
+        String corpusLabel,
+        PrintWriter err) {
+      this.cluster = cluster;
+      this.client = client;
+      this.plan = plan;
+      this.index = index;
+      this.texts = texts;
+      this.slices = slices;
+      this.wait = wait;
+      this.environment = environment;
+      this.corpusLabel = corpusLabel;
+      this.err = err;
+    }
+
+    List<PointResult> run(List<Configuration> configs) throws IOException, InterruptedException {
+      List<Configuration> stock = configs.stream().filter(c -> !c.needsPlugin()).toList();
+      List<Configuration> tailor = configs.stream().filter(Configuration::needsPlugin).toList();
+      boolean installed = cluster.layout().plugin();
+      boolean enabledAtStart = installed && cluster.pluginEnabled();
+      Consumer<PointResult> printer =
+          ReplayCommand.pointPrinter(
+              err, plan.withPolicies(configs.stream().map(Configuration::name).toList()).size());
+      List<PointResult> points = new ArrayList<>();
+      if (enabledAtStart) {
+        points.addAll(part(tailor, true, printer));
+        restart(false);
+      }
+      points.addAll(part(stock, false, printer));
+      if (installed) {
+        restart(true); // back as it was found, or for Tailor's policies
+        if (!enabledAtStart) {
+          points.addAll(part(tailor, true, printer));
+        }
+      }
+      client.put("/_cluster/settings", Configuration.reset(installed));
+      return points;
+    }
+
+    private List<PointResult> part(
+        List<Configuration> configs, boolean pluginLoaded, Consumer<PointResult> printer)
+        throws IOException, InterruptedException {
+      if (configs.isEmpty()) {
+        return List.of();
+      }
+      List<String> names = configs.stream().map(Configuration::name).toList();
+      err.printf(
+          "%s: %s%n", pluginLoaded ? "with Tailor's plugin" : "OpenSearch as it ships", names);
+      err.flush();
+      return Sweep.run(
+          plan.withPolicies(names),
+          name -> {
+            Configuration c = configs.get(names.indexOf(name));
+            client.put("/_cluster/settings", c.settings(pluginLoaded, slices));
+            return new OpenSearchTarget(
+                cluster.layout().httpAddresses(), index, IndexLoader.FIELD, texts, name);
+          },
+          texts.size(),
+          environment,
+          corpusLabel,
+          printer);
+    }
+
+    private void restart(boolean withPlugin) throws IOException {
+      err.println("restarting the nodes " + (withPlugin ? "with" : "without") + " Tailor's plugin");
+      err.flush();
+      client.put("/_cluster/settings", Configuration.reset(cluster.pluginEnabled()));
+      cluster.stop(Duration.ofSeconds(60)).forEach(err::println);
+      cluster.setPluginEnabled(withPlugin);
+      cluster.start(wait);
+    }
+  }
+}
