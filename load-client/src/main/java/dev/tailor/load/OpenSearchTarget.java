@@ -70,8 +70,15 @@ public final class OpenSearchTarget implements Target {
     this.queries = List.copyOf(queries);
     this.policy = policy;
     this.executor = Executors.newVirtualThreadPerTaskExecutor();
+    // HTTP/1.1, a connection per request in flight: the JDK client's default, HTTP/2, upgrades
+    // the connection to OpenSearch to h2c and then fails every request beyond the server's limit
+    // of concurrent streams ("too many concurrent streams") instead of waiting or opening another.
     this.client =
-        HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).executor(executor).build();
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(CONNECT_TIMEOUT)
+            .executor(executor)
+            .build();
     try {
       for (URI node : this.nodes) {
         checkIsOpenSearch(node);
