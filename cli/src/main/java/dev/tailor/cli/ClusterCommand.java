@@ -6,6 +6,7 @@ import dev.tailor.cli.cluster.Configuration;
 import dev.tailor.cli.cluster.Distribution;
 import dev.tailor.cli.cluster.IndexLoader;
 import dev.tailor.cli.cluster.Launcher;
+import dev.tailor.cli.cluster.NodeSettings;
 import dev.tailor.cli.cluster.RestClient;
 import dev.tailor.core.Durations;
 import dev.tailor.core.metrics.PointResult;
@@ -230,6 +231,7 @@ final class ClusterCommand implements Runnable {
       if (noPlugin && plugin != null) {
         throw new ParameterException(spec.commandLine(), "--plugin and --no-plugin contradict");
       }
+      NodeSettings.opensearchYml(layout, 1, tailorWorkers, tailorQueue); // checks them now
       Path pluginZip = noPlugin ? null : pluginZip(plugin, TailorHome.root());
       Path root = clusterRoot(data);
       if (Files.isRegularFile(root.resolve(ClusterLayout.STATE_FILE))) {
@@ -442,12 +444,6 @@ final class ClusterCommand implements Runnable {
       List<Configuration> configs = Configuration.parse(sweep.policyList);
       Cluster cluster = recorded(data, null, err);
       ClusterLayout layout = cluster.layout();
-      if (cluster.running().size() != layout.nodes()) {
-        throw new IOException(
-            "the cluster is not running (running: "
-                + cluster.running()
-                + "); start it with ./tailor cluster up");
-      }
       List<String> tailorPolicies =
           configs.stream().filter(Configuration::needsPlugin).map(Configuration::name).toList();
       if (!tailorPolicies.isEmpty() && !layout.plugin()) {
@@ -457,6 +453,12 @@ final class ClusterCommand implements Runnable {
                 + tailorPolicies
                 + " need the plugin, but the cluster was started with --no-plugin; give"
                 + " --policies seq,opensearch or start it with the plugin");
+      }
+      if (cluster.running().size() != layout.nodes()) {
+        throw new IOException(
+            "the cluster is not running (running: "
+                + cluster.running()
+                + "); start it with ./tailor cluster up");
       }
       RestClient client = cluster.client(1, Duration.ofSeconds(60));
       Corpus docs = data.corpus(corpus, false, null, err, printer(err));

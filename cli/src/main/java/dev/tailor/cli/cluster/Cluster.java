@@ -296,7 +296,7 @@ public final class Cluster {
       String pid = process(n).map(h -> "pid " + h.pid()).orElse("not running");
       String answer;
       try {
-        JsonNode root = client(n, Duration.ofSeconds(3)).get("/");
+        JsonNode root = client(n, Duration.ofSeconds(10)).get("/");
         answer = "OpenSearch " + root.path("version").path("number").asText();
       } catch (IOException e) {
         answer = "no answer";

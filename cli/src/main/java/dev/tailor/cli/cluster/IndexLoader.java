@@ -165,6 +165,8 @@ public final class IndexLoader {
         }
       }
     }
-    log.accept("  " + sent + " documents sent");
+    if (sent % (BATCH * 10L) == 0) {
+      log.accept("  " + sent + " documents sent");
+    }
   }
 }
