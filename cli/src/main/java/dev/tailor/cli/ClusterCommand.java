@@ -122,7 +122,7 @@ final class ClusterCommand implements Runnable {
           (found.isEmpty()
                   ? "no plugin zip (tailor-opensearch-VERSION.zip) in " + dir
                   : "several plugin zips in " + dir + ": " + found)
-              + "; build it with ./mvnw -pl opensearch-plugin package, or give one with --plugin"
+              + "; build it with ./mvnw -pl opensearch-plugin -am package, or give one with --plugin"
               + " FILE, or start OpenSearch without it (--no-plugin)");
     }
     return found.get(0);
@@ -609,6 +609,7 @@ final class ClusterCommand implements Runnable {
       List<PointResult> points = new ArrayList<>();
       if (enabledAtStart) {
         points.addAll(part(tailor, true, printer));
+        printStats();
         restart(false);
       }
       points.addAll(part(stock, false, printer));
@@ -616,6 +617,7 @@ final class ClusterCommand implements Runnable {
         restart(true); // back as it was found, or for Tailor's policies
         if (!enabledAtStart) {
           points.addAll(part(tailor, true, printer));
+          printStats();
         }
       }
       client.put("/_cluster/settings", Configuration.reset(installed));
@@ -644,6 +646,16 @@ final class ClusterCommand implements Runnable {
           environment,
           corpusLabel,
           printer);
+    }
+
+    /** Prints what Tailor's plugin reports of the nodes ({@code GET /_tailor/stats}). */
+    private void printStats() {
+      try {
+        err.println("Tailor's plugin: " + client.get("/_tailor/stats"));
+      } catch (IOException e) {
+        err.println("Tailor's plugin: no stats (" + e.getMessage() + ")");
+      }
+      err.flush();
     }
 
     private void restart(boolean withPlugin) throws IOException {

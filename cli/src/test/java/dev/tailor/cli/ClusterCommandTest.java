@@ -18,7 +18,7 @@ class ClusterCommandTest {
   @Test
   void aMissingPluginZipSaysHowToBuildIt() {
     IOException e = assertThrows(IOException.class, () -> ClusterCommand.pluginZip(null, dir));
-    assertTrue(e.getMessage().contains("./mvnw -pl opensearch-plugin package"), e.getMessage());
+    assertTrue(e.getMessage().contains("./mvnw -pl opensearch-plugin -am package"), e.getMessage());
     assertTrue(e.getMessage().contains("--no-plugin"), e.getMessage());
     IOException given =
         assertThrows(
