@@ -1,5 +1,6 @@
 package dev.tailor.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.tailor.cli.cluster.Cluster;
 import dev.tailor.cli.cluster.ClusterLayout;
 import dev.tailor.cli.cluster.Configuration;
@@ -28,8 +29,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import picocli.CommandLine.Command;
@@ -621,6 +625,9 @@ final class ClusterCommand implements Runnable {
         }
       }
       client.put("/_cluster/settings", Configuration.reset(installed));
+      // The report's columns in the order of the configurations: seq, opensearch, Tailor's.
+      List<String> order = configs.stream().map(Configuration::name).toList();
+      points.sort(Comparator.comparingInt(p -> order.indexOf(p.policy())));
       return points;
     }
 
@@ -632,8 +639,15 @@ final class ClusterCommand implements Runnable {
       }
       List<String> names = configs.stream().map(Configuration::name).toList();
       err.printf(
-          "%s: %s%n", pluginLoaded ? "with Tailor's plugin" : "OpenSearch as it ships", names);
+          "%s: %s; warming up: every query once under %s%n",
+          pluginLoaded ? "with Tailor's plugin" : "OpenSearch as it ships", names, names.get(0));
       err.flush();
+      client.put("/_cluster/settings", configs.get(0).settings(pluginLoaded, slices));
+      try (OpenSearchTarget target =
+          new OpenSearchTarget(
+              cluster.layout().httpAddresses(), index, IndexLoader.FIELD, texts, names.get(0))) {
+        warmUp(target, texts.size());
+      }
       return Sweep.run(
           plan.withPolicies(names),
           name -> {
@@ -648,10 +662,54 @@ final class ClusterCommand implements Runnable {
           printer);
     }
 
-    /** Prints what Tailor's plugin reports of the nodes ({@code GET /_tailor/stats}). */
+    /**
+     * Sends every query once, {@value #WARM_UP_IN_FLIGHT} at a time, nothing recorded: nodes just
+     * started (or restarted for this part) have compiled nothing and cached nothing, and the
+     * sweep's own warm-up, a tenth of its first point, is too short for that.
+     */
+    static void warmUp(OpenSearchTarget target, int queries)
+        throws IOException, InterruptedException {
+      Semaphore inFlight = new Semaphore(WARM_UP_IN_FLIGHT);
+      for (int q = 0; q <= queries; q++) {
+        int permits = q < queries ? 1 : WARM_UP_IN_FLIGHT; // at the end: every answer in
+        if (!inFlight.tryAcquire(permits, WARM_UP_PATIENCE.toSeconds(), TimeUnit.SECONDS)) {
+          throw new IOException(
+              "warming up: no answer from the cluster within "
+                  + WARM_UP_PATIENCE.toSeconds()
+                  + " s");
+        }
+        if (q < queries) {
+          target.send(q).whenComplete((r, e) -> inFlight.release()); // failures warm up too
+        }
+      }
+    }
+
+    /** How long the warm-up waits for a free slot before it calls the cluster unresponsive. */
+    static final Duration WARM_UP_PATIENCE = Duration.ofMinutes(2);
+
+    /** Requests in flight while warming up. */
+    static final int WARM_UP_IN_FLIGHT = 4;
+
+    /**
+     * Prints what Tailor's plugin reports of each node ({@code GET /_tailor/stats}): its policy,
+     * requests, units forked and run on helpers, degrees.
+     */
     private void printStats() {
       try {
-        err.println("Tailor's plugin: " + client.get("/_tailor/stats"));
+        JsonNode nodes = client.get("/_tailor/stats").path("nodes");
+        for (JsonNode n : nodes) {
+          err.printf(
+              "Tailor's plugin on %s: policy %s, %s requests completed (%s failed), %s units"
+                  + " forked (%s on helpers), degrees %s, threads %s%n",
+              n.path("name").asText(),
+              n.path("policy").asText(),
+              n.path("requests").path("completed").asText(),
+              n.path("requests").path("failed").asText(),
+              n.path("units").path("forked").asText(),
+              n.path("units").path("on_helpers").asText(),
+              n.path("degree"),
+              n.path("threads"));
+        }
       } catch (IOException e) {
         err.println("Tailor's plugin: no stats (" + e.getMessage() + ")");
       }
