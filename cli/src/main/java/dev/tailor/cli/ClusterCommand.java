@@ -395,6 +395,25 @@ final class ClusterCommand implements Runnable {
     int replicas;
 
     @Option(
+        names = "--refresh-every",
+        paramLabel = "N",
+        defaultValue = "" + IndexLoader.DEFAULT_REFRESH_EVERY,
+        description =
+            "Documents per bulk request, each followed by a refresh: a segment per shard per"
+                + " request, as far as merges leave them (default ${DEFAULT-VALUE}).")
+    int refreshEvery;
+
+    @Option(
+        names = "--segments-per-tier",
+        paramLabel = "N",
+        description =
+            "The merge policy's segments per tier (index.merge.policy.segments_per_tier; default:"
+                + " OpenSearch's, 10, which merges a small corpus down to 2 or 3 segments per"
+                + " shard); 50 keeps some 40 per shard of the default corpus, so that slices have"
+                + " segments to divide.")
+    Integer segmentsPerTier;
+
+    @Option(
         names = "--reload",
         description = "Load the index again even if it holds these documents already.")
     boolean reload;
@@ -464,11 +483,13 @@ final class ClusterCommand implements Runnable {
                 + cluster.running()
                 + "); start it with ./tailor cluster up");
       }
+      IndexLoader.Shape shape =
+          new IndexLoader.Shape(shards, replicas, refreshEvery, segmentsPerTier);
       RestClient client = cluster.client(1, Duration.ofSeconds(60));
       Corpus docs = data.corpus(corpus, false, null, err, printer(err));
       long count =
           new IndexLoader(client, printer(err))
-              .load(index, docs, limit == null ? Long.MAX_VALUE : limit, shards, replicas, reload);
+              .load(index, docs, limit == null ? Long.MAX_VALUE : limit, shape, reload);
       List<String> texts = queryTexts(err);
       Sweep.Plan plan =
           new Sweep.Plan(

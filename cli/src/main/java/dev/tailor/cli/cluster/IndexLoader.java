@@ -21,8 +21,11 @@ public final class IndexLoader {
   /** The searched text field. */
   public static final String FIELD = "body";
 
-  /** Documents per bulk request. */
-  static final int BATCH = 1_000;
+  /** The default documents per bulk request, each followed by a refresh. */
+  public static final int DEFAULT_REFRESH_EVERY = 1_000;
+
+  /** Progress is printed every this many documents. */
+  private static final long LOG_EVERY = 10_000;
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -36,24 +39,61 @@ public final class IndexLoader {
   }
 
   /**
-   * The index's settings and mappings.
+   * How the index is laid out.
    *
-   * @throws IllegalArgumentException if the shards are fewer than 1 or the replicas negative
+   * @param shards primary shards, at least 1
+   * @param replicas replicas of each, 0 or more
+   * @param refreshEvery documents per bulk request, each followed by a refresh, at least 1
+   * @param segmentsPerTier the tiered merge policy's {@code segments_per_tier}, at least 2, or null
+   *     for OpenSearch's default (10, which leaves a small corpus with 2 or 3 segments per shard)
    */
-  static ObjectNode definition(int shards, int replicas, String source, long limit) {
-    if (shards < 1) {
-      throw new IllegalArgumentException("--shards: " + shards + " (expected at least 1)");
+  public record Shape(int shards, int replicas, int refreshEvery, Integer segmentsPerTier) {
+
+    /**
+     * Checks the shape.
+     *
+     * @throws IllegalArgumentException naming the option and the value that is out of range
+     */
+    public Shape {
+      if (shards < 1) {
+        throw new IllegalArgumentException("--shards: " + shards + " (expected at least 1)");
+      }
+      if (replicas < 0) {
+        throw new IllegalArgumentException("--replicas: " + replicas + " (expected 0 or more)");
+      }
+      if (refreshEvery < 1) {
+        throw new IllegalArgumentException(
+            "--refresh-every: " + refreshEvery + " (expected at least 1 document)");
+      }
+      if (segmentsPerTier != null && segmentsPerTier < 2) {
+        throw new IllegalArgumentException(
+            "--segments-per-tier: " + segmentsPerTier + " (expected at least 2)");
+      }
     }
-    if (replicas < 0) {
-      throw new IllegalArgumentException("--replicas: " + replicas + " (expected 0 or more)");
-    }
+  }
+
+  /** The index's settings and mappings, recording the corpus, the limit and the shape. */
+  static ObjectNode definition(Shape shape, String source, long limit) {
     ObjectNode def = JSON.createObjectNode();
     ObjectNode index = def.putObject("settings").putObject("index");
-    index.put("number_of_shards", shards);
-    index.put("number_of_replicas", replicas);
-    index.put("refresh_interval", "-1"); // refreshed once, after the load
+    index.put("number_of_shards", shape.shards());
+    index.put("number_of_replicas", shape.replicas());
+    index.put("refresh_interval", "-1"); // refreshed after every batch, and once at the end
+    if (shape.segmentsPerTier() != null) {
+      index.put("merge.policy.segments_per_tier", shape.segmentsPerTier());
+    }
     ObjectNode mappings = def.putObject("mappings");
-    mappings.putObject("_meta").put("corpus", source).put("limit", limit);
+    ObjectNode meta =
+        mappings
+            .putObject("_meta")
+            .put("corpus", source)
+            .put("limit", limit)
+            .put("shards", shape.shards())
+            .put("replicas", shape.replicas())
+            .put("refresh_every", shape.refreshEvery());
+    if (shape.segmentsPerTier() != null) {
+      meta.put("segments_per_tier", shape.segmentsPerTier());
+    }
     ObjectNode props = mappings.putObject("properties");
     props.putObject("title").put("type", "text").put("analyzer", "english");
     props.putObject(FIELD).put("type", "text").put("analyzer", "english");
@@ -71,25 +111,22 @@ public final class IndexLoader {
   }
 
   /**
-   * Makes {@code index} hold the first {@code limit} documents of the corpus, with the given shards
-   * and replicas; an index that already holds them (by its {@code _meta} and its count) is kept
-   * unless {@code reload}.
+   * Makes {@code index} hold the first {@code limit} documents of the corpus, laid out as {@code
+   * shape} says; an index that already holds them so (by its {@code _meta}) is kept unless {@code
+   * reload}. The documents go in bulk requests of {@code refreshEvery}, each followed by a refresh,
+   * so that every shard gets a segment per request (as far as merges leave them): with one segment
+   * per shard, neither OpenSearch's slices nor Tailor's policies have anything to run in parallel.
    *
    * @return how many documents the index holds
    * @throws IOException if a call fails, or a document is refused (naming it and why)
    */
-  public long load(
-      String index, Corpus corpus, long limit, int shards, int replicas, boolean reload)
+  public long load(String index, Corpus corpus, long limit, Shape shape, boolean reload)
       throws IOException {
-    ObjectNode definition = definition(shards, replicas, corpus.source(), limit);
+    ObjectNode definition = definition(shape, corpus.source(), limit);
+    int refreshEvery = shape.refreshEvery();
     if (client.exists("/" + index)) {
       JsonNode meta = client.get("/" + index + "/_mapping").path(index).path("mappings");
-      JsonNode settings =
-          client.get("/" + index + "/_settings").path(index).path("settings").path("index");
-      boolean same =
-          meta.path("_meta").equals(definition.path("mappings").path("_meta"))
-              && settings.path("number_of_shards").asInt() == shards
-              && settings.path("number_of_replicas").asInt() == replicas;
+      boolean same = meta.path("_meta").equals(definition.path("mappings").path("_meta"));
       if (same && !reload) {
         long count = client.get("/" + index + "/_count").path("count").asLong();
         log.accept(
@@ -114,15 +151,15 @@ public final class IndexLoader {
       while (sent < limit && (doc = docs.next()) != null) {
         batch.append(bulkLines(index, doc));
         sent++;
-        if (++inBatch == BATCH) {
-          send(batch, sent);
+        if (++inBatch == refreshEvery) {
+          send(index, batch, inBatch, sent);
           batch.setLength(0);
           inBatch = 0;
         }
       }
     }
     if (inBatch > 0) {
-      send(batch, sent);
+      send(index, batch, inBatch, sent);
     }
     JsonNode refresh = JSON.createObjectNode().putObject("index").put("refresh_interval", "1s");
     client.put("/" + index + "/_settings", refresh);
@@ -142,16 +179,16 @@ public final class IndexLoader {
             + " documents of "
             + corpus.source()
             + ", "
-            + shards
+            + shape.shards()
             + " shards x "
-            + (replicas + 1)
+            + (shape.replicas() + 1)
             + " copies, "
             + segments.path("primaries").path("segments").path("count").asInt()
-            + " primary segments");
+            + " segments in the primaries");
     return count;
   }
 
-  private void send(StringBuilder batch, long sent) throws IOException {
+  private void send(String index, StringBuilder batch, int docs, long sent) throws IOException {
     JsonNode r = client.post("/_bulk", batch.toString(), "application/x-ndjson");
     if (r.path("errors").asBoolean(false)) {
       for (JsonNode item : r.path("items")) {
@@ -165,7 +202,8 @@ public final class IndexLoader {
         }
       }
     }
-    if (sent % (BATCH * 10L) == 0) {
+    client.post("/" + index + "/_refresh", "", "application/json");
+    if (sent / LOG_EVERY != (sent - docs) / LOG_EVERY) {
       log.accept("  " + sent + " documents sent");
     }
   }

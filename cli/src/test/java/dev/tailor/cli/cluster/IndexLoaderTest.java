@@ -15,24 +15,36 @@ class IndexLoaderTest {
 
   @Test
   void theIndexHasTheShardsReplicasEnglishTextAndRecordsWhatItHolds() {
-    JsonNode def = IndexLoader.definition(4, 1, "wikipedia-summaries", 5000);
-    assertEquals(4, def.path("settings").path("index").path("number_of_shards").asInt());
-    assertEquals(1, def.path("settings").path("index").path("number_of_replicas").asInt());
+    JsonNode def =
+        IndexLoader.definition(new IndexLoader.Shape(4, 1, 500, null), "wikipedia-summaries", 5000);
+    JsonNode index = def.path("settings").path("index");
+    assertEquals(4, index.path("number_of_shards").asInt());
+    assertEquals(1, index.path("number_of_replicas").asInt());
+    assertTrue(index.path("merge.policy.segments_per_tier").isMissingNode(), "OpenSearch's own");
     JsonNode mappings = def.path("mappings");
     assertEquals("english", mappings.path("properties").path("body").path("analyzer").asText());
     assertEquals("text", mappings.path("properties").path("title").path("type").asText());
     assertEquals("wikipedia-summaries", mappings.path("_meta").path("corpus").asText());
     assertEquals(5000, mappings.path("_meta").path("limit").asLong());
+    assertEquals(500, mappings.path("_meta").path("refresh_every").asInt());
+    JsonNode tiers =
+        IndexLoader.definition(new IndexLoader.Shape(4, 1, 500, 50), "c", 1)
+            .path("settings")
+            .path("index");
+    assertEquals(50, tiers.path("merge.policy.segments_per_tier").asInt());
   }
 
   @Test
-  void badShardsOrReplicasAreRefusedNamingTheOption() {
-    IllegalArgumentException s =
-        assertThrows(IllegalArgumentException.class, () -> IndexLoader.definition(0, 1, "c", 1));
-    assertTrue(s.getMessage().contains("--shards: 0"), s.getMessage());
-    IllegalArgumentException r =
-        assertThrows(IllegalArgumentException.class, () -> IndexLoader.definition(1, -1, "c", 1));
-    assertTrue(r.getMessage().contains("--replicas: -1"), r.getMessage());
+  void aBadShapeIsRefusedNamingTheOption() {
+    assertMessage("--shards: 0", () -> new IndexLoader.Shape(0, 1, 1, null));
+    assertMessage("--replicas: -1", () -> new IndexLoader.Shape(1, -1, 1, null));
+    assertMessage("--refresh-every: 0", () -> new IndexLoader.Shape(1, 1, 0, null));
+    assertMessage("--segments-per-tier: 1", () -> new IndexLoader.Shape(1, 1, 1, 1));
+  }
+
+  private static void assertMessage(String expected, org.junit.jupiter.api.function.Executable e) {
+    IllegalArgumentException x = assertThrows(IllegalArgumentException.class, e);
+    assertTrue(x.getMessage().contains(expected), x.getMessage());
   }
 
   @Test
