@@ -150,7 +150,7 @@ final class ClusterCommand implements Runnable {
     @Mixin DataOptions data;
 
     @Option(
-        names = "--version",
+        names = "--opensearch-version",
         defaultValue = DEFAULT_VERSION,
         description = "The OpenSearch version (default ${DEFAULT-VALUE}, the plugin's).")
     String version;

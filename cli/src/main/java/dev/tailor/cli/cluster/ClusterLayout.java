@@ -58,7 +58,9 @@ public record ClusterLayout(
     root = root.toAbsolutePath().normalize();
     if (!VERSION.matcher(version).matches()) {
       throw new IllegalArgumentException(
-          "--version: '" + version + "' is not an OpenSearch version (expected X.Y.Z, e.g. 3.8.0)");
+          "--opensearch-version: '"
+              + version
+              + "' is not an OpenSearch version (expected X.Y.Z, e.g. 3.8.0)");
     }
     if (!NAME.matcher(name).matches()) {
       throw new IllegalArgumentException(

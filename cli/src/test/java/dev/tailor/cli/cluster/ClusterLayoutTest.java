@@ -36,7 +36,7 @@ class ClusterLayoutTest {
   @Test
   void badOptionsAreRefusedNamingTheOptionAndTheValue() {
     assertMessage(
-        "--version: '3.8' is not an OpenSearch version",
+        "--opensearch-version: '3.8' is not an OpenSearch version",
         () -> new ClusterLayout(dir, "3.8", "tailor", 2, 9200, 9300, "512m", true));
     assertMessage("--nodes: 0", () -> layout(0, 9200, 9300, "512m"));
     assertMessage("--http-port: 80", () -> layout(2, 80, 9300, "512m"));
