@@ -493,7 +493,7 @@ public final class Dispatcher<R extends RequestView> {
    * fluid work model, at a tick).
    */
   public int helpersToYield(R request) {
-    int helpers = request.threads() - 1;
+    int helpers = Math.max(0, request.threads() - 1);
     int overBudget = Math.min(helpers, Math.max(0, -freeSlots));
     if (overBudget == helpers || !promptnessYields(request)) {
       return overBudget;
