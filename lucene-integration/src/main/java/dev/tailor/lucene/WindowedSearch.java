@@ -270,11 +270,12 @@ final class WindowedSearch<C extends Collector, T> {
     boolean work(boolean helper) throws IOException {
       boolean left = false;
       while (!stop) {
-        int w = cursor.getAndIncrement();
+        int run = helper ? 1 : aloneRun();
+        int w = cursor.getAndAdd(run);
         if (w >= windows.length) {
           break;
         }
-        search(windows[w]);
+        search(w, Math.min(windows.length, w + run));
         if (ctx != null && !ctx.mayContinue()) {
           if (ctx.isCancelled()) {
             stop = true;
@@ -289,19 +290,61 @@ final class WindowedSearch<C extends Collector, T> {
       return left;
     }
 
-    private void search(LeafSlice window) throws IOException {
+    /**
+     * How many windows the starting thread claims at once: one while the request may have company
+     * (a helper in the search, a degree above one) or the windows' times are being recorded, else
+     * half of those left. Each bulk-scorer call restarts its scorer's state (a term query re-reads
+     * its impacts, a few microseconds), so a thread alone scores a run of windows of one leaf in
+     * one call; a helper that arrives later still finds at least half of what was unclaimed.
+     */
+    private int aloneRun() {
+      if (listener != null || helpers > 0) {
+        return 1;
+      }
+      if (ctx != null && (ctx.view().degree() > 1 || ctx.view().threads() > 1)) {
+        return 1;
+      }
+      int left = windows.length - cursor.get();
+      return ctx == null ? Math.max(1, left) : Math.max(1, left / 2);
+    }
+
+    /**
+     * Searches windows {@code [from, to)}, scoring each stretch of consecutive documents of one
+     * leaf in one call.
+     */
+    private void search(int from, int to) throws IOException {
       long start = listener == null ? 0 : System.nanoTime();
-      for (LeafReaderContextPartition p : window.partitions) {
-        if (p.ctx != leaf) {
-          finishLeaf();
-          openLeaf(p.ctx);
-        }
-        if (!leafDone) {
-          score(p.minDocId, p.maxDocId);
+      LeafReaderContext runLeaf = null;
+      int runMin = 0;
+      int runMax = 0;
+      for (int w = from; w < to; w++) {
+        for (LeafReaderContextPartition p : windows[w].partitions) {
+          if (p.ctx == runLeaf && p.minDocId == runMax) {
+            runMax = p.maxDocId; // the next stretch of the same leaf: one call for both
+            continue;
+          }
+          scoreStretch(runLeaf, runMin, runMax);
+          runLeaf = p.ctx;
+          runMin = p.minDocId;
+          runMax = p.maxDocId;
         }
       }
+      scoreStretch(runLeaf, runMin, runMax);
       if (listener != null) {
-        listener.unitSearched(window.partitions, System.nanoTime() - start);
+        listener.unitSearched(windows[from].partitions, System.nanoTime() - start);
+      }
+    }
+
+    private void scoreStretch(LeafReaderContext leafCtx, int min, int max) throws IOException {
+      if (leafCtx == null) {
+        return;
+      }
+      if (leafCtx != leaf) {
+        finishLeaf();
+        openLeaf(leafCtx);
+      }
+      if (!leafDone) {
+        score(min, max);
       }
     }
 
