@@ -23,8 +23,10 @@ import org.apache.lucene.util.Bits;
 
 /**
  * One search of a {@link TailorSearcher}: its windows (the searcher's slices, doc-id ranges of the
- * leaves in index order) claimed one at a time from a shared cursor by the threads that work on it,
- * each thread with a collector of its own.
+ * leaves in index order) claimed from a shared cursor by the threads that work on it, each thread
+ * with a collector of its own: one window at a time, except that the starting thread, while it is
+ * alone on a request of degree one, claims half of the windows left at once and scores each stretch
+ * of one leaf in one bulk-scorer call.
  *
  * <p>The thread that starts the search works through the windows in order with one collector, and
  * per leaf one leaf collector and one bulk scorer, as plain Lucene does on one thread; between two
