@@ -29,11 +29,7 @@ public final class SimulatorBench {
   public static void run(boolean quick, PrintWriter out) {
     int requests = quick ? 100_000 : 400_000;
     DemandProfile profile = ParametricProfile.generate(10_000, 16, 1);
-    double mean =
-        profile.requests().stream()
-            .mapToLong(DemandProfile.Request::sequentialNanos)
-            .average()
-            .orElse(1);
+    double mean = profile.meanSequentialNanos();
     double rate = 0.6 * 16 * 1e9 / mean;
     long[] offsets = ArrivalProcess.poisson(rate, 7).first(requests);
     int[] order = RequestOrder.shuffled(requests, profile.requests().size(), 7);

@@ -136,11 +136,7 @@ final class BudgetCommand implements Callable<Integer> {
             Math.max(1_000, requests),
             List.of(),
             Simulator.WorkModel.UNITS);
-    double mean =
-        demand.requests().stream()
-            .mapToLong(DemandProfile.Request::sequentialNanos)
-            .average()
-            .orElseThrow();
+    double mean = demand.meanSequentialNanos();
     long periodNanos = periodNanos(mean);
     BudgetStudy study;
     try {

@@ -140,11 +140,7 @@ final class ClassesCommand implements Callable<Integer> {
         throw new ParameterException(spec.commandLine(), "--lognormal: " + e.getMessage(), e);
       }
     }
-    double meanNanos =
-        demand.requests().stream()
-            .mapToLong(DemandProfile.Request::sequentialNanos)
-            .average()
-            .orElseThrow();
+    double meanNanos = demand.meanSequentialNanos();
     Simulator.Config config =
         new Simulator.Config(
             cores,

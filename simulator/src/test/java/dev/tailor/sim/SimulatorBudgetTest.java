@@ -69,11 +69,7 @@ class SimulatorBudgetTest {
       LogNormalProfile.generate(LogNormalProfile.Shape.parse("10ms,13ms"), 2_000, 16, 3);
 
   private static PointPlan point(double utilization, int cores, int requests) {
-    double meanNanos =
-        LOGNORMAL.requests().stream()
-            .mapToLong(DemandProfile.Request::sequentialNanos)
-            .average()
-            .orElseThrow();
+    double meanNanos = LOGNORMAL.meanSequentialNanos();
     double rps = utilization * cores * 1e9 / meanNanos;
     return SweepPlan.counted("poisson", 5, requests).point(rps, LOGNORMAL.requests().size());
   }

@@ -95,6 +95,15 @@ public record DemandProfile(
     }
   }
 
+  /**
+   * The mean sequential time of the requests, in nanoseconds: the work a utilization is a share of.
+   *
+   * @throws java.util.NoSuchElementException if the profile has no request
+   */
+  public double meanSequentialNanos() {
+    return requests.stream().mapToLong(Request::sequentialNanos).average().orElseThrow();
+  }
+
   /** The same profile with these predictions attached (null to remove them). */
   public DemandProfile withPredictions(Predictions attached) {
     return new DemandProfile(

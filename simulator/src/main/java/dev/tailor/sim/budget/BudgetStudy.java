@@ -69,11 +69,7 @@ public final class BudgetStudy {
     this.requests = requests;
     this.seed = seed;
     this.tolerance = tolerance;
-    this.meanNanos =
-        demand.requests().stream()
-            .mapToLong(DemandProfile.Request::sequentialNanos)
-            .average()
-            .orElseThrow();
+    this.meanNanos = demand.meanSequentialNanos();
   }
 
   /** The mean sequential work of a request, which a utilization is of. */

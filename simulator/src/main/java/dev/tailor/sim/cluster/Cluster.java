@@ -103,11 +103,7 @@ public final class Cluster {
     }
     this.base = base;
     this.config = config;
-    this.meanWorkNanos =
-        base.requests().stream()
-            .mapToLong(DemandProfile.Request::sequentialNanos)
-            .average()
-            .orElseThrow();
+    this.meanWorkNanos = base.meanSequentialNanos();
     if (!(meanWorkNanos > 0)) {
       throw new IllegalArgumentException("the profile's requests have no work");
     }
