@@ -6,13 +6,12 @@ import dev.tailor.core.model.DemandProfile;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.SweepPlan;
 import dev.tailor.sim.budget.BudgetStudy;
-import dev.tailor.sim.model.LogNormalProfile;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -36,20 +35,7 @@ final class BudgetCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--profile",
-      paramLabel = "FILE",
-      description = "A demand profile with unit times (./tailor profile); default: --lognormal.")
-  Path profile;
-
-  @Option(
-      names = "--lognormal",
-      paramLabel = "MEAN,SD[,SERIAL]",
-      defaultValue = "10ms,13ms",
-      description =
-          "Tail-control's synthetic workload (Li et al., PPoPP'16, §5) when no --profile is"
-              + " given (default ${DEFAULT-VALUE}).")
-  String lognormal;
+  @Mixin StudyWorkload workload;
 
   @Option(
       names = "--cores",
@@ -115,18 +101,7 @@ final class BudgetCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     int maxCores = cores.stream().mapToInt(Integer::intValue).max().orElse(1);
-    DemandProfile demand;
-    if (profile != null) {
-      demand = DemandProfile.read(profile);
-    } else {
-      try {
-        demand =
-            LogNormalProfile.generate(
-                LogNormalProfile.Shape.parse(lognormal), requests, Math.max(maxCores, 16), seed);
-      } catch (IllegalArgumentException e) {
-        throw new ParameterException(spec.commandLine(), "--lognormal: " + e.getMessage(), e);
-      }
-    }
+    DemandProfile demand = workload.demand(spec.commandLine(), requests, maxCores, seed);
     Simulator.Config base =
         new Simulator.Config(
             1,

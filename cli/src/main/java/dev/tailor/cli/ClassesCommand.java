@@ -10,13 +10,12 @@ import dev.tailor.sim.ClassMix;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.PointPlan;
 import dev.tailor.sim.arrival.SweepPlan;
-import dev.tailor.sim.model.LogNormalProfile;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -41,20 +40,7 @@ final class ClassesCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--profile",
-      paramLabel = "FILE",
-      description = "A demand profile with unit times (./tailor profile); default: --lognormal.")
-  Path profile;
-
-  @Option(
-      names = "--lognormal",
-      paramLabel = "MEAN,SD[,SERIAL]",
-      defaultValue = "10ms,13ms",
-      description =
-          "Tail-control's synthetic workload (Li et al., PPoPP'16, §5) when no --profile is"
-              + " given (default ${DEFAULT-VALUE}).")
-  String lognormal;
+  @Mixin StudyWorkload workload;
 
   @Option(
       names = "--mix",
@@ -128,18 +114,7 @@ final class ClassesCommand implements Callable<Integer> {
             spec.commandLine(), "--utilizations: each must be above 0, got " + u);
       }
     }
-    DemandProfile demand;
-    if (profile != null) {
-      demand = DemandProfile.read(profile);
-    } else {
-      try {
-        demand =
-            LogNormalProfile.generate(
-                LogNormalProfile.Shape.parse(lognormal), requests, Math.max(cores, 16), seed);
-      } catch (IllegalArgumentException e) {
-        throw new ParameterException(spec.commandLine(), "--lognormal: " + e.getMessage(), e);
-      }
-    }
+    DemandProfile demand = workload.demand(spec.commandLine(), requests, cores, seed);
     double meanNanos = demand.meanSequentialNanos();
     Simulator.Config config =
         new Simulator.Config(
