@@ -5,8 +5,7 @@ import dev.tailor.core.Scheduler;
 import dev.tailor.core.budget.BudgetPolicy;
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.core.policy.RequestView;
-import dev.tailor.corpora.CorpusDoc;
-import dev.tailor.corpora.linedocs.LineDocReader;
+import dev.tailor.corpora.linedocs.LineDocsFeed;
 import dev.tailor.load.InProcessTarget;
 import dev.tailor.load.OpenLoopReplayer;
 import dev.tailor.lucene.BackgroundIndexing;
@@ -24,12 +23,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
-import org.apache.lucene.document.Document;
-import org.apache.lucene.document.Field;
-import org.apache.lucene.document.StringField;
-import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.NoMergePolicy;
@@ -112,7 +106,7 @@ public final class ShareBench {
         docs,
         CHUNK_DOCS);
     out.flush();
-    try (DocFeed feed = new DocFeed(docs)) {
+    try (LineDocsFeed feed = new LineDocsFeed(docs)) {
       for (double u : utilizations) {
         double rps = u * CORES * 1e9 / meanNanos;
         Map<String, List<Run>> runs = new LinkedHashMap<>();
@@ -153,7 +147,7 @@ public final class ShareBench {
       Way way,
       PointPlan plan,
       double rps,
-      DocFeed feed)
+      LineDocsFeed feed)
       throws IOException, InterruptedException {
     try (InProcessTarget target =
             new InProcessTarget(
@@ -234,38 +228,12 @@ public final class ShareBench {
     return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
   }
 
-  /** The documents to index, read round and round from a line-docs file; thread-safe. */
-  private static final class DocFeed implements AutoCloseable {
-    private final Path file;
-    private LineDocReader reader;
-
-    DocFeed(Path file) throws IOException {
-      this.file = file;
-      this.reader = new LineDocReader(file, false, w -> {});
-    }
-
-    synchronized CorpusDoc next() throws IOException {
-      CorpusDoc d = reader.next();
-      if (d == null) {
-        reader.close();
-        reader = new LineDocReader(file, false, w -> {});
-        d = reader.next();
-      }
-      return d;
-    }
-
-    @Override
-    public synchronized void close() throws IOException {
-      reader.close();
-    }
-  }
-
   /** A fresh in-memory index fed from {@code feed}, paced by {@link BackgroundIndexing}. */
   private static final class Indexing implements AutoCloseable {
     private final IndexWriter writer;
     private final BackgroundIndexing background;
 
-    Indexing(DocFeed feed) throws IOException {
+    Indexing(LineDocsFeed feed) throws IOException {
       IndexWriterConfig config =
           new IndexWriterConfig(new StandardAnalyzer())
               .setRAMBufferSizeMB(16)
@@ -273,19 +241,7 @@ public final class ShareBench {
               .setMergePolicy(NoMergePolicy.INSTANCE)
               .setMergeScheduler(new SerialMergeScheduler());
       this.writer = new IndexWriter(new ByteBuffersDirectory(), config);
-      AtomicLong ids = new AtomicLong();
-      this.background =
-          new BackgroundIndexing(
-              writer,
-              () -> {
-                CorpusDoc d = feed.next();
-                Document doc = new Document();
-                doc.add(
-                    new StringField("id", Long.toString(ids.getAndIncrement()), Field.Store.NO));
-                doc.add(new TextField("body", d.title() + " " + d.body(), Field.Store.NO));
-                return doc;
-              },
-              CHUNK_DOCS);
+      this.background = new BackgroundIndexing(writer, feed::next, CHUNK_DOCS);
     }
 
     void start(int threads, ReturnedCores cores) {

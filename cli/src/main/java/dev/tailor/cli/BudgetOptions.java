@@ -3,8 +3,7 @@ package dev.tailor.cli;
 import dev.tailor.core.Durations;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.budget.BudgetPolicy;
-import dev.tailor.corpora.CorpusDoc;
-import dev.tailor.corpora.linedocs.LineDocReader;
+import dev.tailor.corpora.linedocs.LineDocsFeed;
 import dev.tailor.lucene.BackgroundIndexing;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -12,12 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.document.Document;
-import org.apache.lucene.document.Field;
-import org.apache.lucene.document.StringField;
-import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.NoMergePolicy;
@@ -122,15 +116,12 @@ final class BudgetOptions {
 
   /** The second index and what feeds it. */
   private static final class Beside implements AutoCloseable {
-    private final Path file;
+    private final LineDocsFeed feed;
     private final IndexWriter writer;
     private final BackgroundIndexing indexing;
-    private final AtomicLong ids = new AtomicLong();
-    private LineDocReader reader; // guarded by this
 
     Beside(Path file, Analyzer analyzer) throws IOException {
-      this.file = file;
-      this.reader = new LineDocReader(file, false, w -> {});
+      this.feed = new LineDocsFeed(file);
       this.writer =
           new IndexWriter(
               new ByteBuffersDirectory(),
@@ -138,31 +129,15 @@ final class BudgetOptions {
                   .setRAMBufferSizeMB(16)
                   .setMergePolicy(NoMergePolicy.INSTANCE)
                   .setMergeScheduler(new SerialMergeScheduler()));
-      this.indexing = new BackgroundIndexing(writer, this::next, CHUNK_DOCS);
-    }
-
-    private synchronized Document next() throws IOException {
-      CorpusDoc d = reader.next();
-      if (d == null) {
-        reader.close();
-        reader = new LineDocReader(file, false, w -> {});
-        d = reader.next();
-        if (d == null) {
-          return null; // an empty file
-        }
-      }
-      Document doc = new Document();
-      doc.add(new StringField("id", Long.toString(ids.getAndIncrement()), Field.Store.NO));
-      doc.add(new TextField("body", d.title() + " " + d.body(), Field.Store.NO));
-      return doc;
+      this.indexing = new BackgroundIndexing(writer, feed::next, CHUNK_DOCS);
     }
 
     @Override
-    public synchronized void close() throws IOException {
+    public void close() throws IOException {
       try {
         writer.rollback();
       } finally {
-        reader.close();
+        feed.close();
       }
     }
   }
