@@ -63,17 +63,7 @@ final class ClusterLoadCommand implements Callable<Integer> {
 
   @Mixin SweepOptions sweep;
 
-  @Option(
-      names = "--duration",
-      defaultValue = SweepOptions.DEFAULT_DURATION,
-      description = "Each point's length, warm-up included (default ${DEFAULT-VALUE}).")
-  String duration;
-
-  @Option(
-      names = "--warmup",
-      defaultValue = SweepOptions.DEFAULT_WARMUP,
-      description = "Left out of each point's figures (default ${DEFAULT-VALUE}).")
-  String warmup;
+  @Mixin PointLength length;
 
   @Option(
       names = "--corpus",
@@ -172,7 +162,7 @@ final class ClusterLoadCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "--slices: " + slices + " (expected >= 0)");
     }
     Duration wait = Duration.ofNanos(Durations.parseNanos(timeout));
-    long durationNanos = Durations.parseNanos(duration);
+    long durationNanos = length.durationNanos();
     List<Configuration> configs = Configuration.parse(sweep.policyList);
     Cluster cluster = ClusterCommand.recorded(data, null, err);
     ClusterLayout layout = cluster.layout();
@@ -204,8 +194,7 @@ final class ClusterLoadCommand implements Callable<Integer> {
         new Sweep.Plan(
                 configs.stream().map(Configuration::name).toList(),
                 sweep.rps,
-                SweepPlan.timed(
-                    sweep.arrivals, sweep.seed, durationNanos, Durations.parseNanos(warmup)),
+                SweepPlan.timed(sweep.arrivals, sweep.seed, durationNanos, length.warmupNanos()),
                 maxBacklog,
                 ReplayCommand.drainNanos(durationNanos),
                 sweep.targetNanos())
@@ -229,8 +218,8 @@ final class ClusterLoadCommand implements Callable<Integer> {
         plan.policies(),
         sweep.rps.size(),
         plan.repetitions(),
-        duration,
-        warmup);
+        length.duration,
+        length.warmup);
     err.flush();
     ClusterSweep run =
         new ClusterSweep(

@@ -1,6 +1,5 @@
 package dev.tailor.cli;
 
-import dev.tailor.core.Durations;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.core.model.DemandProfile;
@@ -61,19 +60,7 @@ final class ReplayCommand implements Callable<Integer> {
 
   @Mixin SweepOptions sweep;
 
-  @Option(
-      names = "--duration",
-      defaultValue = SweepOptions.DEFAULT_DURATION,
-      description = "Each point's length, warm-up included (default ${DEFAULT-VALUE}).")
-  String duration;
-
-  @Option(
-      names = "--warmup",
-      defaultValue = SweepOptions.DEFAULT_WARMUP,
-      description =
-          "Left out of each point's figures: the requests arriving within it, the measured window"
-              + " opening at the first request after it (default ${DEFAULT-VALUE}).")
-  String warmup;
+  @Mixin PointLength length;
 
   @Option(
       names = "--server",
@@ -130,8 +117,8 @@ final class ReplayCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
     List<String> policies = sweep.policies();
-    long durationNanos = Durations.parseNanos(duration);
-    long warmupNanos = Durations.parseNanos(warmup);
+    long durationNanos = length.durationNanos();
+    long warmupNanos = length.warmupNanos();
     int cap = sweep.degreeCap();
     boolean oracle = policies.stream().anyMatch(HindsightOracle::isTuned);
     if (server != null && cap > 0) {
@@ -184,8 +171,8 @@ final class ReplayCommand implements Callable<Integer> {
           server != null ? 1 : policies.size(),
           sweep.rps.size(),
           plan.repetitions(),
-          duration,
-          warmup,
+          length.duration,
+          length.warmup,
           cap > 0 ? "degrees capped at " + cap : "no degree cap");
       err.flush();
       Sweep.Plan run = server != null ? plan.withPolicies(List.of("server")) : plan;
