@@ -7,6 +7,7 @@ import dev.tailor.lucene.TailorSearcher;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -57,7 +58,7 @@ public final class SearchBenches {
 
   /**
    * Runs the search benchmark {@code name} (one of {@link #NAMES}) and prints its figures; {@code
-   * quick} takes fewer warm-ups and repetitions.
+   * quick} takes a shorter warm-up and fewer repetitions.
    *
    * @throws IllegalArgumentException if {@code name} is not a search benchmark
    */
@@ -71,8 +72,36 @@ public final class SearchBenches {
                 () ->
                     new IllegalArgumentException(
                         "not a search benchmark: " + name + " (known: " + NAMES + ")"));
-    bench.run(input, quick ? 1 : 3, quick ? 3 : 7, out);
+    bench.run(input, quick ? QUICK_WARMUP : WARMUP, quick ? 3 : 7, out);
     out.flush();
+  }
+
+  /** The least warm-up of a comparison; it goes on until the pass times settle. */
+  static final Duration WARMUP = Duration.ofSeconds(20);
+
+  static final Duration QUICK_WARMUP = Duration.ofSeconds(5);
+
+  /**
+   * One benchmark's run: the index, the queries, the candidate's scheduler and how to compare, for
+   * the comparisons a benchmark makes beyond its first.
+   */
+  record Run(
+      IndexReader reader,
+      Scheduler scheduler,
+      List<SearchTimings.Labelled> queries,
+      Duration warmup,
+      int repetitions,
+      PrintWriter out) {
+
+    /** Times every query on both searchers (warm-up included) and notes the warm-up. */
+    List<SearchTimings.Timed> compare(IndexSearcher baseline, IndexSearcher candidate)
+        throws IOException {
+      SearchTimings.Comparison c =
+          SearchTimings.compare(baseline, candidate, queries, warmup, repetitions);
+      out.printf("  (%s)%n", c.warmup());
+      out.flush();
+      return c.timed();
+    }
   }
 
   /** What every search benchmark shares: the two schedulers, the report's header. */
@@ -80,10 +109,12 @@ public final class SearchBenches {
 
     abstract String name();
 
-    final void run(Input input, int warmups, int repetitions, PrintWriter out) throws IOException {
+    final void run(Input input, Duration warmup, int repetitions, PrintWriter out)
+        throws IOException {
       out.printf(
           "%n%s: %d queries of %s on %s (%s, %d docs), measured on this machine (%d cores);"
-              + " medians of %d runs after %d warm-ups%n",
+              + " medians of %d samples (each at least %d ms: a short query runs several times in"
+              + " a row) after at least %d s of warm-up%n",
           name(),
           input.queries().size(),
           input.trace().getFileName(),
@@ -92,19 +123,15 @@ public final class SearchBenches {
           input.reader().maxDoc(),
           Runtime.getRuntime().availableProcessors(),
           repetitions,
-          warmups);
+          SearchTimings.MIN_SAMPLE_NANOS / 1_000_000,
+          warmup.toSeconds());
       int cores = Math.max(2, Runtime.getRuntime().availableProcessors());
       try (Scheduler a = Scheduler.builder().policy(baselinePolicy()).workers(cores).build();
           Scheduler b = Scheduler.builder().policy(candidatePolicy()).workers(cores).build()) {
+        Run run = new Run(input.reader(), b, input.queries(), warmup, repetitions, out);
         List<SearchTimings.Timed> timed =
-            SearchTimings.compare(
-                baseline(input.reader(), a),
-                candidate(input.reader(), b),
-                input.queries(),
-                warmups,
-                repetitions);
-        report(timed, out);
-        more(input.reader(), b, input.queries(), warmups, repetitions, out);
+            run.compare(baseline(input.reader(), a), candidate(input.reader(), b));
+        report(timed, run, out);
       }
     }
 
@@ -120,22 +147,19 @@ public final class SearchBenches {
 
     abstract IndexSearcher candidate(IndexReader reader, Scheduler scheduler);
 
-    abstract void report(List<SearchTimings.Timed> timed, PrintWriter out);
-
-    /** A further comparison in the same run, where a benchmark needs one. */
-    void more(
-        IndexReader reader,
-        Scheduler scheduler,
-        List<SearchTimings.Labelled> queries,
-        int warmups,
-        int repetitions,
-        PrintWriter out)
-        throws IOException {}
+    /** Prints the figures; {@code run} makes further comparisons where a benchmark needs them. */
+    abstract void report(List<SearchTimings.Timed> timed, Run run, PrintWriter out)
+        throws IOException;
   }
 
-  /** {@code bench search-overhead}: the drop-in at degree 1 against plain IndexSearcher. */
+  /**
+   * {@code bench search-overhead}: the drop-in at degree 1 against plain IndexSearcher; beside it,
+   * in the same run, the drop-in with one window a query (what the scheduler alone costs) and plain
+   * against plain (how far two identical searchers differ here: the noise floor).
+   */
   static final class Overhead extends Base {
     static final double GOAL = 1.02;
+    static final double CATEGORY_GOAL = 1.05;
 
     @Override
     String name() {
@@ -156,47 +180,82 @@ public final class SearchBenches {
     private TailorSearcher candidate;
 
     @Override
-    void report(List<SearchTimings.Timed> timed, PrintWriter out) {
+    void report(List<SearchTimings.Timed> timed, Run run, PrintWriter out) throws IOException {
+      List<SearchTimings.Timed> single =
+          run.compare(
+              new IndexSearcher(run.reader()),
+              new TailorSearcher(run.reader(), run.scheduler(), Slicing.single()));
+      List<SearchTimings.Timed> same =
+          run.compare(new IndexSearcher(run.reader()), new IndexSearcher(run.reader()));
       out.printf(
-          "  baseline: plain IndexSearcher, no executor; candidate: the drop-in TailorSearcher with"
-              + " its default slicing (%s: %d units here), policy seq%n",
+          "  baseline: plain IndexSearcher, no executor; drop-in: TailorSearcher with its default"
+              + " slicing (%s: %d windows here), policy seq; one window: the drop-in with one"
+              + " window a query, what the scheduler alone costs; plain again: plain against"
+              + " plain, the noise floor. Figures: medians of per-query ratios to the baseline%n",
           candidate.slicing(), candidate.getSlices().length);
-      byCategory(timed, out, "candidate/baseline", SearchTimings.Timed::ratio);
-      List<SearchTimings.Timed> long1ms = atLeast(timed, 1_000_000);
-      double ratio = median(long1ms, SearchTimings.Timed::ratio);
       out.printf(
-          "  all queries: median ratio %.3f; queries of 1 ms or more (%d): median ratio %.3f,"
-              + " ratio of summed medians %.3f%n",
-          median(timed, SearchTimings.Timed::ratio), long1ms.size(), ratio, sumRatio(long1ms));
+          "  %-16s %7s %14s %14s %9s %11s %11s%n",
+          "category",
+          "queries",
+          "baseline p50",
+          "baseline max",
+          "drop-in",
+          "one window",
+          "plain again");
+      Map<String, List<Integer>> groups = new TreeMap<>();
+      List<Integer> all = new ArrayList<>();
+      List<Integer> long1ms = new ArrayList<>();
+      for (int i = 0; i < timed.size(); i++) {
+        SearchTimings.Timed t = timed.get(i);
+        groups
+            .computeIfAbsent(t.category() == null ? "-" : t.category(), k -> new ArrayList<>())
+            .add(i);
+        all.add(i);
+        if (t.baselineNanos() >= 1_000_000) {
+          long1ms.add(i);
+        }
+      }
+      List<String> missed = new ArrayList<>();
+      for (Map.Entry<String, List<Integer>> g : groups.entrySet()) {
+        double ratio = row(g.getKey(), g.getValue(), timed, single, same, out);
+        if (ratio > CATEGORY_GOAL) {
+          missed.add(g.getKey());
+        }
+      }
+      row("all queries", all, timed, single, same, out);
+      double ratio =
+          long1ms.isEmpty() ? Double.NaN : row("1 ms or more", long1ms, timed, single, same, out);
+      out.printf(
+          "  queries of 1 ms or more: ratio of summed medians %.3f%n",
+          sumRatio(long1ms.stream().map(timed::get).toList()));
       out.printf(
           "  goal: at most %.2f for queries of 1 ms or more -> %s%n",
           GOAL, long1ms.isEmpty() ? "no such query" : ratio <= GOAL ? "met" : "NOT met");
+      out.printf(
+          "  goal: at most %.2f for every category -> %s%n",
+          CATEGORY_GOAL, missed.isEmpty() ? "met" : "NOT met (" + String.join(", ", missed) + ")");
     }
 
-    /** Separates the scheduler's own cost from slicing's: the drop-in with one unit per query. */
-    @Override
-    void more(
-        IndexReader reader,
-        Scheduler scheduler,
-        List<SearchTimings.Labelled> queries,
-        int warmups,
-        int repetitions,
-        PrintWriter out)
-        throws IOException {
-      List<SearchTimings.Timed> single =
-          SearchTimings.compare(
-              new IndexSearcher(reader),
-              new TailorSearcher(reader, scheduler, Slicing.single()),
-              queries,
-              warmups,
-              repetitions);
-      List<SearchTimings.Timed> long1ms = atLeast(single, 1_000_000);
+    /** Prints one row; returns the drop-in's median ratio. */
+    private static double row(
+        String label,
+        List<Integer> which,
+        List<SearchTimings.Timed> timed,
+        List<SearchTimings.Timed> single,
+        List<SearchTimings.Timed> same,
+        PrintWriter out) {
+      List<SearchTimings.Timed> mine = which.stream().map(timed::get).toList();
+      double ratio = median(mine, SearchTimings.Timed::ratio);
       out.printf(
-          "  the scheduler alone (drop-in with one unit per query against plain): median ratio"
-              + " %.3f; queries of 1 ms or more (%d): %.3f; the rest is what slicing costs%n",
-          median(single, SearchTimings.Timed::ratio),
-          long1ms.size(),
-          median(long1ms, SearchTimings.Timed::ratio));
+          "  %-16s %7d %11.3f ms %11.3f ms %9.3f %11.3f %11.3f%n",
+          label,
+          which.size(),
+          median(mine, t -> t.baselineNanos() / 1e6),
+          mine.stream().mapToLong(SearchTimings.Timed::baselineNanos).max().orElse(0) / 1e6,
+          ratio,
+          median(which.stream().map(single::get).toList(), SearchTimings.Timed::ratio),
+          median(which.stream().map(same::get).toList(), SearchTimings.Timed::ratio));
+      return ratio;
     }
   }
 
@@ -228,7 +287,7 @@ public final class SearchBenches {
     }
 
     @Override
-    void report(List<SearchTimings.Timed> timed, PrintWriter out) {
+    void report(List<SearchTimings.Timed> timed, Run run, PrintWriter out) {
       out.printf(
           "  speedup = time at degree 1 / time at degree 2, both TailorSearcher with %d units%n",
           SLICED_UNITS);
@@ -273,59 +332,44 @@ public final class SearchBenches {
     }
 
     @Override
-    void report(List<SearchTimings.Timed> timed, PrintWriter out) {
+    void report(List<SearchTimings.Timed> timed, Run run, PrintWriter out) throws IOException {
       out.printf(
           "  degree-1 cost: the drop-in (policy seq) against plain IndexSearcher; late helper:"
               + " rampup:1ms,2 against seq, both the drop-in, on queries of %d ms or more at"
               + " degree 1%n",
           2 * LATE_NANOS / 1_000_000);
+      List<String> rows = new ArrayList<>();
+      rows.add(
+          String.format(
+              "  %-18s %22.3f %24s %28s",
+              "1", median(atLeast(timed, LATE_NANOS), SearchTimings.Timed::ratio), "-", "-"));
+      int cores = Math.max(2, Runtime.getRuntime().availableProcessors());
+      IndexReader reader = run.reader();
+      try (Scheduler late = Scheduler.builder().policy("rampup:1ms,2").workers(cores).build()) {
+        for (int windows : WINDOWS) {
+          Slicing slicing = Slicing.unitsPerQuery(windows);
+          TailorSearcher alone = new TailorSearcher(reader, run.scheduler(), slicing);
+          List<SearchTimings.Timed> cost = run.compare(new IndexSearcher(reader), alone);
+          List<SearchTimings.Timed> gain =
+              atLeast(
+                  run.compare(alone, new TailorSearcher(reader, late, slicing)), 2 * LATE_NANOS);
+          ToDoubleFunction<SearchTimings.Timed> speedup = t -> 1.0 / t.ratio();
+          rows.add(
+              String.format(
+                  "  %-18s %22.3f %24.2f %28.2f",
+                  windows + " (" + alone.getSlices().length + " here)",
+                  median(atLeast(cost, LATE_NANOS), SearchTimings.Timed::ratio),
+                  median(gain, speedup),
+                  median(longest(gain), speedup)));
+        }
+      }
       out.printf(
           "  %-18s %22s %24s %28s%n",
           "windows per query",
           "degree-1 cost (>=1 ms)",
           "late helper: median gain",
           "late helper: longest 5% gain");
-      out.printf(
-          "  %-18s %22.3f %24s %28s%n",
-          "1", median(atLeast(timed, LATE_NANOS), SearchTimings.Timed::ratio), "-", "-");
-    }
-
-    @Override
-    void more(
-        IndexReader reader,
-        Scheduler scheduler,
-        List<SearchTimings.Labelled> queries,
-        int warmups,
-        int repetitions,
-        PrintWriter out)
-        throws IOException {
-      int cores = Math.max(2, Runtime.getRuntime().availableProcessors());
-      try (Scheduler late = Scheduler.builder().policy("rampup:1ms,2").workers(cores).build()) {
-        for (int windows : WINDOWS) {
-          Slicing slicing = Slicing.unitsPerQuery(windows);
-          TailorSearcher alone = new TailorSearcher(reader, scheduler, slicing);
-          List<SearchTimings.Timed> cost =
-              SearchTimings.compare(
-                  new IndexSearcher(reader), alone, queries, warmups, repetitions);
-          List<SearchTimings.Timed> gain =
-              atLeast(
-                  SearchTimings.compare(
-                      alone,
-                      new TailorSearcher(reader, late, slicing),
-                      queries,
-                      warmups,
-                      repetitions),
-                  2 * LATE_NANOS);
-          ToDoubleFunction<SearchTimings.Timed> speedup = t -> 1.0 / t.ratio();
-          out.printf(
-              "  %-18s %22.3f %24.2f %28.2f%n",
-              windows + " (" + alone.getSlices().length + " here)",
-              median(atLeast(cost, LATE_NANOS), SearchTimings.Timed::ratio),
-              median(gain, speedup),
-              median(longest(gain), speedup));
-          out.flush();
-        }
-      }
+      rows.forEach(out::println);
     }
   }
 

@@ -25,8 +25,9 @@ import org.apache.lucene.util.Bits;
  * One search of a {@link TailorSearcher}: its windows (the searcher's slices, doc-id ranges of the
  * leaves in index order) claimed from a shared cursor by the threads that work on it, each thread
  * with a collector of its own: one window at a time, except that the starting thread, while it is
- * alone on a request of degree one, claims half of the windows left at once and scores each stretch
- * of one leaf in one bulk-scorer call.
+ * alone on a request of degree one, claims half of the windows left at once (on to the end of the
+ * leaf that half ends in, while a quarter stays for a late helper) and scores each stretch of one
+ * leaf in one bulk-scorer call.
  *
  * <p>The thread that starts the search works through the windows in order with one collector, and
  * per leaf one leaf collector and one bulk scorer, as plain Lucene does on one thread; between two
@@ -306,8 +307,28 @@ final class WindowedSearch<C extends Collector, T> {
       if (ctx != null && (ctx.view().degree() > 1 || ctx.view().threads() > 1)) {
         return 1;
       }
-      int left = windows.length - cursor.get();
-      return ctx == null ? Math.max(1, left) : Math.max(1, left / 2);
+      int from = cursor.get();
+      int left = windows.length - from;
+      if (ctx == null || left <= 1) {
+        return Math.max(1, left);
+      }
+      // Half of what is left, and on to the end of the leaf that half ends in while that keeps a
+      // quarter for a late helper: a cut between two leaves costs a claim, one inside a leaf also
+      // a restart of its scorer.
+      int end = from + left / 2;
+      int most = from + left - left / 4;
+      while (end < most && continuesLeaf(end)) {
+        end++;
+      }
+      return end - from;
+    }
+
+    /** Whether window {@code w} starts inside the leaf its predecessor ends in. */
+    private boolean continuesLeaf(int w) {
+      LeafReaderContextPartition[] before = windows[w - 1].partitions;
+      LeafReaderContextPartition last = before[before.length - 1];
+      LeafReaderContextPartition first = windows[w].partitions[0];
+      return first.ctx == last.ctx && first.minDocId == last.maxDocId;
     }
 
     /**
