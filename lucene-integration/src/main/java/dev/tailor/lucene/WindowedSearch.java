@@ -1,6 +1,9 @@
 package dev.tailor.lucene;
 
 import dev.tailor.core.RequestContext;
+import dev.tailor.core.model.GuidedClaims;
+import dev.tailor.core.policy.PriorityClass;
+import dev.tailor.core.policy.RequestView;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -24,24 +27,23 @@ import org.apache.lucene.util.Bits;
 /**
  * One search of a {@link TailorSearcher}: its windows (the searcher's slices, doc-id ranges of the
  * leaves in index order) claimed from a shared cursor by the threads that work on it, each thread
- * with a collector of its own: one window at a time, except that the starting thread, while it is
- * alone on a request of degree one, claims half of the windows left at once (on to the end of the
- * leaf that half ends in, while a quarter stays for a late helper) and scores each stretch of one
- * leaf in one bulk-scorer call.
+ * with a collector of its own. A thread claims a run of windows at once by {@link GuidedClaims}: a
+ * thread alone half of the windows left, two threads a quarter each, one window near the end; and
+ * it scores each stretch of one leaf in a claim in one bulk-scorer call.
  *
- * <p>The thread that starts the search works through the windows in order with one collector, and
+ * <p>The thread that starts the search works through its claims in order with one collector, and
  * per leaf one leaf collector and one bulk scorer, as plain Lucene does on one thread; between two
- * windows it moves the cursor and lets the request re-read its degree ({@link
+ * claims it moves the cursor and lets the request re-read its degree ({@link
  * RequestContext#mayContinue()}), so that a rising degree sends a helper at once. Before it starts,
  * it hands the request one join task per other thread of the budget. A helper the scheduler
  * releases to the request runs one: it takes a collector of its own from the manager and claims
- * windows from the same cursor until none is left or the request's degree no longer counts it
- * ({@link RequestContext#mayContinue()}), when it hands back a fresh join task, so that a later
- * helper may come in. Each thread keeps its bulk scorer for its later windows of the same leaf:
- * {@link BulkScorer#score(LeafCollector, Bits, int, int)} ignores documents before its {@code min},
- * so a thread skips the windows others took without building a scorer again. The starting thread
- * then waits for the helpers' last windows and reduces every collector through the manager, in the
- * order they were made.
+ * windows from the same cursor until none is left or, at a claim's end, the request's degree no
+ * longer counts it ({@link RequestContext#mayContinue()}), when it hands back a fresh join task, so
+ * that a later helper may come in. Each thread keeps its bulk scorer for its later windows of the
+ * same leaf: {@link BulkScorer#score(LeafCollector, Bits, int, int)} ignores documents before its
+ * {@code min}, so a thread skips the windows others took without building a scorer again. The
+ * starting thread then waits for the helpers' last windows and reduces every collector through the
+ * manager, in the order they were made.
  *
  * <p>The cursor only moves forward, so each collector sees its leaves in index order and each
  * leaf's documents in increasing order, and meets each leaf at most once: what Lucene's collectors
@@ -273,7 +275,7 @@ final class WindowedSearch<C extends Collector, T> {
     boolean work(boolean helper) throws IOException {
       boolean left = false;
       while (!stop) {
-        int run = helper ? 1 : aloneRun();
+        int run = claimSize(helper);
         int w = cursor.getAndAdd(run);
         if (w >= windows.length) {
           break;
@@ -294,29 +296,28 @@ final class WindowedSearch<C extends Collector, T> {
     }
 
     /**
-     * How many windows the starting thread claims at once: one while the request may have company
-     * (a helper in the search, a degree above one) or the windows' times are being recorded, else
-     * half of those left. Each bulk-scorer call restarts its scorer's state (a term query re-reads
-     * its impacts, a few microseconds), so a thread alone scores a run of windows of one leaf in
-     * one call; a helper that arrives later still finds at least half of what was unclaimed.
+     * How many windows this thread claims at once: by {@link GuidedClaims}, over the threads that
+     * may work on the request (its degree, the threads on it, the helpers in the search), so a
+     * thread alone takes half of the windows left and two threads a quarter each, down to one near
+     * the end. A claim runs on to the end of the leaf it ends in, within {@link GuidedClaims#most}:
+     * a cut between two leaves costs a claim, one inside a leaf also a restart of its scorer, and
+     * each stretch of one leaf in a claim is scored in one call. One window at a time while the
+     * windows' times are being recorded, and all of them with no request to share them.
      */
-    private int aloneRun() {
-      if (listener != null || helpers > 0) {
-        return 1;
-      }
-      if (ctx != null && (ctx.view().degree() > 1 || ctx.view().threads() > 1)) {
-        return 1;
-      }
+    private int claimSize(boolean helper) {
       int from = cursor.get();
       int left = windows.length - from;
-      if (ctx == null || left <= 1) {
-        return Math.max(1, left);
+      if (listener != null || left <= 1) {
+        return 1;
       }
-      // Half of what is left, and on to the end of the leaf that half ends in while that keeps a
-      // quarter for a late helper: a cut between two leaves costs a claim, one inside a leaf also
-      // a restart of its scorer.
-      int end = from + left / 2;
-      int most = from + left - left / 4;
+      if (ctx == null) {
+        return left;
+      }
+      RequestView view = ctx.view();
+      int sharers = Math.max(helpers + 1, Math.max(view.degree(), view.threads()));
+      PriorityClass priority = view.priorityClass();
+      int end = from + GuidedClaims.size(left, sharers, helper, priority);
+      int most = from + GuidedClaims.most(left, sharers, helper, priority);
       while (end < most && continuesLeaf(end)) {
         end++;
       }

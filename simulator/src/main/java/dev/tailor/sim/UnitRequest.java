@@ -1,17 +1,21 @@
 package dev.tailor.sim;
 
 import dev.tailor.core.model.DemandProfile;
+import dev.tailor.core.model.GuidedClaims;
 import dev.tailor.core.model.UnitWork;
 import dev.tailor.core.policy.SystemView;
 import java.util.Arrays;
 
 /**
  * The runtime's work model ({@link UnitWork}): the request's own thread runs the serial part, then
- * its units are up for taking; each thread on the request takes the next unit when it is free, and
- * a unit taken while the request has company costs the hand-off overhead too. A helper leaves at
- * its next unit boundary when no unit is left or the degree no longer allows it, as the runtime's
- * helpers do, so its slot is free before the request ends; the own thread waits for the helpers'
- * last units, holding its slot, and the request completes when the last unit does.
+ * its units are up for taking; each thread on the request claims the next units when it is free, as
+ * many as the drop-in's searches claim ({@link GuidedClaims}: half of the thread's share of what is
+ * left), and a unit run while the request has company costs the hand-off overhead too. A helper
+ * leaves at the end of its claim when no unit is left or the degree no longer allows it, as the
+ * runtime's helpers do, so its slot is free before the request ends; the own thread waits for the
+ * helpers' last units, holding its slot, and the request completes when the last unit does. The
+ * runtime also runs a claim on to the end of the index segment it ends in; the profile does not
+ * record segments, so the model's claims stop where the rule says.
  *
  * <p>The serial part runs first in one piece: the profile does not say how much of it comes after
  * the units (merging the slices' results), and helpers cannot start before the units exist.
@@ -56,18 +60,18 @@ final class UnitRequest extends SimRequest {
     if (helpers == helperUntil.length) {
       helperUntil = Arrays.copyOf(helperUntil, 2 * helpers);
     }
-    helperUntil[helpers++] = at + takeUnit();
+    helperUntil[helpers++] = at + claim(true);
     setBusy(busyThreads(), at);
   }
 
   @Override
   int shed(long at) {
-    return 0; // helpers leave at their next unit boundary
+    return 0; // helpers leave at the end of their claim
   }
 
   @Override
   int yieldHelpers(int n, long at) {
-    return 0; // helpers ask at their next unit boundary
+    return 0; // helpers ask at the end of their claim
   }
 
   @Override
@@ -84,14 +88,14 @@ final class UnitRequest extends SimRequest {
     int leaving = 0;
     if (ownUntil <= at) {
       released = true;
-      ownUntil = nextUnit < units.units() ? at + takeUnit() : WAITING;
+      ownUntil = nextUnit < units.units() ? at + claim(false) : WAITING;
     }
     for (int i = 0; i < helpers; i++) {
       if (helperUntil[i] > at) {
         continue;
       }
       if (nextUnit < units.units() && threads <= allowedThreads() && !yields.test(this)) {
-        helperUntil[i] = at + takeUnit();
+        helperUntil[i] = at + claim(true);
       } else {
         helperUntil[i--] = helperUntil[--helpers];
         setThreads(threads - 1);
@@ -112,10 +116,19 @@ final class UnitRequest extends SimRequest {
     return done;
   }
 
-  /** Takes the next unit for a thread: its time, with the overhead if the request has company. */
-  private long takeUnit() {
-    long t = kind.scaled(units.unitNanos(nextUnit++));
-    return threads > 1 ? t + Math.round(units.overheadPerUnitNanos()) : t;
+  /**
+   * Claims the next units for a thread, as many as {@link GuidedClaims#size} says: their time, with
+   * the overhead of each if the request has company.
+   */
+  private long claim(boolean helper) {
+    int left = units.units() - nextUnit;
+    int sharers = Math.max(threads, allowedThreads());
+    int n = GuidedClaims.size(left, sharers, helper, priorityClass());
+    long t = 0;
+    for (int i = 0; i < n; i++) {
+      t += kind.scaled(units.unitNanos(nextUnit++));
+    }
+    return threads > 1 ? t + Math.round(n * units.overheadPerUnitNanos()) : t;
   }
 
   private int busyThreads() {

@@ -1,0 +1,62 @@
+package dev.tailor.core.model;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tailor.core.policy.PriorityClass;
+import org.junit.jupiter.api.Test;
+
+class GuidedClaimsTest {
+
+  private static final PriorityClass TOP = PriorityClass.INTERACTIVE;
+  private static final PriorityClass LOW = PriorityClass.BACKGROUND;
+
+  @Test
+  void aThreadAloneClaimsHalfOfWhatIsLeftAndTwoThreadsAQuarter() {
+    assertEquals(8, GuidedClaims.size(16, 1, false, TOP));
+    assertEquals(4, GuidedClaims.size(16, 2, false, TOP));
+    assertEquals(4, GuidedClaims.size(16, 2, true, TOP));
+    assertEquals(2, GuidedClaims.size(16, 4, true, TOP));
+  }
+
+  @Test
+  void claimsShrinkToOneUnitNearTheEnd() {
+    assertEquals(1, GuidedClaims.size(3, 1, false, TOP));
+    assertEquals(1, GuidedClaims.size(2, 1, false, TOP));
+    assertEquals(1, GuidedClaims.size(1, 4, true, TOP));
+    assertEquals(1, GuidedClaims.size(5, 8, true, TOP), "more sharers than units: one each");
+    assertEquals(0, GuidedClaims.size(0, 1, false, TOP), "nothing left, nothing claimed");
+  }
+
+  @Test
+  void everyUnitIsClaimedOnceWhateverTheSharers() {
+    for (int units = 1; units <= 70; units++) {
+      for (int sharers = 1; sharers <= 5; sharers++) {
+        int left = units;
+        int claims = 0;
+        while (left > 0) {
+          int n = GuidedClaims.size(left, sharers, claims % sharers != 0, TOP);
+          assertTrue(n >= 1 && n <= left, "a claim of " + n + " of " + left);
+          left -= n;
+          claims++;
+        }
+        assertTrue(claims <= units);
+      }
+    }
+  }
+
+  @Test
+  void aHelperOfALowerClassClaimsOneUnitSoThatItStaysPrompt() {
+    assertEquals(1, GuidedClaims.size(16, 2, true, LOW));
+    assertEquals(1, GuidedClaims.most(16, 2, true, LOW));
+    assertEquals(8, GuidedClaims.size(16, 1, false, LOW), "the own thread never leaves early");
+  }
+
+  @Test
+  void aClaimMayBeExtendedToThreeQuartersOfTheShare() {
+    assertEquals(12, GuidedClaims.most(16, 1, false, TOP));
+    assertEquals(6, GuidedClaims.most(16, 2, true, TOP));
+    assertEquals(2, GuidedClaims.most(2, 1, false, TOP));
+    assertEquals(1, GuidedClaims.most(5, 8, true, TOP), "never below the claim itself");
+  }
+}
