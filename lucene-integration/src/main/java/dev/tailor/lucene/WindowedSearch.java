@@ -260,6 +260,8 @@ final class WindowedSearch<C extends Collector, T> {
     private boolean leafDone;
     private int next; // no match in the current leaf before this document
     private int step = FIRST_STEP;
+    private long startNanos; // when this thread's first claim began
+    private int claimed; // windows this thread has claimed
 
     Lane(C collector) throws IOException {
       this.collector = collector;
@@ -274,13 +276,16 @@ final class WindowedSearch<C extends Collector, T> {
      */
     boolean work(boolean helper) throws IOException {
       boolean left = false;
+      startNanos = System.nanoTime();
       while (!stop) {
         int run = claimSize(helper);
         int w = cursor.getAndAdd(run);
         if (w >= windows.length) {
           break;
         }
-        search(w, Math.min(windows.length, w + run));
+        int to = Math.min(windows.length, w + run);
+        claimed += to - w;
+        search(w, to);
         if (ctx != null && !ctx.mayContinue()) {
           if (ctx.isCancelled()) {
             stop = true;
@@ -301,8 +306,10 @@ final class WindowedSearch<C extends Collector, T> {
      * thread alone takes half of the windows left and two threads a quarter each, down to one near
      * the end. A claim runs on to the end of the leaf it ends in, within {@link GuidedClaims#most}:
      * a cut between two leaves costs a claim, one inside a leaf also a restart of its scorer, and
-     * each stretch of one leaf in a claim is scored in one call. One window at a time while the
-     * windows' times are being recorded, and all of them with no request to share them.
+     * each stretch of one leaf in a claim is scored in one call. A thread alone takes all that is
+     * left once its pace says that is shorter than a helper's hand-off ({@link
+     * GuidedClaims#takesTheRest}). One window at a time while the windows' times are being
+     * recorded, and all of them with no request to share them.
      */
     private int claimSize(boolean helper) {
       int from = cursor.get();
@@ -315,6 +322,10 @@ final class WindowedSearch<C extends Collector, T> {
       }
       RequestView view = ctx.view();
       int sharers = Math.max(helpers + 1, Math.max(view.degree(), view.threads()));
+      if (sharers == 1
+          && GuidedClaims.takesTheRest(System.nanoTime() - startNanos, claimed, left)) {
+        return left;
+      }
       PriorityClass priority = view.priorityClass();
       int end = from + GuidedClaims.size(left, sharers, helper, priority);
       int most = from + GuidedClaims.most(left, sharers, helper, priority);

@@ -118,6 +118,29 @@ class WindowedSearchTest {
   }
 
   @Test
+  void threadsClaimRunsOfWindowsAndReReadTheDegreeOnlyBetweenThem() throws Exception {
+    // Degree 2 from admission and no tick: the degree is re-read once at the end of each claim
+    // (and once after a helper's join task). Guided claims take a quarter of the 24 windows at
+    // first and shrink towards one, so there are far fewer claims than windows.
+    CountingTwo policy = new CountingTwo();
+    IndexSearcher plain = new IndexSearcher(index.reader);
+    try (Scheduler scheduler =
+        Scheduler.builder().policy(policy).workers(2).quantum(Duration.ofHours(1)).build()) {
+      TailorSearcher searcher =
+          new TailorSearcher(index.reader, scheduler, Slicing.unitsPerQuery(24));
+      int windows = searcher.getSlices().length;
+      for (TestQueries.Named q : queries) {
+        policy.reReads.set(0);
+        TopDocs got = searcher.search(q.query(), exact());
+        ResultEqualityTest.assertSameTopDocs(plain.search(q.query(), exact()), got, q.text());
+        assertTrue(
+            policy.reReads.get() <= windows * 2 / 3,
+            policy.reReads.get() + " re-reads for " + windows + " windows: " + q.text());
+      }
+    }
+  }
+
+  @Test
   void underChangingDegreesEveryWindowIsSearchedExactlyOnceAndResultsMatch() throws Exception {
     WindowLog log = new WindowLog();
     IndexSearcher plain = new IndexSearcher(index.reader);
@@ -205,6 +228,32 @@ class WindowedSearchTest {
     @Override
     public String spec() {
       return "one-then-two";
+    }
+  }
+
+  /** Starts every request at degree 2 and counts the re-reads of its degree. */
+  private static final class CountingTwo implements Policy {
+    final AtomicInteger reReads = new AtomicInteger();
+
+    @Override
+    public Admission admit(RequestView request, SystemView system) {
+      return Admission.start(2);
+    }
+
+    @Override
+    public int degree(RequestView request, SystemView system) {
+      reReads.incrementAndGet();
+      return 2;
+    }
+
+    @Override
+    public WorkerPreference workerPreference(SystemView system) {
+      return WorkerPreference.HELP_FIRST;
+    }
+
+    @Override
+    public String spec() {
+      return "counting-two";
     }
   }
 

@@ -192,6 +192,8 @@ class SpinBeforeParkTest {
     }
     assertEquals(all.size(), total, where + ": metrics count every request once");
     for (Thread t : threads) {
+      // Terminated means no thread works any more; one may still be returning from its run.
+      t.join(SECONDS.toMillis(GUARD));
       assertFalse(t.isAlive(), where + ": " + t.getName() + " exited");
     }
   }

@@ -27,6 +27,8 @@ final class UnitRequest extends SimRequest {
   private final UnitWork units;
   private int nextUnit; // the first unit no thread has taken
   private boolean released; // the serial part is done: the units are up for taking
+  private long releasedAt; // when the serial part ended
+  private int ownClaimed; // units the own thread has claimed
   private long ownUntil = WAITING; // the own thread's next boundary, or WAITING for the helpers
   private long[] helperUntil = new long[1];
   private int helpers;
@@ -60,7 +62,7 @@ final class UnitRequest extends SimRequest {
     if (helpers == helperUntil.length) {
       helperUntil = Arrays.copyOf(helperUntil, 2 * helpers);
     }
-    helperUntil[helpers++] = at + claim(true);
+    helperUntil[helpers++] = at + claim(true, at);
     setBusy(busyThreads(), at);
   }
 
@@ -87,15 +89,18 @@ final class UnitRequest extends SimRequest {
   int advance(long at) {
     int leaving = 0;
     if (ownUntil <= at) {
-      released = true;
-      ownUntil = nextUnit < units.units() ? at + claim(false) : WAITING;
+      if (!released) {
+        released = true;
+        releasedAt = at;
+      }
+      ownUntil = nextUnit < units.units() ? at + claim(false, at) : WAITING;
     }
     for (int i = 0; i < helpers; i++) {
       if (helperUntil[i] > at) {
         continue;
       }
       if (nextUnit < units.units() && threads <= allowedThreads() && !yields.test(this)) {
-        helperUntil[i] = at + claim(true);
+        helperUntil[i] = at + claim(true, at);
       } else {
         helperUntil[i--] = helperUntil[--helpers];
         setThreads(threads - 1);
@@ -117,13 +122,20 @@ final class UnitRequest extends SimRequest {
   }
 
   /**
-   * Claims the next units for a thread, as many as {@link GuidedClaims#size} says: their time, with
-   * the overhead of each if the request has company.
+   * Claims the next units for a thread at {@code at}, as many as {@link GuidedClaims} says (all
+   * that is left when the own thread is alone and its pace says they take less than a hand-off):
+   * their time, with the overhead of each if the request has company.
    */
-  private long claim(boolean helper) {
+  private long claim(boolean helper, long at) {
     int left = units.units() - nextUnit;
     int sharers = Math.max(threads, allowedThreads());
-    int n = GuidedClaims.size(left, sharers, helper, priorityClass());
+    int n =
+        !helper && sharers == 1 && GuidedClaims.takesTheRest(at - releasedAt, ownClaimed, left)
+            ? left
+            : GuidedClaims.size(left, sharers, helper, priorityClass());
+    if (!helper) {
+      ownClaimed += n;
+    }
     long t = 0;
     for (int i = 0; i < n; i++) {
       t += kind.scaled(units.unitNanos(nextUnit++));

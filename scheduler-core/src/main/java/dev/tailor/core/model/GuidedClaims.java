@@ -15,12 +15,38 @@ import dev.tailor.core.policy.PriorityClass;
  * search, each bulk-scorer call restarts its scorer's state); smaller ones leave sooner. A helper
  * on a request below the highest priority class claims one unit at a time, so that it stays prompt:
  * it leaves at every unit's end when higher-class work waits (Singer et al., "Prompt I-Cilk",
- * SPAA'23, Section 3). The drop-in's searches ({@code WindowedSearch}) and the simulator's unit
- * model claim by this rule, so the model runs what the runtime runs.
+ * SPAA'23, Section 3).
+ *
+ * <p>A thread alone takes all that is left once what is left should take less than {@link
+ * #HANDOFF_NANOS}, judged by its pace so far ({@link #takesTheRest}): a helper that came now could
+ * not pay for its hand-off, so the claims that would keep work for it only cost boundaries. The
+ * drop-in's searches ({@code WindowedSearch}) and the simulator's unit model claim by these rules,
+ * so the model runs what the runtime runs.
  */
 public final class GuidedClaims {
 
+  /**
+   * What a helper's hand-off costs a request, about: waking a parked worker, its join, and at the
+   * end the own thread's wait (tens of microseconds on a virtual machine: {@code ./tailor bench
+   * scheduler-overhead} prints it). Work left below this is not worth keeping for a helper.
+   */
+  public static final long HANDOFF_NANOS = 50_000;
+
   private GuidedClaims() {}
+
+  /**
+   * Whether a thread alone on a request takes all the units left: when its pace so far says they
+   * take less than {@link #HANDOFF_NANOS}.
+   *
+   * @param elapsedNanos how long the claims so far took
+   * @param claimed how many units they held
+   * @param left the units no thread has claimed yet
+   */
+  public static boolean takesTheRest(long elapsedNanos, int claimed, int left) {
+    // elapsed / claimed * left < HANDOFF, without the division; both products stay far below
+    // Long.MAX_VALUE for any real search.
+    return claimed > 0 && left > 0 && elapsedNanos * left < HANDOFF_NANOS * claimed;
+  }
 
   /**
    * The units to claim.

@@ -1,6 +1,7 @@
 package dev.tailor.core.model;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.policy.PriorityClass;
@@ -58,5 +59,15 @@ class GuidedClaimsTest {
     assertEquals(6, GuidedClaims.most(16, 2, true, TOP));
     assertEquals(2, GuidedClaims.most(2, 1, false, TOP));
     assertEquals(1, GuidedClaims.most(5, 8, true, TOP), "never below the claim itself");
+  }
+
+  @Test
+  void aThreadAloneTakesTheRestWhenItsPaceSaysNoHelperCouldPay() {
+    long h = GuidedClaims.HANDOFF_NANOS;
+    assertTrue(GuidedClaims.takesTheRest(h / 4, 8, 8), "8 more units at h/32 each: h/4 left");
+    assertFalse(GuidedClaims.takesTheRest(h, 8, 8), "as long again as the hand-off: keep claiming");
+    assertFalse(GuidedClaims.takesTheRest(h / 2, 4, 12), "12 units at h/8 each: 1.5 h left");
+    assertFalse(GuidedClaims.takesTheRest(0, 0, 16), "nothing claimed yet: no pace to judge by");
+    assertFalse(GuidedClaims.takesTheRest(h / 4, 8, 0), "nothing left to take");
   }
 }
