@@ -99,7 +99,7 @@ class WindowedSearchTest {
     WindowLog log = new WindowLog();
     try (Scheduler scheduler =
         Scheduler.builder()
-            .policy(new OneThenTwo())
+            .policy(new StartThenTwo(1))
             .workers(2)
             .quantum(Duration.ofMillis(1))
             .build()) {
@@ -122,7 +122,7 @@ class WindowedSearchTest {
     // Degree 2 from admission and no tick: the degree is re-read once at the end of each claim
     // (and once after a helper's join task). Guided claims take a quarter of the 24 windows at
     // first and shrink towards one, so there are far fewer claims than windows.
-    CountingTwo policy = new CountingTwo();
+    StartThenTwo policy = new StartThenTwo(2);
     IndexSearcher plain = new IndexSearcher(index.reader);
     try (Scheduler scheduler =
         Scheduler.builder().policy(policy).workers(2).quantum(Duration.ofHours(1)).build()) {
@@ -208,36 +208,18 @@ class WindowedSearchTest {
     }
   }
 
-  /** Starts every request at degree 1 and answers 2 at every re-read. */
-  private static final class OneThenTwo implements Policy {
-    @Override
-    public Admission admit(RequestView request, SystemView system) {
-      return Admission.start(1);
-    }
-
-    @Override
-    public int degree(RequestView request, SystemView system) {
-      return 2;
-    }
-
-    @Override
-    public WorkerPreference workerPreference(SystemView system) {
-      return WorkerPreference.HELP_FIRST;
-    }
-
-    @Override
-    public String spec() {
-      return "one-then-two";
-    }
-  }
-
-  /** Starts every request at degree 2 and counts the re-reads of its degree. */
-  private static final class CountingTwo implements Policy {
+  /** Starts every request at a given degree, answers 2 at every re-read and counts them. */
+  private static final class StartThenTwo implements Policy {
     final AtomicInteger reReads = new AtomicInteger();
+    private final int start;
+
+    StartThenTwo(int start) {
+      this.start = start;
+    }
 
     @Override
     public Admission admit(RequestView request, SystemView system) {
-      return Admission.start(2);
+      return Admission.start(start);
     }
 
     @Override
@@ -253,7 +235,7 @@ class WindowedSearchTest {
 
     @Override
     public String spec() {
-      return "counting-two";
+      return "start-" + start + "-then-two";
     }
   }
 
