@@ -3,8 +3,6 @@ package dev.tailor.core.policy;
 import dev.tailor.core.model.Schedule;
 import dev.tailor.core.table.IntervalTable;
 import dev.tailor.core.table.TableSource;
-import java.io.IOException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -56,19 +54,15 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class FewToManyPolicy implements Policy {
 
-  private final TableSource<IntervalTable> table;
-  private final boolean ownsTable;
+  private final PolicyTable<IntervalTable> table;
   private final boolean workConserving;
   private final String spec;
   private final AtomicReference<Waiting> waiting = new AtomicReference<>();
 
-  private FewToManyPolicy(
-      TableSource<IntervalTable> table, boolean ownsTable, boolean workConserving) {
+  private FewToManyPolicy(PolicyTable<IntervalTable> table, boolean workConserving) {
     this.table = table;
-    this.ownsTable = ownsTable;
     this.workConserving = workConserving;
-    Path file = table.file();
-    this.spec = name(workConserving) + ":" + (file == null ? "(in memory)" : file);
+    this.spec = table.spec(name(workConserving));
   }
 
   /**
@@ -76,7 +70,7 @@ public final class FewToManyPolicy implements Policy {
    * ownership of the source: closing the policy does not close it.
    */
   public static FewToManyPolicy of(TableSource<IntervalTable> table) {
-    return new FewToManyPolicy(table, false, false);
+    return new FewToManyPolicy(PolicyTable.of(table), false);
   }
 
   /**
@@ -84,7 +78,7 @@ public final class FewToManyPolicy implements Policy {
    * keeps ownership of the source: closing the policy does not close it.
    */
   public static FewToManyPolicy workConserving(TableSource<IntervalTable> table) {
-    return new FewToManyPolicy(table, false, true);
+    return new FewToManyPolicy(PolicyTable.of(table), true);
   }
 
   /**
@@ -95,18 +89,11 @@ public final class FewToManyPolicy implements Policy {
    *     problem
    */
   public static FewToManyPolicy watching(Path file) {
-    return new FewToManyPolicy(watch(file), true, false);
+    return watching(file, false);
   }
 
-  private static TableSource<IntervalTable> watch(Path file) {
-    try {
-      return TableSource.watch(file, IntervalTable::read);
-    } catch (NoSuchFileException e) {
-      // Its message is the bare path, which does not say what is wrong with it.
-      throw new IllegalArgumentException("no such file: " + file, e);
-    } catch (IOException e) {
-      throw new IllegalArgumentException(e.getMessage(), e);
-    }
+  private static FewToManyPolicy watching(Path file, boolean workConserving) {
+    return new FewToManyPolicy(PolicyTable.watching(file, IntervalTable::read), workConserving);
   }
 
   private static String name(boolean workConserving) {
@@ -119,40 +106,20 @@ public final class FewToManyPolicy implements Policy {
   }
 
   private static PolicyFactory factory(boolean workConserving) {
-    return new PolicyFactory() {
-      @Override
-      public String name() {
-        return FewToManyPolicy.name(workConserving);
-      }
-
-      @Override
-      public String usage() {
-        return name() + ":TABLE.json";
-      }
-
-      @Override
-      public String description() {
-        return workConserving
+    String description =
+        workConserving
             ? "Few-to-Many with work-conserving admission: the table's degrees, but a request"
                 + " starts whenever a thread is free for it (the table's waits are left to the"
                 + " queue)"
             : "Few-to-Many: start with few threads and add more as a request runs, per an"
                 + " interval table indexed by load (watched and swapped when rebuilt)";
-      }
-
-      @Override
-      public Policy create(String args) {
-        if (args.isEmpty()) {
-          throw new IllegalArgumentException("expected the interval table's file");
-        }
-        return new FewToManyPolicy(watch(Path.of(args)), true, workConserving);
-      }
-    };
+    return PolicyTable.factory(
+        name(workConserving), "interval", description, file -> watching(file, workConserving));
   }
 
   /** The table source, whose current table every decision reads. */
   public TableSource<IntervalTable> table() {
-    return table;
+    return table.source();
   }
 
   @Override
@@ -198,9 +165,7 @@ public final class FewToManyPolicy implements Policy {
   /** Stops watching the table file if this policy opened it; the current table keeps serving. */
   @Override
   public void close() {
-    if (ownsTable) {
-      table.close();
-    }
+    table.close();
   }
 
   /** The head waiting for an exit, and how many requests were running when it began to wait. */

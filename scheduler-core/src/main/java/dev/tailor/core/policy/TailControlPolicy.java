@@ -2,8 +2,6 @@ package dev.tailor.core.policy;
 
 import dev.tailor.core.table.TableSource;
 import dev.tailor.core.table.ThresholdTable;
-import java.io.IOException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -67,17 +65,14 @@ public final class TailControlPolicy implements Policy {
     }
   }
 
-  private final TableSource<ThresholdTable> table;
-  private final boolean ownsTable;
+  private final PolicyTable<ThresholdTable> table;
   private final Variant variant;
   private final String spec;
 
-  private TailControlPolicy(TableSource<ThresholdTable> table, boolean ownsTable, Variant variant) {
+  private TailControlPolicy(PolicyTable<ThresholdTable> table, Variant variant) {
     this.table = table;
-    this.ownsTable = ownsTable;
     this.variant = variant;
-    Path file = table.file();
-    this.spec = variant.name + ":" + (file == null ? "(in memory)" : file);
+    this.spec = table.spec(variant.name);
   }
 
   /**
@@ -85,7 +80,7 @@ public final class TailControlPolicy implements Policy {
    * ownership of the source: closing the policy does not close it.
    */
   public static TailControlPolicy of(Variant variant, TableSource<ThresholdTable> table) {
-    return new TailControlPolicy(table, false, variant);
+    return new TailControlPolicy(PolicyTable.of(table), variant);
   }
 
   /**
@@ -96,13 +91,7 @@ public final class TailControlPolicy implements Policy {
    *     problem
    */
   public static TailControlPolicy watching(Variant variant, Path file) {
-    try {
-      return new TailControlPolicy(TableSource.watch(file, ThresholdTable::read), true, variant);
-    } catch (NoSuchFileException e) {
-      throw new IllegalArgumentException("no such file: " + file, e);
-    } catch (IOException e) {
-      throw new IllegalArgumentException(e.getMessage(), e);
-    }
+    return new TailControlPolicy(PolicyTable.watching(file, ThresholdTable::read), variant);
   }
 
   /** The factories for {@code tc:TABLE.json} and {@code tc-oracle:TABLE.json}. */
@@ -119,35 +108,13 @@ public final class TailControlPolicy implements Policy {
   }
 
   private static PolicyFactory factory(Variant variant, String description) {
-    return new PolicyFactory() {
-      @Override
-      public String name() {
-        return variant.name;
-      }
-
-      @Override
-      public String usage() {
-        return variant.name + ":TABLE.json";
-      }
-
-      @Override
-      public String description() {
-        return description;
-      }
-
-      @Override
-      public Policy create(String args) {
-        if (args.isEmpty()) {
-          throw new IllegalArgumentException("expected the threshold table's file");
-        }
-        return watching(variant, Path.of(args));
-      }
-    };
+    return PolicyTable.factory(
+        variant.name, "threshold", description, file -> watching(variant, file));
   }
 
   /** The table source, whose current table every decision reads. */
   public TableSource<ThresholdTable> table() {
-    return table;
+    return table.source();
   }
 
   /** Which of the two this is. */
@@ -197,8 +164,6 @@ public final class TailControlPolicy implements Policy {
   /** Stops watching the table file if this policy opened it; the current table keeps serving. */
   @Override
   public void close() {
-    if (ownsTable) {
-      table.close();
-    }
+    table.close();
   }
 }

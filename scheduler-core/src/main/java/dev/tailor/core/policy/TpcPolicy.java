@@ -2,8 +2,6 @@ package dev.tailor.core.policy;
 
 import dev.tailor.core.table.TableSource;
 import dev.tailor.core.table.TargetTable;
-import java.io.IOException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -59,17 +57,14 @@ public final class TpcPolicy implements Policy {
     }
   }
 
-  private final TableSource<TargetTable> table;
-  private final boolean ownsTable;
+  private final PolicyTable<TargetTable> table;
   private final Variant variant;
   private final String spec;
 
-  private TpcPolicy(TableSource<TargetTable> table, boolean ownsTable, Variant variant) {
+  private TpcPolicy(PolicyTable<TargetTable> table, Variant variant) {
     this.table = table;
-    this.ownsTable = ownsTable;
     this.variant = variant;
-    Path file = table.file();
-    this.spec = variant.name + ":" + (file == null ? "(in memory)" : file);
+    this.spec = table.spec(variant.name);
   }
 
   /**
@@ -77,7 +72,7 @@ public final class TpcPolicy implements Policy {
    * ownership of the source: closing the policy does not close it.
    */
   public static TpcPolicy of(Variant variant, TableSource<TargetTable> table) {
-    return new TpcPolicy(table, false, variant);
+    return new TpcPolicy(PolicyTable.of(table), variant);
   }
 
   /**
@@ -87,17 +82,7 @@ public final class TpcPolicy implements Policy {
    *     problem
    */
   public static TpcPolicy watching(Variant variant, Path file) {
-    return new TpcPolicy(watch(file), true, variant);
-  }
-
-  private static TableSource<TargetTable> watch(Path file) {
-    try {
-      return TableSource.watch(file, TargetTable::read);
-    } catch (NoSuchFileException e) {
-      throw new IllegalArgumentException("no such file: " + file, e);
-    } catch (IOException e) {
-      throw new IllegalArgumentException(e.getMessage(), e);
-    }
+    return new TpcPolicy(PolicyTable.watching(file, TargetTable::read), variant);
   }
 
   /** The factories for {@code tpc:TABLE.json}, {@code tp:TABLE.json}, {@code tpc-oracle:...}. */
@@ -115,35 +100,13 @@ public final class TpcPolicy implements Policy {
   }
 
   private static PolicyFactory factory(Variant variant, String description) {
-    return new PolicyFactory() {
-      @Override
-      public String name() {
-        return variant.name;
-      }
-
-      @Override
-      public String usage() {
-        return variant.name + ":TABLE.json";
-      }
-
-      @Override
-      public String description() {
-        return description;
-      }
-
-      @Override
-      public Policy create(String args) {
-        if (args.isEmpty()) {
-          throw new IllegalArgumentException("expected the target table's file");
-        }
-        return watching(variant, Path.of(args));
-      }
-    };
+    return PolicyTable.factory(
+        variant.name, "target", description, file -> watching(variant, file));
   }
 
   /** The table source, whose current table every decision reads. */
   public TableSource<TargetTable> table() {
-    return table;
+    return table.source();
   }
 
   /** Which of the three this is. */
@@ -190,8 +153,6 @@ public final class TpcPolicy implements Policy {
   /** Stops watching the table file if this policy opened it; the current table keeps serving. */
   @Override
   public void close() {
-    if (ownsTable) {
-      table.close();
-    }
+    table.close();
   }
 }
