@@ -114,27 +114,7 @@ final class BaselinePolicies {
 
   private static PolicyFactory factory(
       String name, String usage, String description, Function<String, Policy> create) {
-    return new PolicyFactory() {
-      @Override
-      public String name() {
-        return name;
-      }
-
-      @Override
-      public String usage() {
-        return usage;
-      }
-
-      @Override
-      public String description() {
-        return description;
-      }
-
-      @Override
-      public Policy create(String args) {
-        return create.apply(args);
-      }
-    };
+    return new BuiltInFactory(name, usage, description, create);
   }
 
   /** Sequential ({@code N = 1}) and Fixed(N): degree N from admission to completion. */

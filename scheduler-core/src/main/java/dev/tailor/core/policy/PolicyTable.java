@@ -78,29 +78,15 @@ final class PolicyTable<T> {
    */
   static PolicyFactory factory(
       String name, String tableKind, String description, Function<Path, Policy> create) {
-    return new PolicyFactory() {
-      @Override
-      public String name() {
-        return name;
-      }
-
-      @Override
-      public String usage() {
-        return name + ":TABLE.json";
-      }
-
-      @Override
-      public String description() {
-        return description;
-      }
-
-      @Override
-      public Policy create(String args) {
-        if (args.isEmpty()) {
-          throw new IllegalArgumentException("expected the " + tableKind + " table's file");
-        }
-        return create.apply(Path.of(args));
-      }
-    };
+    return new BuiltInFactory(
+        name,
+        name + ":TABLE.json",
+        description,
+        args -> {
+          if (args.isEmpty()) {
+            throw new IllegalArgumentException("expected the " + tableKind + " table's file");
+          }
+          return create.apply(Path.of(args));
+        });
   }
 }
