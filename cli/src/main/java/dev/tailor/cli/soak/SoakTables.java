@@ -1,4 +1,4 @@
-package dev.tailor.cli;
+package dev.tailor.cli.soak;
 
 import dev.tailor.core.model.Schedule;
 import dev.tailor.core.model.SpeedupCurve;

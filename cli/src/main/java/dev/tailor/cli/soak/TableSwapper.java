@@ -1,4 +1,4 @@
-package dev.tailor.cli;
+package dev.tailor.cli.soak;
 
 import dev.tailor.core.io.AtomicFiles;
 import dev.tailor.core.table.TableSource;

@@ -1,4 +1,4 @@
-package dev.tailor.cli;
+package dev.tailor.cli.soak;
 
 import dev.tailor.core.RequestAttributes;
 import dev.tailor.core.RequestBody;
@@ -61,10 +61,10 @@ import java.util.logging.Logger;
  * at close; no thread is left behind; used heap after a full GC, sampled every so many requests,
  * stays flat. Nothing here is timed except the run as a whole, which is reported, not judged.
  */
-final class FaultSoak {
+public final class FaultSoak {
 
   /** What to run. */
-  record Options(
+  public record Options(
       long requests, int workers, int callers, long sampleEvery, long swapEvery, long seed) {
 
     /**
@@ -72,7 +72,7 @@ final class FaultSoak {
      *
      * @throws IllegalArgumentException naming the option and the value
      */
-    Options {
+    public Options {
       if (requests < 1 || requests > Integer.MAX_VALUE / 4) {
         throw new IllegalArgumentException(
             "--requests must be 1.." + Integer.MAX_VALUE / 4 + ", got " + requests);
@@ -139,7 +139,7 @@ final class FaultSoak {
   }
 
   /** Runs the soak; {@code progress} hears a line at every heap sample. */
-  static SoakReport run(Options o, Consumer<String> progress) throws Exception {
+  public static SoakReport run(Options o, Consumer<String> progress) throws Exception {
     return new FaultSoak(o).execute(progress);
   }
 

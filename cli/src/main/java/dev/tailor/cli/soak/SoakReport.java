@@ -1,4 +1,4 @@
-package dev.tailor.cli;
+package dev.tailor.cli.soak;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -35,7 +35,7 @@ import java.util.Map;
  * @param seconds the run's wall time
  * @param stalled how the run stalled (no progress for minutes), or null if it did not
  */
-record SoakReport(
+public record SoakReport(
     FaultSoak.Options options,
     long requests,
     long nestedSubmitted,
@@ -69,10 +69,10 @@ record SoakReport(
     String stalled) {
 
   /** One heap sample: used bytes after a full collection, once {@code requests} were started. */
-  record HeapSample(long requests, long usedBytes) {}
+  public record HeapSample(long requests, long usedBytes) {}
 
   /** Whether every check held. */
-  boolean passed() {
+  public boolean passed() {
     return stalled == null
         && unexpected == 0
         && completionsNotOnce == 0
@@ -90,7 +90,7 @@ record SoakReport(
   }
 
   /** The spread (max - min) of the heap samples after the first, in bytes; 0 with fewer. */
-  long heapSpread() {
+  public long heapSpread() {
     long min = Long.MAX_VALUE;
     long max = Long.MIN_VALUE;
     for (HeapSample s : heap.subList(Math.min(1, heap.size()), heap.size())) {
@@ -101,7 +101,7 @@ record SoakReport(
   }
 
   /** The report, one figure a line. */
-  List<String> lines() {
+  public List<String> lines() {
     List<String> out = new ArrayList<>();
     out.add(
         String.format(

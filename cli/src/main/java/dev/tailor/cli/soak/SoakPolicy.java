@@ -1,4 +1,4 @@
-package dev.tailor.cli;
+package dev.tailor.cli.soak;
 
 import dev.tailor.core.policy.Admission;
 import dev.tailor.core.policy.Policy;
