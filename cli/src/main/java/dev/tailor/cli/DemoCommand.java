@@ -4,9 +4,6 @@ import dev.tailor.core.Durations;
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.model.WorkloadSpread;
-import dev.tailor.core.table.Digests;
-import dev.tailor.core.table.IntervalTable;
-import dev.tailor.core.table.TargetTable;
 import dev.tailor.load.InProcessSweep;
 import dev.tailor.load.Sweep;
 import dev.tailor.load.fidelity.FidelityReport;
@@ -14,7 +11,6 @@ import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.load.report.Report;
 import dev.tailor.lucene.Slicing;
 import dev.tailor.predictor.ModelPredictor;
-import dev.tailor.predictor.PredictorModel;
 import dev.tailor.sim.HindsightOracle;
 import dev.tailor.sim.arrival.SweepPlan;
 import java.io.IOException;
@@ -241,10 +237,11 @@ final class DemoCommand implements Callable<Integer> {
                     Math.max(100, Math.round(seq[seq.length / 2] * 10) * 100)),
                 String.format(Locale.ROOT, "rc:%dus,2", Math.round(p75 * 1000)),
                 HindsightOracle.SPEC));
-    policies.addAll(tablePolicies(spread, profile, cores, loads));
-    Tpc tpc = tpc(profile, cores, loads);
+    DemoTables tables = new DemoTables(profile, cores, loads, this::run);
+    policies.addAll(tables.fewToMany(spread));
+    DemoTables.Tpc tpc = tables.tpc();
     policies.addAll(tpc.policies());
-    policies.addAll(tailControl(profile, cores, loads, targetNanos));
+    policies.addAll(tables.tailControl(targetNanos));
     step(
         out,
         6,
@@ -388,172 +385,6 @@ final class DemoCommand implements Callable<Integer> {
   }
 
   /**
-   * Few-to-Many on tables built from the profile, under the degree cap every policy shares: the
-   * paper's rule for {@code fm} (its search with target_p = the cores), and the throughput rule,
-   * its inputs tuned at the sweep's loads by {@code tables tune fm} under the runtime's work model
-   * (degrees asked at unit boundaries, as the runtime asks them), for {@code fm-wc}. A table is
-   * rebuilt when the profile or the rule changed.
-   */
-  private List<String> tablePolicies(
-      WorkloadSpread spread, Path profile, int cores, List<Double> loads) {
-    String base = profile.getFileName().toString().replace(".json", "");
-    String step = Durations.format(fmStepNanos(spread));
-    Path paper = profile.resolveSibling(base + ".fm-paper-table.json");
-    if (!isBuiltFrom(paper, profile, true)) {
-      run(
-          "tables",
-          "build",
-          "fm",
-          "--profile",
-          profile.toString(),
-          "--cores",
-          Integer.toString(cores),
-          "--mode",
-          "paper",
-          "--target-parallelism",
-          Integer.toString(cores),
-          "--max-degree",
-          Integer.toString(cores),
-          "--step",
-          step,
-          "--out",
-          paper.toString());
-    }
-    Path tuned = profile.resolveSibling(base + ".fm-table.json");
-    if (!isBuiltFrom(tuned, profile, false)) {
-      run(
-          "tables",
-          "tune",
-          "fm",
-          "--profile",
-          profile.toString(),
-          "--cores",
-          Integer.toString(cores),
-          "--max-degree",
-          Integer.toString(cores),
-          "--step",
-          step,
-          "--rps",
-          loads.stream()
-              .map(l -> String.format(Locale.ROOT, "%.0f", l))
-              .collect(Collectors.joining(",")),
-          "--requests",
-          "10000",
-          "--model",
-          "units",
-          "--out",
-          tuned.toString());
-    }
-    return List.of("fm:" + paper, "fm-wc:" + tuned);
-  }
-
-  /**
-   * TPC's pipeline on the profile, each step skipped when its output is newer than its input: a
-   * predictor trained on the profile (held-out figures printed), the profile with every query's
-   * prediction attached by 5-fold cross-fitting (no query predicted by a model that saw it), and
-   * the target table built over the sweep's loads by simulation under the runtime's work model. The
-   * sweep then runs {@code pred} (at the table's long threshold, degree 2 under the cap), {@code
-   * tp}, {@code tpc} and {@code tpc-oracle} on that table, the first three predicting each query
-   * live as it is sent.
-   *
-   * @param policies the policies to add to the sweep
-   * @param model the predictor's model file
-   * @param predicted the profile with the predictions attached
-   */
-  private record Tpc(List<String> policies, Path model, Path predicted) {}
-
-  private Tpc tpc(Path profile, int cores, List<Double> loads) throws IOException {
-    String base = profile.getFileName().toString().replace(".json", "");
-    Path model = profile.resolveSibling(base + ".model.json");
-    Path predicted = profile.resolveSibling(base + ".predicted.json");
-    Path table = profile.resolveSibling(base + ".tpc-table.json");
-    if (isStale(model, profile) || !isReadableModel(model)) {
-      run("predictor", "train", "--profile", profile.toString(), "--out", model.toString());
-    }
-    if (isStale(predicted, model)) {
-      run(
-          "predictor",
-          "predict",
-          "--model",
-          model.toString(),
-          "--profile",
-          profile.toString(),
-          "--cross-fit",
-          "5",
-          "--out",
-          predicted.toString());
-    }
-    if (isStale(table, predicted)) {
-      run(
-          "tables",
-          "build",
-          "tpc",
-          "--profile",
-          predicted.toString(),
-          "--model",
-          model.toString(),
-          "--cores",
-          Integer.toString(cores),
-          "--max-degree",
-          Integer.toString(cores),
-          "--rps",
-          loads.stream()
-              .map(l -> String.format(Locale.ROOT, "%.0f", l))
-              .collect(Collectors.joining(",")),
-          "--model-of-work",
-          "units",
-          "--out",
-          table.toString());
-    }
-    long longFrom = TargetTable.read(table).longThresholdNanos();
-    return new Tpc(
-        List.of(
-            String.format(
-                Locale.ROOT, "pred:%dus,%d", Math.max(1, longFrom / 1000), Math.min(3, cores)),
-            "tp:" + table,
-            "tpc:" + table,
-            "tpc-oracle:" + table),
-        model,
-        predicted);
-  }
-
-  /**
-   * Tail-control's policies (Li et al., PPoPP'16): its two baselines, steal-first and admit-first,
-   * and {@code tc} and {@code tc-oracle} on a threshold table built from the profile for each load
-   * of the sweep at the demo's target ({@code tc:...-{rps}.json}), each table rebuilt when older
-   * than the profile.
-   */
-  private List<String> tailControl(Path profile, int cores, List<Double> loads, long targetNanos)
-      throws IOException {
-    String base =
-        profile.getFileName().toString().replace(".json", "")
-            + ".tc-"
-            + Durations.format(targetNanos)
-            + "-";
-    for (double load : loads) {
-      Path table = profile.resolveSibling(base + Sweep.atLoad(Sweep.LOAD, load) + ".json");
-      if (isStale(table, profile)) {
-        run(
-            "tables",
-            "build",
-            "tc",
-            "--profile",
-            profile.toString(),
-            "--cores",
-            Integer.toString(cores),
-            "--rps",
-            Sweep.atLoad(Sweep.LOAD, load),
-            "--target",
-            Durations.format(targetNanos),
-            "--out",
-            table.toString());
-      }
-    }
-    String tables = profile.resolveSibling(base + Sweep.LOAD + ".json").toString();
-    return List.of("steal-first", "admit-first", "tc:" + tables, "tc-oracle:" + tables);
-  }
-
-  /**
    * The default latency target: {@value #TARGET_MEDIANS} times the profile's median sequential
    * time, rounded to one significant figure so that it reads as a whole duration ({@code 1ms},
    * {@code 900us}, {@code 20ms}) and labels its miss ratio so. At least 1 ns.
@@ -565,55 +396,6 @@ final class DemoCommand implements Callable<Integer> {
     }
     double unit = Math.pow(10, Math.floor(Math.log10(nanos)));
     return Math.round(Math.round(nanos / unit) * unit);
-  }
-
-  /**
-   * Whether a cached model is one this Tailor can use: a model of an older feature set (or a
-   * damaged file) is trained again rather than failing the demo at the prediction step.
-   */
-  private static boolean isReadableModel(Path model) {
-    try {
-      PredictorModel.read(model);
-      return true;
-    } catch (IOException | IllegalArgumentException e) {
-      return false;
-    }
-  }
-
-  /** Whether {@code output} is missing or older than {@code input}: to be made again. */
-  private static boolean isStale(Path output, Path input) throws IOException {
-    return !Files.exists(output)
-        || Files.getLastModifiedTime(output).compareTo(Files.getLastModifiedTime(input)) < 0;
-  }
-
-  /**
-   * The FM table's grid step: the median sequential time rounded to 100 us, within [100 us, 1 ms].
-   * A step near the typical request lets the table tell waits of one or two requests apart (TB05's
-   * median is about 0.3 ms, which a 1 ms step would round away); below 100 us the grid only grows
-   * and above 1 ms it is coarser than the demo's tail targets.
-   */
-  static long fmStepNanos(WorkloadSpread spread) {
-    long unit = 100_000;
-    long rounded = Math.round(spread.medianNanos() / unit) * unit;
-    return Math.clamp(rounded, unit, 1_000_000L);
-  }
-
-  /**
-   * Whether {@code table} exists, was built from the profile as it is now, and under the rule
-   * wanted: the paper's, or the throughput rule with tuned inputs.
-   */
-  private static boolean isBuiltFrom(Path table, Path profile, boolean paper) {
-    if (!Files.exists(table)) {
-      return false;
-    }
-    try {
-      IntervalTable.Inputs in = IntervalTable.read(table).inputs();
-      return in.profileDigest().equals(Digests.sha256(profile))
-          && in.rule().isPaper() == paper
-          && (paper || in.tuning() != null);
-    } catch (IOException | IllegalArgumentException e) {
-      return false; // unreadable or invalid: rebuilt over
-    }
   }
 
   private Path profileOrRun(Path profile, Path index, Path trace) {

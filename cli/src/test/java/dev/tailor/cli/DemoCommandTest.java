@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class DemoCommandTest {
 
   private static long stepFor(double medianMillis) {
-    return DemoCommand.fmStepNanos(WorkloadSpread.of(new double[] {medianMillis * 1e6}));
+    return DemoTables.fmStepNanos(WorkloadSpread.of(new double[] {medianMillis * 1e6}));
   }
 
   @Test
