@@ -92,11 +92,29 @@ final class BudgetOptions {
     }
   }
 
-  /** Starts indexing beside search if asked; the returned object stops it (once). */
-  AutoCloseable startBeside(Scheduler scheduler, Analyzer analyzer, PrintWriter err)
-      throws IOException {
+  /** Indexing beside search, started by {@link #startBeside}: its count, and a stop (once). */
+  interface Running extends AutoCloseable {
+    /** Documents indexed so far; 0 when nothing is indexed beside search. */
+    long indexed();
+  }
+
+  /** Whether {@code --index-beside} asks for indexing beside search. */
+  boolean indexesBeside() {
+    return indexBeside != null;
+  }
+
+  /** Starts indexing beside search if asked; the returned object counts and stops it (once). */
+  Running startBeside(Scheduler scheduler, Analyzer analyzer, PrintWriter err) throws IOException {
     if (indexBeside == null) {
-      return () -> {};
+      return new Running() {
+        @Override
+        public long indexed() {
+          return 0;
+        }
+
+        @Override
+        public void close() {}
+      };
     }
     Beside beside = new Beside(indexBeside, analyzer);
     beside.indexing.startOnReturnedCores(scheduler.returnedCores(), scheduler.workers());
@@ -104,12 +122,20 @@ final class BudgetOptions {
         "indexing %s beside search on the cores the budget %s returns%n",
         indexBeside, scheduler.budget() < scheduler.workers() ? "now" : "will");
     AtomicBoolean stopped = new AtomicBoolean();
-    return () -> {
-      if (stopped.compareAndSet(false, true)) { // the shutdown hook and the command both stop it
-        long n = beside.indexing.stop();
-        err.printf("indexed %,d documents beside search%n", n);
-        err.flush();
-        beside.close();
+    return new Running() {
+      @Override
+      public long indexed() {
+        return beside.indexing.indexed();
+      }
+
+      @Override
+      public void close() throws Exception {
+        if (stopped.compareAndSet(false, true)) { // the shutdown hook and the command both stop it
+          long n = beside.indexing.stop();
+          err.printf("indexed %,d documents beside search%n", n);
+          err.flush();
+          beside.close();
+        }
       }
     };
   }

@@ -271,7 +271,7 @@ final class ServeCommand implements Callable<Integer> {
     try (DirectoryReader reader = DirectoryReader.open(FSDirectory.open(index));
         ModelPredictor predictor = model == null ? null : ModelPredictor.watch(reader, model);
         Scheduler scheduler = builder.build();
-        AutoCloseable beside = budget.startBeside(scheduler, manifest.analyzer(), err)) {
+        BudgetOptions.Running beside = budget.startBeside(scheduler, manifest.analyzer(), err)) {
       SearchServer server =
           new SearchServer(
               unitsPerQuery == null
@@ -281,6 +281,9 @@ final class ServeCommand implements Callable<Integer> {
               "body",
               options,
               predictor);
+      if (budget.indexesBeside()) {
+        server.addCounter("documentsIndexedBeside", beside::indexed);
+      }
       Runtime.getRuntime()
           .addShutdownHook(
               new Thread(

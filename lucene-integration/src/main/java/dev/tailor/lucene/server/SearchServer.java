@@ -26,7 +26,9 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.LongSupplier;
 import org.HdrHistogram.Histogram;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.queryparser.classic.ParseException;
@@ -46,7 +48,8 @@ import org.apache.lucene.search.TopScoreDocCollectorManager;
  *   <li>{@code GET /search?q=QUERY[&k=10][&timeout=100ms][&label=CATEGORY]}, or {@code POST
  *       /search} with {@code {"q": ..., "k": ..., "timeout": ..., "label": ...}}: the top hits.
  *   <li>{@code GET /stats}: latency and queueing percentiles, the degree distribution per class,
- *       the scheduler's load, and the server's own counts ({@code http}).
+ *       the scheduler's load, the server's own counts ({@code http}), and the application's
+ *       counters ({@code counters}, see {@link #addCounter}).
  *   <li>{@code GET /policy}: the policy and its tables.
  * </ul>
  *
@@ -221,6 +224,7 @@ public final class SearchServer implements AutoCloseable {
   private final InFlight inFlight;
   private final LabelClasses labels;
   private final HttpServer http;
+  private final Map<String, LongSupplier> counters = new ConcurrentSkipListMap<>();
 
   /**
    * Starts a server that predicts nothing.
@@ -515,6 +519,16 @@ public final class SearchServer implements AutoCloseable {
     }
   }
 
+  /**
+   * Shows a counter of the application's own in {@code /stats}, under {@code counters}: for
+   * instance the documents indexed beside search on the cores an elastic budget returns. The
+   * supplier is read on a request thread at every {@code /stats}; it must be thread-safe and quick.
+   * A second counter of the same name replaces the first.
+   */
+  public void addCounter(String name, LongSupplier value) {
+    counters.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
+  }
+
   private ObjectNode stats() {
     Scheduler scheduler = searcher.scheduler();
     RunMetrics metrics = scheduler.metrics();
@@ -558,6 +572,10 @@ public final class SearchServer implements AutoCloseable {
     h.put("clientTimeouts", deadlines.expired());
     h.put("labels", labels.distinct());
     h.put("maxLabels", labels.limit());
+    if (!counters.isEmpty()) {
+      ObjectNode c = out.putObject("counters");
+      counters.forEach((name, value) -> c.put(name, value.getAsLong()));
+    }
     return out;
   }
 

@@ -25,6 +25,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 class SearchServerTest {
@@ -65,6 +66,20 @@ class SearchServerTest {
       assertEquals(1, http.get("labels").asInt());
 
       assertEquals("fixed:2", f.get("/policy").json().get("policy").asText());
+    }
+  }
+
+  @Test
+  void theApplicationsCountersShowInStatsAsTheyAreNow() throws Exception {
+    try (ServerFixture f = fixture("seq", 1)) {
+      assertFalse(f.stats().has("counters"), "no counter, no section");
+      AtomicLong indexed = new AtomicLong(7);
+      f.server.addCounter("documentsIndexedBeside", indexed::get);
+      assertEquals(7, f.stats().get("counters").get("documentsIndexedBeside").asLong());
+      indexed.set(1_234);
+      assertEquals(1_234, f.stats().get("counters").get("documentsIndexedBeside").asLong());
+      f.server.addCounter("documentsIndexedBeside", () -> 5);
+      assertEquals(5, f.stats().get("counters").get("documentsIndexedBeside").asLong());
     }
   }
 
