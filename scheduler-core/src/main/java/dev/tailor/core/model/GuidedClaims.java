@@ -1,5 +1,6 @@
 package dev.tailor.core.model;
 
+import dev.tailor.core.Internal;
 import dev.tailor.core.policy.PriorityClass;
 
 /**
@@ -23,6 +24,7 @@ import dev.tailor.core.policy.PriorityClass;
  * drop-in's searches ({@code WindowedSearch}) and the simulator's unit model claim by these rules,
  * so the model runs what the runtime runs.
  */
+@Internal
 public final class GuidedClaims {
 
   /**
