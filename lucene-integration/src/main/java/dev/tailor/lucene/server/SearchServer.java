@@ -8,11 +8,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.tailor.core.Predictor;
 import dev.tailor.core.RequestAttributes;
-import dev.tailor.core.Scheduler;
-import dev.tailor.core.metrics.RequestRecord;
-import dev.tailor.core.metrics.RunMetrics;
 import dev.tailor.core.policy.RequestView;
-import dev.tailor.core.policy.SystemView;
 import dev.tailor.lucene.QueryShape;
 import dev.tailor.lucene.SearchOutcome;
 import dev.tailor.lucene.TailorSearcher;
@@ -22,14 +18,11 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.LongSupplier;
-import org.HdrHistogram.Histogram;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.queryparser.classic.ParseException;
 import org.apache.lucene.queryparser.classic.QueryParser;
@@ -224,7 +217,7 @@ public final class SearchServer implements AutoCloseable {
   private final InFlight inFlight;
   private final LabelClasses labels;
   private final HttpServer http;
-  private final Map<String, LongSupplier> counters = new ConcurrentSkipListMap<>();
+  private final StatsPage statsPage;
 
   /**
    * Starts a server that predicts nothing.
@@ -266,6 +259,9 @@ public final class SearchServer implements AutoCloseable {
     this.labels = new LabelClasses(options.maxLabels(), options.labels());
     this.deadlines = new ClientDeadlines(options.clientTimeout());
     this.requestThreads = new RequestThreads(options.threads(), options.acceptQueue(), deadlines);
+    this.statsPage =
+        new StatsPage(
+            searcher.scheduler(), options.threads(), inFlight, requestThreads, deadlines, labels);
     try {
       // The backlog bounds connections the kernel holds before the server accepts them.
       this.http =
@@ -336,7 +332,7 @@ public final class SearchServer implements AutoCloseable {
       case "/search" -> search(exchange);
       case "/stats" -> {
         requireGet(exchange);
-        send(exchange, 200, stats());
+        send(exchange, 200, statsPage.render());
       }
       case "/policy" -> {
         requireGet(exchange);
@@ -526,72 +522,7 @@ public final class SearchServer implements AutoCloseable {
    * A second counter of the same name replaces the first.
    */
   public void addCounter(String name, LongSupplier value) {
-    counters.put(Objects.requireNonNull(name, "name"), Objects.requireNonNull(value, "value"));
-  }
-
-  private ObjectNode stats() {
-    Scheduler scheduler = searcher.scheduler();
-    RunMetrics metrics = scheduler.metrics();
-    ObjectNode out = JSON.createObjectNode();
-    out.set("latencyMicros", percentiles(metrics.latency()));
-    out.set("queueingMicros", percentiles(metrics.queueing()));
-    ObjectNode degrees = out.putObject("degreeDistribution");
-    metrics
-        .degreeDistribution()
-        .forEach(
-            (cls, counts) -> {
-              ObjectNode c = degrees.putObject(cls);
-              for (int d = 0; d < counts.length; d++) {
-                if (counts[d] > 0) {
-                  c.put(Integer.toString(d), counts[d]);
-                }
-              }
-            });
-    SystemView load = scheduler.systemView();
-    ObjectNode l = out.putObject("load");
-    l.put("active", load.activeRequests());
-    l.put("queued", load.queuedRequests());
-    l.put("busyWorkers", load.busyWorkers());
-    l.put("poolSize", scheduler.workers());
-    l.put("budget", scheduler.budget());
-    l.put("meanBudget", scheduler.meanBudget());
-    l.put("busyThreadsOnLong", load.busyThreadsOnLongRequests());
-    l.put("meanBusyWorkers", scheduler.meanBusyWorkers());
-    ObjectNode outcomes = out.putObject("outcomes");
-    for (RequestRecord.Outcome o : RequestRecord.Outcome.values()) {
-      outcomes.put(o.name().toLowerCase(Locale.ROOT), metrics.count(o));
-    }
-    ObjectNode h = out.putObject("http");
-    h.put("threads", options.threads());
-    h.put("maxInFlight", inFlight.limit());
-    h.put("inFlight", inFlight.current());
-    h.put("peakInFlight", inFlight.peak());
-    h.put("refused", inFlight.refused());
-    h.put("waitingConnections", requestThreads.queued());
-    h.put("dropped", requestThreads.dropped());
-    h.put("clientTimeouts", deadlines.expired());
-    h.put("labels", labels.distinct());
-    h.put("maxLabels", labels.limit());
-    if (!counters.isEmpty()) {
-      ObjectNode c = out.putObject("counters");
-      counters.forEach((name, value) -> c.put(name, value.getAsLong()));
-    }
-    return out;
-  }
-
-  private static ObjectNode percentiles(Histogram h) {
-    ObjectNode out = JSON.createObjectNode();
-    out.put("count", h.getTotalCount());
-    if (h.getTotalCount() > 0) {
-      out.put("mean", h.getMean() / 1_000);
-      for (double p : new double[] {50, 90, 99, 99.9}) {
-        out.put(
-            "p" + (p == Math.rint(p) ? Integer.toString((int) p) : Double.toString(p)),
-            h.getValueAtPercentile(p) / 1_000.0);
-      }
-      out.put("max", h.getMaxValue() / 1_000.0);
-    }
-    return out;
+    statsPage.addCounter(name, value);
   }
 
   private ObjectNode policy() {
