@@ -3,7 +3,6 @@ package dev.tailor.core.policy;
 import dev.tailor.core.Durations;
 import dev.tailor.core.model.SpeedupCurve;
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * The factories of the baseline policies the papers compare against: Sequential, Fixed(N), Adaptive
@@ -23,7 +22,7 @@ final class BaselinePolicies {
 
   static List<PolicyFactory> factories() {
     return List.of(
-        factory(
+        new BuiltInFactory(
             "seq",
             "seq",
             "sequential: every request runs on one thread",
@@ -31,7 +30,7 @@ final class BaselinePolicies {
               SpecArgs.split(args, 0, 0);
               return new FixedPolicy(1, "seq");
             }),
-        factory(
+        new BuiltInFactory(
             "fixed",
             "fixed:N",
             "every request runs with N threads from the start",
@@ -39,7 +38,7 @@ final class BaselinePolicies {
               int n = SpecArgs.split(args, 1, 1).positiveInt(0, "N");
               return new FixedPolicy(n, "fixed:" + n);
             }),
-        factory(
+        new BuiltInFactory(
             "steal-first",
             "steal-first",
             "tail-control's baseline: every request may take every worker, and a free worker helps"
@@ -48,7 +47,7 @@ final class BaselinePolicies {
               SpecArgs.split(args, 0, 0);
               return new WorkStealingPolicy(WorkerPreference.HELP_FIRST, "steal-first");
             }),
-        factory(
+        new BuiltInFactory(
             "admit-first",
             "admit-first",
             "tail-control's other baseline: every request may take every worker, and a free worker"
@@ -57,13 +56,13 @@ final class BaselinePolicies {
               SpecArgs.split(args, 0, 0);
               return new WorkStealingPolicy(WorkerPreference.ADMIT_FIRST, "admit-first");
             }),
-        factory(
+        new BuiltInFactory(
             "adaptive",
             "adaptive[:s1,s2,...]",
             "degree chosen once at admission from the queue length and an average speedup curve,"
                 + " to minimise the total response time of the queued requests",
             args -> new AdaptivePolicy(args.isEmpty() ? LUCENE_AVERAGE : SpeedupCurve.parse(args))),
-        factory(
+        new BuiltInFactory(
             "wq-linear",
             "wq-linear[:MAX]",
             "degree chosen once at admission, inversely proportional to the queue length",
@@ -71,7 +70,7 @@ final class BaselinePolicies {
               SpecArgs a = SpecArgs.split(args, 0, 1);
               return new WqLinearPolicy(a.size() == 0 ? 6 : a.positiveInt(0, "MAX"));
             }),
-        factory(
+        new BuiltInFactory(
             "rampup",
             "rampup:INTERVAL,MAX",
             "start with one thread, add one every INTERVAL up to MAX",
@@ -79,7 +78,7 @@ final class BaselinePolicies {
               SpecArgs a = SpecArgs.split(args, 2, 2);
               return new RampUpPolicy(a.positiveNanos(0, "INTERVAL"), a.positiveInt(1, "MAX"));
             }),
-        factory(
+        new BuiltInFactory(
             "pred",
             "pred[:THRESHOLD[,N]]",
             "TPC's Pred: requests predicted to take THRESHOLD (80ms) or more run with N (3)"
@@ -90,7 +89,7 @@ final class BaselinePolicies {
                   a.size() > 0 ? a.positiveNanos(0, "THRESHOLD") : 80_000_000L,
                   a.size() > 1 ? a.positiveInt(1, "N") : 3);
             }),
-        factory(
+        new BuiltInFactory(
             "rc",
             "rc:THRESHOLD,N",
             "clairvoyant: requests whose known sequential time reaches THRESHOLD run with N"
@@ -99,7 +98,7 @@ final class BaselinePolicies {
               SpecArgs a = SpecArgs.split(args, 2, 2);
               return new ClairvoyantPolicy(a.positiveNanos(0, "THRESHOLD"), a.positiveInt(1, "N"));
             }),
-        factory(
+        new BuiltInFactory(
             "oracle",
             "oracle:BUDGET[,N]",
             "clairvoyant ceiling: each request gets the fewest threads (up to N) that finish it"
@@ -110,11 +109,6 @@ final class BaselinePolicies {
               long budget = a.nonNegativeNanos(0, "BUDGET");
               return new OraclePolicy(budget, a.size() == 2 ? a.positiveInt(1, "N") : 0);
             }));
-  }
-
-  private static PolicyFactory factory(
-      String name, String usage, String description, Function<String, Policy> create) {
-    return new BuiltInFactory(name, usage, description, create);
   }
 
   /** Sequential ({@code N = 1}) and Fixed(N): degree N from admission to completion. */
