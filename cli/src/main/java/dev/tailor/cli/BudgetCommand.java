@@ -37,6 +37,8 @@ final class BudgetCommand implements Callable<Integer> {
 
   @Mixin StudyWorkload workload;
 
+  @Mixin CalibrationOption calibration;
+
   @Option(
       names = "--cores",
       split = ",",
@@ -110,7 +112,8 @@ final class BudgetCommand implements Callable<Integer> {
             requests / SweepPlan.COUNTED_WARMUP_DIVISOR,
             Math.max(1_000, requests),
             List.of(),
-            Simulator.WorkModel.UNITS);
+            Simulator.WorkModel.UNITS,
+            calibration.load(demand, spec.commandLine().getErr()));
     double mean = demand.meanSequentialNanos();
     long periodNanos = periodNanos(mean);
     BudgetStudy study;

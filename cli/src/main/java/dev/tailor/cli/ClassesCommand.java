@@ -42,6 +42,8 @@ final class ClassesCommand implements Callable<Integer> {
 
   @Mixin StudyWorkload workload;
 
+  @Mixin CalibrationOption calibration;
+
   @Option(
       names = "--mix",
       defaultValue = "interactive:0.9,background:0.1:x10",
@@ -124,7 +126,8 @@ final class ClassesCommand implements Callable<Integer> {
             requests / SweepPlan.COUNTED_WARMUP_DIVISOR,
             Math.max(1_000, requests),
             List.of(),
-            Simulator.WorkModel.UNITS);
+            Simulator.WorkModel.UNITS,
+            calibration.load(demand, spec.commandLine().getErr()));
     SweepPlan plan = SweepPlan.counted("poisson", seed, requests);
     PrintWriter o = spec.commandLine().getOut();
     o.printf(

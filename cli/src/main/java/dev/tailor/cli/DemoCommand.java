@@ -4,13 +4,16 @@ import dev.tailor.core.Durations;
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.model.WorkloadSpread;
+import dev.tailor.corpora.index.IndexManifest;
 import dev.tailor.load.InProcessSweep;
 import dev.tailor.load.Sweep;
 import dev.tailor.load.fidelity.FidelityReport;
 import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.load.report.Report;
 import dev.tailor.lucene.Slicing;
+import dev.tailor.lucene.TotalHits;
 import dev.tailor.predictor.ModelPredictor;
+import dev.tailor.sim.Calibration;
 import dev.tailor.sim.HindsightOracle;
 import dev.tailor.sim.arrival.SweepPlan;
 import java.io.IOException;
@@ -18,6 +21,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -75,18 +79,45 @@ final class DemoCommand implements Callable<Integer> {
   @Option(
       names = "--workload",
       defaultValue = "tb05",
-      paramLabel = "tb05|nq",
+      paramLabel = "tb05|tb05-exact|nq",
+      converter = WorkloadName.class,
       description =
-          "The real queries: tb05, the TREC 2005 Terabyte efficiency queries (a heavy tail), or"
-              + " nq, Natural Questions (a narrow spread, for comparison). Default"
-              + " ${DEFAULT-VALUE}.")
+          "The real queries: tb05, the TREC 2005 Terabyte efficiency queries (a heavy tail, 1M"
+              + " documents, queries of a third of a millisecond); tb05-exact, the same queries"
+              + " on 3M documents counting every hit, so that every match is scored (queries of"
+              + " milliseconds to tens of milliseconds, the papers' regime); or nq, Natural"
+              + " Questions (a narrow spread, for comparison). Default ${DEFAULT-VALUE}.")
   DemoWorkload workload;
+
+  /** Reads {@code --workload} by the names {@link DemoWorkload#toString} gives. */
+  static final class WorkloadName implements CommandLine.ITypeConverter<DemoWorkload> {
+    @Override
+    public DemoWorkload convert(String value) {
+      try {
+        return DemoWorkload.of(value);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.TypeConversionException(e.getMessage());
+      }
+    }
+  }
 
   @Option(
       names = "--docs",
-      defaultValue = "" + DEFAULT_DOCS,
-      description = "Synthetic documents to index (default ${DEFAULT-VALUE}).")
-  int docs;
+      paramLabel = "N",
+      description = "Synthetic documents to index (default: 1000000; 3000000 for tb05-exact).")
+  Integer docsOption;
+
+  /** The documents indexed: {@code --docs}, else the workload's default. */
+  private int docs;
+
+  @Option(
+      names = "--policies",
+      split = ",",
+      paramLabel = "NAME",
+      description =
+          "Run only these of the demo's policies, by name (e.g. seq,fixed,adaptive,fm-wc,oracle);"
+              + " the tables of the others are not built. Default: every policy.")
+  List<String> only;
 
   @Option(
       names = "--queries",
@@ -140,6 +171,7 @@ final class DemoCommand implements Callable<Integer> {
     Path root = TailorHome.root();
     Path data = dataOptions.dataDir();
     queries = queriesOption != null ? queriesOption : workload.defaultQueries();
+    docs = docsOption != null ? docsOption : workload.defaultDocs();
     Path synth = data.resolve("synth").resolve("demo-" + docs + ".txt");
     Path index = data.resolve("indexes").resolve("demo-" + docs);
     Path trace = workload.trace(data);
@@ -193,6 +225,16 @@ final class DemoCommand implements Callable<Integer> {
     } else {
       out.println("   reusing " + index);
     }
+    IndexManifest manifest = IndexManifest.read(index);
+    out.printf(
+        Locale.ROOT,
+        "   index: %,d documents, %.0f MB on disk, built in %.0f s%s%n",
+        manifest.docCount(),
+        manifest.segments().stream().mapToLong(IndexManifest.Segment::bytes).sum() / 1e6,
+        manifest.buildSeconds(),
+        Files.exists(synth)
+            ? String.format(Locale.ROOT, "; its corpus %.0f MB", Files.size(synth) / 1e6)
+            : "");
     step(
         out,
         5,
@@ -238,10 +280,21 @@ final class DemoCommand implements Callable<Integer> {
                 String.format(Locale.ROOT, "rc:%dus,2", Math.round(p75 * 1000)),
                 HindsightOracle.SPEC));
     DemoTables tables = new DemoTables(profile, cores, loads, this::run);
-    policies.addAll(tables.fewToMany(spread));
-    DemoTables.Tpc tpc = tables.tpc();
-    policies.addAll(tpc.policies());
-    policies.addAll(tables.tailControl(targetNanos));
+    if (wanted("fm", "fm-wc")) {
+      policies.addAll(tables.fewToMany(spread));
+    }
+    DemoTables.Tpc tpc = wanted("pred", "tp", "tpc", "tpc-oracle") ? tables.tpc() : null;
+    if (tpc != null) {
+      policies.addAll(tpc.policies());
+    }
+    if (wanted("steal-first", "admit-first", "tc", "tc-oracle")) {
+      policies.addAll(tables.tailControl(targetNanos));
+    }
+    policies.removeIf(p -> !wanted(p.replaceAll(":.*", "")));
+    if (policies.isEmpty()) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--policies: none of " + only + " is a policy of the demo");
+    }
     step(
         out,
         6,
@@ -277,15 +330,16 @@ final class DemoCommand implements Callable<Integer> {
         plan,
         report,
         cores,
-        tpc.model(),
-        targetNanos);
+        tpc == null ? null : tpc.model(),
+        targetNanos,
+        null);
     step(out, 7, "simulator fidelity: the same profile, policies, loads and arrivals, simulated");
     // The profile with the predictions attached: the simulated tpc, tp and pred see what the
     // predictor said, as the real ones did.
     FidelityReport.Written fidelity =
         FidelityReport.write(
             report,
-            tpc.predicted(),
+            tpc == null ? profile : tpc.predicted(),
             plan,
             null,
             Durations.parseNanos(FidelityCommand.DEFAULT_QUANTUM),
@@ -332,7 +386,8 @@ final class DemoCommand implements Callable<Integer> {
       Path report,
       int cores,
       Path model,
-      long targetNanos)
+      long targetNanos,
+      Calibration calibration)
       throws IOException, InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
     IndexAndTrace input = new IndexAndTrace();
@@ -350,7 +405,8 @@ final class DemoCommand implements Callable<Integer> {
                 List.of(Durations.parseNanos("5ms"), Durations.parseNanos("20ms")), targetNanos));
     sweep = sweep.withRepetitions(repeat);
     try (IndexAndTrace.Opened opened = input.open();
-        ModelPredictor predictor = ModelPredictor.watch(opened.reader(), model)) {
+        ModelPredictor predictor =
+            model == null ? null : ModelPredictor.watch(opened.reader(), model)) {
       // The oracle's budget is tuned per load in the simulator on the replay's own arrivals, then
       // run for real: the ceiling every other policy is placed against.
       sweep =
@@ -361,6 +417,7 @@ final class DemoCommand implements Callable<Integer> {
                   cores,
                   cores,
                   opened.manifest().sourceLabel(),
+                  calibration,
                   spec.commandLine().getErr()));
       List<PointResult> points =
           InProcessSweep.run(
@@ -368,7 +425,12 @@ final class DemoCommand implements Callable<Integer> {
               ReplayCommand.entries(opened.queries(), demand),
               sweep,
               new InProcessSweep.Server(
-                  cores, ReplayCommand.DEFAULT_QUEUE, 4 * cores, cores, predictor),
+                  cores,
+                  ReplayCommand.DEFAULT_QUEUE,
+                  4 * cores,
+                  cores,
+                  predictor,
+                  workload.totalHitsThreshold()),
               "measured on this machine (" + cores + " cores)",
               opened.manifest().sourceLabel(),
               ReplayCommand.pointPrinter(spec.commandLine().getErr(), sweep.size()));
@@ -407,9 +469,16 @@ final class DemoCommand implements Callable<Integer> {
         trace.toString(),
         "--limit",
         Integer.toString(queries),
+        "--total-hits",
+        TotalHits.format(workload.totalHitsThreshold()),
         "--out",
         profile.toString());
     return profile;
+  }
+
+  /** Whether {@code --policies} asks for any of these policies (by name), or for every policy. */
+  private boolean wanted(String... names) {
+    return only == null || Arrays.stream(names).anyMatch(only::contains);
   }
 
   private static void step(PrintWriter out, int n, String what) {

@@ -1,13 +1,16 @@
 package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
+import dev.tailor.core.model.DemandProfile;
 import dev.tailor.load.fidelity.FidelityReport;
 import dev.tailor.load.fidelity.FidelityTable;
+import dev.tailor.sim.Calibration;
 import dev.tailor.sim.arrival.SweepPlan;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -92,6 +95,8 @@ final class FidelityCommand implements Callable<Integer> {
               + " measured. Default: none.")
   Long target;
 
+  @Mixin CalibrationOption calibration;
+
   @Override
   public Integer call() throws Exception {
     SweepPlan plan =
@@ -99,10 +104,11 @@ final class FidelityCommand implements Callable<Integer> {
     long quantumNanos = Durations.parseNanos(quantum);
     PrintWriter err = spec.commandLine().getErr();
     FidelityReport.Written written;
+    Calibration charged = calibration.load(DemandProfile.read(profile), err);
     try {
       written =
           FidelityReport.write(
-              report, profile, plan, cores, quantumNanos, target == null ? 0 : target);
+              report, profile, plan, cores, quantumNanos, target == null ? 0 : target, charged);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }

@@ -113,6 +113,14 @@ final class ProfileCommand implements Callable<Integer> {
   int maxDegree;
 
   @Option(
+      names = "--total-hits",
+      paramLabel = "exact|N",
+      defaultValue = "1000",
+      converter = TotalHitsThreshold.class,
+      description = "How far each search counts its hits: " + TotalHitsThreshold.VALUES + ".")
+  int totalHits;
+
+  @Option(
       names = "--units-per-query",
       description =
           "Windows each query is cut into (default: as the drop-in cuts them on this machine,"
@@ -203,7 +211,8 @@ final class ProfileCommand implements Callable<Integer> {
           measured,
           Math.max(maxDegree, measured),
           unitsPerQuery != null ? unitsPerQuery : Slicing.DEFAULT_WINDOWS_PER_THREAD * measured,
-          seed);
+          seed,
+          totalHits);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

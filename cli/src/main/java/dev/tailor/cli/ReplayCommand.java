@@ -14,7 +14,9 @@ import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.load.report.Report;
 import dev.tailor.load.report.ReportedWorkload;
 import dev.tailor.lucene.Slicing;
+import dev.tailor.lucene.TotalHits;
 import dev.tailor.predictor.ModelPredictor;
+import dev.tailor.sim.Calibration;
 import dev.tailor.sim.HindsightOracle;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.PointPlan;
@@ -105,6 +107,18 @@ final class ReplayCommand implements Callable<Integer> {
   Path profile;
 
   @Option(
+      names = "--total-hits",
+      paramLabel = "exact|N",
+      converter = TotalHitsThreshold.class,
+      description =
+          "How far each search counts its hits: "
+              + TotalHitsThreshold.VALUES
+              + ". Default: as the --profile's searches did, else 1000.")
+  Integer totalHits;
+
+  @Mixin CalibrationOption calibration;
+
+  @Option(
       names = "--model",
       paramLabel = "FILE",
       description =
@@ -158,6 +172,7 @@ final class ReplayCommand implements Callable<Integer> {
                     budget,
                     cap,
                     opened.manifest().sourceLabel(),
+                    calibration.load(demand, err),
                     err));
       }
       List<String> texts = opened.queries().stream().map(TraceQuery::text).toList();
@@ -204,7 +219,8 @@ final class ReplayCommand implements Callable<Integer> {
                         ? unitsPerQuery
                         : Slicing.DEFAULT_WINDOWS_PER_THREAD * budget,
                     cap,
-                    predictor),
+                    predictor,
+                    totalHitsThreshold(demand)),
                 environment,
                 opened.manifest().sourceLabel(),
                 printPoint);
@@ -248,6 +264,32 @@ final class ReplayCommand implements Callable<Integer> {
    * The trace's queries as the in-process target runs them, each with its profiled sequential time
    * and speedup curve as its prediction where {@code profile} (which may be null) has it.
    */
+  /**
+   * The hits each search counts: {@code --total-hits}, else the profile's, else Lucene's default. A
+   * profile measured with another threshold describes other searches, so the two must agree.
+   */
+  private int totalHitsThreshold(DemandProfile demand) {
+    int profiled =
+        demand == null
+            ? DemandProfile.Settings.DEFAULT_TOTAL_HITS_THRESHOLD
+            : demand.settings().totalHitsThreshold();
+    if (totalHits == null) {
+      return profiled;
+    }
+    if (demand != null && totalHits != profiled) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--total-hits "
+              + TotalHits.format(totalHits)
+              + " differs from the profile's "
+              + TotalHits.format(profiled)
+              + " ("
+              + profile
+              + "): its times are of other searches");
+    }
+    return totalHits;
+  }
+
   static List<InProcessTarget.TraceEntry> entries(List<TraceQuery> queries, DemandProfile profile) {
     Map<String, DemandProfile.Request> profiled = byId(profile);
     List<InProcessTarget.TraceEntry> entries = new ArrayList<>();
@@ -315,6 +357,7 @@ final class ReplayCommand implements Callable<Integer> {
       int workers,
       int cap,
       String corpus,
+      Calibration calibration,
       PrintWriter err) {
     Simulator.WorkModel model =
         profile.requests().stream().allMatch(DemandProfile.Request::hasUnitTimes)
@@ -328,7 +371,8 @@ final class ReplayCommand implements Callable<Integer> {
             0,
             plan.maxBacklog(),
             plan.targetsNanos(),
-            model);
+            model,
+            calibration);
     return (listed, rps) -> {
       if (!HindsightOracle.isTuned(listed)) {
         return listed;

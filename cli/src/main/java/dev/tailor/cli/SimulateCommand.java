@@ -83,6 +83,8 @@ final class SimulateCommand implements Callable<Integer> {
 
   @Mixin SweepOptions sweep;
 
+  @Mixin CalibrationOption calibration;
+
   @Option(
       names = "--cores",
       defaultValue = "16",
@@ -209,7 +211,8 @@ final class SimulateCommand implements Callable<Integer> {
             requests / SweepPlan.COUNTED_WARMUP_DIVISOR,
             Math.max(1_000, requests),
             sweep.targetNanos(),
-            model);
+            model,
+            calibration.load(profile, err));
     SweepPlan plan = SweepPlan.counted(sweep.arrivals, sweep.seed, requests);
     int cap = sweep.degreeCap();
     Progress.Points progress = new Progress.Points(sweep.rps.size() * policies.size() * seeds);

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -208,11 +209,13 @@ final class TablesBuildTpcCommand implements Callable<Integer> {
       description = "Write the new table only if it is no worse than this one on the profile.")
   Path guard;
 
+  @Mixin CalibrationOption calibration;
+
   @Override
   public Integer call() throws IOException {
     PrintWriter err = spec.commandLine().getErr();
-    TpcTableBuilder builder = new TpcTableBuilder(options());
     DemandProfile demand = DemandProfile.read(profile);
+    TpcTableBuilder builder = new TpcTableBuilder(options(), calibration.load(demand, err));
     if (syntheticError != null) {
       try {
         demand = SyntheticPredictions.attach(demand, syntheticError, 1);

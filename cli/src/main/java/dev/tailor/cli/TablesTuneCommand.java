@@ -52,6 +52,8 @@ final class TablesTuneCommand implements Runnable {
 
     @Mixin FmTableOptions grid;
 
+    @Mixin CalibrationOption calibration;
+
     @Option(
         names = "--rps",
         split = ",",
@@ -161,7 +163,8 @@ final class TablesTuneCommand implements Runnable {
               requests / SweepPlan.COUNTED_WARMUP_DIVISOR,
               Math.max(1_000, requests),
               List.of(),
-              model);
+              model,
+              calibration.load(demand, spec.commandLine().getErr()));
       FmTableTuner.Plan plan;
       try {
         plan =

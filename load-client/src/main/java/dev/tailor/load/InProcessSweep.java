@@ -3,9 +3,11 @@ package dev.tailor.load;
 import dev.tailor.core.Predictor;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.metrics.PointResult;
+import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.DegreeCap;
 import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TailorSearcher;
+import dev.tailor.lucene.TotalHits;
 import java.io.IOException;
 import java.util.List;
 import java.util.function.Consumer;
@@ -32,9 +34,16 @@ public final class InProcessSweep {
    * @param maxDegree the degree cap of every policy ({@link DegreeCap}), or 0 for none
    * @param predictor predicts each query's sequential time as it is sent, for the policies that are
    *     not clairvoyant; null for none
+   * @param totalHitsThreshold each search counts its hits exactly up to this many ({@link
+   *     TotalHits#EXACT} for all): as the profile of the replayed queries did
    */
   public record Server(
-      int workers, int queue, int unitsPerQuery, int maxDegree, Predictor<Query> predictor) {
+      int workers,
+      int queue,
+      int unitsPerQuery,
+      int maxDegree,
+      Predictor<Query> predictor,
+      int totalHitsThreshold) {
 
     /**
      * Checks the cap.
@@ -45,6 +54,21 @@ public final class InProcessSweep {
       if (maxDegree < 0) {
         throw new IllegalArgumentException("the degree cap must be >= 1 or 0 (none)");
       }
+      if (totalHitsThreshold < 1) {
+        throw new IllegalArgumentException("the total-hits threshold must be >= 1");
+      }
+    }
+
+    /** A server whose searches count hits up to Lucene's default threshold. */
+    public Server(
+        int workers, int queue, int unitsPerQuery, int maxDegree, Predictor<Query> predictor) {
+      this(
+          workers,
+          queue,
+          unitsPerQuery,
+          maxDegree,
+          predictor,
+          DemandProfile.Settings.DEFAULT_TOTAL_HITS_THRESHOLD);
     }
 
     /** A server without a degree cap and without a predictor. */
@@ -80,19 +104,20 @@ public final class InProcessSweep {
       String corpus,
       Consumer<PointResult> onPoint)
       throws IOException, InterruptedException {
-    warmUp(reader, entries, server.workers());
+    warmUp(reader, entries, server.workers(), server.totalHitsThreshold());
     return Sweep.run(
         plan,
         policy ->
             new InProcessTarget(
-                reader,
-                entries,
-                policy,
-                server.workers(),
-                server.queue(),
-                server.unitsPerQuery(),
-                server.maxDegree(),
-                server.predictor()),
+                    reader,
+                    entries,
+                    policy,
+                    server.workers(),
+                    server.queue(),
+                    server.unitsPerQuery(),
+                    server.maxDegree(),
+                    server.predictor())
+                .totalHitsThreshold(server.totalHitsThreshold()),
         entries.size(),
         environment,
         corpus,
@@ -100,13 +125,13 @@ public final class InProcessSweep {
   }
 
   private static void warmUp(
-      IndexReader reader, List<InProcessTarget.TraceEntry> entries, int workers)
+      IndexReader reader, List<InProcessTarget.TraceEntry> entries, int workers, int totalHits)
       throws IOException {
     try (Scheduler scheduler = Scheduler.builder().policy("seq").workers(workers).build()) {
       TailorSearcher searcher = new TailorSearcher(reader, scheduler);
       for (int round = 0; round < WARM_UP_ROUNDS; round++) {
         for (InProcessTarget.TraceEntry e : entries) {
-          searcher.search(e.query(), 10);
+          searcher.search(e.query(), TotalHits.topTen(totalHits));
         }
       }
     }

@@ -8,6 +8,7 @@ import dev.tailor.core.metrics.Failures;
 import dev.tailor.core.metrics.RequestClasses;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.metrics.RunMetrics;
+import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.policy.DegreeCap;
 import dev.tailor.core.policy.Policy;
@@ -15,13 +16,13 @@ import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.core.policy.RequestView;
 import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TailorSearcher;
+import dev.tailor.lucene.TotalHits;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.UnaryOperator;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.TopScoreDocCollectorManager;
 
 /**
  * A {@link Scheduler} with the drop-in searcher over an index, in this process: each request is a
@@ -56,6 +57,7 @@ public final class InProcessTarget implements Target {
   private final TailorSearcher searcher;
   private final List<TraceEntry> queries;
   private volatile Measured measured;
+  private int totalHitsThreshold = DemandProfile.Settings.DEFAULT_TOTAL_HITS_THRESHOLD;
 
   private record Measured(long fromNanos, RunMetrics metrics) {}
 
@@ -158,6 +160,16 @@ public final class InProcessTarget implements Target {
             });
   }
 
+  /**
+   * Makes every search count its hits exactly up to {@code threshold} ({@link TotalHits#EXACT} for
+   * all), as the profile of the replayed queries did; call before the first {@link #send}. Returns
+   * this target.
+   */
+  InProcessTarget totalHitsThreshold(int threshold) {
+    this.totalHitsThreshold = threshold;
+    return this;
+  }
+
   /** The scheduler the searches run on. */
   public Scheduler scheduler() {
     return scheduler;
@@ -173,7 +185,7 @@ public final class InProcessTarget implements Target {
     TraceEntry entry = queries.get(query % queries.size());
     try {
       return scheduler.submit(
-          ctx -> searcher.search(entry.query(), new TopScoreDocCollectorManager(10, 1000)),
+          ctx -> searcher.search(entry.query(), TotalHits.topTen(totalHitsThreshold)),
           attributes(entry));
     } catch (RejectedExecutionException e) {
       return CompletableFuture.failedFuture(

@@ -54,6 +54,8 @@ public final class DemandProfiler {
    * @param maxDegree derive degrees above the measured ones up to this
    * @param unitsPerQuery the units each query is cut into
    * @param seed orders the rounds
+   * @param totalHitsThreshold each search counts its hits exactly up to this many ({@link
+   *     TotalHits#EXACT} for all)
    */
   public record Options(
       long warmupNanos,
@@ -63,7 +65,30 @@ public final class DemandProfiler {
       int measuredDegrees,
       int maxDegree,
       int unitsPerQuery,
-      long seed) {
+      long seed,
+      int totalHitsThreshold) {
+
+    /** Options whose searches count hits up to Lucene's default threshold. */
+    public Options(
+        long warmupNanos,
+        int rounds,
+        long minSampleNanos,
+        double remeasureSpread,
+        int measuredDegrees,
+        int maxDegree,
+        int unitsPerQuery,
+        long seed) {
+      this(
+          warmupNanos,
+          rounds,
+          minSampleNanos,
+          remeasureSpread,
+          measuredDegrees,
+          maxDegree,
+          unitsPerQuery,
+          seed,
+          DemandProfile.Settings.DEFAULT_TOTAL_HITS_THRESHOLD);
+    }
 
     /** Checks the options. */
     public Options {
@@ -72,10 +97,11 @@ public final class DemandProfiler {
           || minSampleNanos < 0
           || !(remeasureSpread >= 0)
           || measuredDegrees < 1
-          || unitsPerQuery < 1) {
+          || unitsPerQuery < 1
+          || totalHitsThreshold < 1) {
         throw new IllegalArgumentException(
             "need warmup >= 0, rounds >= 1, min sample >= 0, re-measure spread >= 0,"
-                + " measuredDegrees >= 1, unitsPerQuery >= 1");
+                + " measuredDegrees >= 1, unitsPerQuery >= 1, totalHitsThreshold >= 1");
       }
       if (maxDegree < measuredDegrees) {
         throw new IllegalArgumentException(
@@ -131,7 +157,8 @@ public final class DemandProfiler {
         options.minSampleNanos(),
         options.unitsPerQuery(),
         options.measuredDegrees(),
-        options.maxDegree());
+        options.maxDegree(),
+        options.totalHitsThreshold());
   }
 
   /**
@@ -183,7 +210,8 @@ public final class DemandProfiler {
                 monitor,
                 chunk.stream().map(ProfiledQuery::query).toList(),
                 options.rounds(),
-                options.seed() + done.size());
+                options.seed() + done.size(),
+                options.totalHitsThreshold());
         // The first chunk warms the JIT up; later ones only touch their queries once.
         rounds.run(
             warm ? 0 : options.warmupNanos(),

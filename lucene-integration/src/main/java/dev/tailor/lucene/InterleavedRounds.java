@@ -64,6 +64,7 @@ final class InterleavedRounds {
   private final List<Query> queries;
   private final QuerySamples[] samples;
   private final Random random;
+  private final int totalHitsThreshold;
 
   private int warmupRounds;
   private final List<Long> timedRoundNanos = new ArrayList<>();
@@ -78,7 +79,9 @@ final class InterleavedRounds {
       MachineMonitor monitor,
       List<Query> queries,
       int expectedSamples,
-      long seed) {
+      long seed,
+      int totalHitsThreshold) {
+    this.totalHitsThreshold = totalHitsThreshold;
     this.searchers = searchers;
     this.unitTimes = unitTimes;
     this.monitor = monitor;
@@ -135,7 +138,7 @@ final class InterleavedRounds {
       long compiledBefore = monitor.compilationMillis();
       for (int i : shuffled(all)) {
         for (int d = 1; d <= searchers.length; d++) {
-          long t = SearchTimings.time(searchers[d - 1], queries.get(i), 1);
+          long t = SearchTimings.time(searchers[d - 1], queries.get(i), 1, totalHitsThreshold);
           if (d == 1) {
             lastTimes[i] = t;
           }
@@ -179,7 +182,8 @@ final class InterleavedRounds {
       if (d == 1) {
         unitTimes.reset();
       }
-      long nanos = SearchTimings.time(searchers[d - 1], queries.get(i), s.batch());
+      long nanos =
+          SearchTimings.time(searchers[d - 1], queries.get(i), s.batch(), totalHitsThreshold);
       if (monitor.collections() != collections && attempt < GC_RETRIES) {
         gcDiscarded++;
         continue;

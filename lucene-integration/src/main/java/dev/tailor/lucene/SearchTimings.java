@@ -1,5 +1,6 @@
 package dev.tailor.lucene;
 
+import dev.tailor.core.model.DemandProfile;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -7,7 +8,6 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.TopScoreDocCollectorManager;
 
 /**
  * Times the same queries on two searchers in the same run, for the benchmarks that compare them:
@@ -167,9 +167,17 @@ public final class SearchTimings {
    * service would ask; the profiler times its samples the same way.
    */
   static long time(IndexSearcher searcher, Query query, int runs) throws IOException {
+    return time(searcher, query, runs, DemandProfile.Settings.DEFAULT_TOTAL_HITS_THRESHOLD);
+  }
+
+  /**
+   * As {@link #time(IndexSearcher, Query, int)}, counting hits up to {@code totalHitsThreshold}.
+   */
+  static long time(IndexSearcher searcher, Query query, int runs, int totalHitsThreshold)
+      throws IOException {
     long start = System.nanoTime();
     for (int r = 0; r < runs; r++) {
-      searcher.search(query, new TopScoreDocCollectorManager(10, 1000));
+      searcher.search(query, TotalHits.topTen(totalHitsThreshold));
     }
     return (System.nanoTime() - start) / runs;
   }

@@ -7,6 +7,7 @@ import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.policy.TpcPolicy;
 import dev.tailor.core.table.TableSource;
 import dev.tailor.core.table.TargetTable;
+import dev.tailor.sim.Calibration;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.PointPlan;
 import dev.tailor.sim.arrival.SweepPlan;
@@ -151,10 +152,20 @@ public final class TpcTableBuilder {
   public record Sources(String profile, String profileDigest, String model, String modelDigest) {}
 
   private final Options options;
+  private final Calibration calibration;
 
-  /** A builder with these options. */
+  /** A builder with these options, simulating nothing beyond the profile. */
   public TpcTableBuilder(Options options) {
+    this(options, null);
+  }
+
+  /**
+   * A builder with these options whose simulations charge every request what {@code calibration}
+   * says a served one costs beyond its profiled time (null for nothing).
+   */
+  public TpcTableBuilder(Options options, Calibration calibration) {
     this.options = options;
+    this.calibration = calibration;
   }
 
   /**
@@ -290,7 +301,8 @@ public final class TpcTableBuilder {
             point.warmupRequests(),
             Math.max(1_000, options.requests()),
             List.of(),
-            options.model());
+            options.model(),
+            calibration);
     try (TpcPolicy policy = TpcPolicy.of(options.variant(), source)) {
       return new Simulator(profile, policy, config).run(point, "tpc-build");
     }

@@ -32,7 +32,9 @@ final class FluidRequest extends SimRequest {
 
   @Override
   void begin(long at) {
-    remaining = kind.scaled(demand.sequentialNanos()); // the kind is known once admitted
+    // The kind is known once admitted. The wake-up is work of the fluid kind too: the model has no
+    // serial part, so threads that join share it as they share the rest.
+    remaining = kind.scaled(demand.sequentialNanos()) + wakeNanos;
     since = at;
     runOn(1, at);
   }

@@ -73,6 +73,18 @@ abstract class SimRequest implements RequestView {
   Kind kind = Kind.DEFAULT;
 
   /**
+   * Set by the simulator after construction: how long the thread that runs the request takes to
+   * wake once admitted ({@link Calibration#dispatchNanos}); it holds the request's slot meanwhile.
+   */
+  long wakeNanos;
+
+  /**
+   * Set by the simulator after construction: how much later than the request's end the client sees
+   * its answer ({@link Calibration#completionNanos} and {@link Calibration#sendLagNanos}).
+   */
+  long clientNanos;
+
+  /**
    * Whether a helper of this request leaves at its boundary for promptness (the dispatch core's).
    */
   java.util.function.Predicate<SimRequest> yields = r -> false;

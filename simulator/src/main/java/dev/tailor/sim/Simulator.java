@@ -16,6 +16,7 @@ import dev.tailor.core.policy.PriorityClass;
 import dev.tailor.sim.arrival.PointPlan;
 import java.util.Arrays;
 import java.util.List;
+import java.util.SplittableRandom;
 
 /**
  * A discrete-event simulation of {@code workers} threads running requests from a demand profile,
@@ -63,6 +64,9 @@ public final class Simulator {
    * @param maxBacklog queued requests beyond which the point stops as saturated
    * @param targetsNanos latency targets for the miss ratios
    * @param model how requests' threads progress through their work
+   * @param calibration what a served request costs on the measured machine beyond its profiled time
+   *     ({@link Calibration}), charged to every simulated request; null for nothing beyond the
+   *     profile
    */
   public record Config(
       int workers,
@@ -71,7 +75,8 @@ public final class Simulator {
       int warmupRequests,
       int maxBacklog,
       List<Long> targetsNanos,
-      WorkModel model) {
+      WorkModel model,
+      Calibration calibration) {
 
     /** Checks the configuration. */
     public Config {
@@ -83,6 +88,39 @@ public final class Simulator {
       if (model == null) {
         throw new IllegalArgumentException("need a work model");
       }
+    }
+
+    /** A configuration that charges nothing beyond the profile. */
+    public Config(
+        int workers,
+        long quantumNanos,
+        long longThresholdNanos,
+        int warmupRequests,
+        int maxBacklog,
+        List<Long> targetsNanos,
+        WorkModel model) {
+      this(
+          workers,
+          quantumNanos,
+          longThresholdNanos,
+          warmupRequests,
+          maxBacklog,
+          targetsNanos,
+          model,
+          null);
+    }
+
+    /** This configuration, charging {@code c} (null for nothing beyond the profile). */
+    public Config withCalibration(Calibration c) {
+      return new Config(
+          workers,
+          quantumNanos,
+          longThresholdNanos,
+          warmupRequests,
+          maxBacklog,
+          targetsNanos,
+          model,
+          c);
     }
 
     /**
@@ -161,6 +199,7 @@ public final class Simulator {
   private long now;
   private Dispatcher<SimRequest> dispatcher;
   private RunMetrics metrics;
+  private SplittableRandom costs; // draws the calibration's per-request costs
 
   /**
    * A simulator of {@code profile}'s requests under {@code policy}.
@@ -172,7 +211,11 @@ public final class Simulator {
     if (profile.requests().isEmpty()) {
       throw new IllegalArgumentException("the profile has no request");
     }
-    this.profile = profile;
+    Calibration c = config.calibration();
+    // A served request runs longer than its profiled time (the calibration's run scale); what a
+    // predictor says is of the profiled time, as it is in a real run, so predictions stay.
+    this.profile =
+        c == null ? profile : profile.scaled(c.runScale()).withPredictions(profile.predictions());
     this.policy = policy;
     this.clairvoyant = policy.clairvoyant();
     this.config = config;
@@ -182,6 +225,7 @@ public final class Simulator {
             profile.requests().stream()
                 .mapToLong(DemandProfile.Request::sequentialNanos)
                 .toArray());
+    profile = this.profile; // from here on, the profile as served
     int n = profile.requests().size();
     this.curves = new SpeedupCurve[n];
     this.units = config.model() == WorkModel.UNITS ? new UnitWork[n] : null;
@@ -226,6 +270,7 @@ public final class Simulator {
 
   private PointResult run(long[] arrivalsNanos, int[] order, int warmupRequests, Labels labels) {
     now = 0;
+    costs = new SplittableRandom(labels.seed() ^ 0x5DEECE66DL);
     metrics = RunMetrics.singleThreaded(classes);
     metrics.observeBusyWorkers(0, 0);
     dispatcher =
@@ -438,6 +483,12 @@ public final class Simulator {
     if (kinds != null || budgetPolicy != null) {
       s.yields = dispatcher::yields;
     }
+    Calibration c = config.calibration();
+    if (c != null) {
+      s.wakeNanos = Calibration.draw(c.dispatchNanos(), costs);
+      s.clientNanos =
+          Calibration.draw(c.completionNanos(), costs) + Calibration.draw(c.sendLagNanos(), costs);
+    }
     return s;
   }
 
@@ -474,8 +525,11 @@ public final class Simulator {
           completions.completed(r.id, r.arrival, now);
         }
         if (r.arrival >= measureFrom) {
-          metrics.record(r.record(now));
-          countLatency(r, now - r.arrival);
+          // The simulated client sees the answer its client-side costs later (completion and
+          // send lag, from the calibration), as a real client measures latency.
+          long seen = now + r.clientNanos;
+          metrics.record(r.record(seen));
+          countLatency(r, seen - r.arrival);
         }
       } else if (r.wantsHelper()) {
         dispatcher.helpMayBeWanted();

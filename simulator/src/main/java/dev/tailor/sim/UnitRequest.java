@@ -47,7 +47,7 @@ final class UnitRequest extends SimRequest {
 
   @Override
   void begin(long at) {
-    ownUntil = at + kind.scaled(units.serialNanos());
+    ownUntil = at + wakeNanos + kind.scaled(units.serialNanos());
     setBusy(1, at);
   }
 

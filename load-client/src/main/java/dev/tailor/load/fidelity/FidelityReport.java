@@ -4,6 +4,7 @@ import dev.tailor.core.io.AtomicFiles;
 import dev.tailor.core.model.DemandProfile;
 import dev.tailor.load.report.Report;
 import dev.tailor.load.report.ReportedWorkload;
+import dev.tailor.sim.Calibration;
 import dev.tailor.sim.arrival.SweepPlan;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -61,12 +62,34 @@ public final class FidelityReport {
       long quantumNanos,
       long targetNanos)
       throws IOException {
+    return write(reportDir, profileFile, plan, cores, quantumNanos, targetNanos, null);
+  }
+
+  /**
+   * Compares and writes, as {@link #write(Path, Path, SweepPlan, Integer, long, long)} does, every
+   * simulated request charged what {@code calibration} says a served one costs beyond its profiled
+   * time.
+   *
+   * @param calibration the machine's calibration, already checked against the profile, or null
+   * @throws IllegalArgumentException as the other overloads do
+   * @throws IOException as the other overloads do
+   */
+  public static Written write(
+      Path reportDir,
+      Path profileFile,
+      SweepPlan plan,
+      Integer cores,
+      long quantumNanos,
+      long targetNanos,
+      Calibration calibration)
+      throws IOException {
     MeasuredReport measured = MeasuredReport.read(reportDir);
     DemandProfile profile = DemandProfile.read(profileFile);
     SimulatorFidelity.requireSameQueries(measured, profileFile, profile);
     int workers = cores != null ? cores : profile.environment().cores();
     SimulatorFidelity.Comparison comparison =
-        SimulatorFidelity.compare(measured, profile, plan, workers, quantumNanos, targetNanos);
+        SimulatorFidelity.compare(
+            measured, profile, plan, workers, quantumNanos, targetNanos, calibration);
     String table =
         FidelityTable.markdown(
             comparison,

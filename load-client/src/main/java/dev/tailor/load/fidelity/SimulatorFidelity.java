@@ -7,6 +7,7 @@ import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.load.Sweep;
 import dev.tailor.load.report.ReplayedTrace;
+import dev.tailor.sim.Calibration;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.PointPlan;
 import dev.tailor.sim.arrival.SweepPlan;
@@ -145,6 +146,25 @@ public final class SimulatorFidelity {
       int workers,
       long quantumNanos,
       long targetNanos) {
+    return compare(report, profile, plan, workers, quantumNanos, targetNanos, null);
+  }
+
+  /**
+   * Simulates every measured point, as {@link #compare(MeasuredReport, DemandProfile, SweepPlan,
+   * int, long, long)} does, charging every simulated request what {@code calibration} says a served
+   * one costs beyond its profiled time.
+   *
+   * @param calibration the machine's calibration, or null for nothing beyond the profile
+   * @throws IllegalArgumentException if the plan's arrivals are not those a point records
+   */
+  public static Comparison compare(
+      MeasuredReport report,
+      DemandProfile profile,
+      SweepPlan plan,
+      int workers,
+      long quantumNanos,
+      long targetNanos,
+      Calibration calibration) {
     List<Simulator.WorkModel> models = models(profile);
     List<Row> rows = new ArrayList<>();
     List<Mismatch> mismatches = new ArrayList<>();
@@ -174,7 +194,8 @@ public final class SimulatorFidelity {
                 point.warmupRequests(),
                 Math.max(1_000, point.requests()),
                 targetNanos > 0 ? List.of(targetNanos) : List.of(),
-                model);
+                model,
+                calibration);
         String key = real.policy() + "|" + real.offeredRps() + "|" + real.seed() + "|" + model;
         PointResult sim = simulated.get(key);
         if (sim == null) {

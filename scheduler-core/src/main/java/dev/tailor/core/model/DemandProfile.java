@@ -148,6 +148,10 @@ public record DemandProfile(
    * @param unitsPerQuery the units each query was cut into
    * @param measuredDegrees degrees 1..this were measured
    * @param maxDegree degrees above {@code measuredDegrees} up to this are derived
+   * @param totalHitsThreshold each search counted its total hits exactly up to this many ({@link
+   *     #DEFAULT_TOTAL_HITS_THRESHOLD}, Lucene's default, for a profile that does not say), or
+   *     {@link Integer#MAX_VALUE} for an exact count: a search that counts every hit scores every
+   *     match, where a lower threshold lets Lucene skip the non-competitive ones
    */
   public record Settings(
       String method,
@@ -156,7 +160,31 @@ public record DemandProfile(
       long minSampleNanos,
       int unitsPerQuery,
       int measuredDegrees,
-      int maxDegree) {
+      int maxDegree,
+      int totalHitsThreshold) {
+
+    /** The hits counted exactly by a profile that does not say: Lucene's default, 1,000. */
+    public static final int DEFAULT_TOTAL_HITS_THRESHOLD = 1000;
+
+    /** Settings of searches that count hits up to {@link #DEFAULT_TOTAL_HITS_THRESHOLD}. */
+    public Settings(
+        String method,
+        long warmupNanos,
+        int rounds,
+        long minSampleNanos,
+        int unitsPerQuery,
+        int measuredDegrees,
+        int maxDegree) {
+      this(
+          method,
+          warmupNanos,
+          rounds,
+          minSampleNanos,
+          unitsPerQuery,
+          measuredDegrees,
+          maxDegree,
+          DEFAULT_TOTAL_HITS_THRESHOLD);
+    }
 
     /**
      * The profiler's method: timed rounds over the whole trace in a new order each round, each time
@@ -420,7 +448,10 @@ public record DemandProfile(
               fields.integer(set, "minSampleNanos", "settings.", 0),
               fields.smallInteger(set, "unitsPerQuery", "settings.", 1),
               fields.smallInteger(set, "measuredDegrees", "settings.", 1),
-              fields.smallInteger(set, "maxDegree", "settings.", 1));
+              fields.smallInteger(set, "maxDegree", "settings.", 1),
+              set.has("totalHitsThreshold")
+                  ? fields.smallInteger(set, "totalHitsThreshold", "settings.", 1)
+                  : Settings.DEFAULT_TOTAL_HITS_THRESHOLD);
       if (settings.maxDegree() < settings.measuredDegrees()) {
         throw fields.problem("settings.maxDegree", "must be >= settings.measuredDegrees");
       }

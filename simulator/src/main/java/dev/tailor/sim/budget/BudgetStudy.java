@@ -187,6 +187,7 @@ public final class BudgetStudy {
         base.warmupRequests(),
         base.maxBacklog(),
         base.targetsNanos(),
-        base.model());
+        base.model(),
+        base.calibration());
   }
 }

@@ -1,0 +1,46 @@
+package dev.tailor.cli;
+
+import dev.tailor.core.model.DemandProfile;
+import dev.tailor.sim.Calibration;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import picocli.CommandLine.Option;
+
+/**
+ * The {@code --calibration FILE} option of the commands that simulate: what a served request costs
+ * on the measured machine beyond its profiled time ({@link Calibration}, written by {@code tailor
+ * calibrate} or the demo), charged to every simulated request.
+ */
+final class CalibrationOption {
+
+  @Option(
+      names = "--calibration",
+      paramLabel = "FILE",
+      description =
+          "Charge every simulated request what a served one costs on the machine the calibration"
+              + " was measured on beyond its profiled time (./tailor calibrate): the run time's"
+              + " scale, the wake-up, the completion and the client's send lag, as measured"
+              + " distributions. Refused for a profile of another machine or workload.")
+  Path file;
+
+  /**
+   * The calibration, checked against {@code profile}, or null if none was given. A warning (older
+   * than the profile, or a profile it was not validated on) goes to {@code err}.
+   *
+   * @throws IOException naming the file and field, if it cannot be read or does not fit the profile
+   */
+  Calibration load(DemandProfile profile, PrintWriter err) throws IOException {
+    if (file == null) {
+      return null;
+    }
+    Calibration c = Calibration.read(file);
+    String warning = c.check(file, profile);
+    if (warning != null) {
+      err.println("warning: " + warning);
+    }
+    err.println("simulating with the " + c);
+    err.flush();
+    return c;
+  }
+}
