@@ -84,7 +84,7 @@ final class DemoCommand implements Callable<Integer> {
       description =
           "The real queries: tb05, the TREC 2005 Terabyte efficiency queries (a heavy tail, 1M"
               + " documents, queries of a third of a millisecond); tb05-exact, the same queries"
-              + " on 3M documents counting every hit, so that every match is scored (queries of"
+              + " on 6M documents counting every hit, so that every match is scored (queries of"
               + " milliseconds to tens of milliseconds, the papers' regime); or nq, Natural"
               + " Questions (a narrow spread, for comparison). Default ${DEFAULT-VALUE}.")
   DemoWorkload workload;
@@ -104,7 +104,7 @@ final class DemoCommand implements Callable<Integer> {
   @Option(
       names = "--docs",
       paramLabel = "N",
-      description = "Synthetic documents to index (default: 1000000; 3000000 for tb05-exact).")
+      description = "Synthetic documents to index (default: 1000000; 6000000 for tb05-exact).")
   Integer docsOption;
 
   /** The documents indexed: {@code --docs}, else the workload's default. */

@@ -60,6 +60,9 @@ class DemoCommandTest {
         DemoWorkload.TB05.trace(data));
     assertEquals(data.resolve("traces/nq/topics.dpr.nq.test.txt"), DemoWorkload.NQ.trace(data));
     assertEquals("tb05", DemoWorkload.TB05.toString());
+    assertEquals("tb05-exact", DemoWorkload.TB05_EXACT.toString());
+    assertEquals(DemoWorkload.TB05_EXACT, DemoWorkload.of("tb05-exact"));
+    assertEquals(DemoWorkload.TB05.trace(data), DemoWorkload.TB05_EXACT.trace(data));
     assertNotEquals(DemoWorkload.TB05.toString(), DemoWorkload.NQ.toString());
   }
 
@@ -69,7 +72,8 @@ class DemoCommandTest {
     DemoCommand demo = new DemoCommand();
     new picocli.CommandLine(demo).parseArgs();
     assertEquals(DemoCommand.DEFAULT_WORKLOAD, demo.workload);
-    assertEquals(DemoCommand.DEFAULT_DOCS, demo.docs);
+    assertEquals(null, demo.docsOption); // the workload's own size
+    assertEquals(DemoCommand.DEFAULT_DOCS, DemoCommand.DEFAULT_WORKLOAD.defaultDocs());
   }
 
   @Test
