@@ -46,7 +46,11 @@ public final class SchedulerOverheadBench {
   /** The benchmark's name, as {@code ./tailor bench} knows it. */
   public static final String NAME = "scheduler-overhead";
 
-  private static final String PATTERN = "SchedulerOverheadBenchmark|HelperUnitBenchmark";
+  private static final String PATTERN =
+      "SchedulerOverheadBenchmark|HelperUnitBenchmark|BreakdownCostBenchmark";
+
+  /** The most the latency breakdown may add to a request, nanoseconds. */
+  static final double BREAKDOWN_NANOS_GOAL = 200;
 
   private SchedulerOverheadBench() {}
 
@@ -115,6 +119,17 @@ public final class SchedulerOverheadBench {
         ratio,
         added,
         ratio <= RATIO_GOAL && added <= ADDED_NANOS_GOAL ? "met" : "NOT met");
+    JmhLauncher.Score without = get(s, "withoutBreakdown");
+    JmhLauncher.Score with = get(s, "withBreakdown");
+    double breakdown = with.score() - without.score();
+    out.printf(
+        "%n  latency breakdown (recording a finished request, same run): %.0f ns with it, %.0f ns"
+            + " without%n  goal: at most %.0f ns more per request%n  measured: %+.0f ns -> %s%n",
+        with.score(),
+        without.score(),
+        BREAKDOWN_NANOS_GOAL,
+        breakdown,
+        breakdown <= BREAKDOWN_NANOS_GOAL ? "met" : "NOT met");
     out.printf(
         "%n  added cost of going parallel, against inline with the same spin (fixed per request;"
             + " per unit, the slope from N = %d to %d)%n",

@@ -77,6 +77,8 @@ class JmhLauncherTest {
     s.put("released[units=512][spinMicros=default]", score(62000));
     s.put("joined[units=32][spinMicros=default]", score(5000));
     s.put("joined[units=512][spinMicros=default]", score(52000));
+    s.put("withoutBreakdown", score(30));
+    s.put("withBreakdown", score(75));
     StringWriter out = new StringWriter();
     SchedulerOverheadBench.print(s, 2, new PrintWriter(out, true));
     String report = out.toString();
@@ -89,6 +91,7 @@ class JmhLauncherTest {
     assertTrue(report.contains("+2000 ns, +0 ns/unit"), report);
     assertTrue(
         report.contains("measured: released +12000 ns -> NOT met; joined +2000 ns -> met"), report);
+    assertTrue(report.contains("measured: +45 ns -> met"), report); // the breakdown's cost
   }
 
   @Test

@@ -36,6 +36,7 @@ import picocli.CommandLine.Spec;
       BudgetCommand.class,
       AggregateCommand.class,
       FidelityCommand.class,
+      CalibrateCommand.class,
       BenchCommand.class,
       TestCommand.class,
       FuzzCommand.class,

@@ -68,6 +68,9 @@ final class Notifications {
       e.requestId = record.id();
       e.outcome = record.outcome().name();
       e.latencyNanos = record.latencyNanos();
+      e.queueingNanos = record.queueingNanos();
+      e.dispatchNanos = record.dispatchNanos();
+      e.runNanos = record.runNanos();
       e.workNanos = record.workNanos();
       e.maxDegree = record.maxDegree();
       e.commit();

@@ -69,6 +69,7 @@ final class Request<T> implements RequestView, RequestContext {
   private int maxThreads;
   private final DegreeHistory degrees = new DegreeHistory();
   private long ownSince;
+  private long firstRunNanos = UNKNOWN; // when beginOwn first ran
   private volatile Thread ownThread; // written under this, read without it by mayContinue
 
   Request(
@@ -134,6 +135,9 @@ final class Request<T> implements RequestView, RequestContext {
     synchronized (this) {
       ownThread = self;
       ownSince = beginWorkLocked(pool.nanoTime());
+      if (firstRunNanos == UNKNOWN) {
+        firstRunNanos = ownSince; // the breakdown's end of dispatch: no clock read of its own
+      }
     }
     return outer;
   }
@@ -403,11 +407,13 @@ final class Request<T> implements RequestView, RequestContext {
 
   synchronized RequestRecord record(long end, RequestRecord.Outcome outcome) {
     long start = startNanos == UNKNOWN ? end : startNanos;
+    long firstRun = firstRunNanos == UNKNOWN ? start : Math.clamp(firstRunNanos, start, end);
     return new RequestRecord(
         id,
         attributes.label(),
         arrivalNanos,
         start,
+        firstRun,
         end,
         completedWork,
         maxThreads,

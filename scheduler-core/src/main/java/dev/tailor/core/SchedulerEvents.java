@@ -75,6 +75,21 @@ final class SchedulerEvents {
     @Timespan(Timespan.NANOSECONDS)
     long latencyNanos;
 
+    @Label("Queueing")
+    @Description("Arrival to admitted")
+    @Timespan(Timespan.NANOSECONDS)
+    long queueingNanos;
+
+    @Label("Dispatch")
+    @Description("Admitted to first running: the wake-up of the thread that runs it")
+    @Timespan(Timespan.NANOSECONDS)
+    long dispatchNanos;
+
+    @Label("Run")
+    @Description("First running to the last thread's end")
+    @Timespan(Timespan.NANOSECONDS)
+    long runNanos;
+
     @Label("Work")
     @Timespan(Timespan.NANOSECONDS)
     long workNanos;

@@ -171,6 +171,7 @@ abstract class SimRequest implements RequestView {
         demand.category(),
         arrival,
         start,
+        Math.min(end, start + wakeNanos), // the calibration's wake-up, if any
         end,
         work,
         maxThreads,

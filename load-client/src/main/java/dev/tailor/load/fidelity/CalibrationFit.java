@@ -1,9 +1,12 @@
 package dev.tailor.load.fidelity;
 
+import dev.tailor.core.metrics.PointResult;
 import dev.tailor.core.model.DemandProfile;
 import dev.tailor.sim.Calibration;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Derives a {@link Calibration} from the latency breakdown of replayed requests run alone: requests
@@ -34,7 +37,51 @@ public final class CalibrationFit {
    */
   public record Parts(long[] dispatch, long[] run, long[] completion, long[] sendLag) {}
 
+  /** The policy whose requests run alone: the runs a calibration is derived from. */
+  public static final String ALONE = "seq";
+
   private CalibrationFit() {}
+
+  /**
+   * The calibration of a replay's report: every run of {@value #ALONE} at the report's lightest
+   * load.
+   *
+   * @throws IllegalArgumentException if the report has no such run, or its runs recorded no latency
+   *     breakdown (a replay against a server that does not report its timings)
+   */
+  public static Calibration fromReport(MeasuredReport report, DemandProfile profile) {
+    List<PointResult> alone =
+        report.points().stream().filter(p -> p.policy().equals(ALONE)).toList();
+    double lightest = alone.stream().mapToDouble(PointResult::offeredRps).min().orElse(Double.NaN);
+    List<PointResult> runs = alone.stream().filter(p -> p.offeredRps() == lightest).toList();
+    if (runs.isEmpty()) {
+      throw new IllegalArgumentException(
+          report.dir() + ": no run of " + ALONE + " to derive a calibration from");
+    }
+    List<Parts> parts = new ArrayList<>();
+    for (PointResult p : runs) {
+      Parts part = parts(p);
+      if (part == null) {
+        throw new IllegalArgumentException(
+            report.dir()
+                + ": the runs of "
+                + ALONE
+                + " recorded no latency breakdown (replayed against a server that does not"
+                + " report its timings?)");
+      }
+      parts.add(part);
+    }
+    return of(
+        profile,
+        parts,
+        String.format(
+            Locale.ROOT,
+            "%s: %d run(s) of %s at %.0f requests/s",
+            report.dir(),
+            runs.size(),
+            ALONE,
+            lightest));
+  }
 
   /**
    * The calibration of runs of requests alone against the profile of their queries.

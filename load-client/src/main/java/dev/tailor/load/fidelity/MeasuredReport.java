@@ -2,7 +2,6 @@ package dev.tailor.load.fidelity;
 
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.load.report.ReplayedTrace;
-import dev.tailor.sim.HindsightOracle;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,8 +12,9 @@ import java.util.stream.Stream;
 
 /**
  * A replay's report as the fidelity comparison reads it: its measured points (simulated ones left
- * out, and the tuned {@code oracle}'s, whose setting at each load its points do not record), by
- * load, policy and repetition, and the trace it replayed where the report records it.
+ * out), by load, policy and repetition, and the trace it replayed where the report records it. The
+ * tuned {@code oracle}'s points do not record the setting chosen at their load; the comparison
+ * tunes it again in the simulator, as the replay did.
  *
  * @param dir the report directory
  * @param points the measured points, by load then policy
@@ -43,7 +43,7 @@ public record MeasuredReport(Path dir, List<PointResult> points, ReplayedTrace t
     try (Stream<Path> files = Files.list(points)) {
       for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
         PointResult p = PointResult.read(f);
-        if (!p.environment().startsWith("simulated") && !HindsightOracle.isTuned(p.policy())) {
+        if (!p.environment().startsWith("simulated")) {
           out.add(p);
         }
       }

@@ -167,7 +167,8 @@ class FailuresReportTest {
             p.sendLag(),
             p.missRatio(),
             p.degreeDistribution(),
-            p.latencyHistogram());
+            p.latencyHistogram(),
+            null);
     Cell cell = Cell.of(List.of(v1)).get(0);
     assertEquals(
         "seq at 100 rps: point had 4 failures (2.0% of 200 sent), kinds not recorded: written by"

@@ -56,6 +56,9 @@ import org.HdrHistogram.Histogram;
  * @param degreeDistribution per request class, the count of requests by highest degree, or null
  *     where unknown
  * @param latencyHistogram the latency histogram, compressed and base64-encoded
+ * @param breakdown where the answered requests' served time went, part by part ({@link
+ *     LatencyBreakdown}), or null where the target did not report its timings (and in points older
+ *     than version 3)
  */
 public record PointResult(
     String format,
@@ -80,13 +83,17 @@ public record PointResult(
     Map<String, Double> sendLag,
     Map<String, Double> missRatio,
     Map<String, long[]> degreeDistribution,
-    String latencyHistogram) {
+    String latencyHistogram,
+    LatencyBreakdown breakdown) {
 
   /** The value of {@code format}. */
   public static final String FORMAT = "tailor-point-result";
 
-  /** The version this code writes: 2, whose latencies leave failed requests out. */
-  public static final int VERSION = 2;
+  /**
+   * The version this code writes: 3, with the latency breakdown (version 2's latencies already
+   * leave failed requests out).
+   */
+  public static final int VERSION = 3;
 
   /** The oldest version this code reads. */
   public static final int OLDEST_VERSION = 1;
@@ -167,7 +174,8 @@ public record PointResult(
         sendLag,
         missRatio,
         degreeDistribution,
-        latencyHistogram);
+        latencyHistogram,
+        breakdown);
   }
 
   /** The latency histogram, decoded. */
@@ -246,7 +254,36 @@ public record PointResult(
           numbers(fields.optionalObject(root, "sendLag", ""), "sendLag."),
           numbers(fields.object(root, "missRatio", ""), "missRatio."),
           counts(fields.optionalObject(root, "degreeDistribution", ""), "degreeDistribution."),
-          fields.text(root, "latencyHistogram", ""));
+          fields.text(root, "latencyHistogram", ""),
+          breakdown(fields.optionalObject(root, "breakdown", "")));
+    }
+
+    /** The breakdown, or null where the point has none. */
+    private LatencyBreakdown breakdown(JsonNode b) throws IOException {
+      if (b == null) {
+        return null;
+      }
+      JsonNode parts = fields.object(b, "parts", "breakdown.");
+      Map<String, LatencyBreakdown.Part> out = new LinkedHashMap<>();
+      for (String name : LatencyBreakdown.PARTS) {
+        String at = "breakdown.parts." + name + ".";
+        JsonNode p = fields.object(parts, name, "breakdown.parts.");
+        long[] percentiles = fields.longs(p, "percentilesNanos", at, 0);
+        if (percentiles.length != LatencyBreakdown.PERCENTILES) {
+          throw fields.problem(
+              at + "percentilesNanos",
+              "expected " + LatencyBreakdown.PERCENTILES + " values, got " + percentiles.length);
+        }
+        out.put(
+            name,
+            new LatencyBreakdown.Part(
+                fields.integer(p, "count", at, 0),
+                fields.nonNegative(p, "meanNanos", at),
+                fields.integer(p, "p50Nanos", at, 0),
+                fields.integer(p, "p99Nanos", at, 0),
+                percentiles));
+      }
+      return new LatencyBreakdown(out);
     }
 
     /**

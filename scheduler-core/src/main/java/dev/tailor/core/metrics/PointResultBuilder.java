@@ -36,6 +36,7 @@ public final class PointResultBuilder {
   private Histogram sendLag;
   private List<Long> targetsNanos = List.of();
   private Map<String, long[]> degreeDistribution;
+  private LatencyBreakdown breakdown;
 
   /**
    * A builder of {@code policy}'s point, whose latencies (warm-up left out) are {@code latency}:
@@ -152,6 +153,12 @@ public final class PointResultBuilder {
     return this;
   }
 
+  /** Where the served time went, part by part; null (the default) where it is not known. */
+  public PointResultBuilder breakdown(LatencyBreakdown breakdown) {
+    this.breakdown = breakdown;
+    return this;
+  }
+
   /** The point's result. */
   public PointResult build() {
     return new PointResult(
@@ -177,7 +184,8 @@ public final class PointResultBuilder {
         sendLag == null ? null : PointResult.percentiles(sendLag),
         missRatios(),
         degreeDistribution,
-        PointResult.encode(latency));
+        PointResult.encode(latency),
+        breakdown);
   }
 
   /**

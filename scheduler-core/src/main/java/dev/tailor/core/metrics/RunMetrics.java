@@ -1,5 +1,6 @@
 package dev.tailor.core.metrics;
 
+import dev.tailor.core.Internal;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -8,9 +9,10 @@ import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 
 /**
- * What a run of requests measured: latency and queueing delay in HdrHistograms, the degree
- * distribution per request class, outcome counts, and the time-weighted number of busy workers. The
- * runtime and the simulator both record into it, so their results share one format.
+ * What a run of requests measured: latency and its breakdown (queueing, dispatch and run, as {@link
+ * RequestRecord} defines them) in HdrHistograms, the degree distribution per request class, outcome
+ * counts, and the time-weighted number of busy workers. The runtime and the simulator both record
+ * into it, so their results share one format.
  *
  * <p>Thread-safe, except those made {@link #singleThreaded}. Recording a request allocates nothing
  * once its class has been seen.
@@ -25,6 +27,8 @@ public final class RunMetrics {
   private final RequestClasses classes;
   private final Histogram latency;
   private final Histogram queueing;
+  private final Histogram dispatch; // null: the breakdown is not kept
+  private final Histogram run;
   private final ConcurrentHashMap<String, AtomicLongArray> degreesByClass =
       new ConcurrentHashMap<>();
   private final AtomicLongArray outcomes =
@@ -41,10 +45,25 @@ public final class RunMetrics {
     this(classes, true);
   }
 
-  private RunMetrics(RequestClasses classes, boolean concurrent) {
+  private RunMetrics(RequestClasses classes, boolean concurrent, boolean breakdown) {
     this.classes = classes;
     this.latency = newHistogram(concurrent);
     this.queueing = newHistogram(concurrent);
+    this.dispatch = breakdown ? newHistogram(concurrent) : null;
+    this.run = breakdown ? newHistogram(concurrent) : null;
+  }
+
+  private RunMetrics(RequestClasses classes, boolean concurrent) {
+    this(classes, concurrent, true);
+  }
+
+  /**
+   * Metrics without the dispatch and run histograms, whose {@link #dispatch} and {@link #run} are
+   * empty: only for measuring what keeping them costs a request ({@code bench scheduler-overhead}).
+   */
+  @Internal
+  public static RunMetrics withoutBreakdown(RequestClasses classes) {
+    return new RunMetrics(classes, true, false);
   }
 
   /**
@@ -76,6 +95,10 @@ public final class RunMetrics {
       latency.recordValue(Math.max(1, Math.min(HIGHEST_TRACKABLE_NANOS, r.latencyNanos())));
     }
     queueing.recordValue(Math.max(1, Math.min(HIGHEST_TRACKABLE_NANOS, r.queueingNanos())));
+    if (dispatch != null) {
+      dispatch.recordValue(Math.max(1, Math.min(HIGHEST_TRACKABLE_NANOS, r.dispatchNanos())));
+      run.recordValue(Math.max(1, Math.min(HIGHEST_TRACKABLE_NANOS, r.runNanos())));
+    }
     degreesByClass
         .computeIfAbsent(classes.classify(r), k -> new AtomicLongArray(MAX_TRACKED_DEGREE + 1))
         .incrementAndGet(Math.min(r.maxDegree(), MAX_TRACKED_DEGREE));
@@ -120,6 +143,22 @@ public final class RunMetrics {
   /** A copy of the queueing-delay histogram (arrival to start, nanoseconds). */
   public Histogram queueing() {
     return queueing.copy();
+  }
+
+  /**
+   * A copy of the dispatch-delay histogram (admitted to first running: the wake-up, nanoseconds) of
+   * the requests that were not cancelled.
+   */
+  public Histogram dispatch() {
+    return dispatch == null ? newHistogram(false) : dispatch.copy();
+  }
+
+  /**
+   * A copy of the run-time histogram (first running to the last thread's end, nanoseconds) of the
+   * requests that were not cancelled.
+   */
+  public Histogram run() {
+    return run == null ? newHistogram(false) : run.copy();
   }
 
   /** How many requests ended with the given outcome. */

@@ -50,7 +50,8 @@ class PointResultJsonTest {
         null,
         Map.of("100ms", 0.0),
         Map.of("long", new long[] {0, 1, 1}),
-        PointResult.encode(h));
+        PointResult.encode(h),
+        LatencyBreakdown.of(h, h, h, h, h));
   }
 
   @Test
@@ -65,6 +66,34 @@ class PointResultJsonTest {
     assertNull(back.corpus());
     assertArrayEquals(new long[] {0, 1, 1}, back.degreeDistribution().get("long"));
     assertEquals(2, back.decodeLatency().getTotalCount());
+    assertEquals(p.breakdown(), back.breakdown());
+    assertEquals(5_000_000, back.breakdown().part("run").p99Nanos(), 5_000);
+  }
+
+  @Test
+  void aVersionTwoPointReadsWithoutABreakdown() throws IOException {
+    Path file = tmp.resolve("point.json");
+    point().write(file);
+    String v2 =
+        Files.readString(file)
+            .replaceFirst("\"version\" : 3", "\"version\" : 2")
+            .replaceFirst("(?s),\\s*\"breakdown\" : \\{.*}\\s*}\\s*}\\s*}\\s*$", "\n}");
+    Files.writeString(file, v2);
+    PointResult back = PointResult.read(file);
+    assertEquals(2, back.version());
+    assertNull(back.breakdown());
+  }
+
+  @Test
+  void aBreakdownPartWithTooFewPercentilesIsNamed() throws IOException {
+    Path file = tmp.resolve("point.json");
+    point().write(file);
+    Files.writeString(
+        file,
+        Files.readString(file)
+            .replaceFirst("\"percentilesNanos\" : \\[ [0-9]+,", "\"percentilesNanos\" : ["));
+    IOException e = assertThrows(IOException.class, () -> PointResult.read(file));
+    assertTrue(e.getMessage().contains("breakdown.parts.sendLag.percentilesNanos"), e.getMessage());
   }
 
   @Test
@@ -124,7 +153,7 @@ class PointResultJsonTest {
     point(new Failures(0, 0, 5, 0)).write(file);
     String v1 =
         Files.readString(file)
-            .replaceFirst("\"version\" : 2", "\"version\" : 1")
+            .replaceFirst("\"version\" : 3", "\"version\" : 1")
             .replaceFirst("\"failures\" : \\{[^}]*},", "");
     Files.writeString(file, v1);
     PointResult back = PointResult.read(file);
@@ -153,8 +182,8 @@ class PointResultJsonTest {
     Path file = tmp.resolve("point.json");
     point().write(file);
     Files.writeString(
-        file, Files.readString(file).replaceFirst("\"version\" : 2", "\"version\" : 3"));
+        file, Files.readString(file).replaceFirst("\"version\" : 3", "\"version\" : 4"));
     IOException e = assertThrows(IOException.class, () -> PointResult.read(file));
-    assertEquals(file + ": version: this Tailor reads versions 1 to 2, got 3", e.getMessage());
+    assertEquals(file + ": version: this Tailor reads versions 1 to 3, got 4", e.getMessage());
   }
 }

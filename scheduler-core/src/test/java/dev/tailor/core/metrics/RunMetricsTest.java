@@ -11,7 +11,17 @@ class RunMetricsTest {
 
   private static RequestRecord record(long id, long queuedMs, long latencyMs, Outcome outcome) {
     return new RequestRecord(
-        id, null, 0, queuedMs * MS, latencyMs * MS, latencyMs * MS, 1, 1, 1.0, outcome);
+        id,
+        null,
+        0,
+        queuedMs * MS,
+        queuedMs * MS,
+        latencyMs * MS,
+        latencyMs * MS,
+        1,
+        1,
+        1.0,
+        outcome);
   }
 
   @Test

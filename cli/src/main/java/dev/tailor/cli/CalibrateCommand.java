@@ -1,0 +1,72 @@
+package dev.tailor.cli;
+
+import dev.tailor.core.model.DemandProfile;
+import dev.tailor.load.fidelity.CalibrationFit;
+import dev.tailor.load.fidelity.MeasuredReport;
+import dev.tailor.sim.Calibration;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tailor calibrate}: the machine's {@link Calibration} from a replay's report: what its
+ * requests run alone ({@code seq} at the report's lightest load) cost beyond their profiled time,
+ * from the latency breakdown every replayed point records.
+ */
+@Command(
+    name = "calibrate",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Derive the simulator's calibration for this machine and workload from a replay's report:"
+          + " the served run time over the profiled time, and the wake-up, completion and"
+          + " send-lag distributions of the requests of seq at the report's lightest load (all"
+          + " its repetitions). simulate, fidelity, replay, tables tune, tables build tpc,"
+          + " classes and budget take the file as --calibration."
+    })
+final class CalibrateCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--report",
+      required = true,
+      paramLabel = "DIR",
+      description = "A replay's report directory (with points/*.json) that ran seq.")
+  Path report;
+
+  @Option(
+      names = "--profile",
+      required = true,
+      paramLabel = "FILE",
+      description = "The demand profile of the replayed queries.")
+  Path profile;
+
+  @Option(
+      names = "--out",
+      required = true,
+      paramLabel = "FILE",
+      description = "Where to write the calibration (JSON, written atomically).")
+  Path out;
+
+  @Override
+  public Integer call() throws Exception {
+    DemandProfile demand = DemandProfile.read(profile);
+    Calibration c;
+    try {
+      c = CalibrationFit.fromReport(MeasuredReport.read(report), demand);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+    }
+    c.write(out);
+    PrintWriter o = spec.commandLine().getOut();
+    o.println(c);
+    o.println("written to " + out);
+    o.flush();
+    return 0;
+  }
+}
