@@ -7,7 +7,10 @@ import dev.tailor.core.model.WorkloadSpread;
 import dev.tailor.corpora.index.IndexManifest;
 import dev.tailor.load.InProcessSweep;
 import dev.tailor.load.Sweep;
+import dev.tailor.load.fidelity.CalibrationFit;
+import dev.tailor.load.fidelity.CellErrors;
 import dev.tailor.load.fidelity.FidelityReport;
+import dev.tailor.load.fidelity.MeasuredReport;
 import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.load.report.Report;
 import dev.tailor.lucene.Slicing;
@@ -15,6 +18,7 @@ import dev.tailor.lucene.TotalHits;
 import dev.tailor.predictor.ModelPredictor;
 import dev.tailor.sim.Calibration;
 import dev.tailor.sim.HindsightOracle;
+import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.SweepPlan;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -150,6 +154,12 @@ final class DemoCommand implements Callable<Integer> {
           "Runs of every point, interleaved across the policies, so that the summary can tell a"
               + " difference from noise (default ${DEFAULT-VALUE}).")
   int repeat;
+
+  /** Runs of {@code seq} at the lightest load the calibration is derived from. */
+  static final int CALIBRATION_RUNS = 2;
+
+  /** How far simulated P50 and P99 may be from the measured ones, as a fraction. */
+  static final double FIDELITY_GOAL = 0.20;
 
   /** How many times the profile's median sequential time the default latency target is. */
   static final int TARGET_MEDIANS = 3;
@@ -295,9 +305,50 @@ final class DemoCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--policies: none of " + only + " is a policy of the demo");
     }
+    Path report = root.resolve("reports").resolve("demo");
+    SweepPlan plan =
+        SweepPlan.timed(
+            SweepOptions.DEFAULT_ARRIVALS,
+            SweepOptions.DEFAULT_SEED,
+            Durations.parseNanos(duration),
+            Durations.parseNanos(warmup));
     step(
         out,
         6,
+        String.format(
+            Locale.ROOT,
+            "the simulator's calibration: seq alone at %.0f requests/s, %d runs, apart from the"
+                + " sweep",
+            loads.get(0),
+            CALIBRATION_RUNS));
+    Path calibrationRun = report.resolve("calibration-run");
+    List<PointResult> alone =
+        sweep(
+            index,
+            trace,
+            profile,
+            demand,
+            List.of(CalibrationFit.ALONE),
+            loads.subList(0, 1),
+            plan,
+            calibrationRun,
+            cores,
+            null,
+            targetNanos,
+            null,
+            CALIBRATION_RUNS);
+    Calibration calibration =
+        CalibrationFit.fromReport(
+            new MeasuredReport(calibrationRun, alone, null), DemandProfile.read(profile));
+    Path calibrationFile =
+        profile.resolveSibling(
+            profile.getFileName().toString().replace(".json", ".calibration.json"));
+    calibration.write(calibrationFile);
+    out.println("   " + calibration);
+    out.println("   written to " + root.relativize(calibrationFile.toAbsolutePath()));
+    step(
+        out,
+        7,
         "open-loop sweep: "
             + policies.size()
             + " policies x loads "
@@ -313,27 +364,26 @@ final class DemoCommand implements Callable<Integer> {
                 cores,
                 repeat,
                 cores));
-    Path report = root.resolve("reports").resolve("demo");
-    SweepPlan plan =
-        SweepPlan.timed(
-            SweepOptions.DEFAULT_ARRIVALS,
-            SweepOptions.DEFAULT_SEED,
-            Durations.parseNanos(duration),
-            Durations.parseNanos(warmup));
-    sweep(
-        index,
-        trace,
-        profile,
-        demand,
-        policies,
-        loads,
-        plan,
-        report,
-        cores,
-        tpc == null ? null : tpc.model(),
-        targetNanos,
-        null);
-    step(out, 7, "simulator fidelity: the same profile, policies, loads and arrivals, simulated");
+    List<PointResult> points =
+        sweep(
+            index,
+            trace,
+            profile,
+            demand,
+            policies,
+            loads,
+            plan,
+            report,
+            cores,
+            tpc == null ? null : tpc.model(),
+            targetNanos,
+            calibration,
+            repeat);
+    step(
+        out,
+        8,
+        "simulator fidelity: the same profile, policies, loads and arrivals, simulated with the"
+            + " calibration");
     // The profile with the predictions attached: the simulated tpc, tp and pred see what the
     // predictor said, as the real ones did.
     FidelityReport.Written fidelity =
@@ -343,12 +393,17 @@ final class DemoCommand implements Callable<Integer> {
             plan,
             null,
             Durations.parseNanos(FidelityCommand.DEFAULT_QUANTUM),
-            targetNanos);
+            targetNanos,
+            calibration);
     String warning = FidelityReport.mismatchWarning(fidelity.comparison());
     if (warning != null) {
       spec.commandLine().getErr().println(warning);
     }
     out.print(fidelity.table());
+    out.println();
+    Simulator.WorkModel model = fidelity.comparison().models().getLast(); // units where measured
+    out.print(
+        CellErrors.markdown(CellErrors.of(fidelity.comparison(), model), model, FIDELITY_GOAL));
     out.println();
     out.println("What is real and what is synthetic:");
     out.println(
@@ -365,17 +420,20 @@ final class DemoCommand implements Callable<Integer> {
         "report: "
             + root.relativize(report)
             + " (summary.md, fidelity.md, p99.png, p999.png, cdf.png, miss.png, results.csv,"
-            + " sustained.csv)");
+            + " sustained.csv; the calibration's run in calibration-run/)");
+    out.println();
+    out.println(Report.verdict(points));
     out.flush();
     return 0;
   }
 
   /**
-   * Step 6: the open-loop sweep of the profiled queries in this process, as {@code tailor replay}
-   * runs it with its defaults, its report written to {@code report}, its misses at {@code
-   * targetNanos} given.
+   * An open-loop sweep of the profiled queries in this process, as {@code tailor replay} runs it
+   * with its defaults, {@code repetitions} runs of every point, its report written to {@code
+   * report}, its misses at {@code targetNanos} given, the oracle tuned in the simulator charged
+   * with {@code calibration} (null for none); the calibration's run (one policy) prints no summary.
    */
-  private void sweep(
+  private List<PointResult> sweep(
       Path index,
       Path trace,
       Path profile,
@@ -387,7 +445,8 @@ final class DemoCommand implements Callable<Integer> {
       int cores,
       Path model,
       long targetNanos,
-      Calibration calibration)
+      Calibration calibration,
+      int repetitions)
       throws IOException, InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
     IndexAndTrace input = new IndexAndTrace();
@@ -403,7 +462,7 @@ final class DemoCommand implements Callable<Integer> {
             ReplayCommand.drainNanos(Durations.parseNanos(duration)),
             LatencyTarget.withTarget(
                 List.of(Durations.parseNanos("5ms"), Durations.parseNanos("20ms")), targetNanos));
-    sweep = sweep.withRepetitions(repeat);
+    sweep = sweep.withRepetitions(repetitions);
     try (IndexAndTrace.Opened opened = input.open();
         ModelPredictor predictor =
             model == null ? null : ModelPredictor.watch(opened.reader(), model)) {
@@ -434,16 +493,20 @@ final class DemoCommand implements Callable<Integer> {
               "measured on this machine (" + cores + " cores)",
               opened.manifest().sourceLabel(),
               ReplayCommand.pointPrinter(spec.commandLine().getErr(), sweep.size()));
-      out.println(
+      String summary =
           Report.write(
               report,
               points,
               Double.NaN,
               ReplayCommand.workload(opened.queries(), profile, demand),
               ReplayedTrace.of(trace, opened.queries().size()),
-              new Report.Conditions(cores, Sweep.ORDER).withTarget(targetNanos)));
+              new Report.Conditions(cores, Sweep.ORDER).withTarget(targetNanos));
+      if (policies.size() > 1) {
+        out.println(summary);
+      }
+      out.flush();
+      return points;
     }
-    out.flush();
   }
 
   /**
@@ -482,7 +545,7 @@ final class DemoCommand implements Callable<Integer> {
   }
 
   private static void step(PrintWriter out, int n, String what) {
-    out.printf("%n[%d/7] %s%n", n, what);
+    out.printf("%n[%d/8] %s%n", n, what);
     out.flush();
   }
 

@@ -92,6 +92,14 @@ public final class HttpTarget implements Target {
         null);
   }
 
+  /** The {@code Server-Timing} header of the response, where it gives the breakdown's parts. */
+  @Override
+  public ServerTiming timing(Object answer) {
+    return answer instanceof HttpResponse<?> r
+        ? ServerTiming.parse(r.headers().firstValue(ServerTiming.HEADER).orElse(null))
+        : null;
+  }
+
   @Override
   public String policy() {
     return policy;

@@ -19,6 +19,7 @@ import dev.tailor.lucene.TailorSearcher;
 import dev.tailor.lucene.TotalHits;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.UnaryOperator;
 import org.apache.lucene.index.IndexReader;
@@ -60,6 +61,18 @@ public final class InProcessTarget implements Target {
   private int totalHitsThreshold = DemandProfile.Settings.DEFAULT_TOTAL_HITS_THRESHOLD;
 
   private record Measured(long fromNanos, RunMetrics metrics) {}
+
+  /**
+   * The searches whose bodies have run and whose records have not come yet, by request id: the
+   * listener hands each its record before the request's future completes, so the replayer finds the
+   * server's timings in the answer.
+   */
+  private final ConcurrentHashMap<Long, Answer> running = new ConcurrentHashMap<>();
+
+  /** A search's answer: the record the scheduler made of it, once it completed. */
+  private static final class Answer {
+    volatile RequestRecord record;
+  }
 
   /**
    * A target running {@code policy} on {@code workers} threads, without a degree cap.
@@ -152,6 +165,10 @@ public final class InProcessTarget implements Target {
             new SchedulerListener() {
               @Override
               public void requestCompleted(RequestRecord record) {
+                Answer a = running.remove(record.id());
+                if (a != null) {
+                  a.record = record;
+                }
                 Measured m = measured;
                 if (m != null && record.arrivalNanos() - m.fromNanos() >= 0) {
                   m.metrics().record(record);
@@ -184,9 +201,15 @@ public final class InProcessTarget implements Target {
   public CompletableFuture<?> send(int query) {
     TraceEntry entry = queries.get(query % queries.size());
     try {
-      return scheduler.submit(
-          ctx -> searcher.search(entry.query(), TotalHits.topTen(totalHitsThreshold)),
-          attributes(entry));
+      Answer answer = new Answer();
+      return scheduler
+          .submit(
+              ctx -> {
+                running.put(ctx.view().id(), answer);
+                return searcher.search(entry.query(), TotalHits.topTen(totalHitsThreshold));
+              },
+              attributes(entry))
+          .thenApply(topDocs -> answer);
     } catch (RejectedExecutionException e) {
       return CompletableFuture.failedFuture(
           new RequestFailedException(Failures.Kind.REJECTED, e.getMessage(), e));
@@ -206,6 +229,13 @@ public final class InProcessTarget implements Target {
     long predicted =
         predictor == null ? RequestView.UNKNOWN : predictor.predictSequentialNanos(entry.query());
     return new RequestAttributes(entry.category(), predicted);
+  }
+
+  /** The scheduler's record of the search answered with {@code answer}. */
+  @Override
+  public ServerTiming timing(Object answer) {
+    RequestRecord r = answer instanceof Answer a ? a.record : null;
+    return r == null ? null : new ServerTiming(r.queueingNanos(), r.dispatchNanos(), r.runNanos());
   }
 
   @Override

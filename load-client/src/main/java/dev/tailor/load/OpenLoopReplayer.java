@@ -1,6 +1,7 @@
 package dev.tailor.load;
 
 import dev.tailor.core.metrics.Failures;
+import dev.tailor.core.metrics.LatencyBreakdown;
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.core.metrics.PointResultBuilder;
 import dev.tailor.core.metrics.RunMetrics;
@@ -29,6 +30,11 @@ import org.HdrHistogram.Histogram;
  * a percentile; it counts as a miss of every latency target instead ({@link PointResultBuilder}).
  * Every request sent in the measured window is counted exactly once: {@code sent == completed +
  * failed}, however its answer races the deadline.
+ *
+ * <p>Where the target says how the server spent a request's time ({@link Target#timing}), the point
+ * also gets its {@link LatencyBreakdown}: for each request answered with a result, its send lag,
+ * its server's queued, dispatch and run parts, and the rest of its latency as completion, so that
+ * the parts of every request add up to its latency.
  */
 public final class OpenLoopReplayer {
 
@@ -85,7 +91,7 @@ public final class OpenLoopReplayer {
     Histogram lag = new Histogram(1, HIGHEST, 3);
     long start = clock.nanoTime() + LEAD_NANOS;
     long measureFrom = start + settings.warmupNanos();
-    Answers answers = new Answers(clock, start, offsetsNanos, settings.warmupNanos());
+    Answers answers = new Answers(target, clock, start, offsetsNanos, settings.warmupNanos());
     RunMetrics serverSide = target.measureFrom(measureFrom);
     long cpuBefore = processCpuNanos();
     int n = offsetsNanos.length;
@@ -104,8 +110,11 @@ public final class OpenLoopReplayer {
         lag.recordValue(clamp(now - intended));
         sent++;
       }
+      answers.sentAt(i, now);
       int request = i;
-      target.send(queryOrder[i]).whenComplete((result, error) -> answers.answer(request, error));
+      target
+          .send(queryOrder[i])
+          .whenComplete((result, error) -> answers.answer(request, result, error));
     }
     boolean drained = answers.drain(i, clock.nanoTime() + settings.drainNanos());
     long lastIntended = start + (i == 0 ? 0 : offsetsNanos[i - 1]);
@@ -134,6 +143,7 @@ public final class OpenLoopReplayer {
         .sendLag(lag)
         .missTargets(settings.targetsNanos())
         .degreeDistribution(serverSide == null ? null : serverSide.degreeDistribution())
+        .breakdown(answers.breakdown())
         .build();
   }
 
@@ -147,9 +157,11 @@ public final class OpenLoopReplayer {
     private static final int ANSWERED = 1;
     private static final int UNANSWERED = 2;
 
+    private final Target target;
     private final ReplayClock clock;
     private final long start;
     private final long[] offsetsNanos;
+    private final long[] sentAt; // written before the send, read once its answer came
     private final int firstMeasured;
     private final AtomicIntegerArray state;
     private final CountDownLatch unsettled;
@@ -157,9 +169,17 @@ public final class OpenLoopReplayer {
     private final ConcurrentHistogram latency = new ConcurrentHistogram(1, HIGHEST, 3);
     private final AtomicLong completed = new AtomicLong();
     private final AtomicLongArray failed = new AtomicLongArray(Failures.Kind.values().length);
+    // The breakdown of the measured requests answered with a result whose timing the target gave.
+    private final ConcurrentHistogram sendLag = new ConcurrentHistogram(1, HIGHEST, 3);
+    private final ConcurrentHistogram queued = new ConcurrentHistogram(1, HIGHEST, 3);
+    private final ConcurrentHistogram dispatch = new ConcurrentHistogram(1, HIGHEST, 3);
+    private final ConcurrentHistogram run = new ConcurrentHistogram(1, HIGHEST, 3);
+    private final ConcurrentHistogram completion = new ConcurrentHistogram(1, HIGHEST, 3);
 
-    Answers(ReplayClock clock, long start, long[] offsetsNanos, long warmupNanos) {
+    Answers(Target target, ReplayClock clock, long start, long[] offsetsNanos, long warmupNanos) {
+      this.target = target;
       this.clock = clock;
+      this.sentAt = new long[offsetsNanos.length];
       this.start = start;
       this.offsetsNanos = offsetsNanos;
       int first = 0;
@@ -185,8 +205,13 @@ public final class OpenLoopReplayer {
       return true;
     }
 
+    /** Notes when request {@code i} was sent, before it is. */
+    void sentAt(int i, long nanos) {
+      sentAt[i] = nanos;
+    }
+
     /** Settles request {@code i} by its answer: a result if {@code error} is null. */
-    void answer(int i, Throwable error) {
+    void answer(int i, Object result, Throwable error) {
       long done = clock.nanoTime();
       inFlight.decrementAndGet();
       if (!state.compareAndSet(i, OPEN, ANSWERED)) {
@@ -195,8 +220,10 @@ public final class OpenLoopReplayer {
       try {
         if (measured(i)) {
           if (error == null) {
-            latency.recordValue(clamp(done - (start + offsetsNanos[i])));
+            long intended = start + offsetsNanos[i];
+            latency.recordValue(clamp(done - intended));
             completed.incrementAndGet();
+            breakDown(done - intended, sentAt[i] - intended, target.timing(result));
           } else {
             failed.incrementAndGet(RequestFailedException.kindOf(error).ordinal());
           }
@@ -230,6 +257,36 @@ public final class OpenLoopReplayer {
         unsettled.await();
       }
       return drained;
+    }
+
+    /**
+     * Records one answered request's parts: what the server says, the client's lag, and the rest of
+     * its latency as completion, so that the parts add up to the latency.
+     */
+    private void breakDown(long latency, long lag, ServerTiming server) {
+      if (server == null) {
+        return;
+      }
+      long lagNanos = Math.max(0, lag);
+      long rest =
+          latency - lagNanos - server.queuedNanos() - server.dispatchNanos() - server.runNanos();
+      sendLag.recordValue(clamp(lagNanos));
+      queued.recordValue(clamp(server.queuedNanos()));
+      dispatch.recordValue(clamp(server.dispatchNanos()));
+      run.recordValue(clamp(server.runNanos()));
+      completion.recordValue(clamp(rest));
+    }
+
+    /**
+     * The breakdown of the measured requests answered with a result, or null where the target gave
+     * the timing of none; call once drained.
+     */
+    LatencyBreakdown breakdown() {
+      if (run.getTotalCount() == 0) {
+        return null;
+      }
+      return LatencyBreakdown.of(
+          sendLag.copy(), queued.copy(), dispatch.copy(), run.copy(), completion.copy());
     }
 
     /** The latencies of the measured requests answered with a result; call once drained. */

@@ -27,6 +27,15 @@ public interface Target extends AutoCloseable {
     return null;
   }
 
+  /**
+   * What the server says the request answered with {@code answer} (the value its {@link #send}
+   * future completed with) spent queued, waking and running, or null where it does not say: the
+   * replay then records no latency breakdown for it.
+   */
+  default ServerTiming timing(Object answer) {
+    return null;
+  }
+
   /** What the policy deciding on this target is, e.g. {@code fixed:2}. */
   String policy();
 

@@ -1,5 +1,6 @@
 package dev.tailor.load.fidelity;
 
+import dev.tailor.core.metrics.LatencyBreakdown;
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.core.model.DemandProfile;
 import dev.tailor.sim.Calibration;
@@ -81,6 +82,19 @@ public final class CalibrationFit {
             runs.size(),
             ALONE,
             lightest));
+  }
+
+  /** A point's breakdown as the calibration reads it, or null where the point has none. */
+  static Parts parts(PointResult p) {
+    LatencyBreakdown b = p.breakdown();
+    if (b == null) {
+      return null;
+    }
+    return new Parts(
+        b.part("dispatch").percentilesNanos(),
+        b.part("run").percentilesNanos(),
+        b.part("completion").percentilesNanos(),
+        b.part("sendLag").percentilesNanos());
   }
 
   /**

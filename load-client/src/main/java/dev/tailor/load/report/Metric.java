@@ -1,6 +1,7 @@
 package dev.tailor.load.report;
 
 import dev.tailor.core.metrics.Failures;
+import dev.tailor.core.metrics.LatencyBreakdown;
 import dev.tailor.core.metrics.PointResult;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -89,6 +90,21 @@ public final class Metric {
   public static final Metric SEND_LAG_P99 =
       new Metric("send_lag_p99", "ms", p -> millis(p.sendLag(), "p99"), fixed(3));
 
+  /**
+   * A percentile ({@code 50} or {@code 99}) of a part of the latency breakdown ({@code queued},
+   * ...), e.g. {@code run_p99}, in milliseconds; absent where the point has no breakdown.
+   */
+  static Metric breakdown(String part, int percentile) {
+    return new Metric(
+        part + "_p" + percentile,
+        "ms",
+        p ->
+            p.breakdown() == null
+                ? null
+                : p.breakdown().part(part).percentilesNanos()[percentile] / 1e6,
+        fixed(3));
+  }
+
   /** CPU time the process used during the point, where known. */
   public static final Metric CPU =
       new Metric("cpu", "s", p -> p.cpuNanos() < 0 ? null : p.cpuNanos() / 1e9, fixed(3));
@@ -137,7 +153,8 @@ public final class Metric {
 
   /**
    * Every metric of the CSV, in column order: rates, counts (the failures' share and kinds after
-   * their count), latency, queueing, send lag, CPU, then the miss ratio of each of {@code targets}.
+   * their count), latency, queueing, send lag, CPU, the P50 and P99 of each part of the latency
+   * breakdown, then the miss ratio of each of {@code targets}.
    */
   public static List<Metric> csvColumns(Collection<String> targets) {
     List<Metric> out =
@@ -163,6 +180,10 @@ public final class Metric {
                 QUEUE_P99,
                 SEND_LAG_P99,
                 CPU));
+    for (String part : LatencyBreakdown.PARTS) {
+      out.add(breakdown(part, 50));
+      out.add(breakdown(part, 99));
+    }
     for (String t : targets) {
       out.add(missRatio(t));
     }

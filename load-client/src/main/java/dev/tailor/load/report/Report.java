@@ -261,6 +261,16 @@ public final class Report {
   }
 
   /**
+   * The paragraph a summary ends with: at which loads a Tailor policy (neither a baseline nor
+   * clairvoyant) beats the best static baseline (seq or fixed) beyond the repetitions' noise, by
+   * how much and with what share of the oracle's headroom, and where none does, what the best
+   * static baseline's served time is made of (its latency breakdown).
+   */
+  public static String verdict(List<PointResult> points) {
+    return new Conclusion(points, BreakdownTable::phrase).paragraph();
+  }
+
+  /**
    * A policy's name for tables and legends: its specification with any file path shortened to the
    * file's name ({@code fm:/long/path/table.json} becomes {@code fm:table.json}).
    */

@@ -20,6 +20,10 @@ import java.util.TreeSet;
  *       compares.
  *   <li>Where the report has a latency target, every cell's share of requests that missed it and
  *       each policy's sustained load ({@link Misses}), tail-control's objective.
+ *   <li>Where the points have a latency breakdown, each part's P50 and P99 per cell ({@link
+ *       BreakdownTable}).
+ *   <li>The verdict ({@link Conclusion}): where a Tailor policy beats the best static baseline
+ *       beyond noise, and where nothing does, what the served time is made of.
  * </ul>
  */
 final class Summary {
@@ -34,6 +38,7 @@ final class Summary {
   /** What marks a cell, in every table, where a run had failures. */
   static final String FLAG = "!";
 
+  private final List<PointResult> points;
   private final List<Cell> cells;
   private final List<String> policies;
   private final List<Double> loads;
@@ -52,6 +57,7 @@ final class Summary {
    * @param targetNanos the latency target, or 0 for none
    */
   Summary(List<PointResult> points, long targetNanos) {
+    this.points = List.copyOf(points);
     this.cells = Cell.of(points);
     this.policies = Report.policies(points);
     TreeSet<Double> l = new TreeSet<>();
@@ -200,6 +206,10 @@ final class Summary {
     if (misses != null) {
       missesAtTheTarget(md);
     }
+    BreakdownTable.append(md, cells);
+    md.append("\n## Verdict\n\n")
+        .append(new Conclusion(points, BreakdownTable::phrase).paragraph())
+        .append('\n');
     return md.toString();
   }
 

@@ -14,9 +14,9 @@ import java.util.function.LongSupplier;
 import org.HdrHistogram.Histogram;
 
 /**
- * The server's {@code GET /stats} page: latency and queueing percentiles, the degree distribution
- * per class, the scheduler's load, the server's own counts ({@code http}) and the application's
- * counters ({@code counters}), read afresh at every request.
+ * The server's {@code GET /stats} page: latency percentiles and its breakdown's (queueing,
+ * dispatch, run), the degree distribution per class, the scheduler's load, the server's own counts
+ * ({@code http}) and the application's counters ({@code counters}), read afresh at every request.
  */
 final class StatsPage {
 
@@ -56,6 +56,8 @@ final class StatsPage {
     ObjectNode out = JSON.objectNode();
     out.set("latencyMicros", percentiles(metrics.latency()));
     out.set("queueingMicros", percentiles(metrics.queueing()));
+    out.set("dispatchMicros", percentiles(metrics.dispatch()));
+    out.set("runMicros", percentiles(metrics.run()));
     ObjectNode degrees = out.putObject("degreeDistribution");
     metrics
         .degreeDistribution()
