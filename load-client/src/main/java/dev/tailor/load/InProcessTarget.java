@@ -231,6 +231,11 @@ public final class InProcessTarget implements Target {
     return new RequestAttributes(entry.category(), predicted);
   }
 
+  /** Searches that ran and whose record has not come yet: none once every answer came. */
+  int awaitingRecords() {
+    return running.size();
+  }
+
   /** The scheduler's record of the search answered with {@code answer}. */
   @Override
   public ServerTiming timing(Object answer) {

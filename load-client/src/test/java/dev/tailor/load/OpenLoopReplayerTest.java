@@ -2,9 +2,11 @@ package dev.tailor.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.metrics.Failures;
+import dev.tailor.core.metrics.LatencyBreakdown;
 import dev.tailor.core.metrics.PointResult;
 import dev.tailor.sim.arrival.ArrivalProcess;
 import java.io.IOException;
@@ -242,5 +244,65 @@ class OpenLoopReplayerTest {
       server.shutdownNow();
       completer.shutdownNow();
     }
+  }
+
+  /**
+   * On a controlled clock every request is sent on time and answered 5 ms later by a server that
+   * says it queued it 1 ms, woke it in 0.2 ms and ran it 3 ms: the rest, 0.8 ms, is completion, and
+   * the parts add up to the latency.
+   */
+  @Test
+  void theBreakdownsPartsAddUpToTheLatency() throws Exception {
+    ManualClock clock = new ManualClock();
+    ScriptedTarget answers =
+        new ScriptedTarget(clock, (query, now) -> new ScriptedTarget.Answer(now + 5 * MS, null));
+    ServerTiming server = new ServerTiming(MS, 200 * US, 3 * MS);
+    Target timed =
+        new Target() {
+          @Override
+          public CompletableFuture<?> send(int query) {
+            return answers.send(query);
+          }
+
+          @Override
+          public ServerTiming timing(Object answer) {
+            return "result".equals(answer) ? server : null;
+          }
+
+          @Override
+          public String policy() {
+            return "timed";
+          }
+
+          @Override
+          public void close() {}
+        };
+    long[] offsets = evenly(200, MS);
+    OpenLoopReplayer.Settings settings =
+        new OpenLoopReplayer.Settings(0, 1_000, TimeUnit.SECONDS.toNanos(1), List.of());
+    PointResult r =
+        OpenLoopReplayer.run(
+            timed, offsets, order(offsets.length, 1), settings, labels(1000), clock);
+    LatencyBreakdown b = r.breakdown();
+    assertEquals(200, b.part("run").count());
+    assertEquals(0, b.part("sendLag").p50Nanos(), 1);
+    assertEquals(MS, b.part("queued").p50Nanos(), MS / 1000);
+    assertEquals(200 * US, b.part("dispatch").p50Nanos(), 200);
+    assertEquals(3 * MS, b.part("run").p50Nanos(), 3 * MS / 1000);
+    assertEquals(800 * US, b.part("completion").p50Nanos(), 800);
+    double sum = LatencyBreakdown.PARTS.stream().mapToDouble(p -> b.part(p).meanNanos()).sum();
+    assertEquals(r.latency().get("mean"), sum, 5 * MS / 1000.0);
+
+    // A target that says nothing of its server gives no breakdown, not a wrong one.
+    PointResult none =
+        OpenLoopReplayer.run(
+            new ScriptedTarget(
+                new ManualClock(), (q, now) -> new ScriptedTarget.Answer(now + MS, null)),
+            offsets,
+            order(offsets.length, 1),
+            settings,
+            labels(1000),
+            new ManualClock());
+    assertNull(none.breakdown());
   }
 }
