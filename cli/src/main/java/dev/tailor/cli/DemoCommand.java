@@ -8,7 +8,6 @@ import dev.tailor.corpora.index.IndexManifest;
 import dev.tailor.load.InProcessSweep;
 import dev.tailor.load.Sweep;
 import dev.tailor.load.fidelity.CalibrationFit;
-import dev.tailor.load.fidelity.CellErrors;
 import dev.tailor.load.fidelity.FidelityReport;
 import dev.tailor.load.fidelity.MeasuredReport;
 import dev.tailor.load.report.ReplayedTrace;
@@ -18,7 +17,6 @@ import dev.tailor.lucene.TotalHits;
 import dev.tailor.predictor.ModelPredictor;
 import dev.tailor.sim.Calibration;
 import dev.tailor.sim.HindsightOracle;
-import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.SweepPlan;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -157,9 +155,6 @@ final class DemoCommand implements Callable<Integer> {
 
   /** Runs of {@code seq} at the lightest load the calibration is derived from. */
   static final int CALIBRATION_RUNS = 2;
-
-  /** How far simulated P50 and P99 may be from the measured ones, as a fraction. */
-  static final double FIDELITY_GOAL = 0.20;
 
   /** How many times the profile's median sequential time the default latency target is. */
   static final int TARGET_MEDIANS = 3;
@@ -400,10 +395,6 @@ final class DemoCommand implements Callable<Integer> {
       spec.commandLine().getErr().println(warning);
     }
     out.print(fidelity.table());
-    out.println();
-    Simulator.WorkModel model = fidelity.comparison().models().getLast(); // units where measured
-    out.print(
-        CellErrors.markdown(CellErrors.of(fidelity.comparison(), model), model, FIDELITY_GOAL));
     out.println();
     out.println("What is real and what is synthetic:");
     out.println(

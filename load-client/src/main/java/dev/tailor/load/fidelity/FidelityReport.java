@@ -5,6 +5,7 @@ import dev.tailor.core.model.DemandProfile;
 import dev.tailor.load.report.Report;
 import dev.tailor.load.report.ReportedWorkload;
 import dev.tailor.sim.Calibration;
+import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.SweepPlan;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -90,16 +91,32 @@ public final class FidelityReport {
     SimulatorFidelity.Comparison comparison =
         SimulatorFidelity.compare(
             measured, profile, plan, workers, quantumNanos, targetNanos, calibration);
-    String table =
-        FidelityTable.markdown(
-            comparison,
-            ReportedWorkload.of("profile " + profileFile.getFileName(), profile),
-            measured,
-            targetNanos);
+    StringBuilder md =
+        new StringBuilder(
+            FidelityTable.markdown(
+                comparison,
+                ReportedWorkload.of("profile " + profileFile.getFileName(), profile),
+                measured,
+                targetNanos));
+    md.append(
+        calibration == null
+            ? "\nNo calibration: every simulated request costs its profiled time only.\n"
+            : "\nSimulated with the " + calibration + ".\n");
+    for (Simulator.WorkModel model : comparison.models()) {
+      md.append('\n').append(CellErrors.markdown(CellErrors.of(comparison, model), model, GOAL));
+    }
+    md.append('\n').append(RankAgreement.markdown(RankAgreement.of(comparison), TAU_GOAL));
+    String table = md.toString();
     Path file = reportDir.resolve(Report.FIDELITY);
     AtomicFiles.writeString(file, table);
     return new Written(comparison, table, file);
   }
+
+  /** How far a cell's simulated P50 and P99 may be from the measured ones, as a fraction. */
+  public static final double GOAL = 0.20;
+
+  /** The least rank agreement (Kendall's tau-b) wanted at every load. */
+  public static final double TAU_GOAL = 0.8;
 
   /**
    * A one-line warning if some simulations counted other requests than the replay (the plan was
