@@ -141,8 +141,10 @@ class MissesTest {
             points,
             ReportedWorkload.unprofiled(5),
             new Report.Conditions(0, Sweep.ORDER).withTarget(TARGET));
-    // The target adds its section at the end and changes nothing before it.
-    assertEquals(without, md.substring(0, md.indexOf("\n## Misses at the target (20ms)\n")));
+    // The target adds its section before the closing verdict and changes nothing before it.
+    assertEquals(
+        without.substring(0, without.indexOf("\n## Verdict\n")),
+        md.substring(0, md.indexOf("\n## Misses at the target (20ms)\n")));
     assertTrue(md.contains("(Li et al., PPoPP'16, §5)"), md);
     assertTrue(md.contains("tail-control's steal-first and admit-first"), md);
     // At 300 rps the best baseline by misses is admit-first (0.8%); fixed:2 saturated.
