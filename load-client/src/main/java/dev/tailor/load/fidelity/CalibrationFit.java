@@ -19,8 +19,9 @@ import java.util.Locale;
  *       by percentile (the 10th to the 90th, every 10th), and takes the median ratio: the replay
  *       sends the profile's queries in a seeded uniform order, so both describe the same mix, and
  *       the middle percentiles are the ones a few hundred requests measure well.
- *   <li>The dispatch, completion and send-lag distributions are the measured ones, their
- *       percentiles averaged over the runs given.
+ *   <li>The dispatch, completion and send-lag distributions are the measured ones, each percentile
+ *       the median over the runs given, so that one run disturbed by the machine does not set them
+ *       (with two runs, their mean).
  * </ul>
  */
 public final class CalibrationFit {
@@ -107,10 +108,10 @@ public final class CalibrationFit {
     if (runs.isEmpty()) {
       throw new IllegalArgumentException("no run to derive a calibration from");
     }
-    long[] dispatch = mean(runs.stream().map(Parts::dispatch).toList());
-    long[] run = mean(runs.stream().map(Parts::run).toList());
-    long[] completion = mean(runs.stream().map(Parts::completion).toList());
-    long[] sendLag = mean(runs.stream().map(Parts::sendLag).toList());
+    long[] dispatch = median(runs.stream().map(Parts::dispatch).toList());
+    long[] run = median(runs.stream().map(Parts::run).toList());
+    long[] completion = median(runs.stream().map(Parts::completion).toList());
+    long[] sendLag = median(runs.stream().map(Parts::sendLag).toList());
     return Calibration.of(profile, source, runScale(profile, run), dispatch, completion, sendLag);
   }
 
@@ -134,21 +135,23 @@ public final class CalibrationFit {
     return Math.clamp(ratios[ratios.length / 2], 0.1, 100);
   }
 
-  /** The percentiles averaged over runs, kept ascending. */
-  static long[] mean(List<long[]> percentiles) {
-    long[] out = new long[Calibration.PERCENTILES];
+  /** Each percentile's median over the runs, kept ascending. */
+  static long[] median(List<long[]> percentiles) {
     for (long[] p : percentiles) {
       if (p == null || p.length != Calibration.PERCENTILES) {
         throw new IllegalArgumentException(
             "a part of the breakdown does not hold " + Calibration.PERCENTILES + " percentiles");
       }
     }
+    int n = percentiles.size();
+    long[] out = new long[Calibration.PERCENTILES];
+    long[] values = new long[n];
     for (int i = 0; i < out.length; i++) {
-      double sum = 0;
-      for (long[] p : percentiles) {
-        sum += p[i];
+      for (int r = 0; r < n; r++) {
+        values[r] = percentiles.get(r)[i];
       }
-      out[i] = Math.round(sum / percentiles.size());
+      Arrays.sort(values);
+      out[i] = n % 2 == 1 ? values[n / 2] : Math.round((values[n / 2 - 1] + values[n / 2]) / 2.0);
       if (i > 0 && out[i] < out[i - 1]) {
         out[i] = out[i - 1];
       }

@@ -25,10 +25,10 @@ public final class CellErrors {
    * @param policy the measured policy
    * @param load the offered load, requests/s
    * @param runs the repetitions
-   * @param measuredP50 median measured P50, nanoseconds
-   * @param simulatedP50 median simulated P50, nanoseconds
-   * @param measuredP99 median measured P99, nanoseconds
-   * @param simulatedP99 median simulated P99, nanoseconds
+   * @param measuredP50 median measured P50, milliseconds
+   * @param simulatedP50 median simulated P50, milliseconds
+   * @param measuredP99 median measured P99, milliseconds
+   * @param simulatedP99 median simulated P99, milliseconds
    */
   public record Cell(
       String policy,
@@ -126,11 +126,11 @@ public final class CellErrors {
               Report.displayName(c.policy()),
               c.load(),
               c.runs(),
-              c.measuredP50() / 1e6,
-              c.simulatedP50() / 1e6,
+              c.measuredP50(),
+              c.simulatedP50(),
               100 * c.errorP50(),
-              c.measuredP99() / 1e6,
-              c.simulatedP99() / 1e6,
+              c.measuredP99(),
+              c.simulatedP99(),
               100 * c.errorP99(),
               c.within(goal) ? "yes" : "no"));
     }
