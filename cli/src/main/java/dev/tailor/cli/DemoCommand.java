@@ -154,7 +154,7 @@ final class DemoCommand implements Callable<Integer> {
   int repeat;
 
   /** Runs of {@code seq} at the lightest load the calibration is derived from. */
-  static final int CALIBRATION_RUNS = 2;
+  static final int CALIBRATION_RUNS = 3;
 
   /** How many times the profile's median sequential time the default latency target is. */
   static final int TARGET_MEDIANS = 3;
