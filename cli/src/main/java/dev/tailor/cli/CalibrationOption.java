@@ -30,6 +30,11 @@ final class CalibrationOption {
    *
    * @throws IOException naming the file and field, if it cannot be read or does not fit the profile
    */
+  /** Whether {@code --calibration} was given. */
+  boolean given() {
+    return file != null;
+  }
+
   Calibration load(DemandProfile profile, PrintWriter err) throws IOException {
     if (file == null) {
       return null;

@@ -104,8 +104,11 @@ final class FidelityCommand implements Callable<Integer> {
     long quantumNanos = Durations.parseNanos(quantum);
     PrintWriter err = spec.commandLine().getErr();
     FidelityReport.Written written;
-    Calibration charged = calibration.load(DemandProfile.read(profile), err);
     try {
+      // The profile is read here only to check a calibration against it; without one, the report
+      // directory is checked first, so that an empty directory is named before a missing profile.
+      Calibration charged =
+          calibration.given() ? calibration.load(DemandProfile.read(profile), err) : null;
       written =
           FidelityReport.write(
               report, profile, plan, cores, quantumNanos, target == null ? 0 : target, charged);
