@@ -1,7 +1,7 @@
 package dev.tailor.bench;
 
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.table.IntervalTable;
+import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.model.ParametricProfile;
 import dev.tailor.sim.model.ScheduleEvaluator;
 import dev.tailor.sim.model.Workload;

@@ -1,8 +1,8 @@
 package dev.tailor.bench;
 
-import dev.tailor.core.metrics.PointResult;
 import dev.tailor.load.NoopTarget;
 import dev.tailor.load.OpenLoopReplayer;
+import dev.tailor.measure.PointResult;
 import dev.tailor.sim.arrival.ArrivalProcess;
 import java.io.PrintWriter;
 import java.util.List;

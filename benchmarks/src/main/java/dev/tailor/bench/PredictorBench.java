@@ -1,11 +1,11 @@
 package dev.tailor.bench;
 
-import dev.tailor.lucene.SearchTimings;
 import dev.tailor.predictor.Dataset;
 import dev.tailor.predictor.ModelPredictor;
 import dev.tailor.predictor.PredictorModel;
 import dev.tailor.predictor.QueryFeatures;
 import dev.tailor.predictor.Trainer;
+import dev.tailor.profiler.SearchTimings;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -1,9 +1,9 @@
 package dev.tailor.bench;
 
 import dev.tailor.core.Scheduler;
-import dev.tailor.lucene.SearchTimings;
 import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TailorSearcher;
+import dev.tailor.profiler.SearchTimings;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -1,8 +1,8 @@
 package dev.tailor.bench;
 
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
+import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.ArrivalProcess;
 import dev.tailor.sim.arrival.RequestOrder;

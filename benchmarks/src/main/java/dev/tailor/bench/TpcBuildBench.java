@@ -1,9 +1,9 @@
 package dev.tailor.bench;
 
 import dev.tailor.core.Scheduler;
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.TpcPolicy;
 import dev.tailor.core.table.TargetTable;
+import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.model.ParametricProfile;
 import dev.tailor.tables.TpcTableBuilder;

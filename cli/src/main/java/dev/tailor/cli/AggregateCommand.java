@@ -1,8 +1,8 @@
 package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.PolicyRegistry;
+import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.cluster.Cluster;
 import dev.tailor.sim.cluster.ClusterPoint;

@@ -1,7 +1,7 @@
 package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
-import dev.tailor.core.model.DemandProfile;
+import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.balance.BalanceStudy;
 import dev.tailor.sim.balance.Balancer;
 import dev.tailor.sim.balance.ServiceTimes;

@@ -10,7 +10,7 @@ import dev.tailor.bench.ShareBench;
 import dev.tailor.bench.SimulatorBench;
 import dev.tailor.bench.TpcBuildBench;
 import dev.tailor.corpora.trace.TraceQuery;
-import dev.tailor.lucene.SearchTimings;
+import dev.tailor.profiler.SearchTimings;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

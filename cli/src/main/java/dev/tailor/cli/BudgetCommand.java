@@ -2,7 +2,7 @@ package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
 import dev.tailor.core.Scheduler;
-import dev.tailor.core.model.DemandProfile;
+import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.SweepPlan;
 import dev.tailor.sim.budget.BudgetStudy;

@@ -4,7 +4,7 @@ import dev.tailor.core.Durations;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.budget.BudgetPolicy;
 import dev.tailor.corpora.linedocs.LineDocsFeed;
-import dev.tailor.lucene.BackgroundIndexing;
+import dev.tailor.profiler.BackgroundIndexing;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -1,8 +1,8 @@
 package dev.tailor.cli;
 
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.load.fidelity.CalibrationFit;
 import dev.tailor.load.fidelity.MeasuredReport;
+import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.Calibration;
 import java.io.PrintWriter;
 import java.nio.file.Path;

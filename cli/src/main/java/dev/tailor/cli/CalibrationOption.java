@@ -1,6 +1,6 @@
 package dev.tailor.cli;
 
-import dev.tailor.core.model.DemandProfile;
+import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.Calibration;
 import java.io.IOException;
 import java.io.PrintWriter;

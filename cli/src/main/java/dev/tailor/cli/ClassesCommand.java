@@ -2,10 +2,10 @@ package dev.tailor.cli;
 
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.dispatch.Dispatcher;
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.core.policy.PriorityClass;
+import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.ClassMix;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.PointPlan;

@@ -1,9 +1,6 @@
 package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
-import dev.tailor.core.metrics.PointResult;
-import dev.tailor.core.model.DemandProfile;
-import dev.tailor.core.model.WorkloadSpread;
 import dev.tailor.corpora.index.IndexManifest;
 import dev.tailor.load.InProcessSweep;
 import dev.tailor.load.Sweep;
@@ -14,6 +11,9 @@ import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.load.report.Report;
 import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TotalHits;
+import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.PointResult;
+import dev.tailor.measure.WorkloadSpread;
 import dev.tailor.predictor.ModelPredictor;
 import dev.tailor.sim.Calibration;
 import dev.tailor.sim.HindsightOracle;

@@ -1,11 +1,11 @@
 package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
-import dev.tailor.core.model.WorkloadSpread;
 import dev.tailor.core.table.Digests;
 import dev.tailor.core.table.IntervalTable;
 import dev.tailor.core.table.TargetTable;
 import dev.tailor.load.Sweep;
+import dev.tailor.measure.WorkloadSpread;
 import dev.tailor.predictor.PredictorModel;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,8 +1,8 @@
 package dev.tailor.cli;
 
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.corpora.fetch.Dataset;
 import dev.tailor.lucene.TotalHits;
+import dev.tailor.measure.DemandProfile;
 import java.nio.file.Path;
 import java.util.Locale;
 

@@ -1,9 +1,9 @@
 package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.load.fidelity.FidelityReport;
 import dev.tailor.load.fidelity.FidelityTable;
+import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.Calibration;
 import dev.tailor.sim.arrival.SweepPlan;
 import java.io.PrintWriter;

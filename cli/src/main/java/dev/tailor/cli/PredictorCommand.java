@@ -1,7 +1,7 @@
 package dev.tailor.cli;
 
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.table.Digests;
+import dev.tailor.measure.DemandProfile;
 import dev.tailor.predictor.Metrics;
 import dev.tailor.predictor.PredictorModel;
 import dev.tailor.predictor.ProfileData;

@@ -1,11 +1,11 @@
 package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
-import dev.tailor.core.model.DemandProfile;
-import dev.tailor.core.model.WorkloadSpread;
 import dev.tailor.corpora.trace.TraceQuery;
-import dev.tailor.lucene.DemandProfiler;
 import dev.tailor.lucene.Slicing;
+import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.WorkloadSpread;
+import dev.tailor.profiler.DemandProfiler;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -1,7 +1,7 @@
 package dev.tailor.cli;
 
-import dev.tailor.core.model.DemandProfile;
-import dev.tailor.core.model.ProfileComparison;
+import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.ProfileComparison;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -1,8 +1,6 @@
 package dev.tailor.cli;
 
 import dev.tailor.core.Scheduler;
-import dev.tailor.core.metrics.PointResult;
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.policy.RequestView;
 import dev.tailor.corpora.trace.TraceQuery;
@@ -15,6 +13,8 @@ import dev.tailor.load.report.Report;
 import dev.tailor.load.report.ReportedWorkload;
 import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TotalHits;
+import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.PointResult;
 import dev.tailor.predictor.ModelPredictor;
 import dev.tailor.sim.Calibration;
 import dev.tailor.sim.HindsightOracle;

@@ -2,14 +2,14 @@ package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
 import dev.tailor.core.Scheduler;
-import dev.tailor.core.metrics.PointResult;
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.DegreeCap;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.load.Sweep;
 import dev.tailor.load.report.Report;
 import dev.tailor.load.report.ReportedWorkload;
+import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.PointResult;
 import dev.tailor.sim.HindsightOracle;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.PointPlan;

@@ -1,9 +1,9 @@
 package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.table.Digests;
 import dev.tailor.core.table.ThresholdTable;
+import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.model.LogNormalProfile;
 import dev.tailor.tables.TcTableBuilder;
 import dev.tailor.tables.WorkDistribution;

@@ -1,10 +1,10 @@
 package dev.tailor.cli;
 
 import dev.tailor.core.Scheduler;
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.TpcPolicy;
 import dev.tailor.core.table.Digests;
 import dev.tailor.core.table.TargetTable;
+import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.model.SyntheticPredictions;
 import dev.tailor.tables.TpcTableBuilder;

@@ -1,10 +1,10 @@
 package dev.tailor.cli;
 
 import dev.tailor.core.Scheduler;
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.core.table.Digests;
 import dev.tailor.core.table.IntervalTable;
+import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.SweepPlan;
 import dev.tailor.tables.FmTableTuner;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.Durations;
-import dev.tailor.core.model.WorkloadSpread;
+import dev.tailor.measure.WorkloadSpread;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 

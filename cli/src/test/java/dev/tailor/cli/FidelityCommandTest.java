@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tailor.core.model.DemandProfile;
-import dev.tailor.core.model.WorkloadSpread;
 import dev.tailor.load.report.ReplayedTrace;
+import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.WorkloadSpread;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -7,14 +7,14 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.Scheduler;
-import dev.tailor.core.metrics.PointResult;
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.RequestView;
 import dev.tailor.corpora.index.IndexManifest;
 import dev.tailor.corpora.trace.TraceQuery;
 import dev.tailor.load.InProcessTarget;
 import dev.tailor.lucene.TailorSearcher;
-import dev.tailor.lucene.server.SearchServer;
+import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.PointResult;
+import dev.tailor.server.SearchServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

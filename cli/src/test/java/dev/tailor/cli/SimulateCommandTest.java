@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tailor.core.json.JsonFile;
-import dev.tailor.core.metrics.PointResult;
-import dev.tailor.core.model.DemandProfile;
+import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.PointResult;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

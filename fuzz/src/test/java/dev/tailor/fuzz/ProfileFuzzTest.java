@@ -3,9 +3,9 @@ package dev.tailor.fuzz;
 import static dev.tailor.fuzz.FuzzFiles.readOrReject;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import dev.tailor.core.model.DemandProfile;
-import dev.tailor.core.model.UnitWork;
-import dev.tailor.core.model.WorkloadSpread;
+import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.UnitWork;
+import dev.tailor.measure.WorkloadSpread;
 import java.nio.file.Path;
 
 /**

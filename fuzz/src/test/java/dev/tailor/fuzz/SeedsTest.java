@@ -5,13 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.table.IntervalTable;
 import dev.tailor.core.table.TargetTable;
 import dev.tailor.core.table.ThresholdTable;
 import dev.tailor.corpora.index.IndexAnalyzer;
 import dev.tailor.corpora.trace.QueryTrace;
 import dev.tailor.corpora.trace.TraceFormat;
+import dev.tailor.measure.DemandProfile;
 import dev.tailor.predictor.PredictorModel;
 import java.io.IOException;
 import java.net.URISyntaxException;

@@ -2,7 +2,7 @@ package dev.tailor.load;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.tailor.core.metrics.Failures;
+import dev.tailor.measure.Failures;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;

@@ -2,12 +2,12 @@ package dev.tailor.load;
 
 import dev.tailor.core.Predictor;
 import dev.tailor.core.Scheduler;
-import dev.tailor.core.metrics.PointResult;
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.DegreeCap;
 import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TailorSearcher;
 import dev.tailor.lucene.TotalHits;
+import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.PointResult;
 import java.io.IOException;
 import java.util.List;
 import java.util.function.Consumer;

@@ -1,10 +1,10 @@
 package dev.tailor.load;
 
-import dev.tailor.core.metrics.Failures;
-import dev.tailor.core.metrics.LatencyBreakdown;
-import dev.tailor.core.metrics.PointResult;
-import dev.tailor.core.metrics.PointResultBuilder;
 import dev.tailor.core.metrics.RunMetrics;
+import dev.tailor.measure.Failures;
+import dev.tailor.measure.LatencyBreakdown;
+import dev.tailor.measure.PointResult;
+import dev.tailor.measure.PointResultBuilder;
 import java.lang.management.ManagementFactory;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;

@@ -1,6 +1,6 @@
 package dev.tailor.load;
 
-import dev.tailor.core.metrics.Failures;
+import dev.tailor.measure.Failures;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;

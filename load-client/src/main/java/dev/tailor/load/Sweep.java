@@ -1,7 +1,7 @@
 package dev.tailor.load;
 
-import dev.tailor.core.metrics.PointResult;
 import dev.tailor.load.report.Metric;
+import dev.tailor.measure.PointResult;
 import dev.tailor.sim.arrival.PointPlan;
 import dev.tailor.sim.arrival.SweepPlan;
 import java.io.IOException;

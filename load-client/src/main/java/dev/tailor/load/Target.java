@@ -14,7 +14,7 @@ public interface Target extends AutoCloseable {
    *
    * @return completes with a result when one arrives; exceptionally if the request got none, with a
    *     {@link RequestFailedException} saying why where the target can tell (any other exception
-   *     counts as an {@linkplain dev.tailor.core.metrics.Failures.Kind#ERROR error}); never, if no
+   *     counts as an {@linkplain dev.tailor.measure.Failures.Kind#ERROR error}); never, if no
    *     answer comes: the replay counts it unanswered at its drain deadline
    */
   CompletableFuture<?> send(int query);

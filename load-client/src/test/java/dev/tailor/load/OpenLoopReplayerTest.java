@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tailor.core.metrics.Failures;
-import dev.tailor.core.metrics.LatencyBreakdown;
-import dev.tailor.core.metrics.PointResult;
+import dev.tailor.measure.Failures;
+import dev.tailor.measure.LatencyBreakdown;
+import dev.tailor.measure.PointResult;
 import dev.tailor.sim.arrival.ArrivalProcess;
 import java.io.IOException;
 import java.util.Arrays;

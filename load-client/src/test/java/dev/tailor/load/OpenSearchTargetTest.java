@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.tailor.core.metrics.Failures;
+import dev.tailor.measure.Failures;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

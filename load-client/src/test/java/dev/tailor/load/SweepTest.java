@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tailor.core.metrics.PointResult;
+import dev.tailor.measure.PointResult;
 import dev.tailor.sim.arrival.SweepPlan;
 import java.util.ArrayList;
 import java.util.Arrays;

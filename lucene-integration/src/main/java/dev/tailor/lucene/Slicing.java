@@ -1,5 +1,6 @@
 package dev.tailor.lucene;
 
+import dev.tailor.core.Internal;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.lucene.index.LeafReaderContext;
@@ -20,6 +21,7 @@ import org.apache.lucene.search.IndexSearcher.LeafSlice;
  * search-overhead} measures what windows cost against plain Lucene, {@code ./tailor bench speedup}
  * what a second thread gains with them.
  */
+@Internal
 public final class Slicing {
 
   /**

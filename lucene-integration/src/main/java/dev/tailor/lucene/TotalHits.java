@@ -1,6 +1,5 @@
 package dev.tailor.lucene;
 
-import dev.tailor.core.model.DemandProfile;
 import java.util.Locale;
 import org.apache.lucene.search.TopScoreDocCollectorManager;
 
@@ -9,15 +8,20 @@ import org.apache.lucene.search.TopScoreDocCollectorManager;
  * work a top-k search does: the profiler, the load client and the server all search through {@link
  * #topTen}, so that a profile and the replay it describes run the same search.
  *
- * <p>Up to a threshold (Lucene's default is {@value
- * DemandProfile.Settings#DEFAULT_TOTAL_HITS_THRESHOLD}), a disjunction skips the documents that
- * cannot enter the top k once enough hits are counted (block-max WAND, Lucene 8 and later). An
- * exact count ({@link #EXACT}, OpenSearch's {@code track_total_hits: true}) scores every match, as
- * Lucene did before that skipping existed: a query's time then grows with the postings it reads,
- * which is the regime of the Lucene workloads in Few-to-Many (Haque et al., ASPLOS'15, Section 5)
- * and TPC (Jeon et al., ASPLOS'16, Section 6).
+ * <p>Up to a threshold (Lucene's default is {@value #LUCENE_DEFAULT}), a disjunction skips the
+ * documents that cannot enter the top k once enough hits are counted (block-max WAND, Lucene 8 and
+ * later). An exact count ({@link #EXACT}, OpenSearch's {@code track_total_hits: true}) scores every
+ * match, as Lucene did before that skipping existed: a query's time then grows with the postings it
+ * reads, which is the regime of the Lucene workloads in Few-to-Many (Haque et al., ASPLOS'15,
+ * Section 5) and TPC (Jeon et al., ASPLOS'16, Section 6).
  */
 public final class TotalHits {
+
+  /**
+   * Lucene's own threshold for a top-k search, {@code IndexSearcher}'s {@code
+   * TOTAL_HITS_THRESHOLD}.
+   */
+  public static final int LUCENE_DEFAULT = 1000;
 
   /** The threshold of an exact count: every hit is counted, so every match is scored. */
   public static final int EXACT = Integer.MAX_VALUE;

@@ -1,5 +1,6 @@
 package dev.tailor.lucene;
 
+import dev.tailor.core.Internal;
 import org.apache.lucene.search.IndexSearcher.LeafReaderContextPartition;
 
 /**
@@ -8,6 +9,7 @@ import org.apache.lucene.search.IndexSearcher.LeafReaderContextPartition;
  * measures demand profiles with it.
  */
 @FunctionalInterface
+@Internal
 public interface UnitListener {
 
   /**

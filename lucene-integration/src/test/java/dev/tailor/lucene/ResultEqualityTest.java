@@ -38,8 +38,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The drop-in returns exactly what a plain {@link IndexSearcher} returns: top-10 doc ids and
  * scores, exact total hits, a sorted search and a count, for over a thousand queries of every type
- * on a multi-segment index cut into intra-segment partitions, under every policy, on callers'
- * threads and on the pool, with degrees changing in the middle of queries.
+ * on a multi-segment index cut into intra-segment partitions, under seven policies (seq, fixed:2,
+ * fixed:4, rampup, adaptive, wq-linear and a chaos policy that changes degrees at random), on
+ * callers' threads and on the pool, with degrees changing in the middle of queries.
  */
 class ResultEqualityTest {
 

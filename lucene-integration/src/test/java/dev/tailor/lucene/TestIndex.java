@@ -26,17 +26,17 @@ import org.apache.lucene.store.Directory;
  * collocations, so that terms of every frequency band, phrases, prefixes and near-misses for fuzzy
  * queries all occur. Segments have unequal sizes, as real indexes do.
  */
-final class TestIndex implements AutoCloseable {
+public final class TestIndex implements AutoCloseable {
 
-  static final Analyzer ANALYZER = new EnglishAnalyzer();
+  public static final Analyzer ANALYZER = new EnglishAnalyzer();
   private static final String[] SYLLABLES = {
     "ka", "lo", "mi", "ner", "tu", "sa", "vel", "dro", "pim", "qua", "ro", "zen", "bi", "cor",
     "fal", "gu", "hes", "jor"
   };
 
-  final Directory directory;
-  final DirectoryReader reader;
-  final List<String> vocabulary;
+  public final Directory directory;
+  public final DirectoryReader reader;
+  public final List<String> vocabulary;
 
   private TestIndex(Directory directory, List<String> vocabulary) throws IOException {
     this.directory = directory;
@@ -45,7 +45,7 @@ final class TestIndex implements AutoCloseable {
   }
 
   /** Builds an index of {@code docs} documents in segments of unequal sizes. */
-  static TestIndex build(int docs, long seed) throws IOException {
+  public static TestIndex build(int docs, long seed) throws IOException {
     SplittableRandom random = new SplittableRandom(seed);
     List<String> vocabulary = vocabulary(1500, random);
     Directory dir = new ByteBuffersDirectory();
@@ -82,7 +82,7 @@ final class TestIndex implements AutoCloseable {
   }
 
   /** A Zipfian rank: low ranks are frequent. */
-  static int zipf(SplittableRandom random, int size) {
+  public static int zipf(SplittableRandom random, int size) {
     double u = random.nextDouble();
     return (int) Math.min(size - 1, Math.floor(Math.pow(size + 1, u)) - 1);
   }

@@ -12,14 +12,15 @@ import org.apache.lucene.search.Query;
  * band, conjunctions, disjunctions, phrases, sloppy phrases, prefixes, wildcards, fuzzy), parsed on
  * {@code body} with the index's analyzer as the trace readers do.
  */
-final class TestQueries {
+public final class TestQueries {
 
   /** A query with its category. */
-  record Named(String category, String text, Query query) {}
+  public record Named(String category, String text, Query query) {}
 
   private TestQueries() {}
 
-  static List<Named> generate(TestIndex index, int perCategory, long seed) throws ParseException {
+  public static List<Named> generate(TestIndex index, int perCategory, long seed)
+      throws ParseException {
     SplittableRandom random = new SplittableRandom(seed);
     List<String> v = index.vocabulary;
     QueryParser parser = new QueryParser("body", TestIndex.ANALYZER);

@@ -1,13 +1,13 @@
 package dev.tailor.tables;
 
-import dev.tailor.core.metrics.PointResult;
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.DegreeCap;
 import dev.tailor.core.policy.FewToManyPolicy;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.core.table.IntervalTable;
 import dev.tailor.core.table.TableSource;
+import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.PointResult;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.SweepPlan;
 import dev.tailor.sim.model.Workload;

@@ -1,7 +1,7 @@
 package dev.tailor.tables;
 
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.table.ThresholdTable;
+import dev.tailor.measure.DemandProfile;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;

@@ -1,12 +1,12 @@
 package dev.tailor.tables;
 
-import dev.tailor.core.metrics.PointResult;
 import dev.tailor.core.metrics.RequestClasses;
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.policy.TpcPolicy;
 import dev.tailor.core.table.TableSource;
 import dev.tailor.core.table.TargetTable;
+import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.PointResult;
 import dev.tailor.sim.Calibration;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.PointPlan;

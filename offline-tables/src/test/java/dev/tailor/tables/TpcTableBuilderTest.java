@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.TpcPolicy;
 import dev.tailor.core.table.TargetTable;
+import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.model.ParametricProfile;
 import java.util.Arrays;

@@ -3,6 +3,6 @@
  * Scheduler} the node's index-searcher executor, so that a policy decides, per shard query phase
  * and as it runs, how many threads search the slices of concurrent segment search. Settings {@code
  * tailor.policy} (dynamic), {@code tailor.workers}, {@code tailor.queue_capacity}; stats at {@code
- * GET /_tailor/stats}. The README's OpenSearch section says how to install, run and roll it back.
+ * GET /_tailor/stats}. docs/opensearch.md says how to install, run and roll it back.
  */
 package dev.tailor.opensearch;

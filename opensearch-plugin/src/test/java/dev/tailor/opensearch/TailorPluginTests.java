@@ -31,7 +31,7 @@ import org.opensearch.transport.client.Client;
 
 /**
  * The plugin in a real cluster of three nodes in this JVM (real transport over 127.0.0.1): search
- * results equal OpenSearch's own sequential ones under every policy, helpers really run slices, a
+ * results equal OpenSearch's own sequential ones under six policies, helpers really run slices, a
  * bad policy is refused, and neither policy swaps nor a node restart under a concurrent search load
  * loses a request.
  */

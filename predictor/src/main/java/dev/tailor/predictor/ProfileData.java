@@ -1,11 +1,11 @@
 package dev.tailor.predictor;
 
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.table.Digests;
 import dev.tailor.corpora.index.IndexManifest;
 import dev.tailor.corpora.trace.QueryTrace;
 import dev.tailor.corpora.trace.TraceFormat;
 import dev.tailor.corpora.trace.TraceQuery;
+import dev.tailor.measure.DemandProfile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

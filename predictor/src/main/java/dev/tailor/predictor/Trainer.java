@@ -1,6 +1,6 @@
 package dev.tailor.predictor;
 
-import dev.tailor.core.model.DemandProfile;
+import dev.tailor.measure.DemandProfile;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package dev.tailor.predictor;
 
-import dev.tailor.core.model.DemandProfile;
+import dev.tailor.measure.DemandProfile;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -9,6 +9,7 @@ import java.util.regex.Pattern;
  * non-negative decimal number followed by a unit, one of {@code ns}, {@code us}, {@code ms}, {@code
  * s}, {@code m}, e.g. {@code 5ms}, {@code 0.5s}, {@code 250us}.
  */
+@Internal
 public final class Durations {
 
   private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ns|us|ms|s|m)");

@@ -10,7 +10,9 @@ import dev.tailor.core.policy.PriorityClass;
 import dev.tailor.core.policy.SystemView;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -360,14 +362,27 @@ public final class Scheduler implements AutoCloseable {
     BudgetPolicy budgetPolicy; // null: the budget is every worker, always
     int minBudget = 1;
     long budgetPeriodNanos = DEFAULT_BUDGET_PERIOD_NANOS;
+    private final Set<String> given = new HashSet<>();
 
     /** How long idle threads spin before they park unless configured: 20 µs (0 on one core). */
     static final long DEFAULT_SPIN_NANOS = 20_000L;
 
     private Builder() {}
 
+    /**
+     * Notes that {@code option} is being set, and refuses a second time: with two calls, one of
+     * them is a mistake, and letting the last win would hide which.
+     */
+    private void once(String option) {
+      if (!given.add(option)) {
+        throw new IllegalStateException(
+            option + " is already set; set each option of the builder once");
+      }
+    }
+
     /** The policy; default {@code seq}. */
     public Builder policy(Policy policy) {
+      once("policy");
       this.policy = Objects.requireNonNull(policy, "policy");
       this.ownsPolicy = false;
       return this;
@@ -378,6 +393,7 @@ public final class Scheduler implements AutoCloseable {
      * owns this policy and closes it when it is closed.
      */
     public Builder policy(String spec) {
+      once("policy");
       this.policy = PolicyRegistry.of(spec);
       this.ownsPolicy = true;
       return this;
@@ -392,6 +408,7 @@ public final class Scheduler implements AutoCloseable {
       if (workers < 1) {
         throw new IllegalArgumentException("workers must be >= 1, got " + workers);
       }
+      once("workers");
       this.workers = workers;
       return this;
     }
@@ -401,6 +418,7 @@ public final class Scheduler implements AutoCloseable {
       if (capacity < 1) {
         throw new IllegalArgumentException("queueCapacity must be >= 1, got " + capacity);
       }
+      once("queueCapacity");
       this.queueCapacity = capacity;
       return this;
     }
@@ -410,6 +428,7 @@ public final class Scheduler implements AutoCloseable {
       if (quantum.isNegative() || quantum.isZero()) {
         throw new IllegalArgumentException("quantum must be positive, got " + quantum);
       }
+      once("quantum");
       this.quantumNanos = saturatedNanos(quantum);
       return this;
     }
@@ -442,18 +461,30 @@ public final class Scheduler implements AutoCloseable {
         throw new IllegalArgumentException(
             "spinBeforePark must be zero (no spinning) or positive, got " + spin);
       }
+      once("spinBeforePark");
       this.spinNanos = saturatedNanos(spin); // the longest: spin until there is work
       return this;
     }
 
-    /** Work (or prediction) from which a request counts as long; default 80 ms, as in TPC. */
+    /**
+     * Work (or prediction) from which a request counts as long; default 80 ms, as in TPC.
+     *
+     * @throws IllegalArgumentException if {@code threshold} is not positive
+     */
     public Builder longRequestThreshold(Duration threshold) {
+      Objects.requireNonNull(threshold, "threshold");
+      if (threshold.isNegative() || threshold.isZero()) {
+        throw new IllegalArgumentException(
+            "longRequestThreshold must be positive, got " + threshold);
+      }
+      once("longRequestThreshold");
       this.longThresholdNanos = saturatedNanos(threshold);
       return this;
     }
 
     /** The classes the metrics' degree distribution is kept by; default TPC's. */
     public Builder requestClasses(RequestClasses classes) {
+      once("requestClasses");
       this.classes = Objects.requireNonNull(classes, "classes");
       return this;
     }
@@ -482,6 +513,7 @@ public final class Scheduler implements AutoCloseable {
             "class " + priorityClass.label() + " is the highest class; it takes no share");
       }
       Dispatcher.floorThreads(share, 1); // checks the share
+      once("classShare(" + priorityClass.label() + ")");
       if (classShares == null) {
         classShares = new double[PriorityClass.values().length];
         Arrays.fill(classShares, Double.NaN); // NaN: the default floor
@@ -530,6 +562,7 @@ public final class Scheduler implements AutoCloseable {
         throw new IllegalArgumentException(
             "the elastic budget's period must be positive, got " + period);
       }
+      once("elasticBudget");
       this.budgetPolicy = policy;
       this.minBudget = minWorkers;
       this.budgetPeriodNanos = saturatedNanos(period);
@@ -538,6 +571,7 @@ public final class Scheduler implements AutoCloseable {
 
     /** A listener for admissions, degree changes and completions. */
     public Builder listener(SchedulerListener listener) {
+      once("listener");
       this.listener = listener;
       return this;
     }
@@ -548,6 +582,7 @@ public final class Scheduler implements AutoCloseable {
      */
     @Internal
     public Builder decisionListener(Dispatcher.DecisionListener listener) {
+      once("decisionListener");
       this.decisions = listener;
       return this;
     }
@@ -559,18 +594,33 @@ public final class Scheduler implements AutoCloseable {
      * threads spin in real time.
      */
     Builder clock(LongSupplier clock) {
+      once("clock");
       this.clock = Objects.requireNonNull(clock, "clock");
       return this;
     }
 
     /** Makes the worker and ticker threads; default: daemon threads named {@code tailor-*}. */
     public Builder threadFactory(ThreadFactory factory) {
+      once("threadFactory");
       this.threadFactory = Objects.requireNonNull(factory, "threadFactory");
       return this;
     }
 
-    /** Starts the scheduler's threads and returns it. */
+    /**
+     * Checks the options against each other, then starts the scheduler's threads and returns it.
+     *
+     * @throws IllegalStateException if the options contradict each other (an elastic budget's least
+     *     size above the workers)
+     */
     public Scheduler build() {
+      if (budgetPolicy != null && minBudget > workers) {
+        throw new IllegalStateException(
+            "the elastic budget's minWorkers ("
+                + minBudget
+                + ") exceeds workers ("
+                + workers
+                + "): lower minWorkers or raise workers");
+      }
       return new Scheduler(this);
     }
   }

@@ -287,11 +287,11 @@ class ElasticBudgetTest {
     assertThrows(
         IllegalArgumentException.class,
         () -> Scheduler.builder().elasticBudget(p, 1, Duration.ZERO));
-    IllegalArgumentException e =
+    IllegalStateException e =
         assertThrows(
-            IllegalArgumentException.class,
+            IllegalStateException.class,
             () -> Scheduler.builder().workers(2).elasticBudget(p, 3, PERIOD).build());
-    assertTrue(e.getMessage().contains("[1, 2]"), e.getMessage());
+    assertTrue(e.getMessage().contains("minWorkers (3) exceeds workers (2)"), e.getMessage());
   }
 
   /**

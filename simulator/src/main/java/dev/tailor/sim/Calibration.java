@@ -3,7 +3,7 @@ package dev.tailor.sim;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tailor.core.json.JsonFields;
 import dev.tailor.core.json.JsonFile;
-import dev.tailor.core.model.DemandProfile;
+import dev.tailor.measure.DemandProfile;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;

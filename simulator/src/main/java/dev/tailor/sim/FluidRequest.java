@@ -1,8 +1,8 @@
 package dev.tailor.sim;
 
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.policy.SystemView;
+import dev.tailor.measure.DemandProfile;
 
 /**
  * Few-to-Many's work model: the request holds its sequential time as work; while {@code t} threads

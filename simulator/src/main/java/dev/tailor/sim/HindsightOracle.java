@@ -1,11 +1,11 @@
 package dev.tailor.sim;
 
 import dev.tailor.core.Durations;
-import dev.tailor.core.metrics.PointResult;
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.DegreeCap;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
+import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.PointResult;
 import dev.tailor.sim.arrival.PointPlan;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -2,11 +2,11 @@ package dev.tailor.sim;
 
 import dev.tailor.core.metrics.DegreeHistory;
 import dev.tailor.core.metrics.RequestRecord;
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.policy.PriorityClass;
 import dev.tailor.core.policy.RequestView;
 import dev.tailor.core.policy.SystemView;
+import dev.tailor.measure.DemandProfile;
 
 /**
  * A request in the simulation: what the policy sees of it, and how its threads progress through its

@@ -1,9 +1,9 @@
 package dev.tailor.sim;
 
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.model.GuidedClaims;
-import dev.tailor.core.model.UnitWork;
 import dev.tailor.core.policy.SystemView;
+import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.UnitWork;
 import java.util.Arrays;
 
 /**

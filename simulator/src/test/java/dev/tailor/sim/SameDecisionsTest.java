@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.dispatch.Dispatcher;
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.Admission;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.RequestView;
 import dev.tailor.core.policy.SystemView;
+import dev.tailor.measure.DemandProfile;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

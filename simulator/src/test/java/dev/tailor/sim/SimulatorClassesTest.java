@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.dispatch.Dispatcher;
-import dev.tailor.core.metrics.PointResult;
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.core.policy.PriorityClass;
+import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.PointResult;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

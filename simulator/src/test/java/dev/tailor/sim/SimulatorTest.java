@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.dispatch.Dispatcher;
-import dev.tailor.core.metrics.PointResult;
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.Admission;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
@@ -16,6 +14,8 @@ import dev.tailor.core.policy.SystemView;
 import dev.tailor.core.policy.TailControlPolicy;
 import dev.tailor.core.table.TableSource;
 import dev.tailor.core.table.ThresholdTable;
+import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.PointResult;
 import dev.tailor.sim.arrival.ArrivalProcess;
 import dev.tailor.sim.arrival.RequestOrder;
 import dev.tailor.sim.model.ParametricProfile;

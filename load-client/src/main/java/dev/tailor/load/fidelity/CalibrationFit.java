@@ -1,8 +1,8 @@
 package dev.tailor.load.fidelity;
 
-import dev.tailor.core.metrics.LatencyBreakdown;
-import dev.tailor.core.metrics.PointResult;
-import dev.tailor.core.model.DemandProfile;
+import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.LatencyBreakdown;
+import dev.tailor.measure.PointResult;
 import dev.tailor.sim.Calibration;
 import java.util.ArrayList;
 import java.util.Arrays;

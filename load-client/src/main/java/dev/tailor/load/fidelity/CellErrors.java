@@ -1,8 +1,8 @@
 package dev.tailor.load.fidelity;
 
-import dev.tailor.core.metrics.PointResult;
 import dev.tailor.load.report.Metric;
 import dev.tailor.load.report.Report;
+import dev.tailor.measure.PointResult;
 import dev.tailor.sim.Simulator;
 import java.util.ArrayList;
 import java.util.Arrays;

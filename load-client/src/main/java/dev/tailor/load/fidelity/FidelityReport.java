@@ -1,9 +1,9 @@
 package dev.tailor.load.fidelity;
 
 import dev.tailor.core.io.AtomicFiles;
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.load.report.Report;
 import dev.tailor.load.report.ReportedWorkload;
+import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.Calibration;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.SweepPlan;

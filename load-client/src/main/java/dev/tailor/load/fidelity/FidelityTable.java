@@ -1,10 +1,10 @@
 package dev.tailor.load.fidelity;
 
 import dev.tailor.core.Durations;
-import dev.tailor.core.metrics.PointResult;
 import dev.tailor.load.report.Metric;
 import dev.tailor.load.report.Report;
 import dev.tailor.load.report.ReportedWorkload;
+import dev.tailor.measure.PointResult;
 import dev.tailor.sim.Simulator;
 import java.util.List;
 import java.util.Locale;

@@ -1,7 +1,7 @@
 package dev.tailor.load.fidelity;
 
-import dev.tailor.core.metrics.PointResult;
 import dev.tailor.load.report.ReplayedTrace;
+import dev.tailor.measure.PointResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

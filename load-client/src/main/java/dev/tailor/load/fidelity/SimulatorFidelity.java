@@ -1,12 +1,12 @@
 package dev.tailor.load.fidelity;
 
 import dev.tailor.core.Scheduler;
-import dev.tailor.core.metrics.PointResult;
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.load.Sweep;
 import dev.tailor.load.report.ReplayedTrace;
+import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.PointResult;
 import dev.tailor.sim.Calibration;
 import dev.tailor.sim.HindsightOracle;
 import dev.tailor.sim.Simulator;

@@ -1,7 +1,7 @@
 package dev.tailor.load.report;
 
-import dev.tailor.core.metrics.LatencyBreakdown;
-import dev.tailor.core.metrics.PointResult;
+import dev.tailor.measure.LatencyBreakdown;
+import dev.tailor.measure.PointResult;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;

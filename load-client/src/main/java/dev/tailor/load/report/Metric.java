@@ -1,8 +1,8 @@
 package dev.tailor.load.report;
 
-import dev.tailor.core.metrics.Failures;
-import dev.tailor.core.metrics.LatencyBreakdown;
-import dev.tailor.core.metrics.PointResult;
+import dev.tailor.measure.Failures;
+import dev.tailor.measure.LatencyBreakdown;
+import dev.tailor.measure.PointResult;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;

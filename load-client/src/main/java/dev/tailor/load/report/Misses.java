@@ -58,7 +58,7 @@ final class Misses {
 
   /**
    * A target's label as points record their miss ratios ({@code 20ms}), which {@link
-   * dev.tailor.core.metrics.PointResultBuilder} also formats with {@link Durations#format}.
+   * dev.tailor.measure.PointResultBuilder} also formats with {@link Durations#format}.
    */
   static String label(long targetNanos) {
     return Durations.format(targetNanos);

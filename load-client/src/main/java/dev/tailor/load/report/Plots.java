@@ -1,7 +1,7 @@
 package dev.tailor.load.report;
 
 import dev.tailor.core.io.AtomicFiles;
-import dev.tailor.core.metrics.PointResult;
+import dev.tailor.measure.PointResult;
 import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Path;

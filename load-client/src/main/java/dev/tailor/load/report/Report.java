@@ -1,7 +1,7 @@
 package dev.tailor.load.report;
 
 import dev.tailor.core.io.AtomicFiles;
-import dev.tailor.core.metrics.PointResult;
+import dev.tailor.measure.PointResult;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

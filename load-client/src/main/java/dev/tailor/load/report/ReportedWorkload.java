@@ -2,8 +2,8 @@ package dev.tailor.load.report;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.tailor.core.json.JsonFile;
-import dev.tailor.core.model.DemandProfile;
-import dev.tailor.core.model.WorkloadSpread;
+import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.WorkloadSpread;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Collection;

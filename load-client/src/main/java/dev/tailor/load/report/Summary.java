@@ -1,6 +1,6 @@
 package dev.tailor.load.report;
 
-import dev.tailor.core.metrics.PointResult;
+import dev.tailor.measure.PointResult;
 import dev.tailor.sim.HindsightOracle;
 import java.util.ArrayList;
 import java.util.List;

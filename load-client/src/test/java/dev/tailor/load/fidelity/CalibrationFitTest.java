@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tailor.core.metrics.LatencyBreakdown;
-import dev.tailor.core.metrics.PointResult;
-import dev.tailor.core.metrics.PointResultBuilder;
-import dev.tailor.core.model.DemandProfile;
+import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.LatencyBreakdown;
+import dev.tailor.measure.PointResult;
+import dev.tailor.measure.PointResultBuilder;
 import dev.tailor.sim.Calibration;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tailor.core.metrics.PointResult;
-import dev.tailor.core.metrics.PointResultBuilder;
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.load.report.ReportedWorkload;
+import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.PointResult;
+import dev.tailor.measure.PointResultBuilder;
 import dev.tailor.sim.arrival.PointPlan;
 import dev.tailor.sim.arrival.SweepPlan;
 import dev.tailor.sim.model.ParametricProfile;

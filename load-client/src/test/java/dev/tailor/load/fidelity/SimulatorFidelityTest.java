@@ -3,8 +3,8 @@ package dev.tailor.load.fidelity;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.load.report.ReplayedTrace;
+import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.model.ParametricProfile;
 import java.nio.file.Path;
 import java.util.List;

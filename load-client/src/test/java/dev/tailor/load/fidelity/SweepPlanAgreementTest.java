@@ -6,13 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.Scheduler;
-import dev.tailor.core.metrics.PointResult;
-import dev.tailor.core.model.DemandProfile;
 import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.load.Sweep;
 import dev.tailor.load.Target;
 import dev.tailor.load.report.Report;
 import dev.tailor.load.report.ReportedWorkload;
+import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.PointResult;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.PointPlan;
 import dev.tailor.sim.arrival.SweepPlan;

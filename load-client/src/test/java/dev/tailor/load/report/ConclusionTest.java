@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tailor.core.metrics.PointResult;
-import dev.tailor.core.metrics.PointResultBuilder;
+import dev.tailor.measure.PointResult;
+import dev.tailor.measure.PointResultBuilder;
 import java.util.ArrayList;
 import java.util.List;
 import org.HdrHistogram.Histogram;

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tailor.core.metrics.PointResult;
-import dev.tailor.core.metrics.PointResultBuilder;
 import dev.tailor.load.Sweep;
+import dev.tailor.measure.PointResult;
+import dev.tailor.measure.PointResultBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tailor.core.metrics.PointResult;
 import dev.tailor.load.Sweep;
 import dev.tailor.load.Target;
+import dev.tailor.measure.PointResult;
 import dev.tailor.sim.arrival.SweepPlan;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tailor.core.json.JsonFile;
-import dev.tailor.core.metrics.PointResult;
-import dev.tailor.core.metrics.PointResultBuilder;
-import dev.tailor.core.model.DemandProfile;
+import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.PointResult;
+import dev.tailor.measure.PointResultBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

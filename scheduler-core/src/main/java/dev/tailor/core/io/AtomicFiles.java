@@ -1,5 +1,6 @@
 package dev.tailor.core.io;
 
+import dev.tailor.core.Internal;
 import java.io.BufferedOutputStream;
 import java.io.FilterOutputStream;
 import java.io.IOException;
@@ -47,6 +48,7 @@ import java.util.stream.Stream;
  * same target at the same time may lose a live writer's temporary file: that write then fails with
  * an exception and the target keeps its old content.
  */
+@Internal
 public final class AtomicFiles {
 
   /** Writes a file's content; see {@link #write}. */

@@ -1,6 +1,7 @@
 package dev.tailor.core.json;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.tailor.core.Internal;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -13,6 +14,7 @@ import java.nio.file.Path;
  * node with a trailing dot ({@code ""} at the root, {@code requests[3].} below), so that the path
  * of every field is spelt out without the reader keeping a stack.
  */
+@Internal
 public final class JsonFields {
 
   private final Path file;

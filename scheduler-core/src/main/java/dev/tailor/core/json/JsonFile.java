@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.tailor.core.Internal;
 import dev.tailor.core.io.AtomicFiles;
 import java.io.CharConversionException;
 import java.io.IOException;
@@ -18,6 +19,7 @@ import java.nio.file.Path;
  * A write goes through {@link AtomicFiles}, so that a reader never sees half a file and a crash
  * never leaves one.
  */
+@Internal
 public final class JsonFile {
 
   // Jackson would otherwise quote the source in every location ("[Source: ...]"); messages name

@@ -2,13 +2,15 @@ package dev.tailor.core.policy;
 
 import dev.tailor.core.Durations;
 import dev.tailor.core.model.SpeedupCurve;
+import java.time.Duration;
 import java.util.List;
 
 /**
  * The factories of the baseline policies the papers compare against: Sequential, Fixed(N), Adaptive
  * and RC as in Few-to-Many (Haque et al., ASPLOS'15, §5), WQ-Linear and Pred as in TPC (Jeon et
  * al., ASPLOS'16, §4.1; its AP is {@code adaptive}), steal-first and admit-first as in tail-control
- * (Li et al., PPoPP'16, §3); each policy's javadoc states its rule.
+ * (Li et al., PPoPP'16, §3); each policy's javadoc states its rule. The specifications parse into
+ * the objects {@link Policies} makes.
  */
 final class BaselinePolicies {
 
@@ -28,15 +30,14 @@ final class BaselinePolicies {
             "sequential: every request runs on one thread",
             args -> {
               SpecArgs.split(args, 0, 0);
-              return new FixedPolicy(1, "seq");
+              return Policies.seq();
             }),
         new BuiltInFactory(
             "fixed",
             "fixed:N",
             "every request runs with N threads from the start",
             args -> {
-              int n = SpecArgs.split(args, 1, 1).positiveInt(0, "N");
-              return new FixedPolicy(n, "fixed:" + n);
+              return Policies.fixed(SpecArgs.split(args, 1, 1).positiveInt(0, "N"));
             }),
         new BuiltInFactory(
             "steal-first",
@@ -45,7 +46,7 @@ final class BaselinePolicies {
                 + " running requests before it admits a new one",
             args -> {
               SpecArgs.split(args, 0, 0);
-              return new WorkStealingPolicy(WorkerPreference.HELP_FIRST, "steal-first");
+              return Policies.stealFirst();
             }),
         new BuiltInFactory(
             "admit-first",
@@ -54,21 +55,24 @@ final class BaselinePolicies {
                 + " admits a new request before it helps a running one",
             args -> {
               SpecArgs.split(args, 0, 0);
-              return new WorkStealingPolicy(WorkerPreference.ADMIT_FIRST, "admit-first");
+              return Policies.admitFirst();
             }),
         new BuiltInFactory(
             "adaptive",
             "adaptive[:s1,s2,...]",
             "degree chosen once at admission from the queue length and an average speedup curve,"
                 + " to minimise the total response time of the queued requests",
-            args -> new AdaptivePolicy(args.isEmpty() ? LUCENE_AVERAGE : SpeedupCurve.parse(args))),
+            args ->
+                args.isEmpty() ? Policies.adaptive() : Policies.adaptive(SpeedupCurve.parse(args))),
         new BuiltInFactory(
             "wq-linear",
             "wq-linear[:MAX]",
             "degree chosen once at admission, inversely proportional to the queue length",
             args -> {
               SpecArgs a = SpecArgs.split(args, 0, 1);
-              return new WqLinearPolicy(a.size() == 0 ? 6 : a.positiveInt(0, "MAX"));
+              return a.size() == 0
+                  ? Policies.wqLinear()
+                  : Policies.wqLinear(a.positiveInt(0, "MAX"));
             }),
         new BuiltInFactory(
             "rampup",
@@ -76,7 +80,8 @@ final class BaselinePolicies {
             "start with one thread, add one every INTERVAL up to MAX",
             args -> {
               SpecArgs a = SpecArgs.split(args, 2, 2);
-              return new RampUpPolicy(a.positiveNanos(0, "INTERVAL"), a.positiveInt(1, "MAX"));
+              return Policies.rampUp(
+                  Duration.ofNanos(a.positiveNanos(0, "INTERVAL")), a.positiveInt(1, "MAX"));
             }),
         new BuiltInFactory(
             "pred",
@@ -85,9 +90,12 @@ final class BaselinePolicies {
                 + " threads, the rest with one",
             args -> {
               SpecArgs a = SpecArgs.split(args, 0, 2);
-              return new PredPolicy(
-                  a.size() > 0 ? a.positiveNanos(0, "THRESHOLD") : 80_000_000L,
-                  a.size() > 1 ? a.positiveInt(1, "N") : 3);
+              if (a.size() == 0) {
+                return Policies.pred();
+              }
+              return Policies.pred(
+                  Duration.ofNanos(a.positiveNanos(0, "THRESHOLD")),
+                  a.size() > 1 ? a.positiveInt(1, "N") : Policies.PRED_DEGREE);
             }),
         new BuiltInFactory(
             "rc",
@@ -96,7 +104,8 @@ final class BaselinePolicies {
                 + " threads, the rest with one",
             args -> {
               SpecArgs a = SpecArgs.split(args, 2, 2);
-              return new ClairvoyantPolicy(a.positiveNanos(0, "THRESHOLD"), a.positiveInt(1, "N"));
+              return Policies.clairvoyant(
+                  Duration.ofNanos(a.positiveNanos(0, "THRESHOLD")), a.positiveInt(1, "N"));
             }),
         new BuiltInFactory(
             "oracle",
@@ -106,8 +115,10 @@ final class BaselinePolicies {
                 + " a sweep's bare 'oracle' tunes BUDGET per load with hindsight",
             args -> {
               SpecArgs a = SpecArgs.split(args, 1, 2);
-              long budget = a.nonNegativeNanos(0, "BUDGET");
-              return new OraclePolicy(budget, a.size() == 2 ? a.positiveInt(1, "N") : 0);
+              Duration budget = Duration.ofNanos(a.nonNegativeNanos(0, "BUDGET"));
+              return a.size() == 2
+                  ? Policies.oracle(budget, a.positiveInt(1, "N"))
+                  : Policies.oracle(budget);
             }));
   }
 

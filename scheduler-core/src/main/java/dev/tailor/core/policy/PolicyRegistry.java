@@ -75,7 +75,7 @@ public final class PolicyRegistry {
                 + trimmed.substring(at)
                 + "' (expected @help-first or @admit-first)");
       }
-      return new PreferenceOverride(create(trimmed.substring(0, at)), preference);
+      return Policies.withPreference(create(trimmed.substring(0, at)), preference);
     }
     int colon = trimmed.indexOf(':');
     String name = (colon < 0 ? trimmed : trimmed.substring(0, colon)).toLowerCase(Locale.ROOT);

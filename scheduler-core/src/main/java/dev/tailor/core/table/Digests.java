@@ -1,5 +1,6 @@
 package dev.tailor.core.table;
 
+import dev.tailor.core.Internal;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -9,6 +10,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /** The digest a table records of the profile it was built from. */
+@Internal
 public final class Digests {
 
   private Digests() {}

@@ -167,7 +167,7 @@ class IntervalTableTest {
     Path file = dir.resolve("t.json");
     sample(50).write(file);
     TableEdits t = new TableEdits(file, IntervalTable::read);
-    // The review's case: a huge wait would hold every admission at that load.
+    // A huge wait would hold every admission at that load.
     t.refused(
         "/rows/1/intervalsNanos/0",
         "1000000000000000000",

@@ -1,7 +1,7 @@
 package dev.tailor.sim.balance;
 
 import dev.tailor.core.Durations;
-import dev.tailor.core.model.DemandProfile;
+import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.model.LogNormalProfile;
 import java.util.List;
 import java.util.Locale;

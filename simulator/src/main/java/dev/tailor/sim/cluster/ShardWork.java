@@ -1,6 +1,6 @@
 package dev.tailor.sim.cluster;
 
-import dev.tailor.core.model.DemandProfile;
+import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.arrival.RequestOrder;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.tailor.sim.model;
 
 import dev.tailor.core.Durations;
-import dev.tailor.core.model.DemandProfile;
+import dev.tailor.measure.DemandProfile;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

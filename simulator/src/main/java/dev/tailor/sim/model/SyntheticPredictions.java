@@ -1,6 +1,6 @@
 package dev.tailor.sim.model;
 
-import dev.tailor.core.model.DemandProfile;
+import dev.tailor.measure.DemandProfile;
 import java.util.Locale;
 import java.util.SplittableRandom;
 

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tailor.core.model.DemandProfile;
+import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.model.LogNormalProfile;
 import java.util.List;

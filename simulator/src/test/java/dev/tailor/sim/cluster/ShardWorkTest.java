@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tailor.core.model.DemandProfile;
+import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.arrival.RequestOrder;
 import dev.tailor.sim.model.LogNormalProfile;
 import java.util.Arrays;

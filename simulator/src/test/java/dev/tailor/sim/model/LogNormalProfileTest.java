@@ -3,7 +3,7 @@ package dev.tailor.sim.model;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.tailor.core.model.DemandProfile;
+import dev.tailor.measure.DemandProfile;
 import org.junit.jupiter.api.Test;
 
 class LogNormalProfileTest {
@@ -29,7 +29,7 @@ class LogNormalProfileTest {
     assertEquals(1 / (0.1 + 0.9 / 16), first.speedupCurve().at(16), 1e-9);
     assertEquals(1.0, first.speedupCurve().at(1), 1e-12);
     // The unit model: a serial tenth, then units of about 250 us with no hand-off overhead.
-    dev.tailor.core.model.UnitWork units = first.unitWork();
+    dev.tailor.measure.UnitWork units = first.unitWork();
     assertEquals(Math.round(0.1 * first.sequentialNanos()), units.serialNanos(), 1);
     assertEquals(0, units.overheadPerUnitNanos(), 0);
     assertEquals("log-normal mean 10ms sd 13ms, 10% serial", shape.describe());

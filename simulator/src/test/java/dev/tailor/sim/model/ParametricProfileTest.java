@@ -3,7 +3,7 @@ package dev.tailor.sim.model;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tailor.core.model.DemandProfile;
+import dev.tailor.measure.DemandProfile;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;

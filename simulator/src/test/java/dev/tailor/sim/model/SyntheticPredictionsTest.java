@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.tailor.core.model.DemandProfile;
+import dev.tailor.measure.DemandProfile;
 import org.junit.jupiter.api.Test;
 
 class SyntheticPredictionsTest {

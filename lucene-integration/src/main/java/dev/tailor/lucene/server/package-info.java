@@ -1,7 +1,0 @@
-/**
- * A small HTTP JSON search server over the drop-in searcher, {@link
- * dev.tailor.lucene.server.SearchServer}, which bounds what clients can hold: searches in flight,
- * request threads, waiting connections, the time to send a request or take a response, body size
- * and metrics classes.
- */
-package dev.tailor.lucene.server;

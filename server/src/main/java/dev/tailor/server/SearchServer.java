@@ -1,0 +1,558 @@
+package dev.tailor.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import dev.tailor.core.Predictor;
+import dev.tailor.core.RequestAttributes;
+import dev.tailor.core.policy.RequestView;
+import dev.tailor.lucene.QueryShape;
+import dev.tailor.lucene.SearchOutcome;
+import dev.tailor.lucene.TailorSearcher;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.LongSupplier;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.queryparser.classic.ParseException;
+import org.apache.lucene.queryparser.classic.QueryParser;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.TopScoreDocCollectorManager;
+
+/**
+ * A small HTTP JSON search server over a {@link TailorSearcher}, for replaying traces against the
+ * scheduler from another process. Built on the JDK's own HTTP server: it needs nothing more, and
+ * the request threads it runs searches on are exactly the application threads a drop-in user has.
+ *
+ * <ul>
+ *   <li>{@code GET /search?q=QUERY[&k=10][&timeout=100ms][&label=CATEGORY]}, or {@code POST
+ *       /search} with {@code {"q": ..., "k": ..., "timeout": ..., "label": ...}}: the top hits.
+ *   <li>{@code GET /stats}: latency and queueing percentiles, the degree distribution per class,
+ *       the scheduler's load, the server's own counts ({@code http}), and the application's
+ *       counters ({@code counters}, see {@link #addCounter}).
+ *   <li>{@code GET /policy}: the policy and its tables.
+ * </ul>
+ *
+ * <p><b>Limits, and what a client sees</b> ({@link Options} sets each one):
+ *
+ * <ul>
+ *   <li>Every exchange runs on one of {@link Options#threads() threads} request threads;
+ *       connections waiting for one queue up to {@link Options#acceptQueue() acceptQueue}. A
+ *       connection arriving with the queue full is closed without a response (the JDK's server does
+ *       so when its executor refuses), and counted as {@code dropped}.
+ *   <li>At most {@link Options#maxInFlight() maxInFlight} searches are admitted at once, each
+ *       holding its thread from before its body is read until its response is written, whether it
+ *       runs or waits in the scheduler's admission queue. A search arriving with that many in is
+ *       answered at once {@code 503} with {@code Retry-After: 1}, before its body is read or the
+ *       scheduler is asked; so is one the scheduler itself refuses (its queue full, or shutting
+ *       down). The {@code threads - maxInFlight} threads no search can take read requests, refuse
+ *       them and answer {@code /stats}, so a refusal never waits behind a search.
+ *   <li>A client has {@link Options#clientTimeout() clientTimeout} to send its request, headers and
+ *       body, from the moment a thread takes its connection, and again to take its response; past
+ *       it the connection is closed without a response. Idle keep-alive connections hold no thread;
+ *       the JDK's server closes them after {@code sun.net.httpserver.idleInterval}.
+ *   <li>A body over {@link Options#maxBodyBytes() maxBodyBytes} is a {@code 413}: decided from its
+ *       {@code Content-Length} before reading it, or after reading one byte past the limit of a
+ *       chunked one.
+ *   <li>A query longer than {@link Options#maxQueryChars()}, with more than {@link
+ *       Options#maxClauses()} leaf clauses, asking more than {@link Options#maxHits()} hits, or
+ *       that does not parse, an unknown field, a bad {@code k}, {@code timeout}, {@code label} or
+ *       {@code class}: {@code 400}.
+ *   <li>{@code class} is the search's priority class, {@code interactive} (the default) or {@code
+ *       background}: background searches run on what interactive ones leave, above a floor of
+ *       threads ({@link dev.tailor.core.policy.PriorityClass}).
+ *   <li>Labels are metrics classes: the {@link Options#labels() known} ones and, first come, others
+ *       up to {@link Options#maxLabels()} in all have a class of their own; every later one is
+ *       counted as {@code other}. So {@code /stats} holds at most {@code maxLabels + 1} label
+ *       classes, besides the work classes of unlabelled requests.
+ *   <li>Every error is {@code {"error": "..."}} with a message Tailor wrote: {@code 400}, {@code
+ *       404} (unknown path), {@code 405} (with {@code Allow}), {@code 413}, {@code 503}, and {@code
+ *       500} for a failure of the server's own, whose detail is only logged. (A request line the
+ *       JDK's server cannot parse, such as a malformed {@code %}-escape, it answers itself with a
+ *       {@code 400} before any handler runs.)
+ * </ul>
+ *
+ * <p>The server binds to 127.0.0.1 unless told otherwise, and {@link #stop(Duration)} lets running
+ * searches finish.
+ *
+ * <p>With a predictor, each parsed query's sequential time is predicted before it is submitted and
+ * travels in its attributes to the policy; the response reports it as {@code predictedMicros}.
+ * Without one nothing is predicted (unless the searcher has its own {@linkplain
+ * TailorSearcher#setPredictor predictor}).
+ */
+public final class SearchServer implements AutoCloseable {
+
+  /**
+   * The server's address and limits; the class description says what a client sees at each.
+   *
+   * @param bind the address to bind, {@code 127.0.0.1} by default
+   * @param port the port, 0 for any free one
+   * @param threads request threads: every exchange runs on one, searches included
+   * @param maxInFlight searches admitted at once, running or waiting in the scheduler's queue; less
+   *     than {@code threads}, so that threads are left to refuse the next. When it is at most the
+   *     scheduler's workers plus its queue capacity, the scheduler never refuses one of them
+   * @param acceptQueue connections waiting for a request thread; beyond, a connection is closed
+   * @param clientTimeout how long a client may take to send its request, and again to take its
+   *     response
+   * @param maxBodyBytes the largest POST body
+   * @param maxQueryChars the longest query text accepted
+   * @param maxClauses the most leaf clauses a parsed query may have
+   * @param maxHits the largest {@code k}
+   * @param maxLabels the most distinct labels with a metrics class of their own, known ones
+   *     included
+   * @param labels labels that always have a class of their own
+   */
+  public record Options(
+      String bind,
+      int port,
+      int threads,
+      int maxInFlight,
+      int acceptQueue,
+      Duration clientTimeout,
+      int maxBodyBytes,
+      int maxQueryChars,
+      int maxClauses,
+      int maxHits,
+      int maxLabels,
+      List<String> labels) {
+
+    /**
+     * Checks the limits.
+     *
+     * @throws IllegalArgumentException naming the first limit out of range
+     */
+    public Options {
+      Objects.requireNonNull(bind, "bind");
+      Objects.requireNonNull(clientTimeout, "clientTimeout");
+      labels = List.copyOf(labels);
+      if (port < 0 || port > 65_535) {
+        throw new IllegalArgumentException("port must be 0..65535, got " + port);
+      }
+      if (maxInFlight < 1 || maxInFlight >= threads) {
+        throw new IllegalArgumentException(
+            "need 1 <= maxInFlight < threads (threads must be left to refuse), got maxInFlight "
+                + maxInFlight
+                + " with "
+                + threads
+                + " threads");
+      }
+      positive("acceptQueue", acceptQueue);
+      positive("maxBodyBytes", maxBodyBytes);
+      positive("maxQueryChars", maxQueryChars);
+      positive("maxClauses", maxClauses);
+      positive("maxHits", maxHits);
+      if (clientTimeout.isNegative() || clientTimeout.isZero()) {
+        throw new IllegalArgumentException("clientTimeout must be positive, got " + clientTimeout);
+      }
+      new LabelClasses(maxLabels, labels); // checks the labels and their number
+    }
+
+    private static void positive(String name, int value) {
+      if (value < 1) {
+        throw new IllegalArgumentException(name + " must be >= 1, got " + value);
+      }
+    }
+
+    /**
+     * Loopback, any port; 64 threads, 48 searches in flight, 64 connections waiting; 10 s for a
+     * client; 16 KiB bodies, 1,000 characters, 64 clauses, 1,000 hits; 32 labels, none known.
+     */
+    public static Options defaults() {
+      return new Options(
+          "127.0.0.1",
+          0,
+          64,
+          48,
+          64,
+          Duration.ofSeconds(10),
+          16 * 1024,
+          1_000,
+          64,
+          1_000,
+          32,
+          List.of());
+    }
+
+    /** These options on another address and port. */
+    public Options at(String bind, int port) {
+      return new Options(
+          bind,
+          port,
+          threads,
+          maxInFlight,
+          acceptQueue,
+          clientTimeout,
+          maxBodyBytes,
+          maxQueryChars,
+          maxClauses,
+          maxHits,
+          maxLabels,
+          labels);
+    }
+  }
+
+  private static final System.Logger LOG = System.getLogger(SearchServer.class.getName());
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final TailorSearcher searcher;
+  private final Analyzer analyzer;
+  private final String field;
+  private final Options options;
+  private final Predictor<Query> predictor;
+  private final ClientDeadlines deadlines;
+  private final RequestThreads requestThreads;
+  private final InFlight inFlight;
+  private final LabelClasses labels;
+  private final HttpServer http;
+  private final StatsPage statsPage;
+
+  /**
+   * Starts a server that predicts nothing.
+   *
+   * @param searcher the searcher, whose scheduler runs every search
+   * @param analyzer the index's analyzer, to parse query text with
+   * @param field the field queries search
+   * @param options the address and limits
+   * @throws IOException if the address cannot be bound
+   */
+  public SearchServer(TailorSearcher searcher, Analyzer analyzer, String field, Options options)
+      throws IOException {
+    this(searcher, analyzer, field, options, null);
+  }
+
+  /**
+   * Starts a server.
+   *
+   * @param searcher the searcher, whose scheduler runs every search
+   * @param analyzer the index's analyzer, to parse query text with
+   * @param field the field queries search
+   * @param options the address and limits
+   * @param predictor predicts each query's sequential time for the policy, or null for none
+   * @throws IOException if the address cannot be bound
+   */
+  public SearchServer(
+      TailorSearcher searcher,
+      Analyzer analyzer,
+      String field,
+      Options options,
+      Predictor<Query> predictor)
+      throws IOException {
+    this.searcher = Objects.requireNonNull(searcher, "searcher");
+    this.analyzer = Objects.requireNonNull(analyzer, "analyzer");
+    this.field = Objects.requireNonNull(field, "field");
+    this.options = Objects.requireNonNull(options, "options");
+    this.predictor = predictor;
+    this.inFlight = new InFlight(options.maxInFlight());
+    this.labels = new LabelClasses(options.maxLabels(), options.labels());
+    this.deadlines = new ClientDeadlines(options.clientTimeout());
+    this.requestThreads = new RequestThreads(options.threads(), options.acceptQueue(), deadlines);
+    this.statsPage =
+        new StatsPage(
+            searcher.scheduler(), options.threads(), inFlight, requestThreads, deadlines, labels);
+    try {
+      // The backlog bounds connections the kernel holds before the server accepts them.
+      this.http =
+          HttpServer.create(
+              new InetSocketAddress(options.bind(), options.port()), options.acceptQueue());
+    } catch (IOException | RuntimeException e) {
+      requestThreads.shutdown();
+      deadlines.close();
+      throw e;
+    }
+    http.setExecutor(requestThreads);
+    http.createContext("/", this::exchange); // one context: the JDK's matches paths by prefix
+    http.start();
+  }
+
+  /** The address the server listens on. */
+  public InetSocketAddress address() {
+    return http.getAddress();
+  }
+
+  /**
+   * Stops accepting connections and waits up to {@code grace} (in whole seconds, as the JDK's
+   * server counts) for running exchanges, searches included, to finish; then closes every
+   * connection. The JDK's server counts an exchange that never wrote its response (its client cut
+   * off past the client timeout, or gone) as running forever, so once that has happened it waits
+   * the whole grace.
+   */
+  public void stop(Duration grace) {
+    long start = System.nanoTime();
+    http.stop((int) Math.max(0, grace.toSeconds()));
+    requestThreads.shutdown();
+    try {
+      requestThreads.awaitTermination(Math.max(0, grace.toNanos() - (System.nanoTime() - start)));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      deadlines.close();
+    }
+  }
+
+  /** {@link #stop(Duration) Stops} with five seconds' grace. */
+  @Override
+  public void close() {
+    stop(Duration.ofSeconds(5));
+  }
+
+  /**
+   * Answers one exchange. An {@code IOException} here is the client's (gone, or past its deadline):
+   * no one is left to answer, and it goes back to the JDK's server, which then forgets the
+   * connection; swallowed, the connection would stay in the server's books.
+   */
+  private void exchange(HttpExchange exchange) throws IOException {
+    try (exchange) {
+      try {
+        route(exchange);
+      } catch (Problem p) {
+        error(exchange, p);
+      } catch (RuntimeException e) {
+        LOG.log(System.Logger.Level.WARNING, "request failed: " + exchange.getRequestURI(), e);
+        error(exchange, internalError());
+      }
+    }
+  }
+
+  private void route(HttpExchange exchange) throws Problem, IOException {
+    String path = Objects.requireNonNullElse(exchange.getRequestURI().getPath(), "");
+    switch (path) {
+      case "/search" -> search(exchange);
+      case "/stats" -> {
+        requireGet(exchange);
+        send(exchange, 200, statsPage.render());
+      }
+      case "/policy" -> {
+        requireGet(exchange);
+        send(exchange, 200, policy());
+      }
+      default ->
+          throw new Problem(
+              404, "no endpoint " + Problem.quote(path) + ": use /search, /stats or /policy");
+    }
+  }
+
+  private static Problem internalError() {
+    return new Problem(500, "internal error: the server failed; its log says why");
+  }
+
+  private static void requireGet(HttpExchange exchange) throws Problem {
+    if (!"GET".equals(exchange.getRequestMethod())) {
+      exchange.getResponseHeaders().set("Allow", "GET");
+      throw new Problem(
+          405,
+          "use GET for "
+              + exchange.getRequestURI().getPath()
+              + ", not "
+              + Problem.quote(exchange.getRequestMethod()));
+    }
+  }
+
+  private void search(HttpExchange exchange) throws Problem, IOException {
+    String method = exchange.getRequestMethod();
+    boolean post = "POST".equals(method);
+    if (!post && !"GET".equals(method)) {
+      exchange.getResponseHeaders().set("Allow", "GET, POST");
+      throw new Problem(405, "use GET or POST for /search, not " + Problem.quote(method));
+    }
+    if (post && declaredLength(exchange) > options.maxBodyBytes()) {
+      throw tooLarge(exchange);
+    }
+    if (!inFlight.tryEnter()) {
+      if (post) {
+        exchange.getResponseHeaders().set("Connection", "close"); // its body stays unread
+      }
+      throw new Problem(
+          503,
+          "overloaded: "
+              + inFlight.limit()
+              + " searches in flight, the server's limit; retry after a second");
+    }
+    try {
+      Map<String, String> fields =
+          post
+              ? SearchRequest.fromJson(body(exchange), JSON)
+              : SearchRequest.fromQueryString(exchange.getRequestURI().getRawQuery());
+      // The request is in: from here the time is the search's, not the client's.
+      deadlines.disarm();
+      SearchRequest request = SearchRequest.of(fields, options);
+      send(exchange, 200, search(request));
+    } finally {
+      inFlight.exit();
+    }
+  }
+
+  /** The body's declared length, or 0 without one (a chunked body declares none). */
+  private static long declaredLength(HttpExchange exchange) throws Problem {
+    String declared = exchange.getRequestHeaders().getFirst("Content-Length");
+    try {
+      return declared == null ? 0 : Long.parseLong(declared.trim());
+    } catch (NumberFormatException e) { // the JDK's server refuses these before; to be sure
+      throw new Problem(400, "Content-Length must be a number, got " + Problem.quote(declared));
+    }
+  }
+
+  /** The body, read up to one byte past the limit under the client deadline. */
+  private byte[] body(HttpExchange exchange) throws Problem, IOException {
+    byte[] bytes;
+    try (InputStream in = exchange.getRequestBody()) {
+      bytes = in.readNBytes(options.maxBodyBytes() + 1);
+      if (bytes.length > options.maxBodyBytes()) {
+        throw tooLarge(exchange);
+      }
+    }
+    return bytes;
+  }
+
+  private Problem tooLarge(HttpExchange exchange) {
+    exchange.getResponseHeaders().set("Connection", "close"); // the rest stays unread
+    return new Problem(413, "request body over " + options.maxBodyBytes() + " bytes, the limit");
+  }
+
+  private ObjectNode search(SearchRequest request) throws Problem {
+    Query query = parse(request.text());
+    long start = System.nanoTime();
+    long predicted = predict(query);
+    SearchOutcome<TopDocs> outcome;
+    try {
+      outcome =
+          searcher.search(
+              query,
+              new TopScoreDocCollectorManager(request.k(), 1000),
+              new RequestAttributes(labels.classOf(request.label()), predicted)
+                  .withPriority(request.priority()),
+              request.timeout());
+    } catch (RejectedExecutionException e) {
+      throw new Problem(503, "overloaded: the scheduler's admission queue is full; retry later");
+    } catch (CancellationException e) {
+      throw new Problem(503, "shutting down");
+    } catch (IndexSearcher.TooManyClauses e) {
+      throw tooComplex();
+    } catch (IOException e) {
+      LOG.log(System.Logger.Level.WARNING, "search failed: " + request.text(), e);
+      throw internalError();
+    }
+    ObjectNode out = JSON.createObjectNode();
+    out.put("query", query.toString(field));
+    TopDocs top = outcome.result();
+    out.put("totalHits", top.totalHits.value());
+    out.put("totalHitsRelation", top.totalHits.relation().name());
+    out.put("timedOut", outcome.timedOut());
+    out.put("tookMicros", (System.nanoTime() - start) / 1_000);
+    if (predicted != RequestView.UNKNOWN) {
+      out.put("predictedMicros", predicted / 1_000.0);
+    }
+    ArrayNode hits = out.putArray("hits");
+    for (ScoreDoc sd : top.scoreDocs) {
+      hits.addObject().put("doc", sd.doc).put("score", sd.score);
+    }
+    return out;
+  }
+
+  private Query parse(String text) throws Problem {
+    Query query;
+    try {
+      query = new QueryParser(field, analyzer).parse(text);
+    } catch (ParseException e) {
+      if (e.getCause() instanceof IndexSearcher.TooManyClauses) {
+        throw tooComplex();
+      }
+      throw new Problem(
+          400,
+          "query does not parse"
+              + column(e)
+              + ": check its quotes, parentheses, brackets and operators");
+    } catch (IndexSearcher.TooManyClauses e) {
+      throw tooComplex();
+    } catch (IllegalArgumentException e) {
+      throw new Problem(400, "query does not parse: the analyzer refused it");
+    }
+    int clauses = QueryShape.of(query).clauses();
+    if (clauses > options.maxClauses()) {
+      throw new Problem(
+          400, "query too complex: " + clauses + " clauses, limit " + options.maxClauses());
+    }
+    return query;
+  }
+
+  private Problem tooComplex() {
+    return new Problem(
+        400, "query too complex: more clauses than the limit " + options.maxClauses());
+  }
+
+  /** Where the parser stopped, when it says; the classic parser wraps its own exception. */
+  private static String column(ParseException e) {
+    ParseException at = e.getCause() instanceof ParseException cause ? cause : e;
+    if (at.currentToken != null && at.currentToken.next != null) {
+      return " at column " + at.currentToken.next.beginColumn;
+    }
+    return "";
+  }
+
+  /** The predictor's estimate, or UNKNOWN without a predictor or when it cannot say. */
+  private long predict(Query query) {
+    if (predictor == null) {
+      return RequestView.UNKNOWN;
+    }
+    try {
+      long nanos = predictor.predictSequentialNanos(query);
+      return nanos < 0 ? RequestView.UNKNOWN : nanos;
+    } catch (RuntimeException e) {
+      return RequestView
+          .UNKNOWN; // the contract says it does not throw; a search never fails for it
+    }
+  }
+
+  /**
+   * Shows a counter of the application's own in {@code /stats}, under {@code counters}: for
+   * instance the documents indexed beside search on the cores an elastic budget returns. The
+   * supplier is read on a request thread at every {@code /stats}; it must be thread-safe and quick.
+   * A second counter of the same name replaces the first.
+   */
+  public void addCounter(String name, LongSupplier value) {
+    statsPage.addCounter(name, value);
+  }
+
+  private ObjectNode policy() {
+    ObjectNode out = JSON.createObjectNode();
+    out.put("policy", searcher.scheduler().policy().spec());
+    out.putNull("tables"); // no table-driven policy exists yet
+    out.put("slicing", searcher.slicing().toString());
+    if (predictor != null) {
+      out.put("predictor", predictor.toString());
+    } else {
+      out.putNull("predictor");
+    }
+    return out;
+  }
+
+  private void error(HttpExchange exchange, Problem problem) throws IOException {
+    if (problem.status() == 503) {
+      exchange.getResponseHeaders().set("Retry-After", "1");
+    }
+    send(exchange, problem.status(), JSON.createObjectNode().put("error", problem.getMessage()));
+  }
+
+  /** Writes a response under a fresh client deadline: the client has it to take the response. */
+  private void send(HttpExchange exchange, int status, JsonNode body) throws IOException {
+    byte[] bytes = JSON.writeValueAsBytes(body);
+    deadlines.arm();
+    exchange.getResponseHeaders().set("Content-Type", "application/json");
+    exchange.sendResponseHeaders(status, bytes.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(bytes);
+    }
+  }
+}
