@@ -25,9 +25,19 @@ final class Request<T> implements RequestView, RequestContext {
 
   private static final ThreadLocal<Request<?>> CURRENT = new ThreadLocal<>();
 
-  static final int QUEUED = 0;
-  static final int RUNNING = 1;
-  static final int DONE = 2;
+  /**
+   * Where a request is in its life. It moves forward only: from {@code QUEUED} to {@code RUNNING}
+   * when admitted ({@link #markRunning}), and to {@code DONE} from either ({@link #markDone}), and
+   * only this class writes it.
+   */
+  enum Phase {
+    /** Waiting for admission. */
+    QUEUED,
+    /** Admitted: its body runs or has run, and threads may still work on its units. */
+    RUNNING,
+    /** Out of the dispatch: finished, cancelled while queued, or dropped at shutdown. */
+    DONE
+  }
 
   final Scheduler scheduler;
   final WorkerPool pool;
@@ -43,7 +53,7 @@ final class Request<T> implements RequestView, RequestContext {
   final ConcurrentLinkedQueue<Runnable> held = new ConcurrentLinkedQueue<>();
 
   // Admission state: written under the dispatch lock.
-  volatile int phase = QUEUED;
+  private volatile Phase phase = Phase.QUEUED;
   volatile int threads;
   volatile boolean bodyDone;
   volatile long startNanos = UNKNOWN;
@@ -372,8 +382,30 @@ final class Request<T> implements RequestView, RequestContext {
     }
   }
 
+  /** Where the request is in its life; may be read without the dispatch lock. */
+  Phase phase() {
+    return phase;
+  }
+
+  /**
+   * Admits the request at {@code now} with {@code degree}: its own thread holds the first slot.
+   * Called under the dispatch lock, on a queued request.
+   */
+  void markRunning(int degree, long now) {
+    assert phase == Phase.QUEUED : phase;
+    startNanos = now;
+    startWithDegree(degree, now);
+    threads = 1;
+    phase = Phase.RUNNING;
+  }
+
+  /** Takes the request out of the dispatch for good. Called under the dispatch lock. */
+  void markDone() {
+    phase = Phase.DONE;
+  }
+
   /** Sets the degree a request is admitted with. */
-  synchronized void startWithDegree(int d, long now) {
+  private synchronized void startWithDegree(int d, long now) {
     degrees.start(d, now);
     degree = d;
   }

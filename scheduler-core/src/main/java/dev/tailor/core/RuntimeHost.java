@@ -40,10 +40,7 @@ final class RuntimeHost implements Dispatcher.Host<Request<?>> {
 
   @Override
   public void start(Request<?> r, int degree, long now) {
-    r.startNanos = now;
-    r.startWithDegree(degree, now);
-    r.threads = 1;
-    r.phase = Request.RUNNING;
+    r.markRunning(degree, now);
     // A request predicted long counts in LongT from its start, not from the next tick.
     r.checkLong(longThresholdNanos.getAsLong(), now);
   }

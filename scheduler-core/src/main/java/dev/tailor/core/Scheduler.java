@@ -131,7 +131,7 @@ public final class Scheduler implements AutoCloseable {
     Request<T> r = newRequest(body, attributes, Thread.currentThread());
     pool.enqueue(r);
     pool.awaitAdmission(r);
-    if (r.phase == Request.DONE) {
+    if (r.phase() == Request.Phase.DONE) {
       throw new CancellationException("request " + r.id + " was cancelled before it ran");
     }
     pool.runOnCaller(r);
@@ -192,7 +192,7 @@ public final class Scheduler implements AutoCloseable {
     Request<Void> r = newRequest(RequestScope.NO_BODY, attributes, Thread.currentThread());
     pool.enqueue(r);
     pool.awaitAdmission(r);
-    if (r.phase == Request.DONE) {
+    if (r.phase() == Request.Phase.DONE) {
       throw new CancellationException("request " + r.id + " was cancelled before it was admitted");
     }
     return RequestScope.open(pool, r);

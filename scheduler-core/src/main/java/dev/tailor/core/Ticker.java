@@ -105,7 +105,7 @@ final class Ticker implements Runnable {
       r.checkLong(pool.longThresholdNanos(), now);
     }
     int d = pool.dispatch.askDegree(r);
-    if (d == r.degree || r.phase != Request.RUNNING) {
+    if (d == r.degree || r.phase() != Request.Phase.RUNNING) {
       return;
     }
     int old = r.changeDegree(d, now);

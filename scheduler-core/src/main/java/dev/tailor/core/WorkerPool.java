@@ -147,13 +147,13 @@ final class WorkerPool {
    * leaves the queue and completes as cancelled.
    */
   void awaitAdmission(Request<?> r) throws InterruptedException {
-    while (r.phase == Request.QUEUED) {
+    while (r.phase() == Request.Phase.QUEUED) {
       LockSupport.park(scheduler);
       if (Thread.interrupted()) {
         boolean removed;
         lock.lock();
         try {
-          removed = r.phase == Request.QUEUED;
+          removed = r.phase() == Request.Phase.QUEUED;
           if (removed) {
             r.cancelled = true;
             dequeueLocked(r);
@@ -176,7 +176,7 @@ final class WorkerPool {
     if (dispatch.removeQueued(r)) {
       dispatchLocked(nanoTime());
     }
-    r.phase = Request.DONE;
+    r.markDone();
     finishing++;
     maybeStopLocked();
   }
@@ -189,11 +189,12 @@ final class WorkerPool {
     while (dispatch.freeSlots() > 0) {
       // A worker still completing its last request holds no slot but is not idle yet: then a
       // free slot can only go to a caller.
-      Request<?> r = dispatch.takeWork(now, !idle.isEmpty());
-      if (r == null) {
+      Dispatcher.Assignment<Request<?>> work = dispatch.takeWork(now, !idle.isEmpty());
+      if (work == null) {
         return;
       }
-      boolean help = dispatch.tookHelp();
+      Request<?> r = work.request();
+      boolean help = work.help();
       if (!help && r.caller != null) {
         wakeCaller(r);
         continue;
@@ -275,22 +276,22 @@ final class WorkerPool {
    */
   void runIfQueuedForWaiter(Request<?> r) {
     Request<?> waiter = Request.current();
-    if (waiter == null || waiter.pool != this || r.caller != null || r.phase != Request.QUEUED) {
+    if (waiter == null
+        || waiter.pool != this
+        || r.caller != null
+        || r.phase() != Request.Phase.QUEUED) {
       return;
     }
     boolean adopted;
     lock.lock();
     try {
-      adopted = r.phase == Request.QUEUED && !r.cancelled;
+      adopted = r.phase() == Request.Phase.QUEUED && !r.cancelled;
       if (adopted) {
         long now = nanoTime();
         if (dispatch.removeQueued(r)) {
           dispatchLocked(now); // a new head: it may be admitted now
         }
-        r.startNanos = now;
-        r.startWithDegree(1, now);
-        r.threads = 1;
-        r.phase = Request.RUNNING;
+        r.markRunning(1, now);
       }
     } finally {
       unlockAndWake();
@@ -308,7 +309,7 @@ final class WorkerPool {
         r.bodyDone = true;
         r.held.clear();
         r.threads = 0;
-        r.phase = Request.DONE;
+        r.markDone();
         finishing++;
       } finally {
         unlockAndWake();
@@ -343,7 +344,7 @@ final class WorkerPool {
       complete = r.bodyDone && r.threads == 0;
       if (complete) {
         dispatch.exited(r);
-        r.phase = Request.DONE;
+        r.markDone();
         finishing++;
       } else if (w != null) {
         nextForWorkerLocked(w, now);
@@ -385,11 +386,12 @@ final class WorkerPool {
    */
   private void nextForWorkerLocked(Worker w, long now) {
     while (dispatch.freeSlots() > 0) {
-      Request<?> r = dispatch.takeWork(now, true);
-      if (r == null) {
+      Dispatcher.Assignment<Request<?>> work = dispatch.takeWork(now, true);
+      if (work == null) {
         break;
       }
-      boolean help = dispatch.tookHelp();
+      Request<?> r = work.request();
+      boolean help = work.help();
       if (help || r.caller == null) {
         w.assign(r, help);
         return;
@@ -473,7 +475,7 @@ final class WorkerPool {
     try {
       r.cancelled = true;
       r.held.clear();
-      if (r.phase == Request.QUEUED) {
+      if (r.phase() == Request.Phase.QUEUED) {
         dequeueLocked(r);
         dequeued = true;
       }
@@ -517,7 +519,7 @@ final class WorkerPool {
       shutdown = true;
       dispatch.drainQueue(
           r -> {
-            r.phase = Request.DONE;
+            r.markDone();
             dropped.add(r);
           });
       finishing += dropped.size();

@@ -146,7 +146,6 @@ public final class Dispatcher<R extends RequestView> {
   private IntConsumer budgetListener;
   private volatile int queued;
   private volatile boolean lowerClassRuns; // some running request is below the highest class
-  private boolean tookHelp;
   private DecisionListener decisions;
 
   /** One priority class: its FIFO queue, its head's state and its floor of threads. */
@@ -388,13 +387,12 @@ public final class Dispatcher<R extends RequestView> {
    * Takes one free slot for the next piece of work. It goes to the highest priority class with work
    * (after any lower class below its floor), and within the class in the order the policy prefers:
    * help the oldest running request of the class that wants a helper, or admit the head of the
-   * class's queue. Returns the request the slot went to ({@link #tookHelp()} says which), or null
-   * if there is no work for it.
+   * class's queue. Returns what the slot went to, or null if there is no work for it.
    *
    * @param poolThread whether a pool thread is there to take the work; without one, only a request
    *     that {@linkplain Host#runsOnCaller runs on its caller} can be admitted, and none helped
    */
-  public R takeWork(long now, boolean poolThread) {
+  public Assignment<R> takeWork(long now, boolean poolThread) {
     if (freeSlots <= 0) {
       return null;
     }
@@ -407,9 +405,9 @@ public final class Dispatcher<R extends RequestView> {
           if (preference == 0) {
             preference = preference() == WorkerPreference.HELP_FIRST ? 1 : -1;
           }
-          R r = takeWorkIn(lane, now, poolThread, preference > 0);
-          if (r != null) {
-            return r;
+          Assignment<R> a = takeWorkIn(lane, now, poolThread, preference > 0);
+          if (a != null) {
+            return a;
           }
         }
       }
@@ -421,25 +419,38 @@ public final class Dispatcher<R extends RequestView> {
       if (preference == 0) {
         preference = preference() == WorkerPreference.HELP_FIRST ? 1 : -1;
       }
-      R r = takeWorkIn(lane, now, poolThread, preference > 0);
-      if (r != null) {
-        return r;
+      Assignment<R> a = takeWorkIn(lane, now, poolThread, preference > 0);
+      if (a != null) {
+        return a;
       }
     }
     return null;
   }
 
-  private R takeWorkIn(Lane<R> lane, long now, boolean poolThread, boolean helpFirst) {
+  private Assignment<R> takeWorkIn(Lane<R> lane, long now, boolean poolThread, boolean helpFirst) {
     R r = helpFirst ? help(lane, now) : null;
     if (r != null) {
-      return r;
+      return new Assignment<>(r, true);
     }
     r = admitHead(lane, now, poolThread);
-    if (r != null || helpFirst || !poolThread) {
-      return r;
+    if (r != null) {
+      return new Assignment<>(r, false);
     }
-    return help(lane, now);
+    if (helpFirst || !poolThread) {
+      return null;
+    }
+    r = help(lane, now);
+    return r != null ? new Assignment<>(r, true) : null;
   }
+
+  /**
+   * A free slot's work, as {@link #takeWork} decided it: a thread for {@code request}, which it
+   * either starts (its body, on the caller or a pool thread) or, when {@code help}, joins as a
+   * helper on its units.
+   *
+   * @param <R> the host's request type
+   */
+  public record Assignment<R>(R request, boolean help) {}
 
   /**
    * Whether a helper on {@code request} should leave at its boundary: the busy threads exceed a
@@ -514,11 +525,6 @@ public final class Dispatcher<R extends RequestView> {
     return n;
   }
 
-  /** Whether the last request {@link #takeWork} returned is to be helped, not started. */
-  public boolean tookHelp() {
-    return tookHelp;
-  }
-
   /** Gives back {@code n} slots whose threads left their requests at {@code now}. */
   public void releaseSlots(int n, long now) {
     if (n != 0) {
@@ -582,7 +588,6 @@ public final class Dispatcher<R extends RequestView> {
         decided(Decision.HELP, r, r.threads());
         host.addHelper(r, now);
         takeSlot(now);
-        tookHelp = true;
         return r;
       }
     }
@@ -635,7 +640,6 @@ public final class Dispatcher<R extends RequestView> {
     running = rs;
     lane.mayHelp = true;
     takeSlot(now);
-    tookHelp = false;
     return head;
   }
 
