@@ -1,7 +1,7 @@
 package dev.tailor.cli;
 
-import dev.tailor.cli.soak.FaultSoak;
-import dev.tailor.cli.soak.SoakReport;
+import dev.tailor.bench.soak.FaultSoak;
+import dev.tailor.bench.soak.SoakReport;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tailor.cli.soak.FaultSoak;
-import dev.tailor.cli.soak.SoakReport;
+import dev.tailor.bench.soak.FaultSoak;
+import dev.tailor.bench.soak.SoakReport;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;

@@ -1,4 +1,4 @@
-package dev.tailor.cli.soak;
+package dev.tailor.bench.soak;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -4,4 +4,4 @@
  * checked for exactly-once completion and reporting, no dead worker or leaked thread, and a flat
  * heap.
  */
-package dev.tailor.cli.soak;
+package dev.tailor.bench.soak;

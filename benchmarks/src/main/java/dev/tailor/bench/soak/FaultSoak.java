@@ -1,4 +1,4 @@
-package dev.tailor.cli.soak;
+package dev.tailor.bench.soak;
 
 import dev.tailor.core.RequestAttributes;
 import dev.tailor.core.RequestBody;

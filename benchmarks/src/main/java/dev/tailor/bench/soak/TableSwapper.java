@@ -1,4 +1,4 @@
-package dev.tailor.cli.soak;
+package dev.tailor.bench.soak;
 
 import dev.tailor.core.io.AtomicFiles;
 import dev.tailor.core.table.TableSource;

@@ -1,4 +1,4 @@
-package dev.tailor.cli.soak;
+package dev.tailor.bench.soak;
 
 import dev.tailor.core.policy.Admission;
 import dev.tailor.core.policy.Policy;

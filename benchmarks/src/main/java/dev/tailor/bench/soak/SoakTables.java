@@ -1,4 +1,4 @@
-package dev.tailor.cli.soak;
+package dev.tailor.bench.soak;
 
 import dev.tailor.core.model.Schedule;
 import dev.tailor.core.model.SpeedupCurve;
