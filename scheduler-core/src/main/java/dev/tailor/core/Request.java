@@ -204,7 +204,7 @@ final class Request<T> implements RequestView, RequestContext {
           unitDone();
         }
         pool.ticker.reevaluate(this, false);
-        if (cancelled || bodyDone || threads > Math.max(1, degree) || pool.dispatch.yields(this)) {
+        if (!helperStays()) {
           return;
         }
       }
@@ -343,7 +343,30 @@ final class Request<T> implements RequestView, RequestContext {
     if (ownThread == Thread.currentThread()) {
       return !cancelled; // the own thread finishes what it started, whatever the degree
     }
+    return helperStays();
+  }
+
+  /**
+   * Whether a helper on this request stays for another unit, asked at each of its boundaries: not
+   * if the request was cancelled or its body returned, not if it holds more threads than its
+   * degree, and not if the dispatch core has helpers {@linkplain
+   * dev.tailor.core.dispatch.Dispatcher#yields yield} (a budget that shrank, promptness).
+   */
+  private boolean helperStays() {
     return !(cancelled || bodyDone || threads > Math.max(1, degree) || pool.dispatch.yields(this));
+  }
+
+  /** Whether the request's degree leaves room for one more thread. */
+  boolean roomForHelper() {
+    return threads < Math.max(1, degree);
+  }
+
+  /**
+   * Whether a free thread should join this request now: it runs, its body has not returned, its
+   * degree has room, and a unit is held for a helper to take.
+   */
+  boolean wantsHelper() {
+    return !bodyDone && !cancelled && roomForHelper() && !held.isEmpty();
   }
 
   @Override

@@ -35,7 +35,7 @@ final class RuntimeHost implements Dispatcher.Host<Request<?>> {
 
   @Override
   public boolean wantsHelper(Request<?> r) {
-    return !r.bodyDone && !r.cancelled && r.threads < Math.max(1, r.degree) && !r.held.isEmpty();
+    return r.wantsHelper();
   }
 
   @Override

@@ -414,7 +414,7 @@ final class WorkerPool {
 
   /** A unit was forked, or a degree rose: wake a free slot if the request may take a thread. */
   void unitForked(Request<?> r) {
-    if (dispatch.freeSlots() > 0 && r.threads < Math.max(1, r.degree)) {
+    if (dispatch.freeSlots() > 0 && r.roomForHelper()) {
       lock.lock();
       try {
         dispatchLocked(nanoTime());
