@@ -125,7 +125,7 @@ final class WindowedSearch<C extends Collector, T> {
       ctx.fork(this::join);
     }
     try {
-      new Lane(first).work(false);
+      new ThreadPart(first).work(false);
     } catch (Throwable t) {
       fail(t);
     }
@@ -169,7 +169,7 @@ final class WindowedSearch<C extends Collector, T> {
       helpers++;
     }
     try {
-      if (new Lane(collector).work(true) && !stop && cursor.get() < windows.length) {
+      if (new ThreadPart(collector).work(true) && !stop && cursor.get() < windows.length) {
         rejoinLater();
       }
     } catch (Throwable t) {
@@ -251,7 +251,7 @@ final class WindowedSearch<C extends Collector, T> {
    * One thread's part of the search: its collector, and the leaf it is in with that leaf's leaf
    * collector and bulk scorer. Used by one thread only.
    */
-  private final class Lane {
+  private final class ThreadPart {
     private final C collector;
     private LeafReaderContext leaf;
     private LeafCollector leafCollector;
@@ -263,7 +263,7 @@ final class WindowedSearch<C extends Collector, T> {
     private long startNanos; // when this thread's first claim began
     private int claimed; // windows this thread has claimed
 
-    Lane(C collector) throws IOException {
+    ThreadPart(C collector) throws IOException {
       this.collector = collector;
       collector.setWeight(weight);
     }

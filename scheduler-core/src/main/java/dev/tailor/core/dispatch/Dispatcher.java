@@ -10,7 +10,6 @@ import dev.tailor.core.policy.PriorityClass;
 import dev.tailor.core.policy.RequestView;
 import dev.tailor.core.policy.SystemView;
 import dev.tailor.core.policy.WorkerPreference;
-import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -134,7 +133,7 @@ public final class Dispatcher<R extends RequestView> {
   private final R[] none;
   private final SystemView view = new View();
   private final FailureLog failures = new FailureLog(LOG);
-  private final Lane<R>[] lanes;
+  private final ClassQueue<R>[] classQueues;
   private volatile R[] running;
   private volatile int freeSlots;
   private volatile int budget;
@@ -147,34 +146,6 @@ public final class Dispatcher<R extends RequestView> {
   private volatile int queued;
   private volatile boolean lowerClassRuns; // some running request is below the highest class
   private DecisionListener decisions;
-
-  /** One priority class: its FIFO queue, its head's state and its floor of threads. */
-  private static final class Lane<R> {
-    final PriorityClass priority;
-    final int floor;
-    final ArrayDeque<R> queue = new ArrayDeque<>();
-    volatile int queued;
-    volatile long headDelayedUntil = NOT_DELAYED;
-    volatile boolean headAwaitsExit;
-    boolean mayHelp = true;
-
-    Lane(PriorityClass priority, int floor) {
-      this.priority = priority;
-      this.floor = floor;
-    }
-
-    /**
-     * Whether the head is one the policy would be asked about now: queued, not waiting for an exit,
-     * its delay (if any) over. May be read without the host's exclusion.
-     */
-    boolean headAdmissible(long now) {
-      if (queued == 0 || headAwaitsExit) {
-        return false;
-      }
-      long until = headDelayedUntil;
-      return until == NOT_DELAYED || now - until >= 0;
-    }
-  }
 
   /**
    * A dispatch core with {@code poolSize} free slots and nothing queued or running.
@@ -229,16 +200,16 @@ public final class Dispatcher<R extends RequestView> {
               + floorThreads.length);
     }
     @SuppressWarnings("unchecked")
-    Lane<R>[] ls = new Lane[classes.length];
+    ClassQueue<R>[] ls = new ClassQueue[classes.length];
     for (PriorityClass c : classes) {
       int floor = floorThreads[c.ordinal()];
       if (floor < 0 || floor > poolSize) {
         throw new IllegalArgumentException(
             "floor of class " + c.label() + " must be in [0, " + poolSize + "], got " + floor);
       }
-      ls[c.ordinal()] = new Lane<>(c, c.ordinal() == 0 ? 0 : floor);
+      ls[c.ordinal()] = new ClassQueue<>(c, c.ordinal() == 0 ? 0 : floor);
     }
-    this.lanes = ls;
+    this.classQueues = ls;
   }
 
   /** The default floors: one thread for every class below the highest. */
@@ -290,15 +261,15 @@ public final class Dispatcher<R extends RequestView> {
 
   /** Appends an arrival to its class's admission queue; the caller checks the queue's capacity. */
   public void enqueue(R request) {
-    Lane<R> lane = laneOf(request);
-    lane.queue.addLast(request);
-    lane.queued = lane.queue.size();
+    ClassQueue<R> cq = classQueueOf(request);
+    cq.queue.addLast(request);
+    cq.queued = cq.queue.size();
     queued++;
   }
 
-  private Lane<R> laneOf(R request) {
+  private ClassQueue<R> classQueueOf(R request) {
     PriorityClass c = request.priorityClass();
-    return lanes[c == null ? 0 : c.ordinal()];
+    return classQueues[c == null ? 0 : c.ordinal()];
   }
 
   /** Requests waiting for admission. */
@@ -313,14 +284,14 @@ public final class Dispatcher<R extends RequestView> {
    * @return whether it was the head
    */
   public boolean removeQueued(R request) {
-    Lane<R> lane = laneOf(request);
-    boolean wasHead = lane.queue.peekFirst() == request;
-    if (lane.queue.remove(request)) {
+    ClassQueue<R> cq = classQueueOf(request);
+    boolean wasHead = cq.queue.peekFirst() == request;
+    if (cq.queue.remove(request)) {
       queued--;
     }
-    lane.queued = lane.queue.size();
+    cq.queued = cq.queue.size();
     if (wasHead) {
-      clearHead(lane);
+      clearHead(cq);
     }
     return wasHead;
   }
@@ -330,12 +301,12 @@ public final class Dispatcher<R extends RequestView> {
    * arrival order within a class.
    */
   public void drainQueue(Consumer<? super R> each) {
-    for (Lane<R> lane : lanes) {
-      for (R r; (r = lane.queue.pollFirst()) != null; ) {
+    for (ClassQueue<R> cq : classQueues) {
+      for (R r; (r = cq.queue.pollFirst()) != null; ) {
         each.accept(r);
       }
-      lane.queued = 0;
-      clearHead(lane);
+      cq.queued = 0;
+      clearHead(cq);
     }
     queued = 0;
   }
@@ -346,8 +317,8 @@ public final class Dispatcher<R extends RequestView> {
    */
   public long headDelayedUntil() {
     long best = NOT_DELAYED;
-    for (Lane<R> lane : lanes) {
-      long until = lane.headDelayedUntil;
+    for (ClassQueue<R> cq : classQueues) {
+      long until = cq.headDelayedUntil;
       if (until != NOT_DELAYED && (best == NOT_DELAYED || until - best < 0)) {
         best = until;
       }
@@ -357,8 +328,8 @@ public final class Dispatcher<R extends RequestView> {
 
   /** Whether some class's head is delayed and its time has come at {@code now}. */
   public boolean headDelayExpired(long now) {
-    for (Lane<R> lane : lanes) {
-      long until = lane.headDelayedUntil;
+    for (ClassQueue<R> cq : classQueues) {
+      long until = cq.headDelayedUntil;
       if (until != NOT_DELAYED && now - until >= 0) {
         return true;
       }
@@ -366,9 +337,9 @@ public final class Dispatcher<R extends RequestView> {
     return false;
   }
 
-  private static void clearHead(Lane<?> lane) {
-    lane.headDelayedUntil = NOT_DELAYED;
-    lane.headAwaitsExit = false;
+  private static void clearHead(ClassQueue<?> cq) {
+    cq.headDelayedUntil = NOT_DELAYED;
+    cq.headAwaitsExit = false;
   }
 
   // ---- slots ----------------------------------------------------------------------------------
@@ -398,28 +369,28 @@ public final class Dispatcher<R extends RequestView> {
     }
     // The policy's preference is asked once per decision, and only when there is a pool thread.
     int preference = poolThread ? 0 : -1; // 0: not asked yet; 1: help first; -1: admit first
-    if (lowerClassRuns || queued > lanes[0].queued) {
-      for (int c = 1; c < lanes.length; c++) {
-        Lane<R> lane = lanes[c];
-        if (lane.floor > 0 && threadsOf(lane.priority) < lane.floor) {
+    if (lowerClassRuns || queued > classQueues[0].queued) {
+      for (int c = 1; c < classQueues.length; c++) {
+        ClassQueue<R> cq = classQueues[c];
+        if (cq.floor > 0 && threadsOf(cq.priority) < cq.floor) {
           if (preference == 0) {
             preference = preference() == WorkerPreference.HELP_FIRST ? 1 : -1;
           }
-          Assignment<R> a = takeWorkIn(lane, now, poolThread, preference > 0);
+          Assignment<R> a = takeWorkIn(cq, now, poolThread, preference > 0);
           if (a != null) {
             return a;
           }
         }
       }
     }
-    for (Lane<R> lane : lanes) {
-      if (lane.queued == 0 && lane != lanes[0] && !lowerClassRuns) {
+    for (ClassQueue<R> cq : classQueues) {
+      if (cq.queued == 0 && cq != classQueues[0] && !lowerClassRuns) {
         continue; // nothing of this class, queued or running
       }
       if (preference == 0) {
         preference = preference() == WorkerPreference.HELP_FIRST ? 1 : -1;
       }
-      Assignment<R> a = takeWorkIn(lane, now, poolThread, preference > 0);
+      Assignment<R> a = takeWorkIn(cq, now, poolThread, preference > 0);
       if (a != null) {
         return a;
       }
@@ -427,19 +398,20 @@ public final class Dispatcher<R extends RequestView> {
     return null;
   }
 
-  private Assignment<R> takeWorkIn(Lane<R> lane, long now, boolean poolThread, boolean helpFirst) {
-    R r = helpFirst ? help(lane, now) : null;
+  private Assignment<R> takeWorkIn(
+      ClassQueue<R> cq, long now, boolean poolThread, boolean helpFirst) {
+    R r = helpFirst ? help(cq, now) : null;
     if (r != null) {
       return new Assignment<>(r, true);
     }
-    r = admitHead(lane, now, poolThread);
+    r = admitHead(cq, now, poolThread);
     if (r != null) {
       return new Assignment<>(r, false);
     }
     if (helpFirst || !poolThread) {
       return null;
     }
-    r = help(lane, now);
+    r = help(cq, now);
     return r != null ? new Assignment<>(r, true) : null;
   }
 
@@ -475,10 +447,11 @@ public final class Dispatcher<R extends RequestView> {
     if (queued > 0) {
       long now = host.nanoTime();
       for (int i = 0; i < c.ordinal() && !higherWaits; i++) {
-        higherWaits = lanes[i].headAdmissible(now);
+        higherWaits = classQueues[i].headAdmissible(now);
       }
     }
-    return (higherWaits || higherRunningWantsHelper(c)) && threadsOf(c) > lanes[c.ordinal()].floor;
+    return (higherWaits || higherRunningWantsHelper(c))
+        && threadsOf(c) > classQueues[c.ordinal()].floor;
   }
 
   /**
@@ -510,7 +483,7 @@ public final class Dispatcher<R extends RequestView> {
       return overBudget;
     }
     int aboveFloor =
-        threadsOf(request.priorityClass()) - lanes[request.priorityClass().ordinal()].floor;
+        threadsOf(request.priorityClass()) - classQueues[request.priorityClass().ordinal()].floor;
     return Math.max(overBudget, Math.min(helpers, aboveFloor));
   }
 
@@ -549,8 +522,8 @@ public final class Dispatcher<R extends RequestView> {
     System.arraycopy(rs, 0, out, 0, i);
     System.arraycopy(rs, i + 1, out, i, rs.length - i - 1);
     running = out;
-    for (Lane<R> lane : lanes) {
-      lane.headAwaitsExit = false;
+    for (ClassQueue<R> cq : classQueues) {
+      cq.headAwaitsExit = false;
     }
     lowerClassRuns = anyBelowHighest(out);
   }
@@ -570,44 +543,44 @@ public final class Dispatcher<R extends RequestView> {
    * left it). Needed only by a host that skips fruitless help scans.
    */
   public void helpMayBeWanted() {
-    for (Lane<R> lane : lanes) {
-      lane.mayHelp = true;
+    for (ClassQueue<R> cq : classQueues) {
+      cq.mayHelp = true;
     }
   }
 
-  private R help(Lane<R> lane, long now) {
-    if (skipFruitlessHelpScans && !lane.mayHelp) {
+  private R help(ClassQueue<R> cq, long now) {
+    if (skipFruitlessHelpScans && !cq.mayHelp) {
       return null;
     }
     boolean oneClass = !lowerClassRuns; // then every running request is of the highest class
-    if (oneClass && lane != lanes[0]) {
+    if (oneClass && cq != classQueues[0]) {
       return null;
     }
     for (R r : running) {
-      if ((oneClass || laneOf(r) == lane) && host.wantsHelper(r)) {
+      if ((oneClass || classQueueOf(r) == cq) && host.wantsHelper(r)) {
         decided(Decision.HELP, r, r.threads());
         host.addHelper(r, now);
         takeSlot(now);
         return r;
       }
     }
-    lane.mayHelp = false;
+    cq.mayHelp = false;
     return null;
   }
 
-  private R admitHead(Lane<R> lane, long now, boolean poolThread) {
-    R head = lane.queue.peekFirst();
-    if (head == null || lane.headAwaitsExit || (!poolThread && !host.runsOnCaller(head))) {
+  private R admitHead(ClassQueue<R> cq, long now, boolean poolThread) {
+    R head = cq.queue.peekFirst();
+    if (head == null || cq.headAwaitsExit || (!poolThread && !host.runsOnCaller(head))) {
       return null;
     }
-    long until = lane.headDelayedUntil;
+    long until = cq.headDelayedUntil;
     if (until != NOT_DELAYED && now - until < 0) {
       return null;
     }
     Admission a = admission(head);
     switch (a.kind()) {
       case DELAY -> {
-        lane.headDelayedUntil = a.untilNanos();
+        cq.headDelayedUntil = a.untilNanos();
         if (now - a.untilNanos() < 0) {
           decided(Decision.DELAY, head, a.untilNanos());
           return null;
@@ -615,7 +588,7 @@ public final class Dispatcher<R extends RequestView> {
       }
       case AWAIT_EXIT -> {
         if (running.length > 0) {
-          lane.headAwaitsExit = true;
+          cq.headAwaitsExit = true;
           decided(Decision.AWAIT_EXIT, head, 0);
           return null;
         }
@@ -627,18 +600,18 @@ public final class Dispatcher<R extends RequestView> {
     if (meter != null) {
       meter.admitted(now - head.arrivalNanos());
     }
-    lane.queue.pollFirst();
-    lane.queued = lane.queue.size();
+    cq.queue.pollFirst();
+    cq.queued = cq.queue.size();
     queued--;
-    lane.headDelayedUntil = NOT_DELAYED;
+    cq.headDelayedUntil = NOT_DELAYED;
     host.start(head, degree, now);
     R[] rs = Arrays.copyOf(running, running.length + 1);
     rs[rs.length - 1] = head;
-    if (lane != lanes[0]) {
+    if (cq != classQueues[0]) {
       lowerClassRuns = true;
     }
     running = rs;
-    lane.mayHelp = true;
+    cq.mayHelp = true;
     takeSlot(now);
     return head;
   }
@@ -725,8 +698,8 @@ public final class Dispatcher<R extends RequestView> {
       return false;
     }
     double queuedWait = 0;
-    for (Lane<R> lane : lanes) {
-      for (R r : lane.queue) {
+    for (ClassQueue<R> cq : classQueues) {
+      for (R r : cq.queue) {
         queuedWait += Math.max(0, now - r.arrivalNanos());
       }
     }
