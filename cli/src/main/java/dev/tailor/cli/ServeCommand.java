@@ -65,6 +65,17 @@ final class ServeCommand implements Callable<Integer> {
 
   @Mixin BudgetOptions budget;
 
+  @Option(
+      names = "--total-hits",
+      paramLabel = "exact|N",
+      defaultValue = "1000",
+      converter = TotalHitsThreshold.class,
+      description =
+          "How far each search counts its hits: "
+              + TotalHitsThreshold.VALUES
+              + ". Serve as the profile was taken, so that a replay against it searches alike.")
+  int totalHits;
+
   @Option(names = "--index", required = true, paramLabel = "DIR", description = "A Tailor index.")
   Path index;
 
@@ -253,7 +264,8 @@ final class ServeCommand implements Callable<Integer> {
             d.maxClauses(),
             d.maxHits(),
             maxLabels,
-            labels);
+            labels,
+            totalHits);
     // Before the JDK's server classes load: they read these once.
     jvmWide(
         "sun.net.httpserver.idleInterval",

@@ -12,6 +12,7 @@ import dev.tailor.core.policy.RequestView;
 import dev.tailor.lucene.QueryShape;
 import dev.tailor.lucene.SearchOutcome;
 import dev.tailor.lucene.TailorSearcher;
+import dev.tailor.lucene.TotalHits;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -114,6 +115,8 @@ public final class SearchServer implements AutoCloseable {
    * @param maxLabels the most distinct labels with a metrics class of their own, known ones
    *     included
    * @param labels labels that always have a class of their own
+   * @param totalHitsThreshold how far each search counts its hits ({@link TotalHits}): Lucene's
+   *     1,000 by default, {@link TotalHits#EXACT} to count every hit and so score every match
    */
   public record Options(
       String bind,
@@ -127,7 +130,8 @@ public final class SearchServer implements AutoCloseable {
       int maxClauses,
       int maxHits,
       int maxLabels,
-      List<String> labels) {
+      List<String> labels,
+      int totalHitsThreshold) {
 
     /**
      * Checks the limits.
@@ -154,6 +158,7 @@ public final class SearchServer implements AutoCloseable {
       positive("maxQueryChars", maxQueryChars);
       positive("maxClauses", maxClauses);
       positive("maxHits", maxHits);
+      positive("totalHitsThreshold", totalHitsThreshold);
       if (clientTimeout.isNegative() || clientTimeout.isZero()) {
         throw new IllegalArgumentException("clientTimeout must be positive, got " + clientTimeout);
       }
@@ -168,7 +173,8 @@ public final class SearchServer implements AutoCloseable {
 
     /**
      * Loopback, any port; 64 threads, 48 searches in flight, 64 connections waiting; 10 s for a
-     * client; 16 KiB bodies, 1,000 characters, 64 clauses, 1,000 hits; 32 labels, none known.
+     * client; 16 KiB bodies, 1,000 characters, 64 clauses, 1,000 hits; 32 labels, none known; hits
+     * counted up to Lucene's default threshold.
      */
     public static Options defaults() {
       return new Options(
@@ -183,7 +189,8 @@ public final class SearchServer implements AutoCloseable {
           64,
           1_000,
           32,
-          List.of());
+          List.of(),
+          TotalHits.LUCENE_DEFAULT);
     }
 
     /** These options on another address and port. */
@@ -200,7 +207,8 @@ public final class SearchServer implements AutoCloseable {
           maxClauses,
           maxHits,
           maxLabels,
-          labels);
+          labels,
+          totalHitsThreshold);
     }
   }
 
@@ -430,7 +438,7 @@ public final class SearchServer implements AutoCloseable {
       outcome =
           searcher.search(
               query,
-              new TopScoreDocCollectorManager(request.k(), 1000),
+              new TopScoreDocCollectorManager(request.k(), options.totalHitsThreshold()),
               new RequestAttributes(labels.classOf(request.label()), predicted)
                   .withPriority(request.priority()),
               request.timeout());

@@ -12,6 +12,7 @@ import dev.tailor.core.policy.Admission;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.RequestView;
 import dev.tailor.core.policy.SystemView;
+import dev.tailor.lucene.TotalHits;
 import dev.tailor.server.ServerFixture.Response;
 import java.io.IOException;
 import java.net.Socket;
@@ -33,6 +34,51 @@ class SearchServerTest {
   private static ServerFixture fixture(String policy, int workers) throws IOException {
     return new ServerFixture(
         Scheduler.builder().policy(policy).workers(workers), SearchServer.Options.defaults());
+  }
+
+  /** The defaults, counting hits up to {@code threshold}. */
+  private static SearchServer.Options countingHitsUpTo(int threshold) {
+    SearchServer.Options d = SearchServer.Options.defaults();
+    return new SearchServer.Options(
+        d.bind(),
+        d.port(),
+        d.threads(),
+        d.maxInFlight(),
+        d.acceptQueue(),
+        d.clientTimeout(),
+        d.maxBodyBytes(),
+        d.maxQueryChars(),
+        d.maxClauses(),
+        d.maxHits(),
+        d.maxLabels(),
+        d.labels(),
+        threshold);
+  }
+
+  @Test
+  void searchesCountHitsAsFarAsTheServerIsTold() throws Exception {
+    // "common" is in all 200 documents: past a threshold of 1 the count is a lower bound, with
+    // every hit counted it is exact.
+    try (ServerFixture f =
+        new ServerFixture(Scheduler.builder().policy("seq").workers(1), countingHitsUpTo(1))) {
+      JsonNode body = f.get("/search?q=common+w3&k=1").json();
+      assertEquals("GREATER_THAN_OR_EQUAL_TO", body.get("totalHitsRelation").asText());
+      assertTrue(body.get("totalHits").asInt() < 200, body.toString());
+    }
+    try (ServerFixture f =
+        new ServerFixture(
+            Scheduler.builder().policy("seq").workers(1), countingHitsUpTo(TotalHits.EXACT))) {
+      JsonNode body = f.get("/search?q=common+w3&k=1").json();
+      assertEquals("EQUAL_TO", body.get("totalHitsRelation").asText());
+      assertEquals(200, body.get("totalHits").asInt());
+    }
+  }
+
+  @Test
+  void aThresholdBelowOneIsRefusedByName() {
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> countingHitsUpTo(0));
+    assertEquals("totalHitsThreshold must be >= 1, got 0", e.getMessage());
   }
 
   @Test

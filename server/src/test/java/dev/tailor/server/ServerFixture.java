@@ -130,7 +130,8 @@ final class ServerFixture implements AutoCloseable {
         d.maxClauses(),
         d.maxHits(),
         maxLabels,
-        labels);
+        labels,
+        d.totalHitsThreshold());
   }
 
   /** The default options with other admission limits. */
