@@ -7,6 +7,7 @@ import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TailorSearcher;
 import dev.tailor.predictor.ModelPredictor;
 import dev.tailor.server.SearchServer;
+import dev.tailor.server.ServerTimings;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -276,8 +277,14 @@ final class ServeCommand implements Callable<Integer> {
             ? maxConnections
             : limits.threads() + limits.acceptQueue() + JDK_MAX_IDLE_CONNECTIONS);
     jvmWide("sun.net.httpserver.maxReqHeaderSize", MAX_HEADER_BYTES);
+    // Each answer says what its served time was made of (Server-Timing), for a replay's breakdown.
+    ServerTimings timings = new ServerTimings();
     Scheduler.Builder builder =
-        Scheduler.builder().policy(policy).workers(limits.workers()).queueCapacity(limits.queue());
+        Scheduler.builder()
+            .policy(policy)
+            .workers(limits.workers())
+            .queueCapacity(limits.queue())
+            .listener(timings);
     budget.apply(builder);
     CountDownLatch stopped = new CountDownLatch(1);
     try (DirectoryReader reader = DirectoryReader.open(FSDirectory.open(index));
@@ -292,7 +299,8 @@ final class ServeCommand implements Callable<Integer> {
               manifest.analyzer(),
               "body",
               options,
-              predictor);
+              predictor,
+              timings);
       if (budget.indexesBeside()) {
         server.addCounter("documentsIndexedBeside", beside::indexed);
       }

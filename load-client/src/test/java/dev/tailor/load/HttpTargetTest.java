@@ -2,6 +2,8 @@ package dev.tailor.load;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,6 +14,7 @@ import dev.tailor.lucene.TailorSearcher;
 import dev.tailor.measure.Failures;
 import dev.tailor.measure.PointResult;
 import dev.tailor.server.SearchServer;
+import dev.tailor.server.ServerTimings;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -71,8 +74,54 @@ class HttpTargetTest {
                   URI.create("http://127.0.0.1:" + server.address().getPort()),
                   List.of("replay", "loop"))) {
         assertEquals("fixed:2", target.policy());
-        target.send(0).get(1, TimeUnit.MINUTES);
+        assertNull(
+            target.timing(target.send(0).get(1, TimeUnit.MINUTES)),
+            "a server given no timings sends no Server-Timing header");
         target.send(1).get(1, TimeUnit.MINUTES);
+        assertEquals(2, scheduler.metrics().latency().getTotalCount());
+      }
+    }
+  }
+
+  @Test
+  void theServersTimingOfEachSearchReachesTheReplay() throws Exception {
+    StandardAnalyzer analyzer = new StandardAnalyzer();
+    try (ByteBuffersDirectory dir = new ByteBuffersDirectory()) {
+      try (IndexWriter w = new IndexWriter(dir, new IndexWriterConfig(analyzer))) {
+        for (int i = 0; i < 50; i++) {
+          Document doc = new Document();
+          doc.add(new TextField("body", "open loop replay " + i, Field.Store.NO));
+          w.addDocument(doc);
+        }
+      }
+      ServerTimings timings = new ServerTimings();
+      try (DirectoryReader reader = DirectoryReader.open(dir);
+          Scheduler scheduler =
+              Scheduler.builder().policy("fixed:2").workers(2).listener(timings).build();
+          SearchServer server =
+              new SearchServer(
+                  new TailorSearcher(reader, scheduler),
+                  analyzer,
+                  "body",
+                  SearchServer.Options.defaults(),
+                  null,
+                  timings);
+          HttpTarget target =
+              new HttpTarget(
+                  URI.create("http://127.0.0.1:" + server.address().getPort()),
+                  List.of("replay", "loop"))) {
+        for (int q = 0; q < 2; q++) {
+          long sent = System.nanoTime();
+          Object answer = target.send(q).get(1, TimeUnit.MINUTES);
+          long latency = System.nanoTime() - sent;
+          ServerTiming timing = target.timing(answer);
+          assertNotNull(timing, "every answer says what its served time was made of");
+          long served = timing.queuedNanos() + timing.dispatchNanos() + timing.runNanos();
+          // The server's parts lie inside the client's round trip, on the same clock; the header
+          // rounds each to the nanosecond.
+          assertTrue(timing.runNanos() > 0, timing::toString);
+          assertTrue(served <= latency + 3, served + " ns served, " + latency + " ns round trip");
+        }
         assertEquals(2, scheduler.metrics().latency().getTotalCount());
       }
     }

@@ -226,6 +226,7 @@ public final class SearchServer implements AutoCloseable {
   private final LabelClasses labels;
   private final HttpServer http;
   private final StatsPage statsPage;
+  private final ServerTimings timings; // null: no Server-Timing header
 
   /**
    * Starts a server that predicts nothing.
@@ -258,6 +259,32 @@ public final class SearchServer implements AutoCloseable {
       Options options,
       Predictor<Query> predictor)
       throws IOException {
+    this(searcher, analyzer, field, options, predictor, null);
+  }
+
+  /**
+   * Starts a server whose answers to searches carry a {@code Server-Timing} header: the queueing,
+   * dispatch and run time of the search's request, from {@code timings}, which must be the listener
+   * of the searcher's scheduler.
+   *
+   * @param searcher the searcher, whose scheduler runs every search
+   * @param analyzer the index's analyzer, to parse query text with
+   * @param field the field queries search
+   * @param options the address and limits
+   * @param predictor predicts each query's sequential time for the policy, or null for none
+   * @param timings the scheduler's listener that hands each search its record, or null for no
+   *     header
+   * @throws IOException if the address cannot be bound
+   */
+  public SearchServer(
+      TailorSearcher searcher,
+      Analyzer analyzer,
+      String field,
+      Options options,
+      Predictor<Query> predictor,
+      ServerTimings timings)
+      throws IOException {
+    this.timings = timings;
     this.searcher = Objects.requireNonNull(searcher, "searcher");
     this.analyzer = Objects.requireNonNull(analyzer, "analyzer");
     this.field = Objects.requireNonNull(field, "field");
@@ -396,7 +423,11 @@ public final class SearchServer implements AutoCloseable {
       // The request is in: from here the time is the search's, not the client's.
       deadlines.disarm();
       SearchRequest request = SearchRequest.of(fields, options);
-      send(exchange, 200, search(request));
+      Answer answer = search(request);
+      if (answer.serverTiming() != null) {
+        exchange.getResponseHeaders().set(ServerTimings.HEADER, answer.serverTiming());
+      }
+      send(exchange, 200, answer.body());
     } finally {
       inFlight.exit();
     }
@@ -429,19 +460,52 @@ public final class SearchServer implements AutoCloseable {
     return new Problem(413, "request body over " + options.maxBodyBytes() + " bytes, the limit");
   }
 
-  private ObjectNode search(SearchRequest request) throws Problem {
+  /** A search's answer: its body, and its {@code Server-Timing} value or null. */
+  private record Answer(ObjectNode body, String serverTiming) {}
+
+  private Answer search(SearchRequest request) throws Problem {
     Query query = parse(request.text());
     long start = System.nanoTime();
     long predicted = predict(query);
+    RequestAttributes attributes =
+        new RequestAttributes(labels.classOf(request.label()), predicted)
+            .withPriority(request.priority());
+    TopScoreDocCollectorManager manager =
+        new TopScoreDocCollectorManager(request.k(), options.totalHitsThreshold());
     SearchOutcome<TopDocs> outcome;
+    ServerTimings.Slot timing = null;
     try {
-      outcome =
-          searcher.search(
-              query,
-              new TopScoreDocCollectorManager(request.k(), options.totalHitsThreshold()),
-              new RequestAttributes(labels.classOf(request.label()), predicted)
-                  .withPriority(request.priority()),
-              request.timeout());
+      if (timings == null) {
+        outcome = searcher.search(query, manager, attributes, request.timeout());
+      } else {
+        ServerTimings.Slot[] slot = new ServerTimings.Slot[1];
+        try {
+          outcome =
+              searcher
+                  .scheduler()
+                  .run(
+                      ctx -> {
+                        slot[0] = timings.expect(ctx.view().id());
+                        // The search runs inside this request; its deadline still counts from
+                        // before admission, as a search of its own would.
+                        Duration timeout = request.timeout();
+                        return searcher.search(
+                            query,
+                            manager,
+                            attributes,
+                            timeout == null ? null : timeout.minusNanos(System.nanoTime() - start));
+                      },
+                      attributes);
+        } catch (IOException | RuntimeException | Error e) {
+          throw e;
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new CancellationException("interrupted");
+        } catch (Exception e) {
+          throw new IOException(e);
+        }
+        timing = slot[0];
+      }
     } catch (RejectedExecutionException e) {
       throw new Problem(503, "overloaded: the scheduler's admission queue is full; retry later");
     } catch (CancellationException e) {
@@ -466,7 +530,7 @@ public final class SearchServer implements AutoCloseable {
     for (ScoreDoc sd : top.scoreDocs) {
       hits.addObject().put("doc", sd.doc).put("score", sd.score);
     }
-    return out;
+    return new Answer(out, timing == null ? null : timing.header());
   }
 
   private Query parse(String text) throws Problem {
