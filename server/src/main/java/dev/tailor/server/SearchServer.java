@@ -473,38 +473,26 @@ public final class SearchServer implements AutoCloseable {
     TopScoreDocCollectorManager manager =
         new TopScoreDocCollectorManager(request.k(), options.totalHitsThreshold());
     SearchOutcome<TopDocs> outcome;
-    ServerTimings.Slot timing = null;
+    String serverTiming = null;
     try {
       if (timings == null) {
         outcome = searcher.search(query, manager, attributes, request.timeout());
       } else {
-        ServerTimings.Slot[] slot = new ServerTimings.Slot[1];
-        try {
-          outcome =
-              searcher
-                  .scheduler()
-                  .run(
-                      ctx -> {
-                        slot[0] = timings.expect(ctx.view().id());
-                        // The search runs inside this request; its deadline still counts from
-                        // before admission, as a search of its own would.
-                        Duration timeout = request.timeout();
-                        return searcher.search(
-                            query,
-                            manager,
-                            attributes,
-                            timeout == null ? null : timeout.minusNanos(System.nanoTime() - start));
-                      },
-                      attributes);
-        } catch (IOException | RuntimeException | Error e) {
-          throw e;
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new CancellationException("interrupted");
-        } catch (Exception e) {
-          throw new IOException(e);
-        }
-        timing = slot[0];
+        // The search runs inside a request of its own, whose record the listener hands back; its
+        // deadline still counts from before admission, as a search of its own would.
+        Duration timeout = request.timeout();
+        ServerTimings.Timed<SearchOutcome<TopDocs>> timed =
+            timings.run(
+                searcher.scheduler(),
+                attributes,
+                () ->
+                    searcher.search(
+                        query,
+                        manager,
+                        attributes,
+                        timeout == null ? null : timeout.minusNanos(System.nanoTime() - start)));
+        outcome = timed.result();
+        serverTiming = timed.header();
       }
     } catch (RejectedExecutionException e) {
       throw new Problem(503, "overloaded: the scheduler's admission queue is full; retry later");
@@ -530,7 +518,7 @@ public final class SearchServer implements AutoCloseable {
     for (ScoreDoc sd : top.scoreDocs) {
       hits.addObject().put("doc", sd.doc).put("score", sd.score);
     }
-    return new Answer(out, timing == null ? null : timing.header());
+    return new Answer(out, serverTiming);
   }
 
   private Query parse(String text) throws Problem {

@@ -1,9 +1,14 @@
 package dev.tailor.server;
 
+import dev.tailor.core.RequestAttributes;
+import dev.tailor.core.Scheduler;
 import dev.tailor.core.SchedulerListener;
 import dev.tailor.core.metrics.RequestRecord;
+import java.io.IOException;
 import java.util.Locale;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Hands each search of a {@link SearchServer} the scheduler's record of it, so that the response
@@ -44,6 +49,46 @@ public final class ServerTimings implements SchedulerListener {
     Slot slot = new Slot();
     expected.put(id, slot);
     return slot;
+  }
+
+  /** A search to run inside the request. */
+  @FunctionalInterface
+  interface Search<T> {
+    T run() throws IOException;
+  }
+
+  /** A search's result with its {@code Server-Timing} value (null if no record came). */
+  record Timed<T>(T result, String header) {}
+
+  /**
+   * Runs {@code search} on this thread in a request of {@code scheduler}'s own, whose record this
+   * listener then hands back with the result. The scheduler must report to this listener.
+   *
+   * @throws RejectedExecutionException if the admission queue is full or the scheduler shut down
+   * @throws CancellationException if the request was cancelled or the thread interrupted
+   */
+  <T> Timed<T> run(Scheduler scheduler, RequestAttributes attributes, Search<T> search)
+      throws IOException {
+    Slot[] slot = new Slot[1];
+    T result;
+    try {
+      result =
+          scheduler.run(
+              ctx -> {
+                slot[0] = expect(ctx.view().id());
+                return search.run();
+              },
+              attributes);
+    } catch (IOException | RuntimeException | Error e) {
+      throw e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CancellationException("interrupted while waiting for admission");
+    } catch (Exception e) {
+      throw new IOException(e);
+    }
+    // The scheduler reports a request before its future completes: the record is in the slot.
+    return new Timed<>(result, slot[0] == null ? null : slot[0].header());
   }
 
   @Override
