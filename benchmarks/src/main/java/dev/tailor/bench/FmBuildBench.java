@@ -10,9 +10,9 @@ import java.io.PrintWriter;
 
 /**
  * {@code bench fm-build}: how long the Few-to-Many interval-table search takes on this machine, for
- * the issue's case: a 10,000-request paper-shaped profile ({@link ParametricProfile}, seed 1), n =
- * 4, 10 ms steps across the longest request's life, loads 1..32, every request evaluated (exact)
- * and in demand bins. The paper reports 4-6 hours exact and "a few minutes" binned.
+ * the paper-sized case: a 10,000-request paper-shaped profile ({@link ParametricProfile}, seed 1),
+ * n = 4, 10 ms steps across the longest request's life, loads 1..32, every request evaluated
+ * (exact) and in demand bins. The paper reports 4-6 hours exact and "a few minutes" binned.
  */
 public final class FmBuildBench {
 

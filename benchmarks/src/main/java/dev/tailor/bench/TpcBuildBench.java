@@ -12,7 +12,7 @@ import java.util.List;
 
 /**
  * {@code bench tpc-build}: how long TPC's target-table search (Jeon et al., ASPLOS'16, Algorithm 1)
- * takes on this machine with the simulator as MeasureTail, for the issue's case: a 10,000-request
+ * takes on this machine with the simulator as MeasureTail, for a paper-sized case: a 10,000-request
  * paper-shaped profile ({@link ParametricProfile}, seed 1) on 16 simulated cores, P = 6, five rates
  * across the load range, 4,000 requests per simulated point, the perfect predictor's table. The
  * baseline of the same run is one MeasureTail (the initial table simulated at every rate), so the

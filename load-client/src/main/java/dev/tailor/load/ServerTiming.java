@@ -1,13 +1,12 @@
 package dev.tailor.load;
 
-import java.util.Locale;
-
 /**
  * What the server says one request's served time was made of ({@link
  * dev.tailor.core.metrics.RequestRecord}): queued (arrival to admitted), dispatch (admitted to
  * first running) and run (first running to the last thread's end), nanoseconds. Over HTTP it
  * travels as the standard {@code Server-Timing} response header, {@code queued;dur=0.012,
- * dispatch;dur=0.003, run;dur=1.234}, durations in milliseconds.
+ * dispatch;dur=0.003, run;dur=1.234}, durations in milliseconds, as the search server writes it
+ * ({@code dev.tailor.server.ServerTimings}).
  *
  * @param queuedNanos arrival to admitted
  * @param dispatchNanos admitted to first running
@@ -17,16 +16,6 @@ public record ServerTiming(long queuedNanos, long dispatchNanos, long runNanos) 
 
   /** The name of the HTTP response header that carries it. */
   public static final String HEADER = "Server-Timing";
-
-  /** The header's value for these timings, in milliseconds to the nanosecond. */
-  public String header() {
-    return String.format(
-        Locale.ROOT,
-        "queued;dur=%.6f, dispatch;dur=%.6f, run;dur=%.6f",
-        queuedNanos / 1e6,
-        dispatchNanos / 1e6,
-        runNanos / 1e6);
-  }
 
   /**
    * The timings a {@code Server-Timing} header gives, or null where it does not give all three

@@ -104,8 +104,11 @@ public final class ServerTimings implements SchedulerListener {
     return expected.size();
   }
 
-  /** The {@code Server-Timing} value for a record, durations in milliseconds to the nanosecond. */
-  static String headerOf(RequestRecord r) {
+  /**
+   * The {@code Server-Timing} value for a record, durations in milliseconds to the nanosecond: the
+   * one writer of the format the load client's {@code ServerTiming.parse} reads.
+   */
+  public static String headerOf(RequestRecord r) {
     return String.format(
         Locale.ROOT,
         "queued;dur=%.6f, dispatch;dur=%.6f, run;dur=%.6f",
