@@ -3,35 +3,21 @@ package dev.tailor.predictor;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.apache.lucene.index.IndexReader;
-import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.Term;
-import org.apache.lucene.index.Terms;
-import org.apache.lucene.index.TermsEnum;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
-import org.apache.lucene.search.CollectionStatistics;
-import org.apache.lucene.search.FuzzyQuery;
 import org.apache.lucene.search.IndexSearcher;
-import org.apache.lucene.search.MultiPhraseQuery;
 import org.apache.lucene.search.MultiTermQuery;
-import org.apache.lucene.search.PhraseQuery;
-import org.apache.lucene.search.PrefixQuery;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.QueryVisitor;
 import org.apache.lucene.search.ScorerSupplier;
 import org.apache.lucene.search.TermQuery;
-import org.apache.lucene.search.WildcardQuery;
-import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.automaton.ByteRunAutomaton;
 
 /**
@@ -153,9 +139,6 @@ public final class QueryFeatures {
   public static final List<String> NAMES =
       Arrays.stream(Family.values()).flatMap(f -> f.names().stream()).toList();
 
-  /** The most terms whose statistics are kept ({@link #stats}). */
-  static final int CACHED_TERMS = 1 << 16;
-
   // Offsets of each family in the vector.
   private static final int SHAPE = 0;
   private static final int KIND = SHAPE + Family.SHAPE.names().size();
@@ -166,15 +149,13 @@ public final class QueryFeatures {
   private static final int PATTERN = COST + Family.COST.names().size();
 
   private final IndexSearcher searcher;
-  private final Map<String, Long> docCounts = new ConcurrentHashMap<>();
-  private final Map<Term, long[]> termStats = new ConcurrentHashMap<>();
-  private final ThreadLocal<Map<String, TermsEnum[]>> threadEnums =
-      ThreadLocal.withInitial(HashMap::new);
+  private final TermStatistics statistics;
 
   /** Features of queries on {@code reader}. */
   public QueryFeatures(IndexReader reader) {
     // No executor: TermStates and rewrites then run on the caller's thread, never as tasks.
     this.searcher = new IndexSearcher(reader);
+    this.statistics = new TermStatistics(searcher);
   }
 
   /** The number of features, the length of a feature vector. */
@@ -238,73 +219,9 @@ public final class QueryFeatures {
     List<Term> terms = new ArrayList<>(walk.terms);
     long[][] perLeaf = new long[terms.size()][];
     termStatistics(terms, perLeaf, out);
-    long cost = cost(rewritten, terms, perLeaf);
+    long cost = CostEstimate.of(rewritten, terms, perLeaf, statistics.leaves());
     out[COST] = cost < 0 ? Float.NaN : (float) Math.log1p(cost);
-    patterns(query, out);
-  }
-
-  /** The {@link Family#PATTERN} features, from the query as written; missing where none apply. */
-  private static void patterns(Query query, float[] out) {
-    Arrays.fill(out, PATTERN, PATTERN + Family.PATTERN.names().size(), Float.NaN);
-    query.visit(
-        new QueryVisitor() {
-          @Override
-          public QueryVisitor getSubVisitor(BooleanClause.Occur occur, Query parent) {
-            return this;
-          }
-
-          @Override
-          public void consumeTerms(Query q, Term... ts) {
-            if (q instanceof PhraseQuery p) {
-              max(out, PATTERN + 4, p.getSlop());
-            } else if (q instanceof MultiPhraseQuery p) {
-              max(out, PATTERN + 4, p.getSlop());
-            }
-          }
-
-          @Override
-          public void consumeTermsMatching(
-              Query q, String field, Supplier<ByteRunAutomaton> automaton) {
-            switch (q) {
-              case FuzzyQuery f -> {
-                pattern(out, f.getTerm().text(), f.getPrefixLength(), 0);
-                max(out, PATTERN + 3, f.getMaxEdits());
-              }
-              case PrefixQuery p ->
-                  pattern(out, p.getPrefix().text(), p.getPrefix().text().length(), 1);
-              case WildcardQuery w -> {
-                String text = w.getTerm().text();
-                int literal = 0;
-                int wildcards = 0;
-                for (int i = 0; i < text.length(); i++) {
-                  char c = text.charAt(i);
-                  if (c == WildcardQuery.WILDCARD_STRING || c == WildcardQuery.WILDCARD_CHAR) {
-                    wildcards++;
-                  } else if (wildcards == 0) {
-                    literal++;
-                  }
-                }
-                pattern(out, text, literal, wildcards);
-              }
-              default -> {}
-            }
-          }
-        });
-  }
-
-  /**
-   * Records a pattern: the shortest literal prefix and the longest pattern of the query's patterns,
-   * and their wildcards summed.
-   */
-  private static void pattern(float[] out, String text, int literalPrefix, int wildcards) {
-    max(out, PATTERN, text.length());
-    out[PATTERN + 1] =
-        Float.isNaN(out[PATTERN + 1]) ? literalPrefix : Math.min(out[PATTERN + 1], literalPrefix);
-    out[PATTERN + 2] = (Float.isNaN(out[PATTERN + 2]) ? 0 : out[PATTERN + 2]) + wildcards;
-  }
-
-  private static void max(float[] out, int at, float value) {
-    out[at] = Float.isNaN(out[at]) ? value : Math.max(out[at], value);
+    PatternFeatures.write(query, out, PATTERN);
   }
 
   /**
@@ -317,12 +234,7 @@ public final class QueryFeatures {
   static boolean expandsOnRewrite(Query query) {
     boolean[] expands = {false};
     query.visit(
-        new QueryVisitor() {
-          @Override
-          public QueryVisitor getSubVisitor(BooleanClause.Occur occur, Query parent) {
-            return this;
-          }
-
+        new WholeQueryVisitor() {
           @Override
           public void consumeTermsMatching(
               Query q, String field, Supplier<ByteRunAutomaton> automaton) {
@@ -366,7 +278,7 @@ public final class QueryFeatures {
 
   /**
    * Document and total term frequencies and IDFs of the terms, summarized; sets {@code perLeaf[t]}
-   * to term t's {@linkplain #stats statistics}, for the cost estimate.
+   * to term t's {@linkplain TermStatistics#of statistics}, for the cost estimate.
    */
   private void termStatistics(List<Term> terms, long[][] perLeaf, float[] out) throws IOException {
     if (terms.isEmpty()) {
@@ -376,17 +288,17 @@ public final class QueryFeatures {
     long dfMin = Long.MAX_VALUE, dfMax = 0, dfSum = 0, second = 0, third = 0;
     long ttfMin = Long.MAX_VALUE, ttfMax = 0, ttfSum = 0;
     double idfMin = Double.MAX_VALUE, idfMax = 0, idfSum = 0;
-    int leaves = searcher.getIndexReader().leaves().size();
+    int leaves = statistics.leaves();
     for (int t = 0; t < terms.size(); t++) {
       Term term = terms.get(t);
-      long[] stats = stats(term);
+      long[] stats = statistics.of(term);
       perLeaf[t] = stats;
       long df = 0;
       for (int leaf = 0; leaf < leaves; leaf++) {
         df += stats[leaf];
       }
       long ttf = stats[leaves];
-      double idf = idf(df, docCount(term.field()));
+      double idf = idf(df, statistics.docCount(term.field()));
       dfMin = Math.min(dfMin, df);
       if (df > dfMax) {
         third = second;
@@ -417,59 +329,6 @@ public final class QueryFeatures {
     out[IDF + 3] = (float) (idfSum / n);
   }
 
-  /**
-   * A term's document frequency in each segment, then its total frequency in the index: from the
-   * cache, or read with one seek per segment (IndexReader.docFreq and totalTermFreq would seek
-   * twice) and cached.
-   *
-   * <p>Term statistics are what Kim et al. (WSDM'15, §4) precompute per term offline; here they are
-   * computed on first use and kept, since the reader never changes. Looking a term up costs about
-   * half a microsecond per segment, which for a few terms in a few segments is most of a
-   * prediction's budget; a hit costs a hash lookup. The cache holds at most {@value #CACHED_TERMS}
-   * terms and is emptied when full, so that a stream of rare terms cannot grow it without bound.
-   */
-  private long[] stats(Term term) throws IOException {
-    long[] cached = termStats.get(term);
-    if (cached != null) {
-      return cached;
-    }
-    TermsEnum[] enums = enums(term.field());
-    long[] stats = new long[enums.length + 1];
-    for (int leaf = 0; leaf < enums.length; leaf++) {
-      TermsEnum te = enums[leaf];
-      if (te != null && te.seekExact(term.bytes())) {
-        stats[leaf] = te.docFreq();
-        stats[enums.length] += te.totalTermFreq();
-      }
-    }
-    if (termStats.size() >= CACHED_TERMS) {
-      termStats.clear();
-    }
-    // A deep copy of the key: a query's term may share its bytes with something that changes.
-    termStats.put(new Term(term.field(), BytesRef.deepCopyOf(term.bytes())), stats);
-    return stats;
-  }
-
-  /**
-   * This thread's terms enums of {@code field}, one per segment (null where the segment lacks the
-   * field). A fresh enum per seek would cost as much as the seek; an enum is not thread-safe, so
-   * each thread keeps its own, for as long as this instance lives.
-   */
-  private TermsEnum[] enums(String field) throws IOException {
-    Map<String, TermsEnum[]> mine = threadEnums.get();
-    TermsEnum[] enums = mine.get(field);
-    if (enums == null) {
-      List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
-      enums = new TermsEnum[leaves.size()];
-      for (int i = 0; i < enums.length; i++) {
-        Terms terms = leaves.get(i).reader().terms(field);
-        enums[i] = terms == null ? null : terms.iterator();
-      }
-      mine.put(field, enums);
-    }
-    return enums;
-  }
-
   private static void summary(float[] out, int at, long min, long max, long sum, int n) {
     out[at] = (float) Math.log1p(min);
     out[at + 1] = (float) Math.log1p(max);
@@ -485,113 +344,12 @@ public final class QueryFeatures {
     return Math.log(1 + (docCount - docFreq + 0.5) / (docFreq + 0.5));
   }
 
-  /** The documents with a value in {@code field}; the reader never changes, so it is cached. */
-  private long docCount(String field) throws IOException {
-    Long cached = docCounts.get(field);
-    if (cached != null) {
-      return cached;
-    }
-    CollectionStatistics stats = searcher.collectionStatistics(field);
-    long count = stats == null ? 0 : stats.docCount();
-    docCounts.put(field, count);
-    return count;
-  }
-
-  /**
-   * Lucene's cost estimate of the rewritten query: the sum over segments of what its scorer
-   * suppliers expect to visit ({@link ScorerSupplier#cost()}, without scores); -1 (missing) for a
-   * query with other leaves than terms and phrases.
-   *
-   * <p>The estimate is computed here from the per-segment document frequencies already read, as
-   * Lucene's suppliers compute it (a term: its postings; a phrase or a conjunction: its cheapest
-   * required part; a disjunction: the sum of its parts, or with a minimum to match the sum of all
-   * but the most expensive ones it may skip; a part missing from a segment matches nothing there;
-   * tested equal to Lucene's). Asking Lucene's own weight would look every term up again in every
-   * segment, and for a multi-term query walk the term dictionary: as much as the other features
-   * together, or more than the query's own time budget allows.
-   */
-  private long cost(Query rewritten, List<Term> terms, long[][] perLeaf) {
-    int leaves = searcher.getIndexReader().leaves().size();
-    long cost = 0;
-    for (int leaf = 0; leaf < leaves; leaf++) {
-      long c = leafCost(rewritten, terms, perLeaf, leaf);
-      if (c < 0) {
-        return -1;
-      }
-      cost += c;
-    }
-    return cost;
-  }
-
-  /** The query's cost in one segment; 0 if it matches nothing there, -1 if not computed here. */
-  private static long leafCost(Query q, List<Term> terms, long[][] perLeaf, int leaf) {
-    Query query = QueryKind.unwrap(q);
-    if (query instanceof TermQuery t) {
-      int i = terms.indexOf(t.getTerm());
-      return i < 0 ? -1 : perLeaf[i][leaf];
-    }
-    if (query instanceof PhraseQuery p) {
-      long min = Long.MAX_VALUE;
-      for (Term t : p.getTerms()) {
-        int i = terms.indexOf(t);
-        if (i < 0) {
-          return -1;
-        }
-        min = Math.min(min, perLeaf[i][leaf]);
-      }
-      return min == Long.MAX_VALUE ? 0 : min;
-    }
-    if (query instanceof BooleanQuery b) {
-      long required = Long.MAX_VALUE;
-      boolean hasRequired = false;
-      List<Long> optional = new ArrayList<>();
-      for (BooleanClause c : b.clauses()) {
-        if (c.occur() == BooleanClause.Occur.MUST_NOT) {
-          continue;
-        }
-        long sub = leafCost(c.query(), terms, perLeaf, leaf);
-        if (sub < 0) {
-          return -1;
-        }
-        if (c.isRequired()) {
-          if (sub == 0) {
-            return 0; // a required part that matches nothing here: no scorer at all
-          }
-          hasRequired = true;
-          required = Math.min(required, sub);
-        } else if (sub > 0) {
-          optional.add(sub);
-        }
-      }
-      int msm = b.getMinimumNumberShouldMatch();
-      if (optional.size() < msm || (!hasRequired && optional.isEmpty())) {
-        return 0;
-      }
-      if (hasRequired && msm == 0) {
-        return required;
-      }
-      // All but the (msm - 1) most expensive optional parts: each match needs msm of them.
-      optional.sort(null);
-      long should = 0;
-      for (int i = 0; i < optional.size() - Math.max(0, msm - 1); i++) {
-        should += optional.get(i);
-      }
-      return Math.min(required, should);
-    }
-    return -1;
-  }
-
   /** One walk of the rewritten query: its distinct terms and its leaf clauses by kind. */
-  private static final class Walk extends QueryVisitor {
+  private static final class Walk extends WholeQueryVisitor {
     final Set<Term> terms = new LinkedHashSet<>();
     int clauses;
     int phrases;
     int multiTerm;
-
-    @Override
-    public QueryVisitor getSubVisitor(BooleanClause.Occur occur, Query parent) {
-      return this;
-    }
 
     @Override
     public void consumeTerms(Query query, Term... ts) {
