@@ -21,6 +21,11 @@ final class Problem extends Exception {
     this.status = status;
   }
 
+  /** A failure of the server's own, whose detail only the log has. */
+  static Problem internal() {
+    return new Problem(500, "internal error: the server failed; its log says why");
+  }
+
   /** The HTTP status. */
   int status() {
     return status;

@@ -1,37 +1,18 @@
 package dev.tailor.server;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.tailor.core.Predictor;
-import dev.tailor.core.RequestAttributes;
-import dev.tailor.core.policy.RequestView;
-import dev.tailor.lucene.QueryShape;
-import dev.tailor.lucene.SearchOutcome;
 import dev.tailor.lucene.TailorSearcher;
 import dev.tailor.lucene.TotalHits;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.function.LongSupplier;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.queryparser.classic.ParseException;
-import org.apache.lucene.queryparser.classic.QueryParser;
-import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
-import org.apache.lucene.search.ScoreDoc;
-import org.apache.lucene.search.TopDocs;
-import org.apache.lucene.search.TopScoreDocCollectorManager;
 
 /**
  * A small HTTP JSON search server over a {@link TailorSearcher}, for replaying traces against the
@@ -212,21 +193,12 @@ public final class SearchServer implements AutoCloseable {
     }
   }
 
-  private static final System.Logger LOG = System.getLogger(SearchServer.class.getName());
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final TailorSearcher searcher;
-  private final Analyzer analyzer;
-  private final String field;
-  private final Options options;
-  private final Predictor<Query> predictor;
   private final ClientDeadlines deadlines;
   private final RequestThreads requestThreads;
-  private final InFlight inFlight;
-  private final LabelClasses labels;
   private final HttpServer http;
   private final StatsPage statsPage;
-  private final ServerTimings timings; // null: no Server-Timing header
 
   /**
    * Starts a server that predicts nothing.
@@ -284,14 +256,12 @@ public final class SearchServer implements AutoCloseable {
       Predictor<Query> predictor,
       ServerTimings timings)
       throws IOException {
-    this.timings = timings;
-    this.searcher = Objects.requireNonNull(searcher, "searcher");
-    this.analyzer = Objects.requireNonNull(analyzer, "analyzer");
-    this.field = Objects.requireNonNull(field, "field");
-    this.options = Objects.requireNonNull(options, "options");
-    this.predictor = predictor;
-    this.inFlight = new InFlight(options.maxInFlight());
-    this.labels = new LabelClasses(options.maxLabels(), options.labels());
+    Objects.requireNonNull(searcher, "searcher");
+    Objects.requireNonNull(analyzer, "analyzer");
+    Objects.requireNonNull(field, "field");
+    Objects.requireNonNull(options, "options");
+    InFlight inFlight = new InFlight(options.maxInFlight());
+    LabelClasses labels = new LabelClasses(options.maxLabels(), options.labels());
     this.deadlines = new ClientDeadlines(options.clientTimeout());
     this.requestThreads = new RequestThreads(options.threads(), options.acceptQueue(), deadlines);
     this.statsPage =
@@ -308,7 +278,11 @@ public final class SearchServer implements AutoCloseable {
       throw e;
     }
     http.setExecutor(requestThreads);
-    http.createContext("/", this::exchange); // one context: the JDK's matches paths by prefix
+    SearchRunner runner =
+        new SearchRunner(searcher, analyzer, field, options, predictor, labels, timings, JSON);
+    // One context: the JDK's matches paths by prefix.
+    http.createContext(
+        "/", new ExchangeHandler(options, inFlight, deadlines, statsPage, runner, JSON));
     http.start();
   }
 
@@ -344,238 +318,6 @@ public final class SearchServer implements AutoCloseable {
   }
 
   /**
-   * Answers one exchange. An {@code IOException} here is the client's (gone, or past its deadline):
-   * no one is left to answer, and it goes back to the JDK's server, which then forgets the
-   * connection; swallowed, the connection would stay in the server's books.
-   */
-  private void exchange(HttpExchange exchange) throws IOException {
-    try (exchange) {
-      try {
-        route(exchange);
-      } catch (Problem p) {
-        error(exchange, p);
-      } catch (RuntimeException e) {
-        LOG.log(System.Logger.Level.WARNING, "request failed: " + exchange.getRequestURI(), e);
-        error(exchange, internalError());
-      }
-    }
-  }
-
-  private void route(HttpExchange exchange) throws Problem, IOException {
-    String path = Objects.requireNonNullElse(exchange.getRequestURI().getPath(), "");
-    switch (path) {
-      case "/search" -> search(exchange);
-      case "/stats" -> {
-        requireGet(exchange);
-        send(exchange, 200, statsPage.render());
-      }
-      case "/policy" -> {
-        requireGet(exchange);
-        send(exchange, 200, policy());
-      }
-      default ->
-          throw new Problem(
-              404, "no endpoint " + Problem.quote(path) + ": use /search, /stats or /policy");
-    }
-  }
-
-  private static Problem internalError() {
-    return new Problem(500, "internal error: the server failed; its log says why");
-  }
-
-  private static void requireGet(HttpExchange exchange) throws Problem {
-    if (!"GET".equals(exchange.getRequestMethod())) {
-      exchange.getResponseHeaders().set("Allow", "GET");
-      throw new Problem(
-          405,
-          "use GET for "
-              + exchange.getRequestURI().getPath()
-              + ", not "
-              + Problem.quote(exchange.getRequestMethod()));
-    }
-  }
-
-  private void search(HttpExchange exchange) throws Problem, IOException {
-    String method = exchange.getRequestMethod();
-    boolean post = "POST".equals(method);
-    if (!post && !"GET".equals(method)) {
-      exchange.getResponseHeaders().set("Allow", "GET, POST");
-      throw new Problem(405, "use GET or POST for /search, not " + Problem.quote(method));
-    }
-    if (post && declaredLength(exchange) > options.maxBodyBytes()) {
-      throw tooLarge(exchange);
-    }
-    if (!inFlight.tryEnter()) {
-      if (post) {
-        exchange.getResponseHeaders().set("Connection", "close"); // its body stays unread
-      }
-      throw new Problem(
-          503,
-          "overloaded: "
-              + inFlight.limit()
-              + " searches in flight, the server's limit; retry after a second");
-    }
-    try {
-      Map<String, String> fields =
-          post
-              ? SearchRequest.fromJson(body(exchange), JSON)
-              : SearchRequest.fromQueryString(exchange.getRequestURI().getRawQuery());
-      // The request is in: from here the time is the search's, not the client's.
-      deadlines.disarm();
-      SearchRequest request = SearchRequest.of(fields, options);
-      Answer answer = search(request);
-      if (answer.serverTiming() != null) {
-        exchange.getResponseHeaders().set(ServerTimings.HEADER, answer.serverTiming());
-      }
-      send(exchange, 200, answer.body());
-    } finally {
-      inFlight.exit();
-    }
-  }
-
-  /** The body's declared length, or 0 without one (a chunked body declares none). */
-  private static long declaredLength(HttpExchange exchange) throws Problem {
-    String declared = exchange.getRequestHeaders().getFirst("Content-Length");
-    try {
-      return declared == null ? 0 : Long.parseLong(declared.trim());
-    } catch (NumberFormatException e) { // the JDK's server refuses these before; to be sure
-      throw new Problem(400, "Content-Length must be a number, got " + Problem.quote(declared));
-    }
-  }
-
-  /** The body, read up to one byte past the limit under the client deadline. */
-  private byte[] body(HttpExchange exchange) throws Problem, IOException {
-    byte[] bytes;
-    try (InputStream in = exchange.getRequestBody()) {
-      bytes = in.readNBytes(options.maxBodyBytes() + 1);
-      if (bytes.length > options.maxBodyBytes()) {
-        throw tooLarge(exchange);
-      }
-    }
-    return bytes;
-  }
-
-  private Problem tooLarge(HttpExchange exchange) {
-    exchange.getResponseHeaders().set("Connection", "close"); // the rest stays unread
-    return new Problem(413, "request body over " + options.maxBodyBytes() + " bytes, the limit");
-  }
-
-  /** A search's answer: its body, and its {@code Server-Timing} value or null. */
-  private record Answer(ObjectNode body, String serverTiming) {}
-
-  private Answer search(SearchRequest request) throws Problem {
-    Query query = parse(request.text());
-    long start = System.nanoTime();
-    long predicted = predict(query);
-    RequestAttributes attributes =
-        new RequestAttributes(labels.classOf(request.label()), predicted)
-            .withPriority(request.priority());
-    TopScoreDocCollectorManager manager =
-        new TopScoreDocCollectorManager(request.k(), options.totalHitsThreshold());
-    SearchOutcome<TopDocs> outcome;
-    String serverTiming = null;
-    try {
-      if (timings == null) {
-        outcome = searcher.search(query, manager, attributes, request.timeout());
-      } else {
-        // The search runs inside a request of its own, whose record the listener hands back; its
-        // deadline still counts from before admission, as a search of its own would.
-        Duration timeout = request.timeout();
-        ServerTimings.Timed<SearchOutcome<TopDocs>> timed =
-            timings.run(
-                searcher.scheduler(),
-                attributes,
-                () ->
-                    searcher.search(
-                        query,
-                        manager,
-                        attributes,
-                        timeout == null ? null : timeout.minusNanos(System.nanoTime() - start)));
-        outcome = timed.result();
-        serverTiming = timed.header();
-      }
-    } catch (RejectedExecutionException e) {
-      throw new Problem(503, "overloaded: the scheduler's admission queue is full; retry later");
-    } catch (CancellationException e) {
-      throw new Problem(503, "shutting down");
-    } catch (IndexSearcher.TooManyClauses e) {
-      throw tooComplex();
-    } catch (IOException e) {
-      LOG.log(System.Logger.Level.WARNING, "search failed: " + request.text(), e);
-      throw internalError();
-    }
-    ObjectNode out = JSON.createObjectNode();
-    out.put("query", query.toString(field));
-    TopDocs top = outcome.result();
-    out.put("totalHits", top.totalHits.value());
-    out.put("totalHitsRelation", top.totalHits.relation().name());
-    out.put("timedOut", outcome.timedOut());
-    out.put("tookMicros", (System.nanoTime() - start) / 1_000);
-    if (predicted != RequestView.UNKNOWN) {
-      out.put("predictedMicros", predicted / 1_000.0);
-    }
-    ArrayNode hits = out.putArray("hits");
-    for (ScoreDoc sd : top.scoreDocs) {
-      hits.addObject().put("doc", sd.doc).put("score", sd.score);
-    }
-    return new Answer(out, serverTiming);
-  }
-
-  private Query parse(String text) throws Problem {
-    Query query;
-    try {
-      query = new QueryParser(field, analyzer).parse(text);
-    } catch (ParseException e) {
-      if (e.getCause() instanceof IndexSearcher.TooManyClauses) {
-        throw tooComplex();
-      }
-      throw new Problem(
-          400,
-          "query does not parse"
-              + column(e)
-              + ": check its quotes, parentheses, brackets and operators");
-    } catch (IndexSearcher.TooManyClauses e) {
-      throw tooComplex();
-    } catch (IllegalArgumentException e) {
-      throw new Problem(400, "query does not parse: the analyzer refused it");
-    }
-    int clauses = QueryShape.of(query).clauses();
-    if (clauses > options.maxClauses()) {
-      throw new Problem(
-          400, "query too complex: " + clauses + " clauses, limit " + options.maxClauses());
-    }
-    return query;
-  }
-
-  private Problem tooComplex() {
-    return new Problem(
-        400, "query too complex: more clauses than the limit " + options.maxClauses());
-  }
-
-  /** Where the parser stopped, when it says; the classic parser wraps its own exception. */
-  private static String column(ParseException e) {
-    ParseException at = e.getCause() instanceof ParseException cause ? cause : e;
-    if (at.currentToken != null && at.currentToken.next != null) {
-      return " at column " + at.currentToken.next.beginColumn;
-    }
-    return "";
-  }
-
-  /** The predictor's estimate, or UNKNOWN without a predictor or when it cannot say. */
-  private long predict(Query query) {
-    if (predictor == null) {
-      return RequestView.UNKNOWN;
-    }
-    try {
-      long nanos = predictor.predictSequentialNanos(query);
-      return nanos < 0 ? RequestView.UNKNOWN : nanos;
-    } catch (RuntimeException e) {
-      return RequestView
-          .UNKNOWN; // the contract says it does not throw; a search never fails for it
-    }
-  }
-
-  /**
    * Shows a counter of the application's own in {@code /stats}, under {@code counters}: for
    * instance the documents indexed beside search on the cores an elastic budget returns. The
    * supplier is read on a request thread at every {@code /stats}; it must be thread-safe and quick.
@@ -583,36 +325,5 @@ public final class SearchServer implements AutoCloseable {
    */
   public void addCounter(String name, LongSupplier value) {
     statsPage.addCounter(name, value);
-  }
-
-  private ObjectNode policy() {
-    ObjectNode out = JSON.createObjectNode();
-    out.put("policy", searcher.scheduler().policy().spec());
-    out.putNull("tables"); // no table-driven policy exists yet
-    out.put("slicing", searcher.slicing().toString());
-    if (predictor != null) {
-      out.put("predictor", predictor.toString());
-    } else {
-      out.putNull("predictor");
-    }
-    return out;
-  }
-
-  private void error(HttpExchange exchange, Problem problem) throws IOException {
-    if (problem.status() == 503) {
-      exchange.getResponseHeaders().set("Retry-After", "1");
-    }
-    send(exchange, problem.status(), JSON.createObjectNode().put("error", problem.getMessage()));
-  }
-
-  /** Writes a response under a fresh client deadline: the client has it to take the response. */
-  private void send(HttpExchange exchange, int status, JsonNode body) throws IOException {
-    byte[] bytes = JSON.writeValueAsBytes(body);
-    deadlines.arm();
-    exchange.getResponseHeaders().set("Content-Type", "application/json");
-    exchange.sendResponseHeaders(status, bytes.length);
-    try (OutputStream out = exchange.getResponseBody()) {
-      out.write(bytes);
-    }
   }
 }
