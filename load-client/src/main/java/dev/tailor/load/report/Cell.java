@@ -85,6 +85,23 @@ record Cell(String policy, double load, List<PointResult> runs) {
     return null;
   }
 
+  /**
+   * The best baseline at a load by a metric: the first unsaturated baseline cell with the lowest
+   * median of it, or null.
+   */
+  static Cell bestBaseline(List<Cell> cells, double load, Metric metric) {
+    Cell best = null;
+    for (Cell c : cells) {
+      if (c.load() == load
+          && !c.saturated()
+          && Report.isBaseline(c.policy())
+          && (best == null || c.median(metric) < best.median(metric))) {
+        best = c;
+      }
+    }
+    return best;
+  }
+
   /** How many runs the cell has. */
   int repetitions() {
     return runs.size();

@@ -89,17 +89,7 @@ final class Misses {
    * with the lowest median miss ratio, or null.
    */
   Cell bestBaseline(double load) {
-    Cell best = null;
-    for (Cell c : cells) {
-      if (c.load() == load
-          && !c.saturated()
-          && Report.isBaseline(c.policy())
-          && has(c)
-          && (best == null || c.median(metric) < best.median(metric))) {
-        best = c;
-      }
-    }
-    return best;
+    return Cell.bestBaseline(cells.stream().filter(this::has).toList(), load, metric);
   }
 
   /**

@@ -173,7 +173,7 @@ class FailuresReportTest {
     assertEquals(
         "seq at 100 rps: point had 4 failures (2.0% of 200 sent), kinds not recorded: written by"
             + " an older Tailor, whose latencies include them.",
-        Summary.failureLine(cell, v1));
+        SummaryMarkdown.failureLine(cell, v1));
     assertEquals("", Metric.FAILED_ERROR.format(v1), "unknown, not zero");
   }
 }

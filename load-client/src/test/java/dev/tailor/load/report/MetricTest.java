@@ -74,9 +74,9 @@ class MetricTest {
         String.format(
             Locale.ROOT,
             "| 10 | %s (%.2f) | %s (1.00) |",
-            Summary.value(Report.SUMMARY_METRIC.value(seq)),
+            SummaryMarkdown.value(Report.SUMMARY_METRIC.value(seq)),
             Report.SUMMARY_METRIC.value(seq) / best,
-            Summary.value(best));
+            SummaryMarkdown.value(best));
     assertTrue(summary.contains(expected), summary);
     assertTrue(summary.contains("Each cell: the median P99 in ms"), summary);
     assertEquals(ResultsCsv.of(List.of(seq, fixed)), Files.readString(dir.resolve(Report.RESULTS)));

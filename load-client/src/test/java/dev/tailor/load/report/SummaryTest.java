@@ -81,7 +81,8 @@ class SummaryTest {
     assertTrue(wq.saturated());
     assertEquals(1, wq.saturatedRuns());
     assertEquals(
-        "sat. (1/3)", Summary.cellText(wq, Cell.find(cells, "fixed:2@admit-first", 100), true));
+        "sat. (1/3)",
+        SummaryMarkdown.cellText(wq, Cell.find(cells, "fixed:2@admit-first", 100), true));
     // An even count's median is the mean of the middle two.
     Cell two =
         Cell.of(List.of(point("seq", 1, 1, 10, false), point("seq", 1, 2, 20, false))).get(0);
