@@ -3,16 +3,7 @@ package dev.tailor.bench;
 import dev.tailor.core.metrics.RequestClasses;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.metrics.RunMetrics;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What the latency breakdown adds to a request's path: recording a finished request into the
@@ -21,15 +12,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * clock reading taken anyway and writes one field under a monitor already held. {@code ./tailor
  * bench scheduler-overhead} prints the difference.
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 4, time = 1)
-@Measurement(iterations = 6, time = 1)
-@Fork(
-    value = 2,
-    jvmArgsAppend = {"-Xms512m", "-Xmx512m"})
-@State(Scope.Benchmark)
-public class BreakdownCostBenchmark {
+public class BreakdownCostBenchmark extends NanosecondBenchmark {
 
   private final RunMetrics with = new RunMetrics(RequestClasses.tpcDefault());
   private final RunMetrics without = RunMetrics.withoutBreakdown(RequestClasses.tpcDefault());

@@ -4,19 +4,10 @@ import dev.tailor.core.Scheduler;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The added cost of going parallel. One request forks {@code units} trivial units; {@code inline}
@@ -31,15 +22,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * Scheduler.Builder}'s default, a number is microseconds. {@code ./tailor bench scheduler-overhead}
  * prints the figures.
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 4, time = 1)
-@Measurement(iterations = 6, time = 1)
-@Fork(
-    value = 2,
-    jvmArgsAppend = {"-Xms512m", "-Xmx512m"})
-@State(Scope.Benchmark)
-public class HelperUnitBenchmark {
+public class HelperUnitBenchmark extends NanosecondBenchmark {
 
   @Param({"32", "512"})
   public int units;
@@ -72,48 +55,36 @@ public class HelperUnitBenchmark {
 
   @Benchmark
   public Integer inline() throws ExecutionException, InterruptedException {
-    int n = units;
-    return sequential
-        .submit(
-            ctx -> {
-              CountDownLatch done = new CountDownLatch(n);
-              for (int i = 0; i < n; i++) {
-                ctx.fork(done::countDown);
-              }
-              ctx.joinUnits(); // degree 1: the own thread runs every unit
-              done.await();
-              return n;
-            })
-        .get();
+    return forkUnits(sequential, true); // degree 1: the own thread runs every unit
   }
 
   @Benchmark
   public Integer released() throws ExecutionException, InterruptedException {
-    int n = units;
-    return parallel
-        .submit(
-            ctx -> {
-              CountDownLatch done = new CountDownLatch(n);
-              for (int i = 0; i < n; i++) {
-                ctx.fork(done::countDown);
-              }
-              done.await(); // the own thread runs none: every unit goes to the helper
-              return n;
-            })
-        .get();
+    return forkUnits(parallel, false); // the own thread runs none: every unit goes to the helper
   }
 
   @Benchmark
   public Integer joined() throws ExecutionException, InterruptedException {
+    return forkUnits(parallel, true); // degree 2: the own thread and a helper share the units
+  }
+
+  /**
+   * One request on {@code scheduler} that forks {@link #units} trivial units, joins them if {@code
+   * join} says so, and waits on a latch until every one has run.
+   */
+  private Integer forkUnits(Scheduler scheduler, boolean join)
+      throws ExecutionException, InterruptedException {
     int n = units;
-    return parallel
+    return scheduler
         .submit(
             ctx -> {
               CountDownLatch done = new CountDownLatch(n);
               for (int i = 0; i < n; i++) {
                 ctx.fork(done::countDown);
               }
-              ctx.joinUnits(); // degree 2: the own thread and a helper share the units
+              if (join) {
+                ctx.joinUnits();
+              }
               done.await();
               return n;
             })

@@ -9,17 +9,9 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
-import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Fork;
-import org.openjdk.jmh.annotations.Measurement;
-import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
-import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
-import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
-import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * What the scheduler costs over a plain {@link ThreadPoolExecutor}, measured in one run:
@@ -38,15 +30,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * HelperUnitBenchmark} measures requests that go parallel. Run both with {@code ./tailor bench
  * scheduler-overhead}, which prints the ratios.
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 4, time = 1)
-@Measurement(iterations = 6, time = 1)
-@Fork(
-    value = 2,
-    jvmArgsAppend = {"-Xms512m", "-Xmx512m"})
-@State(Scope.Benchmark)
-public class SchedulerOverheadBenchmark {
+public class SchedulerOverheadBenchmark extends NanosecondBenchmark {
 
   static final int BATCH = 64;
 

@@ -143,7 +143,10 @@ public final class SearchBenches {
       return "seq";
     }
 
-    abstract IndexSearcher baseline(IndexReader reader, Scheduler scheduler);
+    /** What the candidate is compared with: plain Lucene, unless a benchmark says otherwise. */
+    IndexSearcher baseline(IndexReader reader, Scheduler scheduler) {
+      return new IndexSearcher(reader);
+    }
 
     abstract IndexSearcher candidate(IndexReader reader, Scheduler scheduler);
 
@@ -164,11 +167,6 @@ public final class SearchBenches {
     @Override
     String name() {
       return "search-overhead";
-    }
-
-    @Override
-    IndexSearcher baseline(IndexReader reader, Scheduler scheduler) {
-      return new IndexSearcher(reader);
     }
 
     @Override
@@ -319,11 +317,6 @@ public final class SearchBenches {
     @Override
     String name() {
       return "windows";
-    }
-
-    @Override
-    IndexSearcher baseline(IndexReader reader, Scheduler scheduler) {
-      return new IndexSearcher(reader);
     }
 
     @Override

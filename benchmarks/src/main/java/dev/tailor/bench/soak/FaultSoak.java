@@ -1,8 +1,5 @@
 package dev.tailor.bench.soak;
 
-import dev.tailor.core.RequestAttributes;
-import dev.tailor.core.RequestBody;
-import dev.tailor.core.RequestContext;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.SchedulerListener;
 import dev.tailor.core.io.AtomicFiles;
@@ -24,13 +21,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -38,10 +30,6 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
 
 /**
  * A fault soak of the runtime: many requests of every troublesome kind through one {@link
@@ -90,21 +78,6 @@ public final class FaultSoak {
     }
   }
 
-  // The kinds of request, by how they behave.
-  private static final int NORMAL = 0;
-  private static final int SLOW = 1;
-  private static final int BODY_FAILS = 2;
-  private static final int UNIT_FAILS = 3;
-  private static final int CANCEL_AT_ONCE = 4;
-  private static final int CANCEL_MID_RUN = 5;
-  private static final int NESTED_SUBMIT = 6;
-  private static final int NESTED_RUN = 7;
-
-  /** Every this many requests one runs on a caller's thread ({@link Scheduler#run}). */
-  private static final int CALLER_SHARE = 10;
-
-  private static final long MIDRUN_GUARD_NANOS = TimeUnit.MINUTES.toNanos(1);
-
   /**
    * How long the soak waits without progress before it calls the run stalled (a deadlock, a lost
    * wake-up) and reports what each scheduler thread is doing, rather than hang.
@@ -114,27 +87,18 @@ public final class FaultSoak {
   private final Options o;
   private final int permits;
   private final Semaphore inFlight;
-  private final AtomicIntegerArray completions;
   private final AtomicIntegerArray reported;
-  private final LongAdder nestedSubmitted = new LongAdder();
-  private final LongAdder completed = new LongAdder();
-  private final LongAdder failed = new LongAdder();
-  private final LongAdder cancelled = new LongAdder();
   private final LongAdder cancelledBeforeStart = new LongAdder(); // as the listener saw them
-  private final LongAdder unexpected = new LongAdder();
-  private final List<String> unexpectedExamples = new CopyOnWriteArrayList<>();
-  private final LongAdder midRunNotCancelled = new LongAdder();
-  private final BlockingQueue<CompletableFuture<?>> toCancel = new LinkedBlockingQueue<>();
   private final List<Thread> schedulerThreads = new CopyOnWriteArrayList<>();
   private final LongAdder uncaught = new LongAdder();
   private final AtomicReference<String> firstUncaught = new AtomicReference<>();
   private Scheduler scheduler;
+  private SoakRequests requests;
 
   private FaultSoak(Options o) {
     this.o = o;
     this.permits = Math.max(64, 256 * o.workers());
     this.inFlight = new Semaphore(permits);
-    this.completions = new AtomicIntegerArray((int) o.requests());
     this.reported = new AtomicIntegerArray((int) (2 * o.requests() + 2));
   }
 
@@ -202,12 +166,13 @@ public final class FaultSoak {
                     }
                   })
               .build();
-      Thread canceller = new Thread(this::cancelMidRun, "soak-canceller");
+      requests = new SoakRequests(o, scheduler);
+      Thread canceller = new Thread(requests::cancelMidRun, "soak-canceller");
       canceller.setDaemon(true);
       canceller.start();
       List<Thread> callers = new ArrayList<>();
       for (int c = 0; c < o.callers(); c++) {
-        int first = c * CALLER_SHARE;
+        int first = c * SoakRequests.CALLER_SHARE;
         Thread caller = new Thread(() -> runOnCaller(first), "soak-caller-" + c);
         caller.setDaemon(true);
         callers.add(caller);
@@ -217,7 +182,7 @@ public final class FaultSoak {
       String stalled = null;
       for (long i = 0; i < o.requests() && stalled == null; i++) {
         if (i > 0 && i % o.swapEvery() == 0) {
-          swapper.swap(mix(o.seed(), -i));
+          swapper.swap(SoakRequests.mix(o.seed(), -i));
         }
         if (i > 0 && i % o.sampleEvery() == 0) {
           heap.add(new SoakReport.HeapSample(i, usedHeapAfterGc()));
@@ -230,7 +195,7 @@ public final class FaultSoak {
                   o.requests(),
                   (System.nanoTime() - start) / 1e9));
         }
-        if (onCaller(i)) {
+        if (requests.onCaller(i)) {
           continue;
         }
         if (!inFlight.tryAcquire(STALL_MINUTES, TimeUnit.MINUTES)) {
@@ -275,7 +240,7 @@ public final class FaultSoak {
         }
       }
 
-      long idsExpected = o.requests() + nestedSubmitted.sum();
+      long idsExpected = o.requests() + requests.nestedSubmitted();
       long idsReported = 0;
       long idsNotOnce = 0;
       for (int id = 1; id < reported.length(); id++) {
@@ -285,10 +250,6 @@ public final class FaultSoak {
           idsNotOnce++;
         }
       }
-      long completionsNotOnce = 0;
-      for (int i = 0; i < completions.length(); i++) {
-        completionsNotOnce += completions.get(i) == 1 ? 0 : 1;
-      }
       long metricsTotal = 0;
       for (RequestRecord.Outcome outcome : RequestRecord.Outcome.values()) {
         metricsTotal += scheduler.metrics().count(outcome);
@@ -296,18 +257,18 @@ public final class FaultSoak {
       return new SoakReport(
           o,
           o.requests(),
-          nestedSubmitted.sum(),
-          completed.sum(),
-          failed.sum(),
-          cancelled.sum(),
+          requests.nestedSubmitted(),
+          requests.completed(),
+          requests.failed(),
+          requests.cancelled(),
           cancelledBeforeStart.sum(),
-          unexpected.sum(),
-          List.copyOf(unexpectedExamples),
-          completionsNotOnce,
+          requests.unexpected(),
+          requests.unexpectedExamples(),
+          requests.completionsNotOnce(),
           idsReported,
           idsNotOnce,
           metricsTotal,
-          midRunNotCancelled.sum(),
+          requests.midRunNotCancelled(),
           schedulerThreads.size(),
           fewestAlive == Integer.MAX_VALUE ? schedulerThreads.size() : fewestAlive,
           aliveAfterClose,
@@ -335,225 +296,46 @@ public final class FaultSoak {
     }
   }
 
-  // ---- the requests ---------------------------------------------------------------------------
-
-  private boolean onCaller(long i) {
-    return o.callers() > 0 && i % CALLER_SHARE == 0;
-  }
-
-  /** A well-mixed 64-bit hash of the seed and a request's index, its plan's only source. */
-  private static long mix(long seed, long i) {
-    long z = seed + i * 0x9E3779B97F4A7C15L;
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return z ^ (z >>> 31);
-  }
-
-  private int kind(int i) {
-    int roll = (int) Long.remainderUnsigned(mix(o.seed(), i), 1000);
-    int kind =
-        roll < 30
-            ? BODY_FAILS
-            : roll < 45
-                ? UNIT_FAILS
-                : roll < 65
-                    ? CANCEL_AT_ONCE
-                    : roll < 80
-                        ? CANCEL_MID_RUN
-                        : roll < 130
-                            ? SLOW
-                            : roll < 155 ? NESTED_SUBMIT : roll < 180 ? NESTED_RUN : NORMAL;
-    if (onCaller(i) && (kind == CANCEL_AT_ONCE || kind == CANCEL_MID_RUN)) {
-      return NORMAL; // a caller's request has no future to cancel
-    }
-    return kind;
-  }
-
-  private RequestAttributes attributes(int i) {
-    long h = mix(o.seed(), i);
-    if ((h >>> 40 & 1) == 0) {
-      return RequestAttributes.NONE;
-    }
-    return RequestAttributes.predicted(Long.remainderUnsigned(h >>> 41, 100_000_000L)); // < 100 ms
-  }
+  // ---- the driver ---------------------------------------------------------------------------
 
   private void submit(int i) {
-    int kind = kind(i);
+    int kind = requests.kind(i);
     AtomicReference<CompletableFuture<Integer>> self =
-        kind == CANCEL_MID_RUN ? new AtomicReference<>() : null;
+        kind == SoakRequests.CANCEL_MID_RUN ? new AtomicReference<>() : null;
     CompletableFuture<Integer> f;
     try {
-      f = scheduler.submit(body(i, kind, self), attributes(i));
+      f = scheduler.submit(requests.body(i, kind, self), requests.attributes(i));
     } catch (RuntimeException e) {
       inFlight.release();
-      completions.incrementAndGet(i);
-      unexpected(i, "rejected: " + e);
+      requests.rejected(i, e);
       return;
     }
     f.whenComplete(
         (value, failure) -> {
           inFlight.release();
-          outcome(i, kind, value, failure);
+          requests.outcome(i, kind, value, failure);
         });
     if (self != null) {
       self.set(f);
     }
-    if (kind == CANCEL_AT_ONCE) {
+    if (kind == SoakRequests.CANCEL_AT_ONCE) {
       f.cancel(true);
     }
   }
 
   private void runOnCaller(int first) {
-    for (long i = first; i < o.requests(); i += (long) CALLER_SHARE * o.callers()) {
+    for (long i = first; i < o.requests(); i += (long) SoakRequests.CALLER_SHARE * o.callers()) {
       int index = (int) i;
-      int kind = kind(index);
+      int kind = requests.kind(index);
       try {
-        outcome(index, kind, scheduler.run(body(index, kind, null), attributes(index)), null);
+        requests.outcome(
+            index,
+            kind,
+            scheduler.run(requests.body(index, kind, null), requests.attributes(index)),
+            null);
       } catch (Exception e) {
-        outcome(index, kind, null, e);
+        requests.outcome(index, kind, null, e);
       }
-    }
-  }
-
-  /** The body of request {@code i}: it returns {@code i}, or fails or waits as its kind says. */
-  private RequestBody<Integer> body(
-      int i, int kind, AtomicReference<CompletableFuture<Integer>> self) {
-    long h = mix(o.seed(), i);
-    int units = (int) Long.remainderUnsigned(h >>> 10, 7);
-    boolean joins = (h >>> 13 & 1) == 0 || kind == UNIT_FAILS;
-    int work = (int) Long.remainderUnsigned(h >>> 14, 20_000);
-    return ctx -> {
-      int unitWork = kind == SLOW ? 50_000 : work;
-      for (int u = 0; u < units; u++) {
-        boolean fails = kind == UNIT_FAILS && u == units - 1;
-        ctx.fork(
-            () -> {
-              spin(unitWork);
-              if (fails) {
-                throw new SoakFailure();
-              }
-            });
-      }
-      if (kind == UNIT_FAILS && units == 0) {
-        ctx.fork(
-            () -> {
-              throw new SoakFailure();
-            });
-      }
-      spin(kind == SLOW ? 300_000 : work / 4);
-      switch (kind) {
-        case BODY_FAILS -> throw new SoakFailure();
-        case CANCEL_MID_RUN -> awaitCancellation(ctx, self);
-        case NESTED_SUBMIT -> {
-          nestedSubmitted.increment();
-          CompletableFuture<Integer> inner = scheduler.submit(c -> i);
-          if (inner.get() != i) {
-            throw new IllegalStateException("request " + i + ": its nested request's result");
-          }
-        }
-        case NESTED_RUN -> {
-          if (scheduler.run(c -> i) != i) {
-            throw new IllegalStateException("request " + i + ": its inline request's result");
-          }
-        }
-        default -> {}
-      }
-      if (joins) {
-        ctx.joinUnits();
-      }
-      return i;
-    };
-  }
-
-  /** Hands the request's own future to the canceller, then runs until it sees the cancellation. */
-  private void awaitCancellation(
-      RequestContext ctx, AtomicReference<CompletableFuture<Integer>> self) {
-    long deadline = System.nanoTime() + MIDRUN_GUARD_NANOS;
-    CompletableFuture<Integer> f;
-    while ((f = self.get()) == null) {
-      Thread.yield(); // the submitter sets it as soon as submit returns
-    }
-    toCancel.add(f);
-    while (!ctx.isCancelled()) {
-      if (System.nanoTime() - deadline > 0) {
-        midRunNotCancelled.increment();
-        return;
-      }
-      Thread.yield();
-    }
-  }
-
-  private void cancelMidRun() {
-    try {
-      while (true) {
-        toCancel.take().cancel(true);
-      }
-    } catch (InterruptedException e) {
-      // the soak is over
-    }
-  }
-
-  /** Counts a request's completion and checks its outcome against its kind. */
-  private void outcome(int i, int kind, Integer value, Throwable failure) {
-    if (completions.incrementAndGet(i) != 1) {
-      return; // counted: completed other than once
-    }
-    if (failure == null) {
-      if (kind == BODY_FAILS || kind == UNIT_FAILS || kind == CANCEL_MID_RUN) {
-        unexpected(i, "kind " + kind + " completed");
-      } else if (value == null || value != i) {
-        unexpected(i, "returned " + value);
-      } else {
-        completed.increment();
-      }
-      return;
-    }
-    if (failure instanceof CancellationException) {
-      if (kind == CANCEL_AT_ONCE || kind == CANCEL_MID_RUN) {
-        cancelled.increment();
-      } else {
-        unexpected(i, "kind " + kind + " cancelled");
-      }
-      return;
-    }
-    if ((kind == BODY_FAILS || kind == UNIT_FAILS) && causedBySoak(failure)) {
-      failed.increment();
-    } else {
-      unexpected(i, "kind " + kind + " failed: " + failure);
-    }
-  }
-
-  private static boolean causedBySoak(Throwable t) {
-    for (int depth = 0; t != null && depth < 8; depth++, t = t.getCause()) {
-      if (t instanceof SoakFailure) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private void unexpected(int i, String what) {
-    unexpected.increment();
-    if (unexpectedExamples.size() < 5) {
-      unexpectedExamples.add("request " + i + ": " + what);
-    }
-  }
-
-  private static volatile long sink;
-
-  /** About {@code iterations} nanoseconds of processor work. */
-  private static void spin(int iterations) {
-    long x = iterations;
-    for (int k = 0; k < iterations; k++) {
-      x = x * 6364136223846793005L + 1442695040888963407L;
-    }
-    sink = x;
-  }
-
-  /** The planned failure of a body or a unit: no stack trace, it is expected. */
-  private static final class SoakFailure extends RuntimeException {
-    SoakFailure() {
-      super("planned failure", null, false, false);
     }
   }
 
@@ -598,45 +380,5 @@ public final class FaultSoak {
     System.gc();
     System.gc();
     return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-  }
-
-  /**
-   * Counts the warnings Tailor's loggers write during the soak, by logger, and keeps them off the
-   * console: the soak provokes them, and its report says how many there were.
-   */
-  private static final class WarningCount extends Handler implements AutoCloseable {
-    private final Logger tailor = Logger.getLogger("dev.tailor");
-    private final boolean useParent;
-    private final Map<String, LongAdder> counts = new ConcurrentHashMap<>();
-
-    WarningCount() {
-      useParent = tailor.getUseParentHandlers();
-      tailor.setUseParentHandlers(false);
-      tailor.addHandler(this);
-    }
-
-    @Override
-    public void publish(LogRecord r) {
-      if (r.getLevel().intValue() >= Level.WARNING.intValue()) {
-        String name = r.getLoggerName();
-        String simple = name == null ? "?" : name.substring(name.lastIndexOf('.') + 1);
-        counts.computeIfAbsent(simple, k -> new LongAdder()).increment();
-      }
-    }
-
-    Map<String, Long> byLogger() {
-      Map<String, Long> out = new TreeMap<>();
-      counts.forEach((k, v) -> out.put(k, v.sum()));
-      return out;
-    }
-
-    @Override
-    public void flush() {}
-
-    @Override
-    public void close() {
-      tailor.removeHandler(this);
-      tailor.setUseParentHandlers(useParent);
-    }
   }
 }
