@@ -11,6 +11,7 @@ import dev.tailor.measure.PointResult;
 import java.io.IOException;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.search.Query;
 
@@ -116,7 +117,8 @@ public final class InProcessSweep {
                     server.queue(),
                     server.unitsPerQuery(),
                     server.maxDegree(),
-                    server.predictor())
+                    server.predictor(),
+                    UnaryOperator.identity())
                 .totalHitsThreshold(server.totalHitsThreshold()),
         entries.size(),
         environment,

@@ -86,27 +86,6 @@ public final class InProcessTarget implements Target {
       int workers,
       int queueCapacity,
       int unitsPerQuery) {
-    this(reader, queries, policy, workers, queueCapacity, unitsPerQuery, 0, null);
-  }
-
-  /**
-   * A target running {@code policy} on {@code workers} threads, its degrees capped.
-   *
-   * @param queueCapacity the admission queue's limit; beyond it requests fail at once
-   * @param maxDegree the degree cap ({@link DegreeCap}), or 0 for none
-   * @param predictor what predicts each query's sequential time as it is sent, or null for no
-   *     prediction
-   * @throws IllegalArgumentException if the policy's specification is bad or the cap negative
-   */
-  public InProcessTarget(
-      IndexReader reader,
-      List<TraceEntry> queries,
-      String policy,
-      int workers,
-      int queueCapacity,
-      int unitsPerQuery,
-      int maxDegree,
-      Predictor<Query> predictor) {
     this(
         reader,
         queries,
@@ -114,14 +93,23 @@ public final class InProcessTarget implements Target {
         workers,
         queueCapacity,
         unitsPerQuery,
-        maxDegree,
-        predictor,
+        0,
+        null,
         UnaryOperator.identity());
   }
 
   /**
-   * As the constructor above, with the scheduler's builder passed through {@code configure} last,
-   * for settings the target has no parameter for (an elastic budget, a spin).
+   * A target running {@code policy} on {@code workers} threads, its degrees capped, with the
+   * scheduler's builder passed through {@code configure} last, for settings the target has no
+   * parameter for (an elastic budget, a spin).
+   *
+   * @param queueCapacity the admission queue's limit; beyond it requests fail at once
+   * @param maxDegree the degree cap ({@link DegreeCap}), or 0 for none
+   * @param predictor what predicts each query's sequential time as it is sent, or null for no
+   *     prediction
+   * @param configure applied to the scheduler's builder last; {@link UnaryOperator#identity()} for
+   *     none
+   * @throws IllegalArgumentException if the policy's specification is bad or the cap negative
    */
   public InProcessTarget(
       IndexReader reader,

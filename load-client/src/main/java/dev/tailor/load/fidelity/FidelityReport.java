@@ -29,51 +29,20 @@ public final class FidelityReport {
   private FidelityReport() {}
 
   /**
-   * Compares and writes.
+   * Compares and writes: the table gives the miss ratio at a latency target, simulated beside
+   * measured, where the report's points recorded it, and charges every simulated request what
+   * {@code calibration} says a served one costs beyond its profiled time.
    *
    * @param reportDir a replay's report directory
    * @param profileFile the demand profile of the replayed queries
    * @param plan the replay's plan (arrivals, duration, warm-up); each point's seed is its own
    * @param cores simulated threads, or null for the cores the profile was taken on
    * @param quantumNanos the policies' tick, as the replay's scheduler had it
+   * @param targetNanos the latency target, or 0 for none
+   * @param calibration the machine's calibration, already checked against the profile, or null
    * @throws IllegalArgumentException naming the files if the report has no measured point, the
    *     profile is of other queries, or the plan's arrivals are not the replay's
    * @throws IOException naming the file if the report or the profile does not read
-   */
-  public static Written write(
-      Path reportDir, Path profileFile, SweepPlan plan, Integer cores, long quantumNanos)
-      throws IOException {
-    return write(reportDir, profileFile, plan, cores, quantumNanos, 0);
-  }
-
-  /**
-   * Compares and writes, as {@link #write(Path, Path, SweepPlan, Integer, long)} does, the table
-   * also giving the miss ratio at a latency target, simulated beside measured, where the report's
-   * points recorded it.
-   *
-   * @param targetNanos the latency target, or 0 for none
-   * @throws IllegalArgumentException as the other overload does
-   * @throws IOException as the other overload does
-   */
-  public static Written write(
-      Path reportDir,
-      Path profileFile,
-      SweepPlan plan,
-      Integer cores,
-      long quantumNanos,
-      long targetNanos)
-      throws IOException {
-    return write(reportDir, profileFile, plan, cores, quantumNanos, targetNanos, null);
-  }
-
-  /**
-   * Compares and writes, as {@link #write(Path, Path, SweepPlan, Integer, long, long)} does, every
-   * simulated request charged what {@code calibration} says a served one costs beyond its profiled
-   * time.
-   *
-   * @param calibration the machine's calibration, already checked against the profile, or null
-   * @throws IllegalArgumentException as the other overloads do
-   * @throws IOException as the other overloads do
    */
   public static Written write(
       Path reportDir,

@@ -67,34 +67,22 @@ public final class FidelityTable {
     StringBuilder header = new StringBuilder("| policy | load (rps) |");
     StringBuilder rule = new StringBuilder("|---|---|");
     for (Metric metric : METRICS) {
-      String name = metric.name().toUpperCase(Locale.ROOT);
-      header.append(' ').append(name).append(" measured (").append(metric.unit()).append(") |");
-      rule.append("---|");
-      for (Simulator.WorkModel m : comparison.models()) {
-        header
-            .append(' ')
-            .append(name)
-            .append(' ')
-            .append(m.name().toLowerCase(Locale.ROOT))
-            .append(" (")
-            .append(metric.unit())
-            .append(") | error |");
-        rule.append("---|---|");
-      }
+      columns(
+          header,
+          rule,
+          metric.name().toUpperCase(Locale.ROOT),
+          metric.unit(),
+          "error",
+          comparison.models());
     }
     if (miss != null) {
-      String name = "misses at " + Durations.format(targetNanos);
-      header.append(' ').append(name).append(" measured (%) |");
-      rule.append("---|");
-      for (Simulator.WorkModel m : comparison.models()) {
-        header
-            .append(' ')
-            .append(name)
-            .append(' ')
-            .append(m.name().toLowerCase(Locale.ROOT))
-            .append(" (%) | difference |");
-        rule.append("---|---|");
-      }
+      columns(
+          header,
+          rule,
+          "misses at " + Durations.format(targetNanos),
+          "%",
+          "difference",
+          comparison.models());
     }
     md.append(header).append('\n').append(rule).append('\n');
     for (SimulatorFidelity.Row r : comparison.rows()) {
@@ -168,5 +156,33 @@ public final class FidelityTable {
     }
     double measured = metric.value(real);
     return String.format(Locale.ROOT, "%+.0f%%", 100 * (metric.value(sim) - measured) / measured);
+  }
+
+  /**
+   * The columns of one figure: measured, then each model's simulation beside its {@code comparison}
+   * with the measured one.
+   */
+  private static void columns(
+      StringBuilder header,
+      StringBuilder rule,
+      String name,
+      String unit,
+      String comparison,
+      List<Simulator.WorkModel> models) {
+    header.append(' ').append(name).append(" measured (").append(unit).append(") |");
+    rule.append("---|");
+    for (Simulator.WorkModel m : models) {
+      header
+          .append(' ')
+          .append(name)
+          .append(' ')
+          .append(m.name().toLowerCase(Locale.ROOT))
+          .append(" (")
+          .append(unit)
+          .append(") | ")
+          .append(comparison)
+          .append(" |");
+      rule.append("---|---|");
+    }
   }
 }

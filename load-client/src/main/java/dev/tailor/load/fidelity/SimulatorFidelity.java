@@ -117,44 +117,14 @@ public final class SimulatorFidelity {
   }
 
   /**
-   * Simulates every measured point, recording no miss ratio.
+   * Simulates every measured point, each simulation recording its miss ratio at a latency target
+   * and charging every simulated request what {@code calibration} says a served one costs beyond
+   * its profiled time.
    *
    * @param plan the replay's plan (arrivals, duration, warm-up); each point's own seed is used
    * @param workers the simulated threads
    * @param quantumNanos the policies' tick, as the replay's scheduler had it
-   * @throws IllegalArgumentException if the plan's arrivals are not those a point records
-   */
-  public static Comparison compare(
-      MeasuredReport report,
-      DemandProfile profile,
-      SweepPlan plan,
-      int workers,
-      long quantumNanos) {
-    return compare(report, profile, plan, workers, quantumNanos, 0);
-  }
-
-  /**
-   * Simulates every measured point, as {@link #compare(MeasuredReport, DemandProfile, SweepPlan,
-   * int, long)} does, each simulation recording its miss ratio at a latency target.
-   *
    * @param targetNanos the latency target, or 0 for none
-   * @throws IllegalArgumentException if the plan's arrivals are not those a point records
-   */
-  public static Comparison compare(
-      MeasuredReport report,
-      DemandProfile profile,
-      SweepPlan plan,
-      int workers,
-      long quantumNanos,
-      long targetNanos) {
-    return compare(report, profile, plan, workers, quantumNanos, targetNanos, null);
-  }
-
-  /**
-   * Simulates every measured point, as {@link #compare(MeasuredReport, DemandProfile, SweepPlan,
-   * int, long, long)} does, charging every simulated request what {@code calibration} says a served
-   * one costs beyond its profiled time.
-   *
    * @param calibration the machine's calibration, or null for nothing beyond the profile
    * @throws IllegalArgumentException if the plan's arrivals are not those a point records
    */

@@ -6,8 +6,11 @@ import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Predicate;
+import java.util.function.ToDoubleFunction;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramIterationValue;
 import org.knowm.xchart.BitmapEncoder;
@@ -32,40 +35,20 @@ final class Plots {
    */
   static void latencyAgainstLoad(List<PointResult> points, String percentile, Path file)
       throws IOException {
-    PointResult first = points.get(0);
     XYChart chart =
-        new XYChartBuilder()
-            .width(WIDTH)
-            .height(HEIGHT)
-            .title(
-                percentile.toUpperCase(Locale.ROOT)
-                    + " latency against load — "
-                    + first.environment())
-            .xAxisTitle("offered load (requests/s)")
-            .yAxisTitle(percentile.toUpperCase(Locale.ROOT) + " latency (ms, log scale)")
-            .build();
-    style(chart);
+        chart(
+            percentile.toUpperCase(Locale.ROOT)
+                + " latency against load — "
+                + points.get(0).environment(),
+            LOAD_AXIS,
+            percentile.toUpperCase(Locale.ROOT) + " latency (ms, log scale)");
     chart.getStyler().setYAxisLogarithmic(true);
     Metric metric = Metric.latency(percentile);
-    List<Cell> cells = Cell.of(points);
-    Failed failed = new Failed();
-    for (String policy : Report.policies(points)) {
-      List<Double> x = new ArrayList<>();
-      List<Double> y = new ArrayList<>();
-      for (Cell c : cells) {
-        if (c.policy().equals(policy)
-            && !c.saturated()
-            && c.runs().stream().allMatch(p -> p.latency().containsKey(percentile))) {
-          x.add(c.load());
-          y.add(c.median(metric));
-          failed.addIfFailed(c, c.median(metric));
-        }
-      }
-      if (!x.isEmpty()) {
-        chart.addSeries(Report.displayName(policy), x, y).setMarker(SeriesMarkers.CIRCLE);
-      }
-    }
-    failed.mark(chart);
+    againstLoad(
+        chart,
+        points,
+        c -> c.runs().stream().allMatch(p -> p.latency().containsKey(percentile)),
+        c -> c.median(metric));
     save(chart, file);
   }
 
@@ -85,46 +68,28 @@ final class Plots {
    */
   static void missAgainstLoad(List<PointResult> points, Misses misses, Path file)
       throws IOException {
-    PointResult first = points.get(0);
     XYChart chart =
-        new XYChartBuilder()
-            .width(WIDTH)
-            .height(HEIGHT)
-            .title(
-                "Requests slower than " + misses.label() + " against load — " + first.environment())
-            .xAxisTitle("offered load (requests/s)")
-            .yAxisTitle(
-                "slower than "
-                    + misses.label()
-                    + " (%, log scale; below "
-                    + MISS_FLOOR_PERCENT
-                    + "% drawn at it)")
-            .build();
-    style(chart);
+        chart(
+            "Requests slower than "
+                + misses.label()
+                + " against load — "
+                + points.get(0).environment(),
+            LOAD_AXIS,
+            "slower than "
+                + misses.label()
+                + " (%, log scale; below "
+                + MISS_FLOOR_PERCENT
+                + "% drawn at it)");
     chart.getStyler().setYAxisLogarithmic(true);
-    List<Cell> cells = Cell.of(points);
-    double low = Double.POSITIVE_INFINITY;
-    double high = Double.NEGATIVE_INFINITY;
-    Failed failed = new Failed();
-    for (String policy : Report.policies(points)) {
-      List<Double> x = new ArrayList<>();
-      List<Double> y = new ArrayList<>();
-      for (Cell c : cells) {
-        if (c.policy().equals(policy) && !c.saturated() && misses.has(c)) {
-          double percent = Math.max(MISS_FLOOR_PERCENT, 100 * c.median(misses.metric()));
-          x.add(c.load());
-          y.add(percent);
-          failed.addIfFailed(c, percent);
-          low = Math.min(low, c.load());
-          high = Math.max(high, c.load());
-        }
-      }
-      if (!x.isEmpty()) {
-        chart.addSeries(Report.displayName(policy), x, y).setMarker(SeriesMarkers.CIRCLE);
-      }
-    }
-    failed.mark(chart);
-    if (low <= high) {
+    List<Double> loads =
+        againstLoad(
+            chart,
+            points,
+            misses::has,
+            c -> Math.max(MISS_FLOOR_PERCENT, 100 * c.median(misses.metric())));
+    if (!loads.isEmpty()) {
+      double low = Collections.min(loads);
+      double high = Collections.max(loads);
       double threshold = 100 * Misses.SUSTAINED_MISSES;
       chart
           .addSeries(
@@ -174,18 +139,15 @@ final class Plots {
    * failed request is answered within no latency); its legend names the failures.
    */
   static void cdf(List<PointResult> points, double load, Path file) throws IOException {
-    PointResult first = points.get(0);
     XYChart chart =
-        new XYChartBuilder()
-            .width(WIDTH)
-            .height(HEIGHT)
-            .title(
-                String.format(
-                    Locale.ROOT, "Latency CDF at %.0f requests/s — %s", load, first.environment()))
-            .xAxisTitle("latency (ms)")
-            .yAxisTitle("fraction of requests answered at or below (failed ones never are)")
-            .build();
-    style(chart);
+        chart(
+            String.format(
+                Locale.ROOT,
+                "Latency CDF at %.0f requests/s — %s",
+                load,
+                points.get(0).environment()),
+            "latency (ms)",
+            "fraction of requests answered at or below (failed ones never are)");
     chart.getStyler().setXAxisLogarithmic(true);
     for (Cell c : Cell.of(points)) {
       if (c.load() != load) {
@@ -217,9 +179,55 @@ final class Plots {
     save(chart, file);
   }
 
-  private static void style(XYChart chart) {
+  /** The x axis of the plots against load. */
+  private static final String LOAD_AXIS = "offered load (requests/s)";
+
+  /** An empty chart of the report's size and style. */
+  private static XYChart chart(String title, String xAxis, String yAxis) {
+    XYChart chart =
+        new XYChartBuilder()
+            .width(WIDTH)
+            .height(HEIGHT)
+            .title(title)
+            .xAxisTitle(xAxis)
+            .yAxisTitle(yAxis)
+            .build();
     chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
     chart.getStyler().setChartBackgroundColor(Color.WHITE);
+    return chart;
+  }
+
+  /**
+   * Draws one line per policy against load: at each load where its cell did not saturate and is
+   * {@code drawn}, the cell's {@code value}; then crosses where a run had failures. Returns the
+   * loads of every point drawn.
+   */
+  private static List<Double> againstLoad(
+      XYChart chart,
+      List<PointResult> points,
+      Predicate<Cell> drawn,
+      ToDoubleFunction<Cell> value) {
+    List<Cell> cells = Cell.of(points);
+    List<Double> loads = new ArrayList<>();
+    Failed failed = new Failed();
+    for (String policy : Report.policies(points)) {
+      List<Double> x = new ArrayList<>();
+      List<Double> y = new ArrayList<>();
+      for (Cell c : cells) {
+        if (c.policy().equals(policy) && !c.saturated() && drawn.test(c)) {
+          double v = value.applyAsDouble(c);
+          x.add(c.load());
+          y.add(v);
+          failed.addIfFailed(c, v);
+        }
+      }
+      if (!x.isEmpty()) {
+        chart.addSeries(Report.displayName(policy), x, y).setMarker(SeriesMarkers.CIRCLE);
+      }
+      loads.addAll(x);
+    }
+    failed.mark(chart);
+    return loads;
   }
 
   /** Writes the chart as a PNG, atomically: a reader never sees half a plot. */

@@ -98,7 +98,8 @@ class SweepPlanAgreementTest {
     ReportedWorkload workload = ReportedWorkload.of("profile p.json", profile);
     Report.write(dir, replayed, Double.NaN, workload);
     SimulatorFidelity.Comparison comparison =
-        SimulatorFidelity.compare(MeasuredReport.read(dir), profile, plan.withSeed(0), 4, 5 * MS);
+        SimulatorFidelity.compare(
+            MeasuredReport.read(dir), profile, plan.withSeed(0), 4, 5 * MS, 0, null);
     assertTrue(comparison.mismatches().isEmpty(), comparison.mismatches().toString());
     // The fidelity table states the simulated workload's spread, as the report does.
     String table = FidelityTable.markdown(comparison, workload, MeasuredReport.read(dir));
@@ -113,7 +114,9 @@ class SweepPlanAgreementTest {
             profile,
             SweepPlan.timed("poisson", 0, 400 * MS, 50 * MS),
             4,
-            5 * MS);
+            5 * MS,
+            0,
+            null);
     assertFalse(other.mismatches().isEmpty());
   }
 }
