@@ -72,28 +72,6 @@ public final class DemandProfiler {
       long seed,
       int totalHitsThreshold) {
 
-    /** Options whose searches count hits up to Lucene's default threshold. */
-    public Options(
-        long warmupNanos,
-        int rounds,
-        long minSampleNanos,
-        double remeasureSpread,
-        int measuredDegrees,
-        int maxDegree,
-        int unitsPerQuery,
-        long seed) {
-      this(
-          warmupNanos,
-          rounds,
-          minSampleNanos,
-          remeasureSpread,
-          measuredDegrees,
-          maxDegree,
-          unitsPerQuery,
-          seed,
-          DemandProfile.Settings.DEFAULT_TOTAL_HITS_THRESHOLD);
-    }
-
     /** Checks the options. */
     public Options {
       if (warmupNanos < 0

@@ -48,7 +48,16 @@ class DemandProfilerTest {
   }
 
   private static DemandProfiler.Options options(int rounds, long minSampleNanos) {
-    return new DemandProfiler.Options(0, rounds, minSampleNanos, 0.10, 2, 8, 8, 1);
+    return new DemandProfiler.Options(
+        0,
+        rounds,
+        minSampleNanos,
+        0.10,
+        2,
+        8,
+        8,
+        1,
+        DemandProfile.Settings.DEFAULT_TOTAL_HITS_THRESHOLD);
   }
 
   @Test
@@ -144,7 +153,10 @@ class DemandProfilerTest {
             () -> profiler().profile(queries.subList(1, 4), ENV, out, (d, t) -> {}));
     assertTrue(e.getMessage().contains("another trace"), e.getMessage());
     DemandProfiler other =
-        new DemandProfiler(index.reader, new DemandProfiler.Options(0, 1, 0, 0.1, 2, 4, 8, 1));
+        new DemandProfiler(
+            index.reader,
+            new DemandProfiler.Options(
+                0, 1, 0, 0.1, 2, 4, 8, 1, DemandProfile.Settings.DEFAULT_TOTAL_HITS_THRESHOLD));
     e = assertThrows(IOException.class, () -> other.profile(queries, ENV, out, (d, t) -> {}));
     assertTrue(e.getMessage().contains("taken with"), e.getMessage());
   }
