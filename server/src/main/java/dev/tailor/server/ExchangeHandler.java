@@ -19,27 +19,25 @@ import java.util.Objects;
 final class ExchangeHandler implements HttpHandler {
 
   private static final System.Logger LOG = System.getLogger(SearchServer.class.getName());
+  private static final ObjectMapper JSON = new ObjectMapper();
 
-  private final SearchServer.Options options;
+  private final int maxBodyBytes;
   private final InFlight inFlight;
   private final ClientDeadlines deadlines;
   private final StatsPage statsPage;
   private final SearchRunner runner;
-  private final ObjectMapper json;
 
   ExchangeHandler(
-      SearchServer.Options options,
+      int maxBodyBytes,
       InFlight inFlight,
       ClientDeadlines deadlines,
       StatsPage statsPage,
-      SearchRunner runner,
-      ObjectMapper json) {
-    this.options = options;
+      SearchRunner runner) {
+    this.maxBodyBytes = maxBodyBytes;
     this.inFlight = inFlight;
     this.deadlines = deadlines;
     this.statsPage = statsPage;
     this.runner = runner;
-    this.json = json;
   }
 
   /**
@@ -98,7 +96,7 @@ final class ExchangeHandler implements HttpHandler {
       exchange.getResponseHeaders().set("Allow", "GET, POST");
       throw new Problem(405, "use GET or POST for /search, not " + Problem.quote(method));
     }
-    if (post && declaredLength(exchange) > options.maxBodyBytes()) {
+    if (post && declaredLength(exchange) > maxBodyBytes) {
       throw tooLarge(exchange);
     }
     if (!inFlight.tryEnter()) {
@@ -114,12 +112,11 @@ final class ExchangeHandler implements HttpHandler {
     try {
       Map<String, String> fields =
           post
-              ? SearchRequest.fromJson(body(exchange), json)
+              ? SearchRequest.fromJson(body(exchange), JSON)
               : SearchRequest.fromQueryString(exchange.getRequestURI().getRawQuery());
       // The request is in: from here the time is the search's, not the client's.
       deadlines.disarm();
-      SearchRequest request = SearchRequest.of(fields, options);
-      SearchRunner.Answer answer = runner.search(request);
+      SearchRunner.Answer answer = runner.search(fields);
       if (answer.serverTiming() != null) {
         exchange.getResponseHeaders().set(ServerTimings.HEADER, answer.serverTiming());
       }
@@ -143,8 +140,8 @@ final class ExchangeHandler implements HttpHandler {
   private byte[] body(HttpExchange exchange) throws Problem, IOException {
     byte[] bytes;
     try (InputStream in = exchange.getRequestBody()) {
-      bytes = in.readNBytes(options.maxBodyBytes() + 1);
-      if (bytes.length > options.maxBodyBytes()) {
+      bytes = in.readNBytes(maxBodyBytes + 1);
+      if (bytes.length > maxBodyBytes) {
         throw tooLarge(exchange);
       }
     }
@@ -153,19 +150,19 @@ final class ExchangeHandler implements HttpHandler {
 
   private Problem tooLarge(HttpExchange exchange) {
     exchange.getResponseHeaders().set("Connection", "close"); // the rest stays unread
-    return new Problem(413, "request body over " + options.maxBodyBytes() + " bytes, the limit");
+    return new Problem(413, "request body over " + maxBodyBytes + " bytes, the limit");
   }
 
   private void error(HttpExchange exchange, Problem problem) throws IOException {
     if (problem.status() == 503) {
       exchange.getResponseHeaders().set("Retry-After", "1");
     }
-    send(exchange, problem.status(), json.createObjectNode().put("error", problem.getMessage()));
+    send(exchange, problem.status(), JSON.createObjectNode().put("error", problem.getMessage()));
   }
 
   /** Writes a response under a fresh client deadline: the client has it to take the response. */
   private void send(HttpExchange exchange, int status, JsonNode body) throws IOException {
-    byte[] bytes = json.writeValueAsBytes(body);
+    byte[] bytes = JSON.writeValueAsBytes(body);
     deadlines.arm();
     exchange.getResponseHeaders().set("Content-Type", "application/json");
     exchange.sendResponseHeaders(status, bytes.length);

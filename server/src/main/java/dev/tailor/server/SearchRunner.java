@@ -11,6 +11,7 @@ import dev.tailor.lucene.SearchOutcome;
 import dev.tailor.lucene.TailorSearcher;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.RejectedExecutionException;
 import org.apache.lucene.analysis.Analyzer;
@@ -23,13 +24,14 @@ import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.search.TopScoreDocCollectorManager;
 
 /**
- * Runs one checked search request on the searcher: parses its text, predicts its sequential time,
- * submits it under its class and priority, and writes its answer. Knows nothing of HTTP; every
- * refusal is a {@link Problem}. Thread-safe: the request threads share one.
+ * Runs one search request on the searcher: checks its fields, parses its text, predicts its
+ * sequential time, submits it under its class and priority, and writes its answer. Knows nothing of
+ * HTTP; every refusal is a {@link Problem}. Thread-safe: the request threads share one.
  */
 final class SearchRunner {
 
   private static final System.Logger LOG = System.getLogger(SearchServer.class.getName());
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final TailorSearcher searcher;
   private final Analyzer analyzer;
@@ -38,7 +40,6 @@ final class SearchRunner {
   private final Predictor<Query> predictor;
   private final LabelClasses labels;
   private final ServerTimings timings; // null: no Server-Timing header
-  private final ObjectMapper json;
 
   SearchRunner(
       TailorSearcher searcher,
@@ -47,8 +48,7 @@ final class SearchRunner {
       SearchServer.Options options,
       Predictor<Query> predictor,
       LabelClasses labels,
-      ServerTimings timings,
-      ObjectMapper json) {
+      ServerTimings timings) {
     this.searcher = searcher;
     this.analyzer = analyzer;
     this.field = field;
@@ -56,14 +56,20 @@ final class SearchRunner {
     this.predictor = predictor;
     this.labels = labels;
     this.timings = timings;
-    this.json = json;
   }
 
   /** A search's answer: its body, and its {@code Server-Timing} value or null. */
   record Answer(ObjectNode body, String serverTiming) {}
 
-  /** Runs {@code request}: its answer, or the problem that refused it. */
-  Answer search(SearchRequest request) throws Problem {
+  /**
+   * Checks {@code fields} as a search request ({@link SearchRequest#of}) and runs it: its answer,
+   * or the problem that refused it.
+   */
+  Answer search(Map<String, String> fields) throws Problem {
+    return search(SearchRequest.of(fields, options));
+  }
+
+  private Answer search(SearchRequest request) throws Problem {
     Query query = parse(request.text());
     long start = System.nanoTime();
     long predicted = predict(query);
@@ -104,7 +110,7 @@ final class SearchRunner {
       LOG.log(System.Logger.Level.WARNING, "search failed: " + request.text(), e);
       throw Problem.internal();
     }
-    ObjectNode out = json.createObjectNode();
+    ObjectNode out = JSON.createObjectNode();
     out.put("query", query.toString(field));
     TopDocs top = outcome.result();
     out.put("totalHits", top.totalHits.value());
@@ -177,7 +183,7 @@ final class SearchRunner {
 
   /** The policy, its tables, the slicing and the predictor, as {@code /policy} shows them. */
   ObjectNode policy() {
-    ObjectNode out = json.createObjectNode();
+    ObjectNode out = JSON.createObjectNode();
     out.put("policy", searcher.scheduler().policy().spec());
     out.putNull("tables"); // no table-driven policy exists yet
     out.put("slicing", searcher.slicing().toString());

@@ -1,6 +1,5 @@
 package dev.tailor.server;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import dev.tailor.core.Predictor;
 import dev.tailor.lucene.TailorSearcher;
@@ -193,8 +192,6 @@ public final class SearchServer implements AutoCloseable {
     }
   }
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   private final ClientDeadlines deadlines;
   private final RequestThreads requestThreads;
   private final HttpServer http;
@@ -279,10 +276,10 @@ public final class SearchServer implements AutoCloseable {
     }
     http.setExecutor(requestThreads);
     SearchRunner runner =
-        new SearchRunner(searcher, analyzer, field, options, predictor, labels, timings, JSON);
+        new SearchRunner(searcher, analyzer, field, options, predictor, labels, timings);
     // One context: the JDK's matches paths by prefix.
     http.createContext(
-        "/", new ExchangeHandler(options, inFlight, deadlines, statsPage, runner, JSON));
+        "/", new ExchangeHandler(options.maxBodyBytes(), inFlight, deadlines, statsPage, runner));
     http.start();
   }
 

@@ -240,7 +240,8 @@ public final class FaultSoak {
         }
       }
 
-      long idsExpected = o.requests() + requests.nestedSubmitted();
+      SoakRequests.Counts counts = requests.counts();
+      long idsExpected = o.requests() + counts.nestedSubmitted();
       long idsReported = 0;
       long idsNotOnce = 0;
       for (int id = 1; id < reported.length(); id++) {
@@ -257,18 +258,18 @@ public final class FaultSoak {
       return new SoakReport(
           o,
           o.requests(),
-          requests.nestedSubmitted(),
-          requests.completed(),
-          requests.failed(),
-          requests.cancelled(),
+          counts.nestedSubmitted(),
+          counts.completed(),
+          counts.failed(),
+          counts.cancelled(),
           cancelledBeforeStart.sum(),
-          requests.unexpected(),
-          requests.unexpectedExamples(),
-          requests.completionsNotOnce(),
+          counts.unexpected(),
+          counts.unexpectedExamples(),
+          counts.completionsNotOnce(),
           idsReported,
           idsNotOnce,
           metricsTotal,
-          requests.midRunNotCancelled(),
+          counts.midRunNotCancelled(),
           schedulerThreads.size(),
           fewestAlive == Integer.MAX_VALUE ? schedulerThreads.size() : fewestAlive,
           aliveAfterClose,

@@ -247,41 +247,42 @@ final class SoakRequests {
     unexpected(i, "rejected: " + e);
   }
 
-  /** Requests that completed other than exactly once. */
-  long completionsNotOnce() {
+  /**
+   * How the requests ended, counted so far.
+   *
+   * @param nestedSubmitted requests that nested bodies submitted
+   * @param completed requests that returned their own index
+   * @param failed requests that failed as their kind planned
+   * @param cancelled requests cancelled as their kind planned
+   * @param unexpected outcomes their kind does not allow
+   * @param unexpectedExamples the first few of those, described
+   * @param completionsNotOnce requests that completed other than exactly once
+   * @param midRunNotCancelled requests waiting to be cancelled mid-run that never saw it
+   */
+  record Counts(
+      long nestedSubmitted,
+      long completed,
+      long failed,
+      long cancelled,
+      long unexpected,
+      List<String> unexpectedExamples,
+      long completionsNotOnce,
+      long midRunNotCancelled) {}
+
+  /** The counts so far; read once every request has ended. */
+  Counts counts() {
     long notOnce = 0;
     for (int i = 0; i < completions.length(); i++) {
       notOnce += completions.get(i) == 1 ? 0 : 1;
     }
-    return notOnce;
-  }
-
-  long nestedSubmitted() {
-    return nestedSubmitted.sum();
-  }
-
-  long completed() {
-    return completed.sum();
-  }
-
-  long failed() {
-    return failed.sum();
-  }
-
-  long cancelled() {
-    return cancelled.sum();
-  }
-
-  long unexpected() {
-    return unexpected.sum();
-  }
-
-  /** The first few unexpected outcomes, described. */
-  List<String> unexpectedExamples() {
-    return List.copyOf(unexpectedExamples);
-  }
-
-  long midRunNotCancelled() {
-    return midRunNotCancelled.sum();
+    return new Counts(
+        nestedSubmitted.sum(),
+        completed.sum(),
+        failed.sum(),
+        cancelled.sum(),
+        unexpected.sum(),
+        List.copyOf(unexpectedExamples),
+        notOnce,
+        midRunNotCancelled.sum());
   }
 }

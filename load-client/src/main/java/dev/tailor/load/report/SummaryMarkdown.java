@@ -20,21 +20,9 @@ final class SummaryMarkdown {
   static final String FLAG = "!";
 
   private final Summary summary;
-  private final List<Cell> cells;
-  private final List<String> policies;
-  private final List<Double> loads;
-  private final String oracle;
-  private final String adaptive;
-  private final Misses misses;
 
   SummaryMarkdown(Summary summary) {
     this.summary = summary;
-    this.cells = summary.cells();
-    this.policies = summary.policies();
-    this.loads = summary.loads();
-    this.oracle = summary.oracle();
-    this.adaptive = summary.adaptive();
-    this.misses = summary.misses();
   }
 
   /** The Markdown summary. */
@@ -101,21 +89,21 @@ final class SummaryMarkdown {
     md.append("\n\n");
     table(
         md,
-        policies,
+        summary.policies(),
         c -> cellText(c, summary.bestBaseline(c.load()), Report.isBaseline(c.policy())));
     if (summary.hasFailures()) {
       failures(md);
     }
-    if (oracle != null) {
+    if (summary.oracle() != null) {
       headroom(md, metric, unit);
     }
-    if (adaptive != null) {
+    if (summary.adaptive() != null) {
       againstAdaptive(md, metric);
     }
-    if (misses != null) {
+    if (summary.misses() != null) {
       missesAtTheTarget(md);
     }
-    BreakdownTable.append(md, cells);
+    BreakdownTable.append(md, summary.cells());
     md.append("\n## Verdict\n\n")
         .append(new Conclusion(summary.points(), BreakdownTable::phrase).paragraph())
         .append('\n');
@@ -130,7 +118,7 @@ final class SummaryMarkdown {
         .append(" admission queue full), status (another HTTP status), error (an exception: an")
         .append(" I/O error, a timeout, the search threw), unanswered (no answer by the drain")
         .append(" deadline, or when a saturated point stopped).\n\n");
-    for (Cell c : cells) {
+    for (Cell c : summary.cells()) {
       for (PointResult p : c.runs()) {
         if (p.failed() > 0) {
           md.append("- ").append(FLAG).append(' ').append(failureLine(c, p)).append('\n');
@@ -170,8 +158,9 @@ final class SummaryMarkdown {
   }
 
   private void headroom(StringBuilder md, String metric, String unit) {
+    String oracle = summary.oracle();
     List<String> contenders = new ArrayList<>();
-    for (String p : policies) {
+    for (String p : summary.policies()) {
       if (!Report.isBaseline(p) && !p.equals(oracle)) {
         contenders.add(p);
       }
@@ -203,7 +192,7 @@ final class SummaryMarkdown {
       md.append(' ').append(Report.displayName(p)).append(" |");
     }
     md.append("\n|---|---|---|---|").append("---|".repeat(contenders.size())).append('\n');
-    for (double load : loads) {
+    for (double load : summary.loads()) {
       Cell best = summary.bestBaseline(load);
       Cell ceiling = summary.cell(oracle, load);
       md.append("| ").append(Metric.load(load)).append(" | ");
@@ -235,6 +224,7 @@ final class SummaryMarkdown {
    * ratio to the best baseline's, then each policy's sustained load (Li et al., PPoPP'16, §5).
    */
   private void missesAtTheTarget(StringBuilder md) {
+    Misses misses = summary.misses();
     int reps = summary.repetitions();
     int threshold = (int) Math.round(Misses.SUSTAINED_MISSES * 100);
     md.append("\n## Misses at the target (")
@@ -258,7 +248,7 @@ final class SummaryMarkdown {
         .append(" lowest load.\n\n");
     table(
         md,
-        policies,
+        summary.policies(),
         c -> {
           if (c.saturated()) {
             return saturated(c);
@@ -282,7 +272,7 @@ final class SummaryMarkdown {
           return s.toString();
         });
     md.append("| sustains (<= ").append(threshold).append("% misses) |");
-    for (String p : policies) {
+    for (String p : summary.policies()) {
       md.append(' ').append(sustainedText(misses, p)).append(" |");
     }
     md.append('\n');
@@ -302,7 +292,8 @@ final class SummaryMarkdown {
   }
 
   private void againstAdaptive(StringBuilder md, String metric) {
-    List<String> others = new ArrayList<>(policies);
+    String adaptive = summary.adaptive();
+    List<String> others = new ArrayList<>(summary.policies());
     others.remove(adaptive);
     md.append("\n## Against ")
         .append(Report.displayName(adaptive))
@@ -341,7 +332,7 @@ final class SummaryMarkdown {
       md.append(' ').append(Report.displayName(p)).append(" |");
     }
     md.append("\n|---|").append("---|".repeat(columns.size())).append('\n');
-    for (double load : loads) {
+    for (double load : summary.loads()) {
       md.append("| ").append(Metric.load(load)).append(" |");
       for (String p : columns) {
         Cell c = summary.cell(p, load);
@@ -386,7 +377,7 @@ final class SummaryMarkdown {
   /** The seeds of the points: "seed 42", "seeds 42-44", or a list. */
   private String seeds() {
     TreeSet<Long> seeds = new TreeSet<>();
-    for (Cell c : cells) {
+    for (Cell c : summary.cells()) {
       c.runs().forEach(p -> seeds.add(p.seed()));
     }
     if (seeds.size() == 1) {
