@@ -75,30 +75,6 @@ public final class InProcessTarget implements Target {
   }
 
   /**
-   * A target running {@code policy} on {@code workers} threads, without a degree cap.
-   *
-   * @param queueCapacity the admission queue's limit; beyond it requests fail at once
-   */
-  public InProcessTarget(
-      IndexReader reader,
-      List<TraceEntry> queries,
-      String policy,
-      int workers,
-      int queueCapacity,
-      int unitsPerQuery) {
-    this(
-        reader,
-        queries,
-        policy,
-        workers,
-        queueCapacity,
-        unitsPerQuery,
-        0,
-        null,
-        UnaryOperator.identity());
-  }
-
-  /**
    * A target running {@code policy} on {@code workers} threads, its degrees capped, with the
    * scheduler's builder passed through {@code configure} last, for settings the target has no
    * parameter for (an elastic budget, a spin).

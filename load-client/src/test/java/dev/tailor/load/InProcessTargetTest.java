@@ -11,6 +11,7 @@ import dev.tailor.measure.Failures;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -38,7 +39,9 @@ class InProcessTargetTest {
             List.of(
                 new InProcessTarget.TraceEntry(
                     null, new TermQuery(new Term("body", "loop")), RequestView.UNKNOWN));
-        InProcessTarget target = new InProcessTarget(reader, trace, "fixed:1", 1, 4, 1);
+        InProcessTarget target =
+            new InProcessTarget(
+                reader, trace, "fixed:1", 1, 4, 1, 0, null, UnaryOperator.identity());
         target.send(0).get(1, TimeUnit.MINUTES);
         target.close(); // a closed scheduler refuses every request, as a full queue does
         ExecutionException e =
@@ -72,7 +75,9 @@ class InProcessTargetTest {
             List.of(
                 new InProcessTarget.TraceEntry(
                     null, new TermQuery(new Term("body", "loop")), RequestView.UNKNOWN));
-        InProcessTarget target = new InProcessTarget(reader, trace, "fixed:2", 2, 10_000, 8);
+        InProcessTarget target =
+            new InProcessTarget(
+                reader, trace, "fixed:2", 2, 10_000, 8, 0, null, UnaryOperator.identity());
         try {
           int n = 500;
           List<java.util.concurrent.CompletableFuture<?>> futures = new java.util.ArrayList<>();
