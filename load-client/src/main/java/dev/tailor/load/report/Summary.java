@@ -6,7 +6,8 @@ import java.util.TreeSet;
 
 /**
  * The comparisons a report makes of its cells ({@link Cell}: a policy at a load over its
- * repetitions), and the Markdown summary and the cells' CSV that state them.
+ * repetitions); {@link SummaryMarkdown} states them as the Markdown summary and {@link SummaryCsv}
+ * as the cells' CSV.
  *
  * <ul>
  *   <li>Every cell against the best baseline at its load (the unsaturated baseline with the lowest
