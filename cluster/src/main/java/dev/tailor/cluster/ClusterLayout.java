@@ -1,10 +1,10 @@
-package dev.tailor.cli.cluster;
+package dev.tailor.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tailor.core.io.AtomicFiles;
 import java.io.IOException;
+import java.lang.reflect.RecordComponent;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,12 +40,27 @@ public record ClusterLayout(
   /** The file recording the layout {@code cluster up} started, under the root. */
   public static final String STATE_FILE = "cluster.json";
 
+  /** The OpenSearch version whose Lucene (10.5.0) Tailor's plugin is built against. */
+  public static final String DEFAULT_VERSION = "3.8.0";
+
   /** The file under a node's home holding its process id. */
   static final String PID_FILE = "opensearch.pid";
 
   private static final Pattern VERSION = Pattern.compile("\\d+\\.\\d+\\.\\d+");
   private static final Pattern HEAP = Pattern.compile("[1-9]\\d*[mMgG]");
   private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_-]*");
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** The layout as {@value #STATE_FILE} records it: all but the root, which is where it lies. */
+  private record State(
+      String version,
+      String name,
+      int nodes,
+      int httpPort,
+      int transportPort,
+      String heap,
+      boolean plugin) {}
 
   /**
    * Checks the layout.
@@ -145,18 +160,11 @@ public record ClusterLayout(
 
   /** Records the layout in {@value #STATE_FILE} under the root, written beside and moved. */
   public void write() throws IOException {
-    ObjectNode json = new ObjectMapper().createObjectNode();
-    json.put("version", version);
-    json.put("name", name);
-    json.put("nodes", nodes);
-    json.put("httpPort", httpPort);
-    json.put("transportPort", transportPort);
-    json.put("heap", heap);
-    json.put("plugin", plugin);
+    State state = new State(version, name, nodes, httpPort, transportPort, heap, plugin);
     Files.createDirectories(root);
     AtomicFiles.writeString(
         root.resolve(STATE_FILE),
-        new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(json) + "\n");
+        JSON.writerWithDefaultPrettyPrinter().writeValueAsString(state) + "\n");
   }
 
   /**
@@ -171,28 +179,28 @@ public record ClusterLayout(
       throw new IOException(
           file + ": no cluster recorded here; start one with ./tailor cluster up");
     }
-    JsonNode json;
+    State state;
     try {
-      json = new ObjectMapper().readTree(file.toFile());
+      JsonNode json = JSON.readTree(file.toFile());
+      for (RecordComponent field : State.class.getRecordComponents()) {
+        if (json == null || !json.hasNonNull(field.getName())) {
+          throw new IOException("no field '" + field.getName() + "'");
+        }
+      }
+      state = JSON.treeToValue(json, State.class);
     } catch (IOException e) {
       throw new IOException(file + ": not a cluster record: " + e.getMessage(), e);
-    }
-    for (String field :
-        List.of("version", "name", "nodes", "httpPort", "transportPort", "heap", "plugin")) {
-      if (json == null || !json.hasNonNull(field)) {
-        throw new IOException(file + ": not a cluster record: no field '" + field + "'");
-      }
     }
     try {
       return new ClusterLayout(
           root,
-          json.get("version").asText(),
-          json.get("name").asText(),
-          json.get("nodes").asInt(),
-          json.get("httpPort").asInt(),
-          json.get("transportPort").asInt(),
-          json.get("heap").asText(),
-          json.get("plugin").asBoolean());
+          state.version(),
+          state.name(),
+          state.nodes(),
+          state.httpPort(),
+          state.transportPort(),
+          state.heap(),
+          state.plugin());
     } catch (IllegalArgumentException e) {
       throw new IOException(file + ": " + e.getMessage(), e);
     }
