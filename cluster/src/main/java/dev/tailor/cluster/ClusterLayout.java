@@ -2,6 +2,7 @@ package dev.tailor.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tailor.core.io.AtomicFiles;
 import java.io.IOException;
 import java.lang.reflect.RecordComponent;
@@ -51,16 +52,6 @@ public record ClusterLayout(
   private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_-]*");
 
   private static final ObjectMapper JSON = new ObjectMapper();
-
-  /** The layout as {@value #STATE_FILE} records it: all but the root, which is where it lies. */
-  private record State(
-      String version,
-      String name,
-      int nodes,
-      int httpPort,
-      int transportPort,
-      String heap,
-      boolean plugin) {}
 
   /**
    * Checks the layout.
@@ -158,13 +149,17 @@ public record ClusterLayout(
     return new ClusterLayout(root, version, name, nodes, httpPort, transportPort, heap, installed);
   }
 
-  /** Records the layout in {@value #STATE_FILE} under the root, written beside and moved. */
+  /**
+   * Records the layout in {@value #STATE_FILE} under the root, written beside and moved: every
+   * component but the root, which is where the file lies.
+   */
   public void write() throws IOException {
-    State state = new State(version, name, nodes, httpPort, transportPort, heap, plugin);
+    ObjectNode json = JSON.valueToTree(this);
+    json.remove("root");
     Files.createDirectories(root);
     AtomicFiles.writeString(
         root.resolve(STATE_FILE),
-        JSON.writerWithDefaultPrettyPrinter().writeValueAsString(state) + "\n");
+        JSON.writerWithDefaultPrettyPrinter().writeValueAsString(json) + "\n");
   }
 
   /**
@@ -179,28 +174,27 @@ public record ClusterLayout(
       throw new IOException(
           file + ": no cluster recorded here; start one with ./tailor cluster up");
     }
-    State state;
+    JsonNode json;
     try {
-      JsonNode json = JSON.readTree(file.toFile());
-      for (RecordComponent field : State.class.getRecordComponents()) {
-        if (json == null || !json.hasNonNull(field.getName())) {
-          throw new IOException("no field '" + field.getName() + "'");
-        }
-      }
-      state = JSON.treeToValue(json, State.class);
+      json = JSON.readTree(file.toFile());
     } catch (IOException e) {
       throw new IOException(file + ": not a cluster record: " + e.getMessage(), e);
+    }
+    for (RecordComponent c : ClusterLayout.class.getRecordComponents()) {
+      if (!c.getName().equals("root") && (json == null || !json.hasNonNull(c.getName()))) {
+        throw new IOException(file + ": not a cluster record: no field '" + c.getName() + "'");
+      }
     }
     try {
       return new ClusterLayout(
           root,
-          state.version(),
-          state.name(),
-          state.nodes(),
-          state.httpPort(),
-          state.transportPort(),
-          state.heap(),
-          state.plugin());
+          json.get("version").asText(),
+          json.get("name").asText(),
+          json.get("nodes").asInt(),
+          json.get("httpPort").asInt(),
+          json.get("transportPort").asInt(),
+          json.get("heap").asText(),
+          json.get("plugin").asBoolean());
     } catch (IllegalArgumentException e) {
       throw new IOException(file + ": " + e.getMessage(), e);
     }

@@ -63,23 +63,23 @@ class ClusterLoadTest {
     assertTrue(queries.getMessage().contains("--queries: 0"), queries.getMessage());
   }
 
+  /** What a sweep of {@code policies} through a recorded cluster that is not running throws. */
+  private <T extends Exception> T refused(Class<T> type, boolean plugin, String... policies)
+      throws IOException {
+    Cluster cluster = recorded(plugin);
+    return assertThrows(
+        type, () -> new ClusterLoad(cluster, SETTINGS, plan(List.of(policies)), line -> {}));
+  }
+
   @Test
   void tailorsPoliciesNeedAClusterWithThePlugin() throws IOException {
-    Cluster cluster = recorded(false);
-    IllegalArgumentException e =
-        assertThrows(
-            IllegalArgumentException.class,
-            () -> new ClusterLoad(cluster, SETTINGS, plan(List.of("seq", "fixed:2")), line -> {}));
-    assertTrue(e.getMessage().contains("need the plugin"), e.getMessage());
+    String message = refused(IllegalArgumentException.class, false, "seq", "fixed:2").getMessage();
+    assertTrue(message.contains("need the plugin"), message);
   }
 
   @Test
   void aClusterWhoseNodesAreDownIsRefusedSayingHowToStartIt() throws IOException {
-    Cluster cluster = recorded(true);
-    IOException e =
-        assertThrows(
-            IOException.class,
-            () -> new ClusterLoad(cluster, SETTINGS, plan(List.of("seq")), line -> {}));
-    assertTrue(e.getMessage().contains("./tailor cluster up"), e.getMessage());
+    String message = refused(IOException.class, true, "seq").getMessage();
+    assertTrue(message.contains("./tailor cluster up"), message);
   }
 }
