@@ -1,18 +1,13 @@
 package dev.tailor.cli;
 
-import dev.tailor.cli.cluster.Cluster;
-import dev.tailor.cli.cluster.ClusterLayout;
-import dev.tailor.cli.cluster.Distribution;
-import dev.tailor.cli.cluster.Launcher;
-import dev.tailor.cli.cluster.NodeSettings;
+import dev.tailor.cluster.Cluster;
+import dev.tailor.cluster.ClusterLayout;
+import dev.tailor.cluster.ClusterSetup;
 import dev.tailor.core.Durations;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.DirectoryStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
@@ -20,12 +15,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
  * {@code tailor cluster up|load|down|status}: a local cluster of real OpenSearch node processes
- * ({@link dev.tailor.cli.cluster}), loaded with a corpus and swept with the open-loop client.
+ * ({@link dev.tailor.cluster}), loaded with a corpus and swept with the open-loop client.
  */
 @Command(
     name = "cluster",
@@ -42,12 +36,6 @@ import picocli.CommandLine.Spec;
       ClusterCommand.Status.class
     })
 final class ClusterCommand implements Runnable {
-
-  /** The OpenSearch version whose Lucene (10.5.0) the plugin is built against. */
-  static final String DEFAULT_VERSION = "3.8.0";
-
-  /** Where the plugin module's build leaves its zip, under the checkout. */
-  static final String PLUGIN_TARGET = "opensearch-plugin/target";
 
   @Spec CommandSpec spec;
 
@@ -68,48 +56,24 @@ final class ClusterCommand implements Runnable {
     };
   }
 
-  /** The JDK the nodes run on: the one this command runs on, as ./tailor found it. */
+  /** The JDK the nodes run on: the one given, else the one this command runs on. */
   static Path javaHome(Path given) {
-    if (given != null) {
-      return given.toAbsolutePath();
-    }
-    return Path.of(TailorHome.java()).toAbsolutePath().getParent().getParent();
+    return given != null
+        ? given.toAbsolutePath()
+        : Path.of(TailorHome.java()).toAbsolutePath().getParent().getParent();
   }
 
-  static Cluster recorded(DataOptions data, Path javaHome, PrintWriter err) throws IOException {
-    ClusterLayout layout = ClusterLayout.read(clusterRoot(data));
-    return new Cluster(
-        layout, new Launcher(javaHome(javaHome), Launcher.runningAsRoot()), printer(err));
+  /** The cluster {@code up} recorded under the data directory. */
+  static Cluster recorded(DataOptions data, PrintWriter err) throws IOException {
+    return Cluster.recorded(clusterRoot(data), javaHome(null), printer(err));
   }
 
-  /**
-   * The plugin zip: the one given, else the one the plugin module's build left.
-   *
-   * @throws IOException if there is none, saying how to build it
-   */
-  static Path pluginZip(Path given, Path projectRoot) throws IOException {
-    if (given != null) {
-      if (!Files.isRegularFile(given)) {
-        throw new IOException("--plugin " + given + ": no such file");
-      }
-      return given.toAbsolutePath();
-    }
-    Path dir = projectRoot.resolve(PLUGIN_TARGET);
-    List<Path> found = new ArrayList<>();
-    if (Files.isDirectory(dir)) {
-      try (DirectoryStream<Path> zips = Files.newDirectoryStream(dir, "tailor-opensearch-*.zip")) {
-        zips.forEach(found::add);
-      }
-    }
-    if (found.size() != 1) {
-      throw new IOException(
-          (found.isEmpty()
-                  ? "no plugin zip (tailor-opensearch-VERSION.zip) in " + dir
-                  : "several plugin zips in " + dir + ": " + found)
-              + "; build it with ./mvnw -pl opensearch-plugin -am package, or give one with --plugin"
-              + " FILE, or start OpenSearch without it (--no-plugin)");
-    }
-    return found.get(0);
+  /** Prints the lines on standard output and returns {@code status}. */
+  static int print(CommandSpec spec, List<String> lines, int status) {
+    PrintWriter out = spec.commandLine().getOut();
+    lines.forEach(out::println);
+    out.flush();
+    return status;
   }
 
   /** {@code tailor cluster up}. */
@@ -131,7 +95,7 @@ final class ClusterCommand implements Runnable {
 
     @Option(
         names = "--opensearch-version",
-        defaultValue = DEFAULT_VERSION,
+        defaultValue = ClusterLayout.DEFAULT_VERSION,
         description = "The OpenSearch version (default ${DEFAULT-VALUE}, the plugin's).")
     String version;
 
@@ -170,7 +134,8 @@ final class ClusterCommand implements Runnable {
     @Option(
         names = "--plugin",
         paramLabel = "ZIP",
-        description = "Tailor's plugin zip (default: the one in " + PLUGIN_TARGET + ").")
+        description =
+            "Tailor's plugin zip (default: the one in " + ClusterSetup.PLUGIN_TARGET + ").")
     Path plugin;
 
     @Option(names = "--no-plugin", description = "Run OpenSearch as it ships, without the plugin.")
@@ -207,44 +172,15 @@ final class ClusterCommand implements Runnable {
 
     @Override
     public Integer call() throws Exception {
-      PrintWriter err = spec.commandLine().getErr();
-      Duration wait = Duration.ofNanos(Durations.parseNanos(timeout));
       ClusterLayout layout =
           new ClusterLayout(
               clusterRoot(data), version, name, nodes, httpPort, transportPort, heap, !noPlugin);
-      if (noPlugin && plugin != null) {
-        throw new ParameterException(spec.commandLine(), "--plugin and --no-plugin contradict");
-      }
-      NodeSettings.opensearchYml(layout, 1, tailorWorkers, tailorQueue); // checks them now
-      Path pluginZip = noPlugin ? null : pluginZip(plugin, TailorHome.root());
-      Path root = clusterRoot(data);
-      if (Files.isRegularFile(root.resolve(ClusterLayout.STATE_FILE))) {
-        Cluster earlier = recorded(data, javaHome, err);
-        if (!earlier.running().isEmpty()) {
-          throw new IOException(
-              "nodes "
-                  + earlier.running()
-                  + " of the cluster recorded in "
-                  + root.resolve(ClusterLayout.STATE_FILE)
-                  + " are running; stop them first (./tailor cluster down)");
-        }
-      }
+      ClusterSetup setup = new ClusterSetup(layout, plugin, fresh, tailorWorkers, tailorQueue);
+      Duration wait = Duration.ofNanos(Durations.parseNanos(timeout));
+      PrintWriter err = spec.commandLine().getErr();
       Cluster cluster =
-          new Cluster(
-              layout, new Launcher(javaHome(javaHome), Launcher.runningAsRoot()), printer(err));
-      Path zip = Distribution.fetch(layout, TailorHome.root(), printer(err));
-      cluster.prepare(zip, pluginZip, fresh, tailorWorkers, tailorQueue);
-      layout.write();
-      cluster.start(wait);
-      PrintWriter out = spec.commandLine().getOut();
-      cluster.status().forEach(out::println);
-      if (pluginZip != null) {
-        out.println(
-            "plugins: "
-                + cluster.client(1, Duration.ofSeconds(10)).get("/_cat/plugins?format=json"));
-      }
-      out.flush();
-      return 0;
+          Cluster.up(setup, javaHome(javaHome), TailorHome.root(), wait, printer(err));
+      return print(spec, cluster.describe(), 0);
     }
   }
 
@@ -263,16 +199,13 @@ final class ClusterCommand implements Runnable {
         names = "--timeout",
         defaultValue = "60s",
         description =
-            "How long a node may take to stop before it is killed (default" + " ${DEFAULT-VALUE}).")
+            "How long a node may take to stop before it is killed (default ${DEFAULT-VALUE}).")
     String timeout;
 
     @Override
     public Integer call() throws Exception {
-      Cluster cluster = recorded(data, null, spec.commandLine().getErr());
-      PrintWriter out = spec.commandLine().getOut();
-      cluster.stop(Duration.ofNanos(Durations.parseNanos(timeout))).forEach(out::println);
-      out.flush();
-      return 0;
+      Duration wait = Duration.ofNanos(Durations.parseNanos(timeout));
+      return print(spec, recorded(data, spec.commandLine().getErr()).stop(wait), 0);
     }
   }
 
@@ -289,25 +222,9 @@ final class ClusterCommand implements Runnable {
 
     @Override
     public Integer call() throws Exception {
-      Cluster cluster = recorded(data, null, spec.commandLine().getErr());
-      PrintWriter out = spec.commandLine().getOut();
-      ClusterLayout layout = cluster.layout();
-      out.printf(
-          "cluster %s: OpenSearch %s, %d nodes, Tailor's plugin %s%n",
-          layout.name(),
-          layout.version(),
-          layout.nodes(),
-          !layout.plugin()
-              ? "not installed"
-              : cluster.pluginEnabled() ? "installed" : "set aside (an interrupted load)");
-      cluster.status().forEach(out::println);
-      try {
-        out.println("health: " + cluster.client(1, Duration.ofSeconds(3)).get("/_cluster/health"));
-      } catch (IOException e) {
-        out.println("health: no answer from node-1");
-      }
-      out.flush();
-      return cluster.running().size() == layout.nodes() ? 0 : 1;
+      Cluster cluster = recorded(data, spec.commandLine().getErr());
+      boolean up = cluster.running().size() == cluster.layout().nodes();
+      return print(spec, cluster.describe(), up ? 0 : 1);
     }
   }
 }

@@ -1,10 +1,9 @@
 package dev.tailor.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tailor.cli.cluster.ClusterLayout;
+import dev.tailor.cluster.ClusterLayout;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,28 +13,6 @@ import org.junit.jupiter.api.io.TempDir;
 class ClusterCommandTest {
 
   @TempDir Path dir;
-
-  @Test
-  void aMissingPluginZipSaysHowToBuildIt() {
-    IOException e = assertThrows(IOException.class, () -> ClusterCommand.pluginZip(null, dir));
-    assertTrue(e.getMessage().contains("./mvnw -pl opensearch-plugin -am package"), e.getMessage());
-    assertTrue(e.getMessage().contains("--no-plugin"), e.getMessage());
-    IOException given =
-        assertThrows(
-            IOException.class, () -> ClusterCommand.pluginZip(dir.resolve("nope.zip"), dir));
-    assertTrue(
-        given.getMessage().contains("--plugin " + dir.resolve("nope.zip")), given.getMessage());
-  }
-
-  @Test
-  void thePluginModulesZipIsFoundWhereItsBuildLeavesIt() throws IOException {
-    Path target = Files.createDirectories(dir.resolve(ClusterCommand.PLUGIN_TARGET));
-    Path zip = Files.writeString(target.resolve("tailor-opensearch-0.1.0-SNAPSHOT.zip"), "zip");
-    assertEquals(zip, ClusterCommand.pluginZip(null, dir));
-    Files.writeString(target.resolve("tailor-opensearch-0.2.0.zip"), "zip");
-    IOException two = assertThrows(IOException.class, () -> ClusterCommand.pluginZip(null, dir));
-    assertTrue(two.getMessage().contains("several plugin zips"), two.getMessage());
-  }
 
   @Test
   void commandsOnAClusterNeverStartedSayHowToStartOne() {

@@ -1,4 +1,4 @@
-package dev.tailor.cli.cluster;
+package dev.tailor.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

@@ -1,10 +1,11 @@
-package dev.tailor.cli.cluster;
+package dev.tailor.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tailor.core.io.AtomicFiles;
 import java.io.IOException;
+import java.lang.reflect.RecordComponent;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -40,12 +41,17 @@ public record ClusterLayout(
   /** The file recording the layout {@code cluster up} started, under the root. */
   public static final String STATE_FILE = "cluster.json";
 
+  /** The OpenSearch version whose Lucene (10.5.0) Tailor's plugin is built against. */
+  public static final String DEFAULT_VERSION = "3.8.0";
+
   /** The file under a node's home holding its process id. */
   static final String PID_FILE = "opensearch.pid";
 
   private static final Pattern VERSION = Pattern.compile("\\d+\\.\\d+\\.\\d+");
   private static final Pattern HEAP = Pattern.compile("[1-9]\\d*[mMgG]");
   private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9_-]*");
+
+  private static final ObjectMapper JSON = new ObjectMapper();
 
   /**
    * Checks the layout.
@@ -143,20 +149,17 @@ public record ClusterLayout(
     return new ClusterLayout(root, version, name, nodes, httpPort, transportPort, heap, installed);
   }
 
-  /** Records the layout in {@value #STATE_FILE} under the root, written beside and moved. */
+  /**
+   * Records the layout in {@value #STATE_FILE} under the root, written beside and moved: every
+   * component but the root, which is where the file lies.
+   */
   public void write() throws IOException {
-    ObjectNode json = new ObjectMapper().createObjectNode();
-    json.put("version", version);
-    json.put("name", name);
-    json.put("nodes", nodes);
-    json.put("httpPort", httpPort);
-    json.put("transportPort", transportPort);
-    json.put("heap", heap);
-    json.put("plugin", plugin);
+    ObjectNode json = JSON.valueToTree(this);
+    json.remove("root");
     Files.createDirectories(root);
     AtomicFiles.writeString(
         root.resolve(STATE_FILE),
-        new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(json) + "\n");
+        JSON.writerWithDefaultPrettyPrinter().writeValueAsString(json) + "\n");
   }
 
   /**
@@ -173,14 +176,13 @@ public record ClusterLayout(
     }
     JsonNode json;
     try {
-      json = new ObjectMapper().readTree(file.toFile());
+      json = JSON.readTree(file.toFile());
     } catch (IOException e) {
       throw new IOException(file + ": not a cluster record: " + e.getMessage(), e);
     }
-    for (String field :
-        List.of("version", "name", "nodes", "httpPort", "transportPort", "heap", "plugin")) {
-      if (json == null || !json.hasNonNull(field)) {
-        throw new IOException(file + ": not a cluster record: no field '" + field + "'");
+    for (RecordComponent c : ClusterLayout.class.getRecordComponents()) {
+      if (!c.getName().equals("root") && (json == null || !json.hasNonNull(c.getName()))) {
+        throw new IOException(file + ": not a cluster record: no field '" + c.getName() + "'");
       }
     }
     try {

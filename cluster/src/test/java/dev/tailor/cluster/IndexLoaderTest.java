@@ -1,4 +1,4 @@
-package dev.tailor.cli.cluster;
+package dev.tailor.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -16,7 +16,7 @@ class IndexLoaderTest {
   @Test
   void theIndexHasTheShardsReplicasEnglishTextAndRecordsWhatItHolds() {
     JsonNode def =
-        IndexLoader.definition(new IndexLoader.Shape(4, 1, 500, null), "wikipedia-summaries", 5000);
+        IndexLoader.definition(new IndexShape(4, 1, 500, null), "wikipedia-summaries", 5000);
     JsonNode index = def.path("settings").path("index");
     assertEquals(4, index.path("number_of_shards").asInt());
     assertEquals(1, index.path("number_of_replicas").asInt());
@@ -28,7 +28,7 @@ class IndexLoaderTest {
     assertEquals(5000, mappings.path("_meta").path("limit").asLong());
     assertEquals(500, mappings.path("_meta").path("refresh_every").asInt());
     JsonNode tiers =
-        IndexLoader.definition(new IndexLoader.Shape(4, 1, 500, 50), "c", 1)
+        IndexLoader.definition(new IndexShape(4, 1, 500, 50), "c", 1)
             .path("settings")
             .path("index");
     assertEquals(50, tiers.path("merge.policy.segments_per_tier").asInt());
@@ -36,10 +36,10 @@ class IndexLoaderTest {
 
   @Test
   void aBadShapeIsRefusedNamingTheOption() {
-    assertMessage("--shards: 0", () -> new IndexLoader.Shape(0, 1, 1, null));
-    assertMessage("--replicas: -1", () -> new IndexLoader.Shape(1, -1, 1, null));
-    assertMessage("--refresh-every: 0", () -> new IndexLoader.Shape(1, 1, 0, null));
-    assertMessage("--segments-per-tier: 1", () -> new IndexLoader.Shape(1, 1, 1, 1));
+    assertMessage("--shards: 0", () -> new IndexShape(0, 1, 1, null));
+    assertMessage("--replicas: -1", () -> new IndexShape(1, -1, 1, null));
+    assertMessage("--refresh-every: 0", () -> new IndexShape(1, 1, 0, null));
+    assertMessage("--segments-per-tier: 1", () -> new IndexShape(1, 1, 1, 1));
   }
 
   private static void assertMessage(String expected, org.junit.jupiter.api.function.Executable e) {

@@ -1,4 +1,4 @@
-package dev.tailor.cli.cluster;
+package dev.tailor.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,7 +14,7 @@ import java.time.Duration;
  * client: JSON in, JSON out, a status other than 2xx an {@link IOException} naming the call, the
  * status and the start of the answer.
  */
-public final class RestClient {
+final class RestClient {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int EXCERPT = 500;
@@ -29,39 +29,39 @@ public final class RestClient {
    * @param node its HTTP address, e.g. {@code http://127.0.0.1:9200}
    * @param timeout how long one call may take
    */
-  public RestClient(URI node, Duration timeout) {
+  RestClient(URI node, Duration timeout) {
     this.node = node;
     this.timeout = timeout;
     this.client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
   }
 
   /** The node's address. */
-  public URI node() {
+  URI node() {
     return node;
   }
 
   /** {@code GET path}. */
-  public JsonNode get(String path) throws IOException {
+  JsonNode get(String path) throws IOException {
     return call("GET", path, null, "application/json");
   }
 
   /** {@code PUT path} with a JSON body. */
-  public JsonNode put(String path, JsonNode body) throws IOException {
+  JsonNode put(String path, JsonNode body) throws IOException {
     return call("PUT", path, body.toString(), "application/json");
   }
 
   /** {@code POST path} with a body of the given type ({@code application/x-ndjson} for bulk). */
-  public JsonNode post(String path, String body, String contentType) throws IOException {
+  JsonNode post(String path, String body, String contentType) throws IOException {
     return call("POST", path, body, contentType);
   }
 
   /** {@code DELETE path}. */
-  public JsonNode delete(String path) throws IOException {
+  JsonNode delete(String path) throws IOException {
     return call("DELETE", path, null, "application/json");
   }
 
   /** Whether {@code HEAD path} answers 200 (an index exists). */
-  public boolean exists(String path) throws IOException {
+  boolean exists(String path) throws IOException {
     HttpRequest request =
         HttpRequest.newBuilder(node.resolve(path))
             .timeout(timeout)

@@ -1,13 +1,15 @@
-package dev.tailor.cli.cluster;
+package dev.tailor.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,6 +60,13 @@ class ClusterLayoutTest {
     ClusterLayout l = layout(3, 9400, 9500, "1g").withPlugin(false);
     l.write();
     assertEquals(l, ClusterLayout.read(dir));
+    List<String> fields = new ArrayList<>();
+    new ObjectMapper()
+        .readTree(dir.resolve(ClusterLayout.STATE_FILE).toFile())
+        .fieldNames()
+        .forEachRemaining(fields::add);
+    assertEquals(
+        List.of("version", "name", "nodes", "httpPort", "transportPort", "heap", "plugin"), fields);
   }
 
   @Test

@@ -1,4 +1,4 @@
-package dev.tailor.cli.cluster;
+package dev.tailor.cluster;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -17,7 +17,7 @@ import java.util.Map;
  * outside by its process id (a user namespace is not a process-id namespace). As any other user,
  * the command runs directly.
  */
-public final class Launcher {
+final class Launcher {
 
   /** The user and group the node runs as inside the namespace, when started by root. */
   static final int NAMESPACE_ID = 1000;
@@ -32,13 +32,13 @@ public final class Launcher {
    *     OPENSEARCH_JAVA_HOME}
    * @param root whether this process runs as root
    */
-  public Launcher(Path javaHome, boolean root) {
+  Launcher(Path javaHome, boolean root) {
     this.javaHome = javaHome;
     this.root = root;
   }
 
   /** Whether this process runs as root (user id 0). */
-  public static boolean runningAsRoot() {
+  static boolean runningAsRoot() {
     try {
       return new com.sun.security.auth.module.UnixSystem().getUid() == 0;
     } catch (UnsupportedOperationException | LinkageError e) {
@@ -50,7 +50,7 @@ public final class Launcher {
    * The command that starts {@code command} as OpenSearch accepts it: through the user namespace as
    * root, else as it is.
    */
-  public List<String> command(List<String> command) {
+  List<String> command(List<String> command) {
     if (!root) {
       return List.copyOf(command);
     }
@@ -64,7 +64,7 @@ public final class Launcher {
   }
 
   /** The command that starts node {@code n} as a daemon that writes its process id. */
-  public List<String> startNode(ClusterLayout layout, int n) {
+  List<String> startNode(ClusterLayout layout, int n) {
     return command(
         List.of(
             layout.home(n).resolve("bin").resolve("opensearch").toString(),
@@ -77,7 +77,7 @@ public final class Launcher {
    * The command that installs a plugin zip into a home without asking. It runs directly, as root
    * too: only the node refuses root, not its tools.
    */
-  public List<String> installPlugin(Path home, Path zip) {
+  List<String> installPlugin(Path home, Path zip) {
     return List.of(
         home.resolve("bin").resolve("opensearch-plugin").toString(),
         "install",
@@ -92,7 +92,7 @@ public final class Launcher {
    * @throws IOException if it cannot start or exits with a non-zero status, with the end of its
    *     output
    */
-  public void run(List<String> command, Path dir, Path output) throws IOException {
+  void run(List<String> command, Path dir, Path output) throws IOException {
     Map<String, String> env = new HashMap<>();
     env.put("OPENSEARCH_JAVA_HOME", javaHome.toString());
     env.put("OPENSEARCH_PATH_CONF", null); // each node reads its own home's config
@@ -122,29 +122,28 @@ public final class Launcher {
           }
         });
     Process p = pb.start();
-    int status;
     try {
-      status = p.waitFor();
+      if (p.waitFor() == 0) {
+        return;
+      }
     } catch (InterruptedException e) {
       p.destroy();
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while running " + String.join(" ", command), e);
     }
-    if (status != 0) {
-      throw new IOException(
-          "'"
-              + String.join(" ", command)
-              + "' failed with status "
-              + status
-              + ", its output ("
-              + output
-              + ") ends:\n"
-              + tail(output, 20));
-    }
+    throw new IOException(
+        "'"
+            + String.join(" ", command)
+            + "' failed with status "
+            + p.exitValue()
+            + ", its output ("
+            + output
+            + ") ends:\n"
+            + tail(output, 20));
   }
 
   /** The last {@code lines} lines of a file, indented, or a note that it does not exist. */
-  public static String tail(Path file, int lines) {
+  static String tail(Path file, int lines) {
     try {
       List<String> all = Files.readAllLines(file, StandardCharsets.UTF_8);
       return "  " + String.join("\n  ", all.subList(Math.max(0, all.size() - lines), all.size()));

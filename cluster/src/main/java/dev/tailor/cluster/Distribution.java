@@ -1,4 +1,4 @@
-package dev.tailor.cli.cluster;
+package dev.tailor.cluster;
 
 import dev.tailor.core.io.AtomicFiles;
 import java.io.IOException;
@@ -26,7 +26,7 @@ import org.apache.commons.compress.archivers.zip.ZipFile;
  * Commons Compress, which keeps the files' Unix modes (the JDK's zip reader drops them, and the
  * scripts must stay executable).
  */
-public final class Distribution {
+final class Distribution {
 
   static final String MARKER = "fetched.txt";
   static final String GROUP_ARTIFACT = "org.opensearch.distribution.integ-test-zip:opensearch";
@@ -67,7 +67,7 @@ public final class Distribution {
    * @throws IOException if Maven fails (the version is not in Maven Central, or it is offline),
    *     with Maven's last lines
    */
-  public static Path fetch(ClusterLayout layout, Path projectRoot, Consumer<String> log)
+  static Path fetch(ClusterLayout layout, Path projectRoot, Consumer<String> log)
       throws IOException {
     Path zip = zip(layout);
     Path dir = layout.versionDir();
@@ -131,7 +131,7 @@ public final class Distribution {
    * @throws IOException if the zip holds an entry outside its top directory, or one that would land
    *     outside the target
    */
-  public static void unpack(Path zip, Path target) throws IOException {
+  static void unpack(Path zip, Path target) throws IOException {
     Path tmp = AtomicFiles.siblingDirectory(target, "unpack");
     try {
       try (ZipFile z = ZipFile.builder().setPath(zip).get()) {

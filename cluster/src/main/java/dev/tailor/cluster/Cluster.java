@@ -1,4 +1,4 @@
-package dev.tailor.cli.cluster;
+package dev.tailor.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tailor.core.io.AtomicFiles;
@@ -18,13 +18,17 @@ import java.util.function.Consumer;
 /**
  * A local cluster of real OpenSearch node processes, one per home of a {@link ClusterLayout}:
  * prepared (unpacked, configured, the plugin installed), started as daemons and waited for until
- * green, stopped by their process ids. Tailor's plugin can be set aside while the nodes are down
- * ({@link #setPluginEnabled}), so that the same homes also run OpenSearch as it ships.
+ * green, stopped by their process ids. Tailor's plugin can be set aside while the nodes are down,
+ * so that the same homes also run OpenSearch as it ships ({@link ClusterLoad} does so).
+ *
+ * <p>{@link #up} starts one and records its layout under the layout's root; {@link #recorded} finds
+ * it there again, for the commands that stop, describe or load it. The nodes are ordinary processes
+ * that outlive this one: they run until {@link #stop}.
  */
 public final class Cluster {
 
   /** The plugin's name, its directory under {@code plugins}. */
-  public static final String PLUGIN = "tailor";
+  static final String PLUGIN = "tailor";
 
   /** Where a set-aside plugin waits, under a node's home. */
   static final String PLUGINS_SET_ASIDE = "plugins-set-aside";
@@ -42,10 +46,61 @@ public final class Cluster {
    *
    * @param log hears what is done, a line at a time
    */
-  public Cluster(ClusterLayout layout, Launcher launcher, Consumer<String> log) {
+  Cluster(ClusterLayout layout, Launcher launcher, Consumer<String> log) {
     this.layout = layout;
     this.launcher = launcher;
     this.log = log;
+  }
+
+  /**
+   * The cluster {@link #up} recorded under {@code root}, whose nodes may or may not be running.
+   *
+   * @param javaHome the JDK the nodes run on when they are restarted
+   * @param log hears what is done, a line at a time
+   * @throws IOException naming the file if no cluster was started there, or its record is broken
+   */
+  public static Cluster recorded(Path root, Path javaHome, Consumer<String> log)
+      throws IOException {
+    return new Cluster(
+        ClusterLayout.read(root), new Launcher(javaHome, Launcher.runningAsRoot()), log);
+  }
+
+  /**
+   * Starts the cluster {@code setup} describes: OpenSearch fetched from Maven Central (or taken
+   * from the cache under the layout's root), every node's home prepared, the layout recorded, the
+   * nodes started and waited for until green.
+   *
+   * @param javaHome the JDK the nodes run on (OpenSearch 3 needs 21 or newer)
+   * @param projectRoot the checkout, whose Maven wrapper fetches OpenSearch and whose plugin module
+   *     builds the plugin zip
+   * @param timeout how long the nodes may take to be green
+   * @param log hears what is done, a line at a time
+   * @throws IOException if nodes of a cluster recorded there are running, there is no plugin zip,
+   *     the fetch fails, or the nodes do not start or are not green in time (with each log's end)
+   */
+  public static Cluster up(
+      ClusterSetup setup, Path javaHome, Path projectRoot, Duration timeout, Consumer<String> log)
+      throws IOException {
+    ClusterLayout layout = setup.layout();
+    Path pluginZip = setup.pluginZip(projectRoot);
+    Path state = layout.root().resolve(ClusterLayout.STATE_FILE);
+    if (Files.isRegularFile(state)) {
+      List<String> earlier = recorded(layout.root(), javaHome, log).running();
+      if (!earlier.isEmpty()) {
+        throw new IOException(
+            "nodes "
+                + earlier
+                + " of the cluster recorded in "
+                + state
+                + " are running; stop them first (./tailor cluster down)");
+      }
+    }
+    Cluster cluster = new Cluster(layout, new Launcher(javaHome, Launcher.runningAsRoot()), log);
+    Path zip = Distribution.fetch(layout, projectRoot, log);
+    cluster.prepare(zip, pluginZip, setup.fresh(), setup.tailorWorkers(), setup.tailorQueue());
+    layout.write();
+    cluster.start(timeout);
+    return cluster;
   }
 
   /** The layout. */
@@ -54,7 +109,7 @@ public final class Cluster {
   }
 
   /** A client of node {@code n}. */
-  public RestClient client(int n, Duration timeout) {
+  RestClient client(int n, Duration timeout) {
     return new RestClient(layout.httpAddresses().get(n - 1), timeout);
   }
 
@@ -66,8 +121,7 @@ public final class Cluster {
    *
    * @throws IllegalStateException if a node is running: its home must not change under it
    */
-  public void prepare(
-      Path zip, Path pluginZip, boolean fresh, Integer tailorWorkers, Integer tailorQueue)
+  void prepare(Path zip, Path pluginZip, boolean fresh, Integer tailorWorkers, Integer tailorQueue)
       throws IOException {
     if (!running().isEmpty()) {
       throw new IllegalStateException(
@@ -110,7 +164,7 @@ public final class Cluster {
    *
    * @throws IllegalStateException if a node is running or the plugin was never installed
    */
-  public void setPluginEnabled(boolean enabled) throws IOException {
+  void setPluginEnabled(boolean enabled) throws IOException {
     if (!layout.plugin()) {
       throw new IllegalStateException("the cluster was started without Tailor's plugin");
     }
@@ -139,7 +193,7 @@ public final class Cluster {
   }
 
   /** Whether Tailor's plugin is in place to be loaded at the next start (on node 1). */
-  public boolean pluginEnabled() {
+  boolean pluginEnabled() {
     return Files.isDirectory(layout.home(1).resolve("plugins").resolve(PLUGIN));
   }
 
@@ -150,7 +204,7 @@ public final class Cluster {
    * @throws IOException if a node does not start, dies, or the cluster is not green in time, with
    *     the end of each node's log
    */
-  public void start(Duration timeout) throws IOException {
+  void start(Duration timeout) throws IOException {
     if (!running().isEmpty()) {
       throw new IllegalStateException(
           "nodes " + running() + " are running already (./tailor cluster status)");
@@ -174,7 +228,7 @@ public final class Cluster {
    *
    * @throws IOException if a node's process is gone, or the time is up, with each log's end
    */
-  public void awaitGreen(Duration timeout) throws IOException {
+  void awaitGreen(Duration timeout) throws IOException {
     long start = System.nanoTime();
     long deadline = start + timeout.toNanos();
     String last = "no answer yet";
@@ -264,6 +318,39 @@ public final class Cluster {
     }
   }
 
+  /**
+   * What {@code tailor cluster status} shows: the cluster's version, nodes and plugin, a line per
+   * node (its process, address and answer), the plugins node 1 has loaded where Tailor's was
+   * installed, and the cluster's health. A node that does not answer is said so, not thrown.
+   */
+  public List<String> describe() {
+    List<String> out = new ArrayList<>();
+    out.add(
+        String.format(
+            "cluster %s: OpenSearch %s, %d nodes, Tailor's plugin %s",
+            layout.name(),
+            layout.version(),
+            layout.nodes(),
+            !layout.plugin()
+                ? "not installed"
+                : pluginEnabled() ? "installed" : "set aside (an interrupted load)"));
+    out.addAll(status());
+    RestClient client = client(1, Duration.ofSeconds(10));
+    if (layout.plugin()) {
+      out.add("plugins: " + answer(client, "/_cat/plugins?format=json"));
+    }
+    out.add("health: " + answer(client, "/_cluster/health"));
+    return out;
+  }
+
+  private static String answer(RestClient client, String path) {
+    try {
+      return client.get(path).toString();
+    } catch (IOException e) {
+      return "no answer from " + client.node();
+    }
+  }
+
   /** The names of the nodes whose processes are alive. */
   public List<String> running() {
     List<String> out = new ArrayList<>();
@@ -290,7 +377,7 @@ public final class Cluster {
   }
 
   /** A line per node: its process, its address, whether it answers and as what. */
-  public List<String> status() {
+  List<String> status() {
     List<String> out = new ArrayList<>();
     for (int n = 1; n <= layout.nodes(); n++) {
       String pid = process(n).map(h -> "pid " + h.pid()).orElse("not running");
@@ -310,7 +397,7 @@ public final class Cluster {
   }
 
   /** The end of every node's log and launch output, for an error message. */
-  public String logTails() {
+  String logTails() {
     StringBuilder out = new StringBuilder();
     for (int n = 1; n <= layout.nodes(); n++) {
       Path launch = layout.home(n).resolve("logs").resolve("launch.out");

@@ -1,4 +1,4 @@
-package dev.tailor.cli.cluster;
+package dev.tailor.cluster;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -17,13 +17,13 @@ import java.util.List;
  * @param name the name reports give it: {@code seq}, {@code opensearch} or the policy's spec
  * @param needsPlugin whether the nodes must run with Tailor's plugin
  */
-public record Configuration(String name, boolean needsPlugin) {
+record Configuration(String name, boolean needsPlugin) {
 
   /** Concurrent segment search off. */
-  public static final String SEQ = "seq";
+  static final String SEQ = "seq";
 
   /** OpenSearch's own concurrent segment search, as it ships. */
-  public static final String OPENSEARCH = "opensearch";
+  static final String OPENSEARCH = "opensearch";
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -34,20 +34,22 @@ public record Configuration(String name, boolean needsPlugin) {
    *
    * @throws IllegalArgumentException if a policy is unknown or malformed, saying what is expected
    */
-  public static List<Configuration> parse(String policies) {
+  static List<Configuration> parse(String policies) {
     List<Configuration> out = new ArrayList<>();
-    out.add(new Configuration(SEQ, false));
-    out.add(new Configuration(OPENSEARCH, false));
+    out.add(of(SEQ));
+    out.add(of(OPENSEARCH));
     for (String spec : PolicyRegistry.standard().split(policies)) {
-      if (spec.equals(SEQ) || spec.equals(OPENSEARCH)) {
-        continue;
-      }
-      PolicyRegistry.standard().splitList(spec); // fails now, naming what was expected
       if (out.stream().noneMatch(c -> c.name().equals(spec))) {
-        out.add(new Configuration(spec, true));
+        PolicyRegistry.standard().splitList(spec); // fails now, naming what was expected
+        out.add(of(spec));
       }
     }
     return out;
+  }
+
+  /** The configuration a report column names: {@value #SEQ}, {@value #OPENSEARCH} or a policy. */
+  static Configuration of(String name) {
+    return new Configuration(name, !name.equals(SEQ) && !name.equals(OPENSEARCH));
   }
 
   /**
@@ -58,7 +60,7 @@ public record Configuration(String name, boolean needsPlugin) {
    * @param slices the slice count for Tailor's policies ({@code
    *     search.concurrent.max_slice_count}), or 0 for OpenSearch's default
    */
-  public ObjectNode settings(boolean pluginLoaded, int slices) {
+  ObjectNode settings(boolean pluginLoaded, int slices) {
     if (needsPlugin && !pluginLoaded) {
       throw new IllegalStateException(name + " needs Tailor's plugin, which is not loaded");
     }
@@ -83,7 +85,7 @@ public record Configuration(String name, boolean needsPlugin) {
    * default, and Tailor's policy to the plugin's default where the plugin is loaded. Applied before
    * the plugin is set aside, so that no node starts with a setting it does not know.
    */
-  public static ObjectNode reset(boolean pluginLoaded) {
+  static ObjectNode reset(boolean pluginLoaded) {
     ObjectNode body = JSON.createObjectNode();
     ObjectNode persistent = body.putObject("persistent");
     persistent.putNull("search.concurrent_segment_search.mode");

@@ -1,4 +1,4 @@
-package dev.tailor.cli.cluster;
+package dev.tailor.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -16,13 +16,10 @@ import java.util.function.Consumer;
  * the corpus and the document count recorded in the mapping's {@code _meta}, so that a later load
  * of the same documents reuses the index instead of loading it again.
  */
-public final class IndexLoader {
+final class IndexLoader {
 
   /** The searched text field. */
-  public static final String FIELD = "body";
-
-  /** The default documents per bulk request, each followed by a refresh. */
-  public static final int DEFAULT_REFRESH_EVERY = 1_000;
+  static final String FIELD = "body";
 
   /** Progress is printed every this many documents. */
   private static final long LOG_EVERY = 10_000;
@@ -33,47 +30,13 @@ public final class IndexLoader {
   private final Consumer<String> log;
 
   /** A loader sending through {@code client}. */
-  public IndexLoader(RestClient client, Consumer<String> log) {
+  IndexLoader(RestClient client, Consumer<String> log) {
     this.client = client;
     this.log = log;
   }
 
-  /**
-   * How the index is laid out.
-   *
-   * @param shards primary shards, at least 1
-   * @param replicas replicas of each, 0 or more
-   * @param refreshEvery documents per bulk request, each followed by a refresh, at least 1
-   * @param segmentsPerTier the tiered merge policy's {@code segments_per_tier}, at least 2, or null
-   *     for OpenSearch's default (10, which leaves a small corpus with 2 or 3 segments per shard)
-   */
-  public record Shape(int shards, int replicas, int refreshEvery, Integer segmentsPerTier) {
-
-    /**
-     * Checks the shape.
-     *
-     * @throws IllegalArgumentException naming the option and the value that is out of range
-     */
-    public Shape {
-      if (shards < 1) {
-        throw new IllegalArgumentException("--shards: " + shards + " (expected at least 1)");
-      }
-      if (replicas < 0) {
-        throw new IllegalArgumentException("--replicas: " + replicas + " (expected 0 or more)");
-      }
-      if (refreshEvery < 1) {
-        throw new IllegalArgumentException(
-            "--refresh-every: " + refreshEvery + " (expected at least 1 document)");
-      }
-      if (segmentsPerTier != null && segmentsPerTier < 2) {
-        throw new IllegalArgumentException(
-            "--segments-per-tier: " + segmentsPerTier + " (expected at least 2)");
-      }
-    }
-  }
-
   /** The index's settings and mappings, recording the corpus, the limit and the shape. */
-  static ObjectNode definition(Shape shape, String source, long limit) {
+  static ObjectNode definition(IndexShape shape, String source, long limit) {
     ObjectNode def = JSON.createObjectNode();
     ObjectNode index = def.putObject("settings").putObject("index");
     index.put("number_of_shards", shape.shards());
@@ -120,7 +83,7 @@ public final class IndexLoader {
    * @return how many documents the index holds
    * @throws IOException if a call fails, or a document is refused (naming it and why)
    */
-  public long load(String index, Corpus corpus, long limit, Shape shape, boolean reload)
+  long load(String index, Corpus corpus, long limit, IndexShape shape, boolean reload)
       throws IOException {
     ObjectNode definition = definition(shape, corpus.source(), limit);
     int refreshEvery = shape.refreshEvery();

@@ -1,4 +1,4 @@
-package dev.tailor.cli.cluster;
+package dev.tailor.cluster;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -13,10 +13,10 @@ import java.util.Locale;
  * through the cluster settings before its points. Disk-based shard allocation is off: a benchmark
  * on a nearly full disk would otherwise leave the replicas unassigned and the cluster yellow.
  */
-public final class NodeSettings {
+final class NodeSettings {
 
   /** The file under {@code config/jvm.options.d} holding the heap settings. */
-  public static final String JVM_OPTIONS_FILE = "tailor-heap.options";
+  static final String JVM_OPTIONS_FILE = "tailor-heap.options";
 
   private NodeSettings() {}
 
@@ -27,7 +27,7 @@ public final class NodeSettings {
    *     when the plugin is not installed: the node would refuse an unknown setting)
    * @param tailorQueue the plugin's {@code tailor.queue_capacity}, likewise
    */
-  public static String opensearchYml(
+  static String opensearchYml(
       ClusterLayout layout, int n, Integer tailorWorkers, Integer tailorQueue) {
     if (n < 1 || n > layout.nodes()) {
       throw new IllegalArgumentException("no node " + n + " in a cluster of " + layout.nodes());
@@ -65,7 +65,7 @@ public final class NodeSettings {
   }
 
   /** The heap settings: the same initial and maximum size, as OpenSearch recommends. */
-  public static String jvmOptions(ClusterLayout layout) {
+  static String jvmOptions(ClusterLayout layout) {
     String heap = layout.heap().toLowerCase(Locale.ROOT);
     return "# Written by ./tailor cluster up.\n-Xms" + heap + "\n-Xmx" + heap + "\n";
   }
