@@ -1,11 +1,5 @@
 package dev.tailor.cli;
 
-import dev.tailor.core.Durations;
-import dev.tailor.core.Scheduler;
-import dev.tailor.core.policy.DegreeCap;
-import dev.tailor.core.policy.Policy;
-import dev.tailor.core.policy.PolicyRegistry;
-import dev.tailor.load.Sweep;
 import dev.tailor.load.report.Report;
 import dev.tailor.load.report.ReportedWorkload;
 import dev.tailor.measure.DemandProfile;
@@ -15,11 +9,11 @@ import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.PointPlan;
 import dev.tailor.sim.arrival.SweepPlan;
 import dev.tailor.sim.model.LogNormalProfile;
-import dev.tailor.sim.model.ParametricProfile;
 import dev.tailor.sim.model.SyntheticPredictions;
+import dev.tailor.studies.SimulatedSweep;
+import dev.tailor.studies.Workloads;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -36,11 +30,8 @@ import picocli.CommandLine.Spec;
     name = "simulate",
     mixinStandardHelpOptions = true,
     description = {
-      "Simulate a sweep of policies and loads on N cores from a demand profile (or the"
-          + " parametric profile shaped like the Few-to-Many paper's Lucene workload), with the"
-          + " same policy objects and the same report as a real replay.",
-      "In a policy, {rps} stands for the point's load: tc:t-{rps}.json reads the table built for"
-          + " each rate."
+      "Simulate a sweep of policies and loads on N cores, with the same report as a replay; in a"
+          + " policy, {rps} stands for the point's load."
     })
 final class SimulateCommand implements Callable<Integer> {
 
@@ -62,10 +53,7 @@ final class SimulateCommand implements Callable<Integer> {
     @Option(
         names = "--lognormal",
         paramLabel = "MEAN,SD[,SERIAL]",
-        description =
-            "Tail-control's synthetic workload (Li et al., PPoPP'16, §5): --requests requests of"
-                + " log-normal work, e.g. 10ms,13ms, each with Amdahl speedup for a serial"
-                + " fraction SERIAL (default 0.01, near-linear; the paper's sub-linear is 0.1).")
+        description = "--requests requests of tail-control's log-normal work, e.g. 10ms,13ms.")
     String lognormal;
   }
 
@@ -75,21 +63,14 @@ final class SimulateCommand implements Callable<Integer> {
   @Option(
       names = "--synthetic-error",
       paramLabel = "SIGMA",
-      description =
-          "Attach synthetic predictions to the profile: each true time times exp(SIGMA*Z), Z"
-              + " standard normal, seed 1 (for a profile without queries to predict"
-              + " from, such as the parametric one; 0.1 is about TPC's predictor on it).")
+      description = "Attach synthetic predictions: each true time times exp(SIGMA*Z), Z normal.")
   Double syntheticError;
 
   @Mixin SweepOptions sweep;
 
   @Mixin CalibrationOption calibration;
 
-  @Option(
-      names = "--cores",
-      defaultValue = "16",
-      description = "Simulated threads (default ${DEFAULT-VALUE}).")
-  int cores;
+  @Mixin SimulatedCores simulated;
 
   @Option(
       names = "--requests",
@@ -97,27 +78,20 @@ final class SimulateCommand implements Callable<Integer> {
       description = "Requests per point, 10%% of them warm-up (default ${DEFAULT-VALUE}).")
   int requests;
 
-  @Option(
-      names = "--quantum",
-      defaultValue = "5ms",
-      description = "The policies' tick (default ${DEFAULT-VALUE}).")
-  String quantum;
+  @Mixin Quantum quantum;
 
   @Option(
       names = "--model",
       defaultValue = "fluid",
       description =
-          "Work model: fluid (Few-to-Many's: speedup curves, threads held to the end; the tables'"
-              + " model) or units (the runtime's: units taken one at a time, helpers leave when"
-              + " none is left; needs a measured profile). Default ${DEFAULT-VALUE}.")
+          "Work model: fluid (Few-to-Many's) or units (the runtime's; needs unit times). Default"
+              + " ${DEFAULT-VALUE}.")
   Simulator.WorkModel model;
 
   @Option(
       names = "--save-profile",
       paramLabel = "FILE",
-      description =
-          "Also write the profile simulated, scaled if --time-scale says so (e.g. the parametric"
-              + " one, to build tables from; a scaled one for ./tailor fidelity).")
+      description = "Also write the profile simulated, scaled if --time-scale says so.")
   Path saveProfile;
 
   @Option(
@@ -125,11 +99,7 @@ final class SimulateCommand implements Callable<Integer> {
       defaultValue = "1",
       paramLabel = "F",
       description =
-          "Multiply every profiled time by F before simulating, as if every request did F times"
-              + " the work it did alone (a diagnostic: on the TB05 demo the served P50 at light"
-              + " load is twice the profiled one, but the extra time holds no core, so F = 2"
-              + " saturates the simulation where the real run does not). Default"
-              + " ${DEFAULT-VALUE}.")
+          "Multiply every profiled time by F before simulating (default ${DEFAULT-VALUE}).")
   double timeScale;
 
   @Option(
@@ -137,9 +107,7 @@ final class SimulateCommand implements Callable<Integer> {
       defaultValue = "1",
       paramLabel = "N",
       description =
-          "Simulate every point with N seeds (--seed, --seed + 1, ...: other arrivals and query"
-              + " orders) as its repetitions; the summary gives the median and range over them"
-              + " (default ${DEFAULT-VALUE}).")
+          "Repeat every point with seeds --seed, --seed + 1, ... (default ${DEFAULT-VALUE}).")
   int seeds;
 
   @Override
@@ -154,34 +122,27 @@ final class SimulateCommand implements Callable<Integer> {
           spec.commandLine(),
           "a simulation repeats exactly: use --seeds N to repeat every point with other arrivals");
     }
-    LogNormalProfile.Shape shape = null;
-    if (source.lognormal != null) {
-      try {
-        shape = LogNormalProfile.Shape.parse(source.lognormal);
-      } catch (IllegalArgumentException e) {
-        throw new ParameterException(spec.commandLine(), "--lognormal: " + e.getMessage(), e);
-      }
-    }
-    DemandProfile profile =
+    LogNormalProfile.Shape shape =
+        source.lognormal == null
+            ? null
+            : Usage.check(
+                spec, "--lognormal: ", () -> LogNormalProfile.Shape.parse(source.lognormal));
+    int maxCores = simulated.cores;
+    DemandProfile read =
         source.profile != null
             ? DemandProfile.read(source.profile)
             : shape != null
-                ? LogNormalProfile.generate(shape, requests, Math.max(cores, 16), sweep.seed)
-                : ParametricProfile.generate(source.parametric, Math.max(cores, 16), sweep.seed);
-    if (timeScale != 1) {
-      try {
-        profile = profile.scaled(timeScale);
-      } catch (IllegalArgumentException e) {
-        throw new ParameterException(spec.commandLine(), "--time-scale: " + e.getMessage(), e);
-      }
-    }
-    if (syntheticError != null) {
-      try {
-        profile = SyntheticPredictions.attach(profile, syntheticError, 1);
-      } catch (IllegalArgumentException e) {
-        throw new ParameterException(spec.commandLine(), "--synthetic-error: " + e.getMessage(), e);
-      }
-    }
+                ? Workloads.lognormal(source.lognormal, requests, maxCores, sweep.seed)
+                : Workloads.synthetic("parametric", source.parametric, maxCores, sweep.seed);
+    DemandProfile scaled =
+        timeScale == 1 ? read : Usage.check(spec, "--time-scale: ", () -> read.scaled(timeScale));
+    DemandProfile profile =
+        syntheticError == null
+            ? scaled
+            : Usage.check(
+                spec,
+                "--synthetic-error: ",
+                () -> SyntheticPredictions.attach(scaled, syntheticError, 1));
     if (saveProfile != null) {
       profile.write(saveProfile);
     }
@@ -203,40 +164,49 @@ final class SimulateCommand implements Callable<Integer> {
           "--model units needs unit times: a measured profile (--profile) or --lognormal; the"
               + " parametric profile's requests are one unit each");
     }
-    Simulator.Config config =
-        new Simulator.Config(
-            cores,
-            Durations.parseNanos(quantum),
-            Scheduler.DEFAULT_LONG_THRESHOLD_NANOS,
-            requests / SweepPlan.COUNTED_WARMUP_DIVISOR,
-            Math.max(1_000, requests),
-            sweep.targetNanos(),
-            model,
-            calibration.load(profile, err));
-    SweepPlan plan = SweepPlan.counted(sweep.arrivals, sweep.seed, requests);
     int cap = sweep.degreeCap();
-    Progress.Points progress = new Progress.Points(sweep.rps.size() * policies.size() * seeds);
-    List<PointResult> points = new ArrayList<>();
-    for (double rate : sweep.rps) {
-      for (int s = 0; s < seeds; s++) {
-        PointPlan point = plan.withSeed(sweep.seed + s).point(rate, profile.requests().size());
-        for (String policy : policies) {
-          PointResult p = simulate(profile, policy, config, point, corpus, cap, err);
-          p = p.withRepetition(s + 1);
-          points.add(p);
-          err.printf(
-              "  %-16s %8.1f rps%s: p50 %8.2f ms  p99 %8.2f ms%s  (%s)%n",
-              Report.displayName(p.policy()),
-              rate,
-              seeds > 1 ? ", seed " + point.seed() : "",
-              p.latencyAt("p50") / 1e6,
-              p.latencyAt("p99") / 1e6,
-              p.saturated() ? "  SATURATED" : "",
-              progress.pointDone());
-          err.flush();
-        }
-      }
-    }
+    SimulatedSweep simulation =
+        new SimulatedSweep(
+            profile,
+            corpus,
+            Workloads.counted(
+                maxCores,
+                Usage.duration(spec, "--quantum", quantum.quantum),
+                requests,
+                sweep.targetNanos(),
+                model,
+                calibration.load(profile, err)),
+            SweepPlan.counted(sweep.arrivals, sweep.seed, requests),
+            sweep.rps,
+            policies,
+            seeds,
+            sweep.seed,
+            cap);
+    Progress.Points progress = new Progress.Points(simulation.size());
+    List<PointResult> points =
+        simulation.run(
+            new SimulatedSweep.Listener() {
+              @Override
+              public void tuned(PointPlan point, HindsightOracle.Tuned tuned) {
+                err.printf(
+                    "  oracle at %.1f rps, seed %d, budgets tried: %s%n",
+                    point.offeredRps(), point.seed(), tuned.describe());
+              }
+
+              @Override
+              public void done(PointPlan point, PointResult p) {
+                err.printf(
+                    "  %-16s %8.1f rps%s: p50 %8.2f ms  p99 %8.2f ms%s  (%s)%n",
+                    Report.displayName(p.policy()),
+                    point.offeredRps(),
+                    seeds > 1 ? ", seed " + point.seed() : "",
+                    p.latencyAt("p50") / 1e6,
+                    p.latencyAt("p99") / 1e6,
+                    p.saturated() ? "  SATURATED" : "",
+                    progress.pointDone());
+                err.flush();
+              }
+            });
     Path dir = sweep.reportDir("simulate");
     String summary =
         Report.write(
@@ -251,52 +221,11 @@ final class SimulateCommand implements Callable<Integer> {
                         : "the parametric profile (synthetic)",
                 profile),
             null,
-            new Report.Conditions(cap, seeds > 1 ? order(sweep.seed, seeds) : null)
-                .withTarget(sweep.latencyTarget()));
+            new Report.Conditions(cap, simulation.order()).withTarget(sweep.latencyTarget()));
     PrintWriter o = spec.commandLine().getOut();
     o.println(summary);
     o.printf("report: %s%n", dir);
     o.flush();
     return 0;
-  }
-
-  /**
-   * Simulates one point of a policy under the sweep's degree cap; a bare {@value
-   * HindsightOracle#SPEC} is tuned on the point (its trials printed), capped at the cap or else at
-   * the simulated cores.
-   */
-  private static PointResult simulate(
-      DemandProfile profile,
-      String policy,
-      Simulator.Config config,
-      PointPlan point,
-      String corpus,
-      int cap,
-      PrintWriter err) {
-    if (HindsightOracle.isTuned(policy)) {
-      HindsightOracle.Tuned tuned =
-          HindsightOracle.tune(profile, config, point, corpus, cap > 0 ? cap : config.workers());
-      err.printf(
-          "  oracle at %.1f rps, seed %d, budgets tried: %s%n",
-          point.offeredRps(), point.seed(), tuned.describe());
-      return tuned.result();
-    }
-    String concrete = Sweep.atLoad(policy, point.offeredRps());
-    Policy created = PolicyRegistry.of(concrete);
-    try (Policy simulated = cap > 0 ? DegreeCap.of(created, cap) : created) {
-      PointResult p = new Simulator(profile, simulated, config).run(point, corpus);
-      // Reported as listed, so that one column holds the policy at every load.
-      return concrete.equals(policy) ? p : p.withPolicy(p.policy().replace(concrete, policy));
-    }
-  }
-
-  /** How the summary describes a simulation's repetitions. */
-  static String order(long seed, int seeds) {
-    return "the repetitions are seeds "
-        + seed
-        + "-"
-        + (seed + seeds - 1)
-        + " (each its own arrivals and query order); simulated points do not share a machine,"
-        + " so the order they ran in does not matter";
   }
 }

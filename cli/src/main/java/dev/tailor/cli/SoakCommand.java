@@ -17,15 +17,9 @@ import picocli.CommandLine.Spec;
     name = "soak",
     mixinStandardHelpOptions = true,
     description = {
-      "Run many requests of every troublesome kind through one scheduler: bodies and units that"
-          + " throw, requests cancelled while queued and mid-run, slow ones, nested ones (a body"
-          + " that submits a request to the same scheduler and waits for it), callers' own"
-          + " threads; under a policy that answers from Few-to-Many, TPC and tail-control tables"
-          + " whose files are swapped during the run for good and corrupt ones, gives random"
-          + " degrees a tenth of the time and throws one question in ten thousand.",
-      "Checks that every request completes and is reported exactly once, no scheduler thread"
-          + " dies or is left behind, and prints the used heap after GC every --sample-every"
-          + " requests. Exit status 1 if a check failed."
+      "Run many requests of every troublesome kind through one scheduler under a policy whose"
+          + " table files are swapped for good and corrupt ones, and check that every request"
+          + " completes exactly once and no thread is lost; exit status 1 if a check failed."
     })
 final class SoakCommand implements Callable<Integer> {
 

@@ -1,7 +1,7 @@
 package dev.tailor.cli;
 
 import dev.tailor.measure.DemandProfile;
-import dev.tailor.sim.model.LogNormalProfile;
+import dev.tailor.studies.Workloads;
 import java.io.IOException;
 import java.nio.file.Path;
 import picocli.CommandLine;
@@ -23,10 +23,9 @@ final class StudyWorkload {
   @Option(
       names = "--lognormal",
       paramLabel = "MEAN,SD[,SERIAL]",
-      defaultValue = "10ms,13ms",
+      defaultValue = Workloads.DEFAULT_LOGNORMAL,
       description =
-          "Tail-control's synthetic workload (Li et al., PPoPP'16, §5) when no --profile is"
-              + " given (default ${DEFAULT-VALUE}).")
+          "Tail-control's log-normal work when no --profile is given (default ${DEFAULT-VALUE}).")
   String lognormal;
 
   /**
@@ -40,8 +39,7 @@ final class StudyWorkload {
       return DemandProfile.read(profile);
     }
     try {
-      return LogNormalProfile.generate(
-          LogNormalProfile.Shape.parse(lognormal), requests, Math.max(maxCores, 16), seed);
+      return Workloads.lognormal(lognormal, requests, maxCores, seed);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(cli, "--lognormal: " + e.getMessage(), e);
     }

@@ -1,0 +1,13 @@
+package dev.tailor.cli;
+
+import picocli.CommandLine.Option;
+
+/** The simulated policies' tick, as the runtime scheduler's quantum. */
+final class Quantum {
+
+  @Option(
+      names = "--quantum",
+      defaultValue = FidelityCommand.DEFAULT_QUANTUM,
+      description = "The policies' tick, as the scheduler's (default ${DEFAULT-VALUE}).")
+  String quantum;
+}
