@@ -11,9 +11,7 @@ import dev.tailor.studies.ShardQuantiles;
 import dev.tailor.studies.StudyRunner;
 import dev.tailor.studies.SustainedLoads;
 import dev.tailor.studies.Workloads;
-import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -26,25 +24,23 @@ import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code tailor aggregate}: the partition-aggregate study in the simulator ({@code
- * dev.tailor.sim.cluster}). It prints (a) TPC's cluster observation (Jeon et al., ASPLOS'16, §4.5,
- * Figure 8(b)): the aggregator's P99 next to a shard's P99, P99.8 and P99.9 and the quantile {@code
- * 0.99^(1/N)} that independent shards would put it at; and (b) the what-if: for each number of
- * shards, the highest load at which each policy keeps the aggregator's P99 within a target.
+ * {@code tailor aggregate}: the partition-aggregate study in the simulator: (a) the aggregator's
+ * P99 against a shard's high quantiles ({@link ShardQuantiles}), (b) for each number of shards, the
+ * highest load at which each policy keeps the aggregator's P99 within a target ({@link
+ * SustainedLoads}).
  */
 @Command(
     name = "aggregate",
     mixinStandardHelpOptions = true,
+    showDefaultValues = true,
     defaultValueProvider = AggregateCommand.Defaults.class,
-    description = {
-      "Simulate a partition-aggregate cluster of N shards of C cores: (a) the aggregator's P99"
-          + " against a shard's high quantiles, (b) the highest load each policy sustains within"
-          + " --target-p99 (docs/results/partition-aggregate.md)."
-    })
+    description =
+        "Simulate a partition-aggregate cluster of N shards: (a) the aggregator's P99 against a"
+            + " shard's high quantiles, (b) the highest load each policy sustains within"
+            + " --target-p99 (docs/results/partition-aggregate.md).")
 final class AggregateCommand implements Callable<Integer> {
 
   /** A query fans out to every shard, so a point runs fewer queries than another study's. */
@@ -61,7 +57,7 @@ final class AggregateCommand implements Callable<Integer> {
       names = "--shards",
       split = ",",
       defaultValue = "1,5,10,40",
-      description = "Numbers of shards N, each studied in turn (default ${DEFAULT-VALUE}).")
+      description = "Shard counts.")
   int[] shards;
 
   @Mixin SimulatedCores simulated;
@@ -69,67 +65,49 @@ final class AggregateCommand implements Callable<Integer> {
   @Option(
       names = "--policies",
       defaultValue = "seq,fixed:4,adaptive,steal-first",
-      description = "The policies every shard runs in turn (default ${DEFAULT-VALUE}).")
+      description = "The policies every shard runs in turn.")
   String policies;
 
   @Option(
       names = "--target-p99",
       defaultValue = "10ms",
       converter = LatencyTarget.class,
-      description = "The aggregator P99 the sustained load must keep (default ${DEFAULT-VALUE}).")
+      description = "The aggregator P99 of table (b).")
   long targetNanos;
 
   @Option(
       names = "--workload",
       paramLabel = "SPEC",
-      description = "lognormal:MEAN,SD[,SERIAL] or parametric (default lognormal:10ms,13ms).")
+      description = "lognormal:MEAN,SD[,SERIAL] or parametric; default lognormal:10ms,13ms.")
   String workload;
 
-  @Option(
-      names = "--profile",
-      paramLabel = "FILE",
-      description = "A demand profile whose queries the cluster serves, for --workload.")
+  @Option(names = "--profile", paramLabel = "FILE", description = "A demand profile instead.")
   Path profile;
 
-  @Option(
-      names = "--utilization",
-      defaultValue = "0.5",
-      description = "The offered load of table (a) (default ${DEFAULT-VALUE}).")
+  @Option(names = "--utilization", defaultValue = "0.5", description = "The load of table (a).")
   double utilization;
 
   @Option(
       names = "--shard-noise",
       paramLabel = "SD",
       defaultValue = "0.3",
-      description =
-          "Standard deviation of a shard's log-normal work factor (default ${DEFAULT-VALUE}).")
+      description = "Standard deviation of a shard's log-normal work factor.")
   double shardNoise;
 
   @Option(
       names = "--shard-work",
       split = ",",
       defaultValue = "correlated,independent",
-      description =
-          "correlated and/or independent; table (b) runs the first (default ${DEFAULT-VALUE}).")
+      description = "correlated and/or independent; table (b) runs the first.")
   List<String> shardWork;
 
-  @Option(
-      names = "--merge",
-      paramLabel = "DURATION",
-      defaultValue = "0ms",
-      description = "The aggregator's network and merge cost per query (default ${DEFAULT-VALUE}).")
+  @Option(names = "--merge", defaultValue = "0ms", description = "The aggregator's cost per query.")
   String merge;
 
-  @Option(
-      names = "--model",
-      defaultValue = "fluid",
-      description = "Work model of the shards: fluid or units (default ${DEFAULT-VALUE}).")
+  @Option(names = "--model", defaultValue = "fluid", description = "Work model: fluid or units.")
   Simulator.WorkModel model;
 
-  @Option(
-      names = "--tolerance",
-      defaultValue = "0.01",
-      description = "The bisection's precision, in utilization (default ${DEFAULT-VALUE}).")
+  @Option(names = "--tolerance", defaultValue = "0.01", description = "Bisection precision.")
   double tolerance;
 
   @Mixin SimulatedPoints points;
@@ -138,11 +116,15 @@ final class AggregateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    PrintWriter err = spec.commandLine().getErr();
-    List<ShardWork> works = shardWorks();
-    long mergeNanos = Usage.nonNegative(spec, "--merge", merge);
-    List<String> policyList = policyList();
     checkRanges();
+    List<ShardWork> works =
+        shardWork.stream()
+            .map(m -> Usage.check(spec, "--shard-work: ", () -> ShardWork.of(m, shardNoise)))
+            .toList();
+    long mergeNanos = Usage.nonNegative(spec, "--merge", merge);
+    List<String> policyList =
+        Usage.check(spec, "--policies: ", () -> PolicyRegistry.standard().splitList(policies));
+    Usage.require(spec, !policyList.isEmpty(), "--policies: no policy given");
     DemandProfile base = workload();
     Clusters clusters =
         new Clusters(base, simulated.cores, mergeNanos, model, points.requests, points.seed);
@@ -164,29 +146,31 @@ final class AggregateCommand implements Callable<Integer> {
     runner.title(
         "(a) The aggregator's P99 against a shard's high quantiles, at utilization "
             + Cells.plain(utilization));
+    ShardQuantiles quantiles = new ShardQuantiles(clusters, works, shards, policyList, utilization);
     Usage.check(
         spec,
         () ->
             runner.run(
-                new ShardQuantiles(clusters, works, shards, policyList, utilization),
+                quantiles,
                 (p, row) ->
                     progress(
                         "  (a) N=%d %s %s (%s)%n",
                         p.shards(), p.work().mode(), p.policy(), progress.pointDone())));
-    ShardWork searched = works.get(0);
     runner.title(
         String.format(
             Locale.ROOT,
             "(b) The highest load at which each policy keeps the aggregator's P99 within %s"
                 + " (%s, bisection to %s in utilization)",
             Durations.format(targetNanos),
-            searched,
+            works.get(0),
             Cells.plain(tolerance)));
+    SustainedLoads sustained =
+        new SustainedLoads(clusters, works.get(0), shards, policyList, targetNanos, tolerance);
     Usage.check(
         spec,
         () ->
             runner.run(
-                new SustainedLoads(clusters, searched, shards, policyList, targetNanos, tolerance),
+                sustained,
                 (n, row) -> {
                   for (int i = 0; i < policyList.size(); i++) {
                     progress(
@@ -194,85 +178,50 @@ final class AggregateCommand implements Callable<Integer> {
                         n, policyList.get(i), row.get(i + 1), progress.pointDone());
                   }
                 }));
-    err.flush();
     return 0;
   }
 
   private void progress(String format, Object... args) {
-    PrintWriter err = spec.commandLine().getErr();
-    err.printf(Locale.ROOT, format, args);
-    err.flush();
-  }
-
-  private List<ShardWork> shardWorks() {
-    if (!(shardNoise >= 0) || Double.isInfinite(shardNoise)) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "--shard-noise must be a standard deviation >= 0 such as 0.3, got " + shardNoise);
-    }
-    List<ShardWork> out = new ArrayList<>();
-    for (String mode : shardWork) {
-      out.add(Usage.check(spec, "--shard-work: ", () -> ShardWork.of(mode, shardNoise)));
-    }
-    if (out.isEmpty()) {
-      throw new ParameterException(
-          spec.commandLine(), "--shard-work: give correlated, independent or both");
-    }
-    return out;
-  }
-
-  private List<String> policyList() {
-    List<String> out =
-        Usage.check(spec, "--policies: ", () -> PolicyRegistry.standard().splitList(policies));
-    if (out.isEmpty()) {
-      throw new ParameterException(spec.commandLine(), "--policies: no policy given");
-    }
-    return out;
+    spec.commandLine().getErr().printf(Locale.ROOT, format, args).flush();
   }
 
   private void checkRanges() {
-    if (shards.length == 0) {
-      throw new ParameterException(spec.commandLine(), "--shards: give at least one number");
-    }
+    int cores = simulated.cores;
+    Usage.require(
+        spec,
+        shardNoise >= 0 && !Double.isInfinite(shardNoise),
+        "--shard-noise must be a standard deviation >= 0 such as 0.3, got " + shardNoise);
+    Usage.require(spec, !shardWork.isEmpty(), "--shard-work: give correlated, independent or both");
+    Usage.require(spec, shards.length > 0, "--shards: give at least one number");
     for (int n : shards) {
-      if (n < 1) {
-        throw new ParameterException(spec.commandLine(), "--shards: each must be >= 1, got " + n);
-      }
+      Usage.require(spec, n >= 1, "--shards: each must be >= 1, got " + n);
     }
-    if (simulated.cores < 1) {
-      throw new ParameterException(
-          spec.commandLine(), "--cores must be >= 1, got " + simulated.cores);
-    }
-    if (!(utilization > 0) || Double.isInfinite(utilization)) {
-      throw new ParameterException(
-          spec.commandLine(), "--utilization must be above 0 such as 0.5, got " + utilization);
-    }
-    if (!(tolerance > 0 && tolerance < 1)) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "--tolerance must be a utilization in (0, 1) such as 0.01, got " + tolerance);
-    }
-    if (points.requests < 10) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "--requests must be >= 10 (a tenth is warm-up), got " + points.requests);
-    }
+    Usage.require(spec, cores >= 1, "--cores must be >= 1, got " + cores);
+    Usage.require(
+        spec,
+        utilization > 0 && !Double.isInfinite(utilization),
+        "--utilization must be above 0 such as 0.5, got " + utilization);
+    Usage.require(
+        spec,
+        tolerance > 0 && tolerance < 1,
+        "--tolerance must be a utilization in (0, 1) such as 0.01, got " + tolerance);
+    Usage.require(
+        spec,
+        points.requests >= 10,
+        "--requests must be >= 10 (a tenth is warm-up), got " + points.requests);
   }
 
   private DemandProfile workload() throws java.io.IOException {
-    if (profile == null) {
-      String w = workload == null ? "lognormal:" + Workloads.DEFAULT_LOGNORMAL : workload.trim();
-      String prefix = w.startsWith("lognormal:") ? "--workload '" + w + "': " : "--workload: ";
-      return Usage.check(
+    if (profile != null) {
+      Usage.require(
           spec,
-          prefix,
-          () -> Workloads.synthetic(w, points.requests, simulated.cores, points.seed));
-    }
-    if (workload != null) {
-      throw new ParameterException(
-          spec.commandLine(),
+          workload == null,
           "give --workload or --profile, not both (got --workload " + workload + ")");
+      return DemandProfile.read(profile);
     }
-    return DemandProfile.read(profile);
+    String w = workload == null ? "lognormal:" + Workloads.DEFAULT_LOGNORMAL : workload.trim();
+    String prefix = w.startsWith("lognormal:") ? "--workload '" + w + "': " : "--workload: ";
+    return Usage.check(
+        spec, prefix, () -> Workloads.synthetic(w, points.requests, simulated.cores, points.seed));
   }
 }

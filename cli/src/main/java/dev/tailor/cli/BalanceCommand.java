@@ -14,21 +14,19 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code tailor balance}: the load-balancing study in the simulator, Tailor's single admission
- * queue against per-core queues with random placement and with work stealing (McClure et al.,
- * "Efficient Scheduling Policies for Microsecond-Scale Tasks", NSDI'22, §4.2.1).
+ * {@code tailor balance}: the load-balancing study ({@link BalanceTable}), Tailor's single
+ * admission queue against per-core queues with random placement and with work stealing.
  */
 @Command(
     name = "balance",
     mixinStandardHelpOptions = true,
-    description = {
-      "Simulate W cores under a single shared queue, random placement on per-core queues and"
-          + " work stealing, over cores x utilization (docs/results/load-balancing.md)."
-    })
+    showDefaultValues = true,
+    description =
+        "Simulate W cores under a single shared queue, random placement on per-core queues and"
+            + " work stealing, over cores x utilization (docs/results/load-balancing.md).")
 final class BalanceCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
@@ -38,56 +36,35 @@ final class BalanceCommand implements Callable<Integer> {
       split = ",(?=[a-z])",
       paramLabel = "SPEC",
       defaultValue = "exponential:1us,exponential:10us,lognormal:1ms,1.3ms,lognormal:10ms,13ms",
-      description =
-          "Service times, each swept: exponential:MEAN or lognormal:MEAN,SD (default ${DEFAULT-VALUE}).")
+      description = "Service times, each swept: exponential:MEAN or lognormal:MEAN,SD.")
   List<String> workloads;
 
-  @Option(
-      names = "--profile",
-      paramLabel = "FILE",
-      description = "Also sweep a demand profile's sequential times, resampled.")
+  @Option(names = "--profile", paramLabel = "FILE", description = "Also a profile's times.")
   Path profile;
 
-  @Option(
-      names = "--cores",
-      split = ",",
-      defaultValue = "2,4,8,16,32,64",
-      description = "Core counts (default ${DEFAULT-VALUE}).")
+  @Option(names = "--cores", split = ",", defaultValue = "2,4,8,16,32,64", description = "Cores.")
   int[] cores;
 
   @Option(
       names = "--loads",
       split = ",",
       defaultValue = "0.1,0.3,0.5,0.7,0.8,0.9,0.95",
-      description = "Utilizations, each in (0, 1) (default ${DEFAULT-VALUE}).")
+      description = "Utilizations, each in (0, 1).")
   double[] loads;
 
-  @Option(
-      names = "--queue-op",
-      defaultValue = "100ns",
-      description =
-          "How long an enqueue or a dequeue holds the single queue's lock (default ${DEFAULT-VALUE}).")
+  @Option(names = "--queue-op", defaultValue = "100ns", description = "Single queue's lock hold.")
   String queueOp;
 
   @Option(
       names = "--queue-contention",
       defaultValue = "0ns",
-      description =
-          "Added to that hold per operation already waiting on the lock (default ${DEFAULT-VALUE}).")
+      description = "Added to that hold per operation already waiting on the lock.")
   String queueContention;
 
-  @Option(
-      names = "--steal-check",
-      defaultValue = "100ns",
-      description =
-          "Cost of each remote queue check and of the steal itself (default ${DEFAULT-VALUE}).")
+  @Option(names = "--steal-check", defaultValue = "100ns", description = "Cost of a steal check.")
   String stealCheck;
 
-  @Option(
-      names = "--tolerance",
-      defaultValue = "5",
-      description =
-          "How far, in %% of the best P99, the single queue may lag and still hold (default ${DEFAULT-VALUE}).")
+  @Option(names = "--tolerance", defaultValue = "5", description = "Allowed lag, %% of best P99.")
   double tolerance;
 
   @Mixin SimulatedPoints points;
@@ -96,10 +73,7 @@ final class BalanceCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (!(tolerance >= 0)) {
-      throw new ParameterException(
-          spec.commandLine(), "--tolerance must be a percentage >= 0, got " + tolerance);
-    }
+    Usage.require(spec, tolerance >= 0, "--tolerance must be a percentage >= 0, got " + tolerance);
     List<ServiceTimes> services = new ArrayList<>();
     for (String w : workloads) {
       services.add(Usage.check(spec, () -> ServiceTimes.parse(w)));

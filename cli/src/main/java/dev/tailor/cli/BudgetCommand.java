@@ -1,6 +1,5 @@
 package dev.tailor.cli;
 
-import dev.tailor.core.Durations;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.Calibration;
 import dev.tailor.sim.budget.BudgetStudy;
@@ -14,21 +13,18 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code tailor budget}: the elastic-budget study, simulated. At each core count and utilization,
- * the threads each elastic budget policy gave search and the P99 it got, against a static budget of
- * every thread and the least static budget within the tolerance of its P99.
+ * {@code tailor budget}: the elastic-budget study ({@link BudgetTable}), one table per core count.
  */
 @Command(
     name = "budget",
     mixinStandardHelpOptions = true,
-    description = {
-      "Simulate elastic worker budgets against a static one at each core count and utilization"
-          + " (docs/results/elastic-budget.md)."
-    })
+    showDefaultValues = true,
+    description =
+        "Simulate elastic worker budgets against a static one at each core count and utilization"
+            + " (docs/results/elastic-budget.md).")
 final class BudgetCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
@@ -41,28 +37,24 @@ final class BudgetCommand implements Callable<Integer> {
       names = "--cores",
       split = ",",
       defaultValue = "16,64",
-      description = "Simulated threads, each a table (default ${DEFAULT-VALUE}).")
+      description = "Threads, a table each.")
   List<Integer> cores;
 
   @Option(
       names = "--utilizations",
       split = ",",
       defaultValue = "0.1,0.3,0.5,0.7,0.9",
-      description = "Offered utilizations of all the cores (default ${DEFAULT-VALUE}).")
+      description = "Offered utilizations of all the cores.")
   List<Double> utilizations;
 
   @Option(
       names = "--budgets",
       split = ",(?=[a-z])",
       defaultValue = "delay-range,utilization-range",
-      description =
-          "delay-range[:LO,HI] and/or utilization-range[:LO,HI] (default ${DEFAULT-VALUE}).")
+      description = "delay-range[:LO,HI] and/or utilization-range[:LO,HI].")
   List<String> budgets;
 
-  @Option(
-      names = "--policy",
-      defaultValue = "seq",
-      description = "The search policy deciding degrees (default ${DEFAULT-VALUE}).")
+  @Option(names = "--policy", defaultValue = "seq", description = "The search policy.")
   String policy;
 
   @Option(
@@ -71,17 +63,10 @@ final class BudgetCommand implements Callable<Integer> {
       description = "How often the budget is resized: a duration or a multiple of the mean work.")
   String period;
 
-  @Option(
-      names = "--min-threads",
-      defaultValue = "1",
-      description = "The least budget (default ${DEFAULT-VALUE}).")
+  @Option(names = "--min-threads", defaultValue = "1", description = "The least budget.")
   int minThreads;
 
-  @Option(
-      names = "--tolerance",
-      defaultValue = "5",
-      description =
-          "How far above the static P99, in %%, is the same P99 (default ${DEFAULT-VALUE}).")
+  @Option(names = "--tolerance", defaultValue = "5", description = "Equal P99s, within %%.")
   double tolerance;
 
   @Mixin SimulatedPoints points;
@@ -95,7 +80,7 @@ final class BudgetCommand implements Callable<Integer> {
         workload.demand(spec.commandLine(), points.requests, maxCores, points.seed);
     Calibration charged = calibration.load(demand, spec.commandLine().getErr());
     double mean = demand.meanSequentialNanos();
-    long periodNanos = periodNanos(mean);
+    long periodNanos = Usage.check(spec, "--period: ", () -> BudgetTable.periodNanos(period, mean));
     BudgetStudy study =
         Usage.check(
             spec,
@@ -126,26 +111,5 @@ final class BudgetCommand implements Callable<Integer> {
       Usage.check(spec, () -> runner.run(new BudgetTable(study, c, utilizations, budgets)));
     }
     return 0;
-  }
-
-  private long periodNanos(double meanWork) {
-    String p = period.trim();
-    try {
-      long n =
-          p.endsWith("x")
-              ? Math.round(Double.parseDouble(p.substring(0, p.length() - 1)) * meanWork)
-              : Durations.parseNanos(p);
-      if (n >= 1) {
-        return n;
-      }
-    } catch (IllegalArgumentException e) {
-      // reported below
-    }
-    throw new ParameterException(
-        spec.commandLine(),
-        "--period: expected a positive duration such as 5ms or a multiple of the mean work such as"
-            + " 0.5x, got '"
-            + period
-            + "'");
   }
 }

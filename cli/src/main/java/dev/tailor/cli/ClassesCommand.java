@@ -14,21 +14,16 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/**
- * {@code tailor classes}: the priority-class study, simulated. At each utilization it runs the same
- * mix with classes on and off, and the interactive requests alone (no background at all), and
- * prints the interactive P99 of each and the background's P99 and throughput.
- */
+/** {@code tailor classes}: the priority-class study ({@link ClassesTable}). */
 @Command(
     name = "classes",
     mixinStandardHelpOptions = true,
-    description = {
-      "Simulate a mix of interactive and background requests with priority classes on and off,"
-          + " and the interactive requests alone (docs/results/priority-classes.md)."
-    })
+    showDefaultValues = true,
+    description =
+        "Simulate a mix of interactive and background requests with priority classes on and off,"
+            + " and the interactive requests alone (docs/results/priority-classes.md).")
 final class ClassesCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
@@ -40,8 +35,7 @@ final class ClassesCommand implements Callable<Integer> {
   @Option(
       names = "--mix",
       defaultValue = "interactive:0.9,background:0.1:x10",
-      description =
-          "CLASS:FRACTION[:xSCALE],...: each class's share and work (default ${DEFAULT-VALUE}).")
+      description = "CLASS:FRACTION[:xSCALE],...: each class's share and work.")
   String mix;
 
   @Option(
@@ -54,14 +48,13 @@ final class ClassesCommand implements Callable<Integer> {
       names = "--utilizations",
       split = ",",
       defaultValue = "0.3,0.5,0.6,0.7,0.8",
-      description =
-          "Offered utilizations of the cores by the whole mix (default ${DEFAULT-VALUE}).")
+      description = "Offered utilizations of the cores by the whole mix.")
   List<Double> utilizations;
 
   @Option(
       names = "--policy",
       defaultValue = "fixed:4",
-      description = "The policy deciding degrees within a class (default ${DEFAULT-VALUE}).")
+      description = "The policy deciding degrees within a class.")
   String policy;
 
   @Mixin SimulatedCores simulated;
@@ -81,10 +74,7 @@ final class ClassesCommand implements Callable<Integer> {
               spec, "--background-share: ", () -> Dispatcher.floorThreads(backgroundShare, cores));
     }
     for (double u : utilizations) {
-      if (!(u > 0)) {
-        throw new ParameterException(
-            spec.commandLine(), "--utilizations: each must be above 0, got " + u);
-      }
+      Usage.require(spec, u > 0, "--utilizations: each must be above 0, got " + u);
     }
     DemandProfile demand = workload.demand(spec.commandLine(), points.requests, cores, points.seed);
     ClassesTable table =

@@ -1,5 +1,6 @@
 package dev.tailor.cli;
 
+import picocli.CommandLine.Help.Visibility;
 import picocli.CommandLine.Option;
 
 /** The simulated policies' tick, as the runtime scheduler's quantum. */
@@ -8,6 +9,7 @@ final class Quantum {
   @Option(
       names = "--quantum",
       defaultValue = FidelityCommand.DEFAULT_QUANTUM,
-      description = "The policies' tick, as the scheduler's (default ${DEFAULT-VALUE}).")
+      showDefaultValue = Visibility.ALWAYS,
+      description = "The policies' tick, as the scheduler's.")
   String quantum;
 }

@@ -1,5 +1,6 @@
 package dev.tailor.cli;
 
+import picocli.CommandLine.Help.Visibility;
 import picocli.CommandLine.Option;
 
 /** The threads a simulated machine (in {@code aggregate}, each shard) has. */
@@ -8,6 +9,7 @@ final class SimulatedCores {
   @Option(
       names = "--cores",
       defaultValue = "16",
-      description = "Simulated threads (default ${DEFAULT-VALUE}).")
+      showDefaultValue = Visibility.ALWAYS,
+      description = "Simulated threads.")
   int cores;
 }

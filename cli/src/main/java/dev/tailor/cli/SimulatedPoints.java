@@ -1,5 +1,6 @@
 package dev.tailor.cli;
 
+import picocli.CommandLine.Help.Visibility;
 import picocli.CommandLine.Option;
 
 /** How many requests each point of a simulated study runs, and the seed of its randomness. */
@@ -8,12 +9,14 @@ final class SimulatedPoints {
   @Option(
       names = "--requests",
       defaultValue = "20000",
-      description = "Requests per point, 10%% of them warm-up (default ${DEFAULT-VALUE}).")
+      showDefaultValue = Visibility.ALWAYS,
+      description = "Requests per point, 10%% of them warm-up.")
   int requests;
 
   @Option(
       names = "--seed",
       defaultValue = "1",
-      description = "Seed of arrivals, request order and workload (default ${DEFAULT-VALUE}).")
+      showDefaultValue = Visibility.ALWAYS,
+      description = "Seed of arrivals, request order and workload.")
   long seed;
 }

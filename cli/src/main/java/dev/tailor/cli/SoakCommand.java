@@ -16,6 +16,7 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "soak",
     mixinStandardHelpOptions = true,
+    showDefaultValues = true,
     description = {
       "Run many requests of every troublesome kind through one scheduler under a policy whose"
           + " table files are swapped for good and corrupt ones, and check that every request"
@@ -25,44 +26,36 @@ final class SoakCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--requests",
-      defaultValue = "1000000",
-      description = "Requests to run (default ${DEFAULT-VALUE}).")
+  @Option(names = "--requests", defaultValue = "1000000", description = "Requests to run.")
   long requests;
 
-  @Option(
-      names = "--workers",
-      defaultValue = "4",
-      description = "The scheduler's threads (default ${DEFAULT-VALUE}).")
+  @Option(names = "--workers", defaultValue = "4", description = "The scheduler's threads.")
   int workers;
 
   @Option(
       names = "--callers",
       defaultValue = "2",
-      description =
-          "Application threads running a tenth of the requests on themselves (default"
-              + " ${DEFAULT-VALUE}).")
+      description = "Application threads running a tenth of the requests on themselves.")
   int callers;
 
   @Option(
       names = "--sample-every",
       defaultValue = "100000",
       paramLabel = "N",
-      description = "Requests between two heap samples (default ${DEFAULT-VALUE}).")
+      description = "Requests between two heap samples.")
   long sampleEvery;
 
   @Option(
       names = "--swap-every",
       defaultValue = "10000",
       paramLabel = "N",
-      description = "Requests between two table-file swaps (default ${DEFAULT-VALUE}).")
+      description = "Requests between two table-file swaps.")
   long swapEvery;
 
   @Option(
       names = "--seed",
       defaultValue = "20261123",
-      description = "Seed of every request's plan (default ${DEFAULT-VALUE}).")
+      description = "Seed of every request's plan.")
   long seed;
 
   @Override

@@ -5,6 +5,7 @@ import dev.tailor.studies.Workloads;
 import java.io.IOException;
 import java.nio.file.Path;
 import picocli.CommandLine;
+import picocli.CommandLine.Help.Visibility;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
@@ -14,18 +15,15 @@ import picocli.CommandLine.ParameterException;
  */
 final class StudyWorkload {
 
-  @Option(
-      names = "--profile",
-      paramLabel = "FILE",
-      description = "A demand profile with unit times (./tailor profile); default: --lognormal.")
+  @Option(names = "--profile", paramLabel = "FILE", description = "A profile with unit times.")
   Path profile;
 
   @Option(
       names = "--lognormal",
       paramLabel = "MEAN,SD[,SERIAL]",
       defaultValue = Workloads.DEFAULT_LOGNORMAL,
-      description =
-          "Tail-control's log-normal work when no --profile is given (default ${DEFAULT-VALUE}).")
+      showDefaultValue = Visibility.ALWAYS,
+      description = "Tail-control's log-normal work, without --profile.")
   String lognormal;
 
   /**

@@ -27,6 +27,13 @@ final class Usage {
     return check(spec, "", body);
   }
 
+  /** A usage error with {@code message} unless {@code ok}. */
+  static void require(CommandSpec spec, boolean ok, String message) {
+    if (!ok) {
+      throw new ParameterException(spec.commandLine(), message);
+    }
+  }
+
   /** A duration option in nanoseconds, or a usage error naming it. */
   static long duration(CommandSpec spec, String option, String text) {
     return check(spec, option + ": ", () -> Durations.parseNanos(text));

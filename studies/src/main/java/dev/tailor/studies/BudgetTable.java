@@ -1,5 +1,6 @@
 package dev.tailor.studies;
 
+import dev.tailor.core.Durations;
 import dev.tailor.sim.budget.BudgetStudy;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +25,33 @@ public final class BudgetTable implements Study<Double> {
     this.cores = cores;
     this.utilizations = List.copyOf(utilizations);
     this.budgets = List.copyOf(budgets);
+  }
+
+  /**
+   * How often a budget is resized: {@code text} a duration such as {@code 5ms}, or a multiple of
+   * the mean request work such as {@code 0.5x}, as McClure et al.'s 5 us interval is of their 10 us
+   * tasks.
+   *
+   * @throws IllegalArgumentException if it is neither, or not positive
+   */
+  public static long periodNanos(String text, double meanWork) {
+    String p = text.trim();
+    try {
+      long n =
+          p.endsWith("x")
+              ? Math.round(Double.parseDouble(p.substring(0, p.length() - 1)) * meanWork)
+              : Durations.parseNanos(p);
+      if (n >= 1) {
+        return n;
+      }
+    } catch (IllegalArgumentException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(
+        "expected a positive duration such as 5ms or a multiple of the mean work such as 0.5x,"
+            + " got '"
+            + text
+            + "'");
   }
 
   @Override
