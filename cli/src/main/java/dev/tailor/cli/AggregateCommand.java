@@ -1,22 +1,18 @@
 package dev.tailor.cli;
 
-import dev.tailor.core.Durations;
 import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.cluster.ShardWork;
-import dev.tailor.studies.Cells;
 import dev.tailor.studies.Clusters;
 import dev.tailor.studies.ShardQuantiles;
 import dev.tailor.studies.StudyRunner;
 import dev.tailor.studies.SustainedLoads;
 import dev.tailor.studies.Workloads;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IDefaultValueProvider;
 import picocli.CommandLine.Mixin;
@@ -132,20 +128,11 @@ final class AggregateCommand implements Callable<Integer> {
         new Progress.Points(shards.length * policyList.size() * (works.size() + 1));
     StudyRunner runner = output.runner(spec);
     runner.line(
-        String.format(
-            Locale.ROOT,
-            "partition-aggregate cluster: %s shards of %d cores; %s; %s work model; merge %s;"
-                + " %d queries a point (10%% warm-up), Poisson, seed %d",
-            Arrays.stream(shards).mapToObj(Integer::toString).collect(Collectors.joining(",")),
-            simulated.cores,
-            profile != null ? "profile " + profile.getFileName() : base.environment().indexLabel(),
-            model.name().toLowerCase(Locale.ROOT),
-            Durations.format(mergeNanos),
-            points.requests,
-            points.seed));
-    runner.title(
-        "(a) The aggregator's P99 against a shard's high quantiles, at utilization "
-            + Cells.plain(utilization));
+        clusters.describe(
+            shards,
+            profile != null
+                ? "profile " + profile.getFileName()
+                : base.environment().indexLabel()));
     ShardQuantiles quantiles = new ShardQuantiles(clusters, works, shards, policyList, utilization);
     Usage.check(
         spec,
@@ -156,14 +143,6 @@ final class AggregateCommand implements Callable<Integer> {
                     progress(
                         "  (a) N=%d %s %s (%s)%n",
                         p.shards(), p.work().mode(), p.policy(), progress.pointDone())));
-    runner.title(
-        String.format(
-            Locale.ROOT,
-            "(b) The highest load at which each policy keeps the aggregator's P99 within %s"
-                + " (%s, bisection to %s in utilization)",
-            Durations.format(targetNanos),
-            works.get(0),
-            Cells.plain(tolerance)));
     SustainedLoads sustained =
         new SustainedLoads(clusters, works.get(0), shards, policyList, targetNanos, tolerance);
     Usage.check(

@@ -103,7 +103,6 @@ final class BalanceCommand implements Callable<Integer> {
     for (ServiceTimes service : services) {
       BalanceTable table =
           new BalanceTable(service, cores, loads, points.requests, points.seed, balancers);
-      runner.title(service.toString());
       Usage.check(spec, () -> runner.run(table));
       runner.line("");
       runner.line(table.verdict(tolerance / 100));

@@ -107,7 +107,6 @@ final class BudgetCommand implements Callable<Integer> {
             points.requests,
             points.seed));
     for (int c : cores) {
-      runner.title(c + " cores");
       Usage.check(spec, () -> runner.run(new BudgetTable(study, c, utilizations, budgets)));
     }
     return 0;

@@ -41,6 +41,11 @@ public final class BalanceTable implements Study<BalanceTable.Point> {
   }
 
   @Override
+  public String title() {
+    return service.toString();
+  }
+
+  @Override
   public List<Table.Column> columns() {
     List<Table.Column> out = new ArrayList<>();
     out.add(Table.Column.number("cores"));

@@ -55,6 +55,11 @@ public final class BudgetTable implements Study<Double> {
   }
 
   @Override
+  public String title() {
+    return cores + " cores";
+  }
+
+  @Override
   public List<Table.Column> columns() {
     List<Table.Column> out = new ArrayList<>();
     out.add(Table.Column.number("util"));

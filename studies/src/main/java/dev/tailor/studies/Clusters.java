@@ -1,9 +1,13 @@
 package dev.tailor.studies;
 
+import dev.tailor.core.Durations;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.cluster.Cluster;
 import dev.tailor.sim.cluster.ShardWork;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
 
 /**
  * The simulated partition-aggregate clusters a study compares: the same queries, shards of the same
@@ -23,6 +27,23 @@ public record Clusters(
     Simulator.WorkModel model,
     int requests,
     long seed) {
+
+  /**
+   * The line that heads a study of these clusters: their shard counts, cores, {@code source} (what
+   * the queries are), work model, merge cost, queries a point and seed.
+   */
+  public String describe(int[] shards, String source) {
+    return Cells.f(
+        "partition-aggregate cluster: %s shards of %d cores; %s; %s work model; merge %s; %d"
+            + " queries a point (10%% warm-up), Poisson, seed %d",
+        Arrays.stream(shards).mapToObj(Integer::toString).collect(Collectors.joining(",")),
+        cores,
+        source,
+        model.name().toLowerCase(Locale.ROOT),
+        Durations.format(mergeNanos),
+        requests,
+        seed);
+  }
 
   /**
    * The cluster of {@code shards} shards running {@code policy}.

@@ -38,6 +38,12 @@ public final class ShardQuantiles implements Study<ShardQuantiles.Point> {
   }
 
   @Override
+  public String title() {
+    return "(a) The aggregator's P99 against a shard's high quantiles, at utilization "
+        + Cells.plain(utilization);
+  }
+
+  @Override
   public List<Table.Column> columns() {
     List<Table.Column> out = new ArrayList<>();
     out.add(Table.Column.number("shards"));

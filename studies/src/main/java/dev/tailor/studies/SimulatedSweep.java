@@ -4,12 +4,14 @@ import dev.tailor.core.policy.DegreeCap;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.load.Sweep;
+import dev.tailor.load.report.Report;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.PointResult;
 import dev.tailor.sim.HindsightOracle;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.PointPlan;
 import dev.tailor.sim.arrival.SweepPlan;
+import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -36,30 +38,29 @@ public record SimulatedSweep(
     long seed,
     int cap) {
 
-  /** Told of each point as it is simulated. */
-  public interface Listener {
-    /** A bare oracle was tuned at {@code point}. */
-    void tuned(PointPlan point, HindsightOracle.Tuned tuned);
-
-    /** {@code result} of {@code point} is done. */
-    void done(PointPlan point, PointResult result);
-  }
-
-  /** The number of points: rates times seeds times policies. */
-  public int size() {
-    return rates.size() * seeds * policies.size();
-  }
-
-  /** Simulates every point, the policies innermost; each result carries its repetition. */
-  public List<PointResult> run(Listener listener) {
+  /**
+   * Simulates every point, the policies innermost, each result carrying its repetition; a line per
+   * point (and per oracle tuned) goes to {@code log}.
+   */
+  public List<PointResult> run(PrintWriter log) {
+    PointProgress progress = new PointProgress(rates.size() * seeds * policies.size());
     List<PointResult> points = new ArrayList<>();
     for (double rate : rates) {
       for (int s = 0; s < seeds; s++) {
         PointPlan point = plan.withSeed(seed + s).point(rate, profile.requests().size());
         for (String policy : policies) {
-          PointResult p = simulate(policy, point, listener).withRepetition(s + 1);
+          PointResult p = simulate(policy, point, log).withRepetition(s + 1);
           points.add(p);
-          listener.done(point, p);
+          log.printf(
+              "  %-16s %8.1f rps%s: p50 %8.2f ms  p99 %8.2f ms%s  (%s)%n",
+              Report.displayName(p.policy()),
+              rate,
+              seeds > 1 ? ", seed " + point.seed() : "",
+              p.latencyAt("p50") / 1e6,
+              p.latencyAt("p99") / 1e6,
+              p.saturated() ? "  SATURATED" : "",
+              progress.pointDone());
+          log.flush();
         }
       }
     }
@@ -70,11 +71,13 @@ public record SimulatedSweep(
    * Simulates one point of a policy under the degree cap; a bare oracle is tuned on the point,
    * capped at the cap or else at the simulated cores.
    */
-  private PointResult simulate(String policy, PointPlan point, Listener listener) {
+  private PointResult simulate(String policy, PointPlan point, PrintWriter log) {
     if (HindsightOracle.isTuned(policy)) {
       HindsightOracle.Tuned tuned =
           HindsightOracle.tune(profile, config, point, corpus, cap > 0 ? cap : config.workers());
-      listener.tuned(point, tuned);
+      log.printf(
+          "  oracle at %.1f rps, seed %d, budgets tried: %s%n",
+          point.offeredRps(), point.seed(), tuned.describe());
       return tuned.result();
     }
     String concrete = Sweep.atLoad(policy, point.offeredRps());

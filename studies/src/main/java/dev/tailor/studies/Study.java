@@ -9,6 +9,11 @@ import java.util.List;
  */
 public interface Study<P> {
 
+  /** The heading of the study's table, or null for none. */
+  default String title() {
+    return null;
+  }
+
   /** The table's columns. */
   List<Table.Column> columns();
 

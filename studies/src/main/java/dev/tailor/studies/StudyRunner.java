@@ -35,6 +35,9 @@ public final class StudyRunner {
    */
   public <P> Table run(Study<P> study, BiConsumer<? super P, List<String>> done) {
     Table table = new Table(study.columns());
+    if (study.title() != null) {
+      title(study.title());
+    }
     out.print(format.header(table.columns()));
     out.flush();
     for (P point : study.points()) {
@@ -47,8 +50,8 @@ public final class StudyRunner {
     return table;
   }
 
-  /** A section's title before its table: a Markdown heading, a {@code #} line in CSV. */
-  public void title(String title) {
+  /** A table's title: a Markdown heading, a {@code #} line in CSV. */
+  private void title(String title) {
     out.print(
         format == Table.Format.MARKDOWN
             ? String.format("%n## %s%n%n", title)

@@ -1,5 +1,6 @@
 package dev.tailor.studies;
 
+import dev.tailor.core.Durations;
 import dev.tailor.sim.cluster.ShardWork;
 import dev.tailor.sim.cluster.SustainedLoad;
 import java.util.ArrayList;
@@ -36,6 +37,14 @@ public final class SustainedLoads implements Study<Integer> {
     this.policies = List.copyOf(policies);
     this.targetNanos = targetNanos;
     this.tolerance = tolerance;
+  }
+
+  @Override
+  public String title() {
+    return Cells.f(
+        "(b) The highest load at which each policy keeps the aggregator's P99 within %s (%s,"
+            + " bisection to %s in utilization)",
+        Durations.format(targetNanos), work, Cells.plain(tolerance));
   }
 
   @Override
