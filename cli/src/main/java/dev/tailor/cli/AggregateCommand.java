@@ -11,7 +11,6 @@ import dev.tailor.studies.SustainedLoads;
 import dev.tailor.studies.Workloads;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IDefaultValueProvider;
@@ -124,44 +123,23 @@ final class AggregateCommand implements Callable<Integer> {
     DemandProfile base = workload();
     Clusters clusters =
         new Clusters(base, simulated.cores, mergeNanos, model, points.requests, points.seed);
-    Progress.Points progress =
-        new Progress.Points(shards.length * policyList.size() * (works.size() + 1));
-    StudyRunner runner = output.runner(spec);
+    ShardQuantiles quantiles = new ShardQuantiles(clusters, works, shards, policyList, utilization);
+    SustainedLoads sustained =
+        new SustainedLoads(clusters, works.get(0), shards, policyList, targetNanos, tolerance);
+    StudyRunner runner =
+        output
+            .runner(spec)
+            .logging(
+                spec.commandLine().getErr(), quantiles.points().size() + sustained.points().size());
     runner.line(
         clusters.describe(
             shards,
             profile != null
                 ? "profile " + profile.getFileName()
                 : base.environment().indexLabel()));
-    ShardQuantiles quantiles = new ShardQuantiles(clusters, works, shards, policyList, utilization);
-    Usage.check(
-        spec,
-        () ->
-            runner.run(
-                quantiles,
-                (p, row) ->
-                    progress(
-                        "  (a) N=%d %s %s (%s)%n",
-                        p.shards(), p.work().mode(), p.policy(), progress.pointDone())));
-    SustainedLoads sustained =
-        new SustainedLoads(clusters, works.get(0), shards, policyList, targetNanos, tolerance);
-    Usage.check(
-        spec,
-        () ->
-            runner.run(
-                sustained,
-                (n, row) -> {
-                  for (int i = 0; i < policyList.size(); i++) {
-                    progress(
-                        "  (b) N=%d %s: %s (%s)%n",
-                        n, policyList.get(i), row.get(i + 1), progress.pointDone());
-                  }
-                }));
+    Usage.check(spec, () -> runner.run(quantiles));
+    Usage.check(spec, () -> runner.run(sustained));
     return 0;
-  }
-
-  private void progress(String format, Object... args) {
-    spec.commandLine().getErr().printf(Locale.ROOT, format, args).flush();
   }
 
   private void checkRanges() {

@@ -33,22 +33,16 @@ final class SimulateCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   static final class Source {
-    @Option(
-        names = "--profile",
-        paramLabel = "FILE",
-        description = "A demand profile (./tailor profile).")
+    @Option(names = "--profile", paramLabel = "FILE", description = "A demand profile.")
     Path profile;
 
-    @Option(
-        names = "--parametric",
-        paramLabel = "N",
-        description = "N requests of the paper-shaped parametric profile.")
+    @Option(names = "--parametric", paramLabel = "N", description = "N paper-shaped requests.")
     Integer parametric;
 
     @Option(
         names = "--lognormal",
         paramLabel = "MEAN,SD[,SERIAL]",
-        description = "--requests requests of tail-control's log-normal work, e.g. 10ms,13ms.")
+        description = "Tail-control's log-normal work.")
     String lognormal;
   }
 
@@ -58,7 +52,7 @@ final class SimulateCommand implements Callable<Integer> {
   @Option(
       names = "--synthetic-error",
       paramLabel = "SIGMA",
-      description = "Attach synthetic predictions: each true time times exp(SIGMA*Z), Z normal.")
+      description = "Predictions off by exp(SIGMA*Z), Z normal.")
   Double syntheticError;
 
   @Mixin SweepOptions sweep;
@@ -78,31 +72,27 @@ final class SimulateCommand implements Callable<Integer> {
   @Option(
       names = "--model",
       defaultValue = "fluid",
-      description =
-          "Work model: fluid (Few-to-Many's) or units (the runtime's; needs unit times). Default"
-              + " ${DEFAULT-VALUE}.")
+      description = "fluid or units (default ${DEFAULT-VALUE}).")
   Simulator.WorkModel model;
 
   @Option(
       names = "--save-profile",
       paramLabel = "FILE",
-      description = "Also write the profile simulated, scaled if --time-scale says so.")
+      description = "Also write the profile simulated.")
   Path saveProfile;
 
   @Option(
       names = "--time-scale",
       defaultValue = "1",
       paramLabel = "F",
-      description =
-          "Multiply every profiled time by F before simulating (default ${DEFAULT-VALUE}).")
+      description = "Scale every time by F (default ${DEFAULT-VALUE}).")
   double timeScale;
 
   @Option(
       names = "--seeds",
       defaultValue = "1",
       paramLabel = "N",
-      description =
-          "Repeat every point with seeds --seed, --seed + 1, ... (default ${DEFAULT-VALUE}).")
+      description = "Seeds per point (default ${DEFAULT-VALUE}).")
   int seeds;
 
   @Override

@@ -38,11 +38,7 @@ final class SweepOptions {
       description = "Policy specifications, comma-separated (default ${DEFAULT-VALUE}).")
   String policyList;
 
-  @Option(
-      names = "--rps",
-      split = ",",
-      required = true,
-      description = "Offered loads, requests per second, e.g. 5,10,20.")
+  @Option(names = "--rps", split = ",", required = true, description = "Offered loads, req/s.")
   List<Double> rps;
 
   @Option(
@@ -71,9 +67,7 @@ final class SweepOptions {
       description = "The latency target (SLO) the report judges miss ratios by, e.g. 20ms.")
   Long target;
 
-  @Option(
-      names = "--cdf-rps",
-      description = "The load whose latency CDF is plotted (default: the highest unsaturated).")
+  @Option(names = "--cdf-rps", description = "The CDF plot's load (default: highest unsaturated).")
   Double cdfRps;
 
   @Option(names = "--out", description = "The report's directory (default: reports/COMMAND-TIME).")
@@ -87,10 +81,7 @@ final class SweepOptions {
           "Run every point N times, the policies in rotating order (default ${DEFAULT-VALUE}).")
   int repeat;
 
-  @Option(
-      names = "--max-degree",
-      paramLabel = "N",
-      description = "No request gets more than N threads (default: no cap).")
+  @Option(names = "--max-degree", paramLabel = "N", description = "Degree cap (default: none).")
   Integer maxDegree;
 
   /** The policy specifications ({@link PolicyList}); an unknown name fails, listing the known. */
@@ -98,11 +89,7 @@ final class SweepOptions {
     return PolicyList.parse(policyList, rps);
   }
 
-  /**
-   * The repetitions, checked.
-   *
-   * @throws IllegalArgumentException if {@code --repeat} is below 1
-   */
+  /** The repetitions; an {@link IllegalArgumentException} if {@code --repeat} is below 1. */
   int repetitions() {
     if (repeat < 1) {
       throw new IllegalArgumentException("--repeat must be >= 1, got " + repeat);
@@ -110,11 +97,7 @@ final class SweepOptions {
     return repeat;
   }
 
-  /**
-   * The degree cap, or 0 for none.
-   *
-   * @throws IllegalArgumentException if {@code --max-degree} is below 1
-   */
+  /** The degree cap, or 0 for none; an {@link IllegalArgumentException} below 1. */
   int degreeCap() {
     if (maxDegree == null) {
       return 0;

@@ -2,7 +2,6 @@ package dev.tailor.studies;
 
 import java.io.PrintWriter;
 import java.util.List;
-import java.util.function.BiConsumer;
 
 /**
  * Runs a study's points in order and writes its table as the rows come, so that a long study shows
@@ -12,11 +11,23 @@ public final class StudyRunner {
 
   private final Table.Format format;
   private final PrintWriter out;
+  private PrintWriter log;
+  private PointProgress progress;
 
   /** A runner writing tables in {@code format} to {@code out}. */
   public StudyRunner(Table.Format format, PrintWriter out) {
     this.format = format;
     this.out = out;
+  }
+
+  /**
+   * From now on, also writes each row to {@code log} when it is done, with how many of {@code
+   * points} (over every table to come) are done and about how long the rest will take.
+   */
+  public StudyRunner logging(PrintWriter log, int points) {
+    this.log = log;
+    this.progress = new PointProgress(points);
+    return this;
   }
 
   /** The format tables are written in. */
@@ -26,14 +37,6 @@ public final class StudyRunner {
 
   /** Runs every point of {@code study}, writing each row when it is done; returns the table. */
   public <P> Table run(Study<P> study) {
-    return run(study, (point, row) -> {});
-  }
-
-  /**
-   * Runs every point of {@code study}, writing each row when it is done and then telling {@code
-   * done} of it; returns the table.
-   */
-  public <P> Table run(Study<P> study, BiConsumer<? super P, List<String>> done) {
     Table table = new Table(study.columns());
     if (study.title() != null) {
       title(study.title());
@@ -45,7 +48,10 @@ public final class StudyRunner {
       table.add(row);
       out.print(format.row(row));
       out.flush();
-      done.accept(point, row);
+      if (log != null) {
+        log.printf("  %s (%s)%n", String.join(" | ", row), progress.pointDone());
+        log.flush();
+      }
     }
     return table;
   }
