@@ -8,7 +8,6 @@ import dev.tailor.studies.ClassesTable;
 import dev.tailor.studies.StudyRunner;
 import dev.tailor.studies.Workloads;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -89,16 +88,7 @@ final class ClassesCommand implements Callable<Integer> {
             floors,
             utilizations);
     StudyRunner runner = output.runner(spec);
-    runner.line(
-        String.format(
-            Locale.ROOT,
-            "%d cores, policy %s, mix %s, background floor %d thread(s), mean profiled work %.2f"
-                + " ms, unit model",
-            cores,
-            policy,
-            classMix,
-            floors[PriorityClass.BACKGROUND.ordinal()],
-            demand.meanSequentialNanos() / 1e6));
+    runner.line(table.describe());
     runner.run(table);
     return 0;
   }

@@ -7,6 +7,7 @@ import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.Calibration;
 import dev.tailor.sim.arrival.SweepPlan;
 import java.io.PrintWriter;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -16,10 +17,8 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code tailor fidelity}: how far to trust the simulator. For every measured point of a replay's
- * report it simulates the same profile, policy, rate, arrival sequence and query order, and prints
- * the simulated P50 and P99 beside the measured ones, with their relative error, and given a
- * latency target the replay recorded, the miss ratio at it.
+ * {@code tailor fidelity}: how far to trust the simulator ({@link FidelityReport}): every measured
+ * point of a replay's report simulated as it was replayed, beside what was measured.
  */
 @Command(
     name = "fidelity",
@@ -46,9 +45,7 @@ final class FidelityCommand implements Callable<Integer> {
       description = "The replay's arrival process (default ${DEFAULT-VALUE}).")
   String arrivals;
 
-  @Option(
-      names = "--cores",
-      description = "Simulated threads (default: the cores the profile was taken on).")
+  @Option(names = "--cores", description = "Simulated threads (default: the profile's cores).")
   Integer cores;
 
   @Mixin Quantum quantum;
@@ -85,10 +82,8 @@ final class FidelityCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }
-    String warning = FidelityReport.mismatchWarning(written.comparison());
-    if (warning != null) {
-      err.println(warning);
-    }
+    Optional.ofNullable(FidelityReport.mismatchWarning(written.comparison()))
+        .ifPresent(err::println);
     if (target != null && !FidelityTable.recordsTarget(written.comparison(), target)) {
       err.printf(
           "warning: the report's points did not record misses at %s, so the table has none;"
@@ -96,10 +91,10 @@ final class FidelityCommand implements Callable<Integer> {
           Durations.format(target), Durations.format(target));
     }
     err.flush();
-    PrintWriter out = spec.commandLine().getOut();
-    out.print(written.table());
-    out.printf("written to %s%n", written.file());
-    out.flush();
+    spec.commandLine()
+        .getOut()
+        .printf("%swritten to %s%n", written.table(), written.file())
+        .flush();
     return 0;
   }
 }

@@ -35,27 +35,19 @@ final class SoakCommand implements Callable<Integer> {
   @Option(
       names = "--callers",
       defaultValue = "2",
-      description = "Application threads running a tenth of the requests on themselves.")
+      description = "Threads running a tenth themselves.")
   int callers;
 
   @Option(
       names = "--sample-every",
       defaultValue = "100000",
-      paramLabel = "N",
-      description = "Requests between two heap samples.")
+      description = "Requests a heap sample.")
   long sampleEvery;
 
-  @Option(
-      names = "--swap-every",
-      defaultValue = "10000",
-      paramLabel = "N",
-      description = "Requests between two table-file swaps.")
+  @Option(names = "--swap-every", defaultValue = "10000", description = "Requests a table swap.")
   long swapEvery;
 
-  @Option(
-      names = "--seed",
-      defaultValue = "20261123",
-      description = "Seed of every request's plan.")
+  @Option(names = "--seed", defaultValue = "20261123", description = "Seed of the plans.")
   long seed;
 
   @Override
@@ -63,13 +55,7 @@ final class SoakCommand implements Callable<Integer> {
     FaultSoak.Options options =
         new FaultSoak.Options(requests, workers, callers, sampleEvery, swapEvery, seed);
     PrintWriter err = spec.commandLine().getErr();
-    SoakReport report =
-        FaultSoak.run(
-            options,
-            line -> {
-              err.println(line);
-              err.flush();
-            });
+    SoakReport report = FaultSoak.run(options, line -> err.printf("%s%n", line).flush());
     PrintWriter out = spec.commandLine().getOut();
     report.lines().forEach(out::println);
     out.flush();

@@ -48,6 +48,18 @@ public final class ClassesTable implements Study<Double> {
     this.utilizations = List.copyOf(utilizations);
   }
 
+  /** The line that heads the study: cores, policy, mix, the background's floor, the mean work. */
+  public String describe() {
+    return Cells.f(
+        "%d cores, policy %s, mix %s, background floor %d thread(s), mean profiled work %.2f ms,"
+            + " unit model",
+        config.workers(),
+        policy,
+        mix,
+        floors[PriorityClass.BACKGROUND.ordinal()],
+        demand.meanSequentialNanos() / 1e6);
+  }
+
   @Override
   public List<Table.Column> columns() {
     return List.of(
