@@ -102,7 +102,7 @@ final class BalanceCommand implements Callable<Integer> {
             points.seed));
     for (ServiceTimes service : services) {
       BalanceTable table =
-          new BalanceTable(service, cores, loads, points.requests, points.seed, balancers);
+          new BalanceTable(service, balancers, cores, loads, points.requests, points.seed);
       Usage.check(spec, () -> runner.run(table));
       runner.line("");
       runner.line(table.verdict(tolerance / 100));

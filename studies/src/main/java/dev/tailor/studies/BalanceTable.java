@@ -24,14 +24,17 @@ public final class BalanceTable implements Study<BalanceTable.Point> {
   private final List<Balancer> balancers;
   private final List<BalanceStudy.Cell> cells = new ArrayList<>();
 
-  /** The study of {@code service} under {@code balancers}, as {@link BalanceStudy#sweep}. */
+  /**
+   * The study of {@code service} under {@code balancers} at every core count and load, as {@link
+   * BalanceStudy#sweep}.
+   */
   public BalanceTable(
       ServiceTimes service,
+      List<Balancer> balancers,
       int[] cores,
       double[] loads,
       int requests,
-      long seed,
-      List<Balancer> balancers) {
+      long seed) {
     this.service = service;
     this.cores = cores.clone();
     this.loads = loads.clone();
