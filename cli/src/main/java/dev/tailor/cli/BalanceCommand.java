@@ -55,10 +55,7 @@ final class BalanceCommand implements Callable<Integer> {
   @Option(names = "--queue-op", defaultValue = "100ns", description = "Single queue's lock hold.")
   String queueOp;
 
-  @Option(
-      names = "--queue-contention",
-      defaultValue = "0ns",
-      description = "Added to that hold per operation already waiting on the lock.")
+  @Option(names = "--queue-contention", defaultValue = "0ns", description = "Added per waiter.")
   String queueContention;
 
   @Option(names = "--steal-check", defaultValue = "100ns", description = "Cost of a steal check.")

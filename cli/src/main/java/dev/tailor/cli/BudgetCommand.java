@@ -57,10 +57,7 @@ final class BudgetCommand implements Callable<Integer> {
   @Option(names = "--policy", defaultValue = "seq", description = "The search policy.")
   String policy;
 
-  @Option(
-      names = "--period",
-      defaultValue = "0.5x",
-      description = "How often the budget is resized: a duration or a multiple of the mean work.")
+  @Option(names = "--period", defaultValue = "0.5x", description = "Resize period, or x mean work.")
   String period;
 
   @Option(names = "--min-threads", defaultValue = "1", description = "The least budget.")
