@@ -30,11 +30,6 @@ public final class StudyRunner {
     return this;
   }
 
-  /** The format tables are written in. */
-  public Table.Format format() {
-    return format;
-  }
-
   /** Runs every point of {@code study}, writing each row when it is done; returns the table. */
   public <P> Table run(Study<P> study) {
     Table table = new Table(study.columns());
