@@ -32,8 +32,8 @@ final class BudgetOptions {
       names = "--budget",
       paramLabel = "SPEC",
       description =
-          "An elastic worker budget: static, delay-range[:LO,HI] or utilization-range[:LO,HI]"
-              + " (McClure et al., NSDI'22). Default: every worker, always.")
+          "An elastic worker budget: static, delay-range[:LO,HI] or utilization-range[:LO,HI]."
+              + " Default: every worker, always.")
   String budget;
 
   @Option(
@@ -53,12 +53,7 @@ final class BudgetOptions {
   @Option(
       names = "--index-beside",
       paramLabel = "FILE",
-      description =
-          "Line documents to index into a second, in-memory index on the cores the budget"
-              + " returns, in chunks of "
-              + CHUNK_DOCS
-              + " documents, round and round until the server stops: background work to share"
-              + " the machine with. Needs --budget.")
+      description = "Line documents to index on the cores the budget returns; needs --budget.")
   Path indexBeside;
 
   /**
@@ -80,9 +75,8 @@ final class BudgetOptions {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--budget: " + e.getMessage(), e);
     }
-    Duration period;
     try {
-      period = Duration.ofNanos(Durations.parseNanos(budgetPeriod));
+      Duration period = Duration.ofNanos(Durations.parseNanos(budgetPeriod));
       builder.elasticBudget(policy, budgetMin, period);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--budget-min/--budget-period: " + e.getMessage(), e);
@@ -103,7 +97,11 @@ final class BudgetOptions {
     return indexBeside != null;
   }
 
-  /** Starts indexing beside search if asked; the returned object counts and stops it (once). */
+  /**
+   * Starts indexing beside search if asked: the line documents into a second, in-memory index, in
+   * chunks of {@value #CHUNK_DOCS} documents on the cores the budget returns, round and round until
+   * stopped. The returned object counts and stops it (once).
+   */
   Running startBeside(Scheduler scheduler, Analyzer analyzer, PrintWriter err) throws IOException {
     if (indexBeside == null) {
       return new Running() {
@@ -116,8 +114,16 @@ final class BudgetOptions {
         public void close() {}
       };
     }
-    Beside beside = new Beside(indexBeside, analyzer);
-    beside.indexing.startOnReturnedCores(scheduler.returnedCores(), scheduler.workers());
+    LineDocsFeed feed = new LineDocsFeed(indexBeside);
+    IndexWriter writer =
+        new IndexWriter(
+            new ByteBuffersDirectory(),
+            new IndexWriterConfig(analyzer)
+                .setRAMBufferSizeMB(16)
+                .setMergePolicy(NoMergePolicy.INSTANCE)
+                .setMergeScheduler(new SerialMergeScheduler()));
+    BackgroundIndexing indexing = new BackgroundIndexing(writer, feed::next, CHUNK_DOCS);
+    indexing.startOnReturnedCores(scheduler.returnedCores(), scheduler.workers());
     err.printf(
         "indexing %s beside search on the cores the budget %s returns%n",
         indexBeside, scheduler.budget() < scheduler.workers() ? "now" : "will");
@@ -125,46 +131,19 @@ final class BudgetOptions {
     return new Running() {
       @Override
       public long indexed() {
-        return beside.indexing.indexed();
+        return indexing.indexed();
       }
 
       @Override
       public void close() throws Exception {
         if (stopped.compareAndSet(false, true)) { // the shutdown hook and the command both stop it
-          long n = beside.indexing.stop();
-          err.printf("indexed %,d documents beside search%n", n);
+          err.printf("indexed %,d documents beside search%n", indexing.stop());
           err.flush();
-          beside.close();
+          try (feed) {
+            writer.rollback();
+          }
         }
       }
     };
-  }
-
-  /** The second index and what feeds it. */
-  private static final class Beside implements AutoCloseable {
-    private final LineDocsFeed feed;
-    private final IndexWriter writer;
-    private final BackgroundIndexing indexing;
-
-    Beside(Path file, Analyzer analyzer) throws IOException {
-      this.feed = new LineDocsFeed(file);
-      this.writer =
-          new IndexWriter(
-              new ByteBuffersDirectory(),
-              new IndexWriterConfig(analyzer)
-                  .setRAMBufferSizeMB(16)
-                  .setMergePolicy(NoMergePolicy.INSTANCE)
-                  .setMergeScheduler(new SerialMergeScheduler()));
-      this.indexing = new BackgroundIndexing(writer, feed::next, CHUNK_DOCS);
-    }
-
-    @Override
-    public void close() throws IOException {
-      try {
-        writer.rollback();
-      } finally {
-        feed.close();
-      }
-    }
   }
 }

@@ -8,6 +8,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -22,29 +23,14 @@ import picocli.CommandLine.Spec;
     name = "calibrate",
     mixinStandardHelpOptions = true,
     description = {
-      "Derive the simulator's calibration for this machine and workload from a replay's report:"
-          + " the served run time over the profiled time, and the wake-up, completion and"
-          + " send-lag distributions of the requests of seq at the report's lightest load (all"
-          + " its repetitions). simulate, fidelity, replay, tables tune, tables build tpc,"
-          + " classes and budget take the file as --calibration."
+      "Derive the simulator's calibration (--calibration FILE) from a replay's report that ran seq"
+          + " at its lightest load."
     })
 final class CalibrateCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--report",
-      required = true,
-      paramLabel = "DIR",
-      description = "A replay's report directory (with points/*.json) that ran seq.")
-  Path report;
-
-  @Option(
-      names = "--profile",
-      required = true,
-      paramLabel = "FILE",
-      description = "The demand profile of the replayed queries.")
-  Path profile;
+  @Mixin ReplayedRun replayed;
 
   @Option(
       names = "--out",
@@ -55,10 +41,10 @@ final class CalibrateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    DemandProfile demand = DemandProfile.read(profile);
+    DemandProfile demand = DemandProfile.read(replayed.profile);
     Calibration c;
     try {
-      c = CalibrationFit.fromReport(MeasuredReport.read(report), demand);
+      c = CalibrationFit.fromReport(MeasuredReport.read(replayed.report), demand);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }

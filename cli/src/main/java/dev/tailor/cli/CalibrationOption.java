@@ -18,11 +18,14 @@ final class CalibrationOption {
       names = "--calibration",
       paramLabel = "FILE",
       description =
-          "Charge every simulated request what a served one costs on the machine the calibration"
-              + " was measured on beyond its profiled time (./tailor calibrate): the run time's"
-              + " scale, the wake-up, the completion and the client's send lag, as measured"
-              + " distributions. Refused for a profile of another machine or workload.")
+          "Charge every simulated request what a served one cost beyond its profiled time"
+              + " (./tailor calibrate).")
   Path file;
+
+  /** Whether {@code --calibration} was given. */
+  boolean given() {
+    return file != null;
+  }
 
   /**
    * The calibration, checked against {@code profile}, or null if none was given. A warning (older
@@ -30,11 +33,6 @@ final class CalibrationOption {
    *
    * @throws IOException naming the file and field, if it cannot be read or does not fit the profile
    */
-  /** Whether {@code --calibration} was given. */
-  boolean given() {
-    return file != null;
-  }
-
   Calibration load(DemandProfile profile, PrintWriter err) throws IOException {
     if (file == null) {
       return null;

@@ -2,6 +2,7 @@ package dev.tailor.cli;
 
 import dev.tailor.corpora.Corpora;
 import dev.tailor.corpora.Corpus;
+import dev.tailor.corpora.DocSource;
 import dev.tailor.corpora.fetch.Dataset;
 import dev.tailor.corpora.fetch.Fetcher;
 import dev.tailor.corpora.wiki.Redirects;
@@ -10,6 +11,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Consumer;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -24,9 +26,7 @@ final class DataOptions {
   @Option(
       names = "--data-dir",
       paramLabel = "DIR",
-      description =
-          "Where fetched data is cached (git-ignored). Default: $TAILOR_DATA, else ./data in the"
-              + " checkout.")
+      description = "Where fetched data is cached. Default: $TAILOR_DATA, else ./data.")
   Path dataDir;
 
   Path dataDir() {
@@ -39,10 +39,7 @@ final class DataOptions {
         : TailorHome.root().resolve("data");
   }
 
-  /**
-   * The index {@code ./tailor demo} builds at its default size ({@link DemoCommand#DEFAULT_DOCS}),
-   * under the data directory; the search benchmarks default to it.
-   */
+  /** The index {@code ./tailor demo} builds at its default size, under the data directory. */
   Path demoIndex() {
     return dataDir().resolve("indexes").resolve("demo-" + DemoCommand.DEFAULT_DOCS);
   }
@@ -53,13 +50,7 @@ final class DataOptions {
   }
 
   Fetcher fetcher(PrintWriter err) {
-    return new Fetcher(
-        dataDir(),
-        TailorHome.root(),
-        line -> {
-          err.println(line);
-          err.flush();
-        });
+    return new Fetcher(dataDir(), TailorHome.root(), line -> err.printf("%s%n", line).flush());
   }
 
   /**
@@ -76,38 +67,7 @@ final class DataOptions {
     Dataset d = Dataset.byId(fileOrName);
     if (d != null && d.kind() == Dataset.Kind.CORPUS && !Files.exists(Path.of(fileOrName))) {
       Path file = fetcher(err).fetch(d).get(0);
-      Corpus c = Corpora.file(file, d.label(), strict, redirects, warnings);
-      return new Corpus() {
-        @Override
-        public String source() {
-          return d.id();
-        }
-
-        @Override
-        public String label() {
-          return c.label();
-        }
-
-        @Override
-        public dev.tailor.corpora.DocSource open() throws IOException {
-          return c.open();
-        }
-
-        @Override
-        public dev.tailor.corpora.DocSource openAt(long first) throws IOException {
-          return c.openAt(first);
-        }
-
-        @Override
-        public boolean seeksCheaply() {
-          return c.seeksCheaply();
-        }
-
-        @Override
-        public long count() throws IOException {
-          return c.count();
-        }
-      };
+      return new Named(d.id(), Corpora.file(file, d.label(), strict, redirects, warnings));
     }
     Path file = Path.of(fileOrName);
     if (!Files.isRegularFile(file)) {
@@ -118,6 +78,34 @@ final class DataOptions {
               + ")");
     }
     return Corpora.file(file, null, strict, redirects, warnings);
+  }
+
+  /** A fetched corpus under its dataset's name rather than its cached file's. */
+  private record Named(String source, Corpus corpus) implements Corpus {
+    @Override
+    public String label() {
+      return corpus.label();
+    }
+
+    @Override
+    public DocSource open() throws IOException {
+      return corpus.open();
+    }
+
+    @Override
+    public DocSource openAt(long first) throws IOException {
+      return corpus.openAt(first);
+    }
+
+    @Override
+    public boolean seeksCheaply() {
+      return corpus.seeksCheaply();
+    }
+
+    @Override
+    public long count() throws IOException {
+      return corpus.count();
+    }
   }
 
   /**
@@ -131,16 +119,11 @@ final class DataOptions {
       if (d == null || d.kind() != kind) {
         throw new ParameterException(
             spec.commandLine(),
-            "unknown "
-                + kind.name().toLowerCase(java.util.Locale.ROOT)
-                + " '"
-                + name
-                + "'; known: "
-                + String.join(", ", Dataset.ids(kind)));
+            String.format(
+                "unknown %s '%s'; known: %s",
+                kind.name().toLowerCase(Locale.ROOT), name, String.join(", ", Dataset.ids(kind))));
       }
-      for (Path p : fetcher(spec.commandLine().getErr()).fetch(d)) {
-        out.println(p);
-      }
+      fetcher(spec.commandLine().getErr()).fetch(d).forEach(out::println);
     }
     out.flush();
     return 0;

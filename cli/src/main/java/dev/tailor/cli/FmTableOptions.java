@@ -1,6 +1,5 @@
 package dev.tailor.cli;
 
-import dev.tailor.core.Durations;
 import dev.tailor.core.table.IntervalTable;
 import dev.tailor.tables.FmTableBuilder;
 import java.nio.file.Path;
@@ -19,11 +18,7 @@ final class FmTableOptions {
   @Option(names = "--out", required = true, paramLabel = "FILE", description = "The table JSON.")
   Path out;
 
-  @Option(
-      names = "--cores",
-      required = true,
-      paramLabel = "C",
-      description = "Cores of the machine the table is for.")
+  @Option(names = "--cores", required = true, paramLabel = "C", description = "The table's cores.")
   int cores;
 
   @Option(
@@ -33,11 +28,7 @@ final class FmTableOptions {
       description = "Highest degree (default ${DEFAULT-VALUE}).")
   int maxDegree;
 
-  @Option(
-      names = "--degrees",
-      split = ",",
-      paramLabel = "D",
-      description = "Only these degrees, e.g. 1,3 (default: 1..N).")
+  @Option(names = "--degrees", split = ",", paramLabel = "D", description = "Only these degrees.")
   int[] degrees;
 
   @Option(
@@ -47,10 +38,7 @@ final class FmTableOptions {
       description = "The grid's step (default ${DEFAULT-VALUE}).")
   String step;
 
-  @Option(
-      names = "--horizon",
-      paramLabel = "DURATION",
-      description = "The largest interval (default: the longest request's time).")
+  @Option(names = "--horizon", paramLabel = "DURATION", description = "The largest interval.")
   String horizon;
 
   @Option(
@@ -70,13 +58,10 @@ final class FmTableOptions {
       names = "--bin",
       defaultValue = "0",
       paramLabel = "N",
-      description = "Search over N demand bins instead of every request (default: every one).")
+      description = "Search over N demand bins (0: every request).")
   int bins;
 
-  @Option(
-      names = "--threads",
-      paramLabel = "N",
-      description = "Search threads (default: this machine's processors).")
+  @Option(names = "--threads", paramLabel = "N", description = "Search threads (default: all).")
   Integer threads;
 
   @Option(
@@ -84,28 +69,20 @@ final class FmTableOptions {
       defaultValue = "throughput",
       paramLabel = "MODE",
       description =
-          "throughput (default): each row for the arrival rate that produces its load, no waits;"
-              + " paper: the paper's Fig. 7 search, which delays requests under load and"
-              + " saturates a capped pool early.")
+          "throughput (default) or paper (Fig. 7's search, delaying requests under load).")
   String mode;
 
   /** The grid's options under a rule. */
   FmTableBuilder.Options options(CommandSpec spec, IntervalTable.Rule rule) {
-    try {
-      return new FmTableBuilder.Options(
-          cores,
-          rule,
-          maxDegree,
-          degrees,
-          duration(spec, "--step", step),
-          horizon == null ? 0 : duration(spec, "--horizon", horizon),
-          phi,
-          loads(spec),
-          bins,
-          threads != null ? threads : Runtime.getRuntime().availableProcessors());
-    } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
-    }
+    long stepNanos = duration(spec, "--step", step);
+    long horizonNanos = horizon == null ? 0 : duration(spec, "--horizon", horizon);
+    int q = loads(spec);
+    int n = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+    return Usage.check(
+        spec,
+        () ->
+            new FmTableBuilder.Options(
+                cores, rule, maxDegree, degrees, stepNanos, horizonNanos, phi, q, bins, n));
   }
 
   /** Whether {@code --mode} names the paper's rule; any other value but throughput fails. */
@@ -122,9 +99,8 @@ final class FmTableOptions {
   /** {@code 1..Q} or {@code Q}. */
   private int loads(CommandSpec spec) {
     String t = loads.trim();
-    String q = t.startsWith("1..") ? t.substring(3) : t;
     try {
-      int v = Integer.parseInt(q);
+      int v = Integer.parseInt(t.startsWith("1..") ? t.substring(3) : t);
       if (v >= 1) {
         return v;
       }
@@ -137,10 +113,6 @@ final class FmTableOptions {
 
   /** A duration option, or a usage error naming it. */
   static long duration(CommandSpec spec, String option, String text) {
-    try {
-      return Durations.parseNanos(text);
-    } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(), option + ": " + e.getMessage(), e);
-    }
+    return Usage.duration(spec, option, text);
   }
 }

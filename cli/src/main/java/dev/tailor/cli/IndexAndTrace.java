@@ -19,11 +19,7 @@ import picocli.CommandLine.Option;
  */
 final class IndexAndTrace {
 
-  @Option(
-      names = "--index",
-      required = true,
-      paramLabel = "DIR",
-      description = "A Tailor index (./tailor index).")
+  @Option(names = "--index", required = true, paramLabel = "DIR", description = "A Tailor index.")
   Path index;
 
   @Option(names = "--trace", required = true, paramLabel = "FILE", description = "A query trace.")

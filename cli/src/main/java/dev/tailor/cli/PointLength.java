@@ -18,9 +18,7 @@ final class PointLength {
   @Option(
       names = "--warmup",
       defaultValue = SweepOptions.DEFAULT_WARMUP,
-      description =
-          "Left out of each point's figures: the requests arriving within it, the measured window"
-              + " opening at the first request after it (default ${DEFAULT-VALUE}).")
+      description = "Left out of each point's figures (default ${DEFAULT-VALUE}).")
   String warmup;
 
   /** The point's length in nanoseconds. */

@@ -16,59 +16,38 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "soak",
     mixinStandardHelpOptions = true,
+    showDefaultValues = true,
     description = {
-      "Run many requests of every troublesome kind through one scheduler: bodies and units that"
-          + " throw, requests cancelled while queued and mid-run, slow ones, nested ones (a body"
-          + " that submits a request to the same scheduler and waits for it), callers' own"
-          + " threads; under a policy that answers from Few-to-Many, TPC and tail-control tables"
-          + " whose files are swapped during the run for good and corrupt ones, gives random"
-          + " degrees a tenth of the time and throws one question in ten thousand.",
-      "Checks that every request completes and is reported exactly once, no scheduler thread"
-          + " dies or is left behind, and prints the used heap after GC every --sample-every"
-          + " requests. Exit status 1 if a check failed."
+      "Run many requests of every troublesome kind through one scheduler under a policy whose"
+          + " table files are swapped for good and corrupt ones, and check that every request"
+          + " completes exactly once and no thread is lost; exit status 1 if a check failed."
     })
 final class SoakCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(
-      names = "--requests",
-      defaultValue = "1000000",
-      description = "Requests to run (default ${DEFAULT-VALUE}).")
+  @Option(names = "--requests", defaultValue = "1000000", description = "Requests to run.")
   long requests;
 
-  @Option(
-      names = "--workers",
-      defaultValue = "4",
-      description = "The scheduler's threads (default ${DEFAULT-VALUE}).")
+  @Option(names = "--workers", defaultValue = "4", description = "The scheduler's threads.")
   int workers;
 
   @Option(
       names = "--callers",
       defaultValue = "2",
-      description =
-          "Application threads running a tenth of the requests on themselves (default"
-              + " ${DEFAULT-VALUE}).")
+      description = "Threads running a tenth themselves.")
   int callers;
 
   @Option(
       names = "--sample-every",
       defaultValue = "100000",
-      paramLabel = "N",
-      description = "Requests between two heap samples (default ${DEFAULT-VALUE}).")
+      description = "Requests a heap sample.")
   long sampleEvery;
 
-  @Option(
-      names = "--swap-every",
-      defaultValue = "10000",
-      paramLabel = "N",
-      description = "Requests between two table-file swaps (default ${DEFAULT-VALUE}).")
+  @Option(names = "--swap-every", defaultValue = "10000", description = "Requests a table swap.")
   long swapEvery;
 
-  @Option(
-      names = "--seed",
-      defaultValue = "20261123",
-      description = "Seed of every request's plan (default ${DEFAULT-VALUE}).")
+  @Option(names = "--seed", defaultValue = "20261123", description = "Seed of the plans.")
   long seed;
 
   @Override
@@ -76,13 +55,7 @@ final class SoakCommand implements Callable<Integer> {
     FaultSoak.Options options =
         new FaultSoak.Options(requests, workers, callers, sampleEvery, swapEvery, seed);
     PrintWriter err = spec.commandLine().getErr();
-    SoakReport report =
-        FaultSoak.run(
-            options,
-            line -> {
-              err.println(line);
-              err.flush();
-            });
+    SoakReport report = FaultSoak.run(options, line -> err.printf("%s%n", line).flush());
     PrintWriter out = spec.commandLine().getOut();
     report.lines().forEach(out::println);
     out.flush();

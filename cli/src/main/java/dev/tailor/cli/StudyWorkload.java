@@ -1,10 +1,11 @@
 package dev.tailor.cli;
 
 import dev.tailor.measure.DemandProfile;
-import dev.tailor.sim.model.LogNormalProfile;
+import dev.tailor.studies.Workloads;
 import java.io.IOException;
 import java.nio.file.Path;
 import picocli.CommandLine;
+import picocli.CommandLine.Help.Visibility;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
@@ -14,19 +15,15 @@ import picocli.CommandLine.ParameterException;
  */
 final class StudyWorkload {
 
-  @Option(
-      names = "--profile",
-      paramLabel = "FILE",
-      description = "A demand profile with unit times (./tailor profile); default: --lognormal.")
+  @Option(names = "--profile", paramLabel = "FILE", description = "A profile with unit times.")
   Path profile;
 
   @Option(
       names = "--lognormal",
       paramLabel = "MEAN,SD[,SERIAL]",
-      defaultValue = "10ms,13ms",
-      description =
-          "Tail-control's synthetic workload (Li et al., PPoPP'16, §5) when no --profile is"
-              + " given (default ${DEFAULT-VALUE}).")
+      defaultValue = Workloads.DEFAULT_LOGNORMAL,
+      showDefaultValue = Visibility.ALWAYS,
+      description = "Tail-control's log-normal work, without --profile.")
   String lognormal;
 
   /**
@@ -40,8 +37,7 @@ final class StudyWorkload {
       return DemandProfile.read(profile);
     }
     try {
-      return LogNormalProfile.generate(
-          LogNormalProfile.Shape.parse(lognormal), requests, Math.max(maxCores, 16), seed);
+      return Workloads.lognormal(lognormal, requests, maxCores, seed);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(cli, "--lognormal: " + e.getMessage(), e);
     }

@@ -1,9 +1,7 @@
 package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
-import dev.tailor.core.policy.PolicyRegistry;
-import dev.tailor.load.Sweep;
-import dev.tailor.sim.HindsightOracle;
+import dev.tailor.studies.PolicyList;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -37,15 +35,10 @@ final class SweepOptions {
   @Option(
       names = "--policies",
       defaultValue = "seq,fixed:2",
-      description =
-          "Policy specifications, comma-separated (./tailor policies; default ${DEFAULT-VALUE}).")
+      description = "Policy specifications, comma-separated (default ${DEFAULT-VALUE}).")
   String policyList;
 
-  @Option(
-      names = "--rps",
-      split = ",",
-      required = true,
-      description = "Offered loads, requests per second, e.g. 5,10,20.")
+  @Option(names = "--rps", split = ",", required = true, description = "Offered loads, req/s.")
   List<Double> rps;
 
   @Option(
@@ -71,16 +64,10 @@ final class SweepOptions {
       names = "--target",
       paramLabel = "DURATION",
       converter = LatencyTarget.class,
-      description =
-          "The latency target (the SLO), e.g. 20ms: every point also records its miss ratio, and"
-              + " the report gives each policy's share of requests slower than it at every load"
-              + " and the highest load it sustains with at most 1%% of them (summary.md,"
-              + " sustained.csv, miss.png). Default: none.")
+      description = "The latency target (SLO) the report judges miss ratios by, e.g. 20ms.")
   Long target;
 
-  @Option(
-      names = "--cdf-rps",
-      description = "The load whose latency CDF is plotted (default: the highest unsaturated).")
+  @Option(names = "--cdf-rps", description = "The CDF plot's load (default: highest unsaturated).")
   Double cdfRps;
 
   @Option(names = "--out", description = "The report's directory (default: reports/COMMAND-TIME).")
@@ -91,71 +78,18 @@ final class SweepOptions {
       defaultValue = "1",
       paramLabel = "N",
       description =
-          "Run every point N times, the policies interleaved in a rotating order; the summary"
-              + " gives the median and range, and calls a policy better or worse than the best"
-              + " baseline only where the ranges do not overlap (default ${DEFAULT-VALUE}).")
+          "Run every point N times, the policies in rotating order (default ${DEFAULT-VALUE}).")
   int repeat;
 
-  @Option(
-      names = "--max-degree",
-      paramLabel = "N",
-      description =
-          "One degree cap for every policy of the sweep: no request gets more than N threads"
-              + " (default: no cap).")
+  @Option(names = "--max-degree", paramLabel = "N", description = "Degree cap (default: none).")
   Integer maxDegree;
 
-  /**
-   * The policy specifications; an unknown name fails here, listing the known ones. A bare {@value
-   * HindsightOracle#SPEC} is kept as it is: the command tunes it per load.
-   */
+  /** The policy specifications ({@link PolicyList}); an unknown name fails, listing the known. */
   List<String> policies() {
-    List<String> out = new ArrayList<>();
-    StringBuilder run = new StringBuilder();
-    for (String piece : policyList.split(",", -1)) {
-      if (HindsightOracle.isTuned(piece)) {
-        addAll(out, run);
-        out.add(HindsightOracle.SPEC);
-      } else {
-        run.append(run.isEmpty() ? "" : ",").append(piece);
-      }
-    }
-    addAll(out, run);
-    if (out.isEmpty()) {
-      throw new IllegalArgumentException("--policies names no policy");
-    }
-    for (String spec : out) {
-      for (double rate : spec.contains(Sweep.LOAD) ? rps : List.<Double>of()) {
-        try {
-          PolicyRegistry.standard().splitList(Sweep.atLoad(spec, rate));
-        } catch (IllegalArgumentException e) {
-          throw new IllegalArgumentException("at " + rate + " rps: " + e.getMessage(), e);
-        }
-      }
-    }
-    return out;
+    return PolicyList.parse(policyList, rps);
   }
 
-  /**
-   * Adds the specifications of a run of the list without a bare oracle, and empties it. A
-   * specification with {@value Sweep#LOAD} is checked at each load of the sweep.
-   */
-  private static void addAll(List<String> out, StringBuilder run) {
-    if (!run.toString().isBlank()) {
-      for (String spec : PolicyRegistry.standard().split(run.toString())) {
-        if (!spec.contains(Sweep.LOAD)) {
-          PolicyRegistry.standard().splitList(spec); // fails now, naming what was expected
-        }
-        out.add(spec);
-      }
-    }
-    run.setLength(0);
-  }
-
-  /**
-   * The repetitions, checked.
-   *
-   * @throws IllegalArgumentException if {@code --repeat} is below 1
-   */
+  /** The repetitions; an {@link IllegalArgumentException} if {@code --repeat} is below 1. */
   int repetitions() {
     if (repeat < 1) {
       throw new IllegalArgumentException("--repeat must be >= 1, got " + repeat);
@@ -163,11 +97,7 @@ final class SweepOptions {
     return repeat;
   }
 
-  /**
-   * The degree cap, or 0 for none.
-   *
-   * @throws IllegalArgumentException if {@code --max-degree} is below 1
-   */
+  /** The degree cap, or 0 for none; an {@link IllegalArgumentException} below 1. */
   int degreeCap() {
     if (maxDegree == null) {
       return 0;

@@ -28,8 +28,8 @@ class ClassesCommandTest {
     assertTrue(
         out.contains("4 cores, policy fixed:4, mix interactive:0.9,background:0.1:x10"), out);
     assertTrue(out.contains("background floor 1 thread(s)"), out);
-    assertTrue(out.lines().anyMatch(l -> l.startsWith("0.30 ")), out);
-    assertTrue(out.lines().anyMatch(l -> l.startsWith("0.60 ")), out);
+    assertTrue(out.lines().anyMatch(l -> l.startsWith("| 0.30 |")), out);
+    assertTrue(out.lines().anyMatch(l -> l.startsWith("| 0.60 |")), out);
   }
 
   @Test

@@ -1,18 +1,18 @@
-package dev.tailor.cli;
+package dev.tailor.studies;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-class ProgressTest {
+class PointProgressTest {
 
   private static final long S = 1_000_000_000L;
 
   @Test
   void eachPointSaysWhichOfHowManyAndEstimatesTheRestFromTheMeanSoFar() {
     AtomicLong clock = new AtomicLong(0);
-    Progress.Points points = new Progress.Points(4, clock::get);
+    PointProgress points = new PointProgress(4, clock::get);
     clock.set(30 * S);
     assertEquals("point 1 of 4, about 1m30s left", points.pointDone());
     clock.set(50 * S); // 25 s a point so far
@@ -24,7 +24,7 @@ class ProgressTest {
 
   @Test
   void longEstimatesAreInHoursAndMinutes() {
-    assertEquals("2h05m", Progress.Points.left(7_500 * S));
-    assertEquals("0s", Progress.Points.left(0));
+    assertEquals("2h05m", PointProgress.left(7_500 * S));
+    assertEquals("0s", PointProgress.left(0));
   }
 }
