@@ -25,14 +25,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = "Fetch real corpora, or generate a larger synthetic one trained on them.",
     subcommands = {CorpusCommand.Fetch.class, CorpusCommand.Synth.class})
-final class CorpusCommand implements Runnable {
-
-  @Spec CommandSpec spec;
-
-  @Override
-  public void run() {
-    spec.commandLine().usage(spec.commandLine().getOut());
-  }
+final class CorpusCommand extends GroupCommand {
 
   /** {@code tailor corpus fetch NAME}. */
   @Command(

@@ -5,6 +5,7 @@ import dev.tailor.core.table.Digests;
 import dev.tailor.core.table.ThresholdTable;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.model.LogNormalProfile;
+import dev.tailor.tables.TableText;
 import dev.tailor.tables.TcTableBuilder;
 import dev.tailor.tables.WorkDistribution;
 import java.io.IOException;
@@ -143,7 +144,7 @@ final class TablesBuildTcCommand implements Callable<Integer> {
     table.write(out);
     PrintWriter o = spec.commandLine().getOut();
     o.printf("work distribution: %s%n", distribution);
-    TablesCommand.Show.print(table, o);
+    TableText.print(table, o);
     o.printf("wrote %s%n", out);
     o.flush();
     return 0;

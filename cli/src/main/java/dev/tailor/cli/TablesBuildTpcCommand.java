@@ -7,6 +7,7 @@ import dev.tailor.core.table.TargetTable;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.model.SyntheticPredictions;
+import dev.tailor.tables.TableText;
 import dev.tailor.tables.TpcTableBuilder;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -233,7 +234,7 @@ final class TablesBuildTpcCommand implements Callable<Integer> {
                 model == null ? null : model.toString(),
                 modelDigest));
     PrintWriter o = spec.commandLine().getOut();
-    TablesCommand.Show.print(table, o);
+    TableText.print(table, o);
     o.flush();
     if (guard != null) {
       TargetTable current = TargetTable.read(guard);

@@ -8,6 +8,7 @@ import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.SweepPlan;
 import dev.tailor.tables.FmTableTuner;
+import dev.tailor.tables.TableText;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -27,13 +28,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = "Choose a table's inputs by simulation, then build it.",
     subcommands = {TablesTuneCommand.Fm.class})
-final class TablesTuneCommand implements Runnable {
-  @Spec CommandSpec spec;
-
-  @Override
-  public void run() {
-    spec.commandLine().usage(spec.commandLine().getOut());
-  }
+final class TablesTuneCommand extends GroupCommand {
 
   /** {@code tables tune fm}: the Few-to-Many rule's inputs, tuned and checked, then the table. */
   @Command(
@@ -199,7 +194,7 @@ final class TablesTuneCommand implements Runnable {
       o.println("on the other half, another seed:");
       o.println("  " + tuned.check().describe());
       tuned.table().write(grid.out);
-      TablesCommand.Show.print(tuned.table(), o);
+      TableText.print(tuned.table(), o);
       o.printf("wrote %s%n", grid.out);
       o.flush();
       return 0;

@@ -28,14 +28,7 @@ import picocli.CommandLine.Spec;
     description =
         "Fetch real query logs, generate luceneutil-style tasks for an index, check a trace.",
     subcommands = {TraceCommand.Fetch.class, TraceCommand.Gen.class, TraceCommand.Check.class})
-final class TraceCommand implements Runnable {
-
-  @Spec CommandSpec spec;
-
-  @Override
-  public void run() {
-    spec.commandLine().usage(spec.commandLine().getOut());
-  }
+final class TraceCommand extends GroupCommand {
 
   /** {@code tailor trace fetch NAME}. */
   @Command(
