@@ -1,12 +1,12 @@
 package dev.tailor.cli;
 
-import dev.tailor.core.Scheduler;
 import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.policy.RequestView;
 import dev.tailor.corpora.trace.TraceQuery;
 import dev.tailor.load.HttpTarget;
 import dev.tailor.load.InProcessSweep;
 import dev.tailor.load.InProcessTarget;
+import dev.tailor.load.OracleResolver;
 import dev.tailor.load.Sweep;
 import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.load.report.Report;
@@ -16,10 +16,7 @@ import dev.tailor.lucene.TotalHits;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.PointResult;
 import dev.tailor.predictor.ModelPredictor;
-import dev.tailor.sim.Calibration;
 import dev.tailor.sim.HindsightOracle;
-import dev.tailor.sim.Simulator;
-import dev.tailor.sim.arrival.PointPlan;
 import dev.tailor.sim.arrival.SweepPlan;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -100,10 +97,8 @@ final class ReplayCommand implements Callable<Integer> {
       names = "--profile",
       paramLabel = "FILE",
       description =
-          "A demand profile of this trace (./tailor profile): each query's profiled sequential"
-              + " time and speedup curve become its prediction, which the clairvoyant rc and"
-              + " oracle policies use; a bare oracle in --policies needs it, to tune its budget"
-              + " per load in the simulator.")
+          "A demand profile of this trace: its times are the queries' predictions for rc and oracle"
+              + " (which needs it).")
   Path profile;
 
   @Option(
@@ -122,9 +117,8 @@ final class ReplayCommand implements Callable<Integer> {
       names = "--model",
       paramLabel = "FILE",
       description =
-          "A predictor model (./tailor predictor train): each query's sequential time is predicted"
-              + " as it is sent, for the policies that are not clairvoyant (tpc, tp, pred); the"
-              + " file is watched and a new model swapped in. Without it nothing is predicted.")
+          "A predictor model, watched: each query's time is predicted as it is sent (tpc, tp,"
+              + " pred).")
   Path model;
 
   @Override
@@ -166,7 +160,7 @@ final class ReplayCommand implements Callable<Integer> {
       if (server == null && oracle) {
         plan =
             plan.withResolver(
-                oracleResolver(
+                OracleResolver.of(
                     inTraceOrder(opened.queries(), demand, profile),
                     plan,
                     budget,
@@ -261,10 +255,6 @@ final class ReplayCommand implements Callable<Integer> {
   }
 
   /**
-   * The trace's queries as the in-process target runs them, each with its profiled sequential time
-   * and speedup curve as its prediction where {@code profile} (which may be null) has it.
-   */
-  /**
    * The hits each search counts: {@code --total-hits}, else the profile's, else Lucene's default. A
    * profile measured with another threshold describes other searches, so the two must agree.
    */
@@ -320,72 +310,10 @@ final class ReplayCommand implements Callable<Integer> {
     return r.measuredSpeedup() == null || r.measuredSpeedup().length == 0 ? null : r.speedupCurve();
   }
 
-  /**
-   * The profile's requests in the trace's order, so that a point plan's query {@code i} is the same
-   * query in the replay and in its simulation.
-   *
-   * @throws IllegalArgumentException naming the profile if it lacks a replayed query
-   */
+  /** The replayed queries' requests in the profile, in the trace's order, for the oracle. */
   static DemandProfile inTraceOrder(List<TraceQuery> queries, DemandProfile profile, Path file) {
-    Map<String, DemandProfile.Request> profiled = byId(profile);
-    List<DemandProfile.Request> requests = new ArrayList<>();
-    for (TraceQuery q : queries) {
-      DemandProfile.Request r = profiled.get(q.id());
-      if (r == null) {
-        throw new IllegalArgumentException(
-            "profile "
-                + file
-                + " has no query "
-                + q.id()
-                + " of the trace; the tuned oracle needs a profile of every replayed query");
-      }
-      requests.add(r);
-    }
-    return DemandProfile.of(profile.environment(), profile.settings(), true, requests);
-  }
-
-  /**
-   * Resolves a bare {@value HindsightOracle#SPEC} at each load to the budget {@link
-   * HindsightOracle#tune} chooses for it, simulating the replay's own point (arrivals, order,
-   * warm-up) on {@code workers} threads, clairvoyant, under the runtime's work model where the
-   * profile has unit times (else the fluid one), with the sweep's cap (or the workers) as its N.
-   * Prints what it tried.
-   */
-  static Sweep.Resolver oracleResolver(
-      DemandProfile profile,
-      Sweep.Plan plan,
-      int workers,
-      int cap,
-      String corpus,
-      Calibration calibration,
-      PrintWriter err) {
-    Simulator.WorkModel model =
-        profile.requests().stream().allMatch(DemandProfile.Request::hasUnitTimes)
-            ? Simulator.WorkModel.UNITS
-            : Simulator.WorkModel.FLUID;
-    Simulator.Config config =
-        new Simulator.Config(
-            workers,
-            Scheduler.DEFAULT_QUANTUM_NANOS,
-            Scheduler.DEFAULT_LONG_THRESHOLD_NANOS,
-            0,
-            plan.maxBacklog(),
-            plan.targetsNanos(),
-            model,
-            calibration);
-    return (listed, rps) -> {
-      if (!HindsightOracle.isTuned(listed)) {
-        return listed;
-      }
-      PointPlan point = plan.points().point(rps, profile.requests().size());
-      HindsightOracle.Tuned tuned =
-          HindsightOracle.tune(profile, config, point, corpus, cap > 0 ? cap : workers);
-      err.printf(
-          "  oracle at %.1f rps, simulated (%s): runs %s; budgets tried: %s%n",
-          rps, model.name().toLowerCase(Locale.ROOT), tuned.spec(), tuned.describe());
-      err.flush();
-      return tuned.spec();
-    };
+    return OracleResolver.inTraceOrder(
+        queries.stream().map(TraceQuery::id).toList(), profile, file);
   }
 
   /**
