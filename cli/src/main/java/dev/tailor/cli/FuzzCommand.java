@@ -27,9 +27,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Fuzz a file reader with Jazzer (coverage-guided) and print executions and findings.",
-      "Each target runs for --time; 'all' runs every target in turn. A finding's input is saved"
-          + " under fuzz/src/test/resources/.../<Test>Inputs/<method>/, where ./tailor test"
-          + " replays it."
+      "A finding's input is saved under fuzz/src/test/resources, where ./tailor test replays it."
     })
 final class FuzzCommand implements Callable<Integer> {
 

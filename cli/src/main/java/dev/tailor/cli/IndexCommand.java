@@ -25,9 +25,7 @@ import picocli.CommandLine.Spec;
     description = {
       "Index a corpus with Lucene (fields id, title, body, date) into DIR, with a manifest"
           + " (tailor-index.json) stating the source and its label, the analyzer, the segments"
-          + " and the build time.",
-      "Segment i holds documents [i*k, (i+1)*k), k = ceil(docs/segments): the same corpus and"
-          + " --segments give the same layout. The index is built beside DIR and moved into place."
+          + " and the build time."
     })
 final class IndexCommand implements Callable<Integer> {
 
@@ -40,8 +38,7 @@ final class IndexCommand implements Callable<Integer> {
       paramLabel = "FILE|NAME",
       description =
           "A corpus file (MediaWiki dump .xml/.xml.bz2, summaries .json, line docs otherwise) or"
-              + " a corpus name (wikipedia-summaries, wikipedia-dump-sample, europarl; fetched if"
-              + " needed).")
+              + " a corpus name (fetched if needed).")
   String corpus;
 
   @Option(
@@ -76,8 +73,7 @@ final class IndexCommand implements Callable<Integer> {
       defaultValue = "SKIP",
       paramLabel = "SKIP|FOLLOW",
       description =
-          "For dumps: skip redirect pages (default) or index each as a document whose body is its"
-              + " target's title.")
+          "For dumps: skip redirect pages (default), or index each as its target's title.")
   Redirects redirects;
 
   @Option(
@@ -90,9 +86,7 @@ final class IndexCommand implements Callable<Integer> {
   @Option(
       names = "--threads",
       paramLabel = "N",
-      description =
-          "Indexing threads (default: the processors); used for uncompressed line docs, does not"
-              + " change the layout.")
+      description = "Indexing threads for uncompressed line docs (default: the processors).")
   Integer threads;
 
   @Override

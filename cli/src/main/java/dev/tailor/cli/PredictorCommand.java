@@ -57,11 +57,8 @@ final class PredictorCommand extends GroupCommand {
       description = {
         "Train a model of ln(sequential time) on a demand profile. Features are computed from the"
             + " profile's index and trace, each request matched to its trace query by id.",
-        "A seeded share of the requests is held out: the model is trained on the rest and"
-            + " measured on them (mean absolute error, correlation of logs, recall and precision of"
-            + " the long class, the slowest 5% of the training requests), then once more without"
-            + " each family of features. --compare measures a second profile of the same queries"
-            + " as if it were a prediction: the label noise no model can beat."
+        "A seeded share of the requests is held out and measured on; --compare measures a second"
+            + " profile of the same queries as if it were a prediction (docs/results/tpc.md)."
       })
   static final class Train implements Callable<Integer> {
     @Spec CommandSpec spec;
@@ -90,18 +87,13 @@ final class PredictorCommand extends GroupCommand {
     @Option(
         names = "--compare",
         paramLabel = "FILE",
-        description =
-            "A second profile of the same queries on the same index: its times as predictions of"
-                + " the first's bound what any model can reach.")
+        description = "A second profile of the same queries: what any model can reach.")
     Path compare;
 
     @Option(
         names = "--cross-validate",
         paramLabel = "K",
-        description =
-            "Also predict every request by K models that did not see it and report on all"
-                + " requests: steadier figures than one held-out share (the long class is then the"
-                + " slowest 5% of the whole profile).")
+        description = "Also predict every request by K models that did not see it.")
     Integer crossValidate;
 
     @Option(names = "--no-ablation", description = "Skip training once per dropped feature family.")
@@ -205,9 +197,7 @@ final class PredictorCommand extends GroupCommand {
       description = {
         "Write a copy of a profile with every request's predicted sequential time attached, for"
             + " the simulator and the table builders.",
-        "By default the model predicts every request as it is; with --cross-fit K, K models with"
-            + " the model's parameters each predict the fold they did not see, so no request is"
-            + " predicted by a model trained on it."
+        "With --cross-fit K, K models each predict the fold they did not see."
       })
   static final class Predict implements Callable<Integer> {
     @Spec CommandSpec spec;

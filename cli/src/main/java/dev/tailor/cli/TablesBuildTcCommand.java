@@ -1,6 +1,5 @@
 package dev.tailor.cli;
 
-import dev.tailor.core.Durations;
 import dev.tailor.core.table.Digests;
 import dev.tailor.core.table.ThresholdTable;
 import dev.tailor.measure.DemandProfile;
@@ -29,9 +28,7 @@ import picocli.CommandLine.Spec;
           + " that minimises the requests expected to miss --target during a pileup at --rps on"
           + " --cores cores.",
       "The work distribution is the profile's sequential times, binned (--bins), or a generated"
-          + " log-normal workload (--lognormal, the paper's synthetic one). The table records its"
-          + " inputs and the profile's SHA-256; the file is replaced atomically. Serve it with"
-          + " tc:FILE (or tc-oracle:FILE in a simulation)."
+          + " log-normal workload (--lognormal, the paper's synthetic one). Serve it with tc:FILE."
     })
 final class TablesBuildTcCommand implements Callable<Integer> {
 
@@ -61,8 +58,9 @@ final class TablesBuildTcCommand implements Callable<Integer> {
       names = "--target",
       required = true,
       paramLabel = "DURATION",
+      converter = LatencyTarget.class,
       description = "The target latency, e.g. 20ms.")
-  String target;
+  long targetNanos;
 
   @Option(
       names = "--rps",
@@ -116,7 +114,6 @@ final class TablesBuildTcCommand implements Callable<Integer> {
           spec.commandLine(),
           "need --bins >= 1, --q-max >= 0, --cores >= 1, --rps > 0 and --requests >= 1");
     }
-    long targetNanos = parse("--target", target);
     DemandProfile profile;
     TcTableBuilder.Source from;
     if (source.profile != null) {
@@ -148,17 +145,5 @@ final class TablesBuildTcCommand implements Callable<Integer> {
     o.printf("wrote %s%n", out);
     o.flush();
     return 0;
-  }
-
-  private long parse(String option, String value) {
-    try {
-      long nanos = Durations.parseNanos(value);
-      if (nanos <= 0) {
-        throw new IllegalArgumentException("must be positive, got " + value);
-      }
-      return nanos;
-    } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(), option + ": " + e.getMessage(), e);
-    }
   }
 }

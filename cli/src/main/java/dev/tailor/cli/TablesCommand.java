@@ -49,9 +49,7 @@ final class TablesCommand extends GroupCommand {
             + " with the lowest tail that the load allows. Under the throughput rule (default) a"
             + " row is built for the arrival rate that produces its load and keeps the busy"
             + " thread time within --utilization of the cores; under --mode paper, the paper's"
-            + " Fig. 7 search keeps q*A(S) within --target-parallelism.",
-        "The table records its inputs and the profile's SHA-256; the file is replaced atomically,"
-            + " so a running policy watching it swaps to it."
+            + " Fig. 7 search keeps q*A(S) within --target-parallelism."
       })
   static final class BuildFm implements Callable<Integer> {
     @Spec CommandSpec spec;

@@ -39,8 +39,7 @@ final class TablesTuneCommand extends GroupCommand {
             + " throughput rule, target parallelism under the paper's) by simulating each"
             + " candidate's table on half the profile at the given loads against the baselines,"
             + " checking the best on the other half with another seed, then build the table"
-            + " from the whole profile with the chosen inputs, which it records.",
-        "Every policy runs under one degree cap, --max-degree."
+            + " from the whole profile with the chosen inputs, which it records."
       })
   static final class Fm implements Callable<Integer> {
     @Spec CommandSpec spec;
@@ -114,8 +113,8 @@ final class TablesTuneCommand extends GroupCommand {
         names = "--quantum",
         defaultValue = "5ms",
         description =
-            "The policies' tick in the simulation (default ${DEFAULT-VALUE}); keep it near the"
-                + " table's step, or ramps finer than a tick never happen.")
+            "The policies' tick in the simulation, near the table's step (default"
+                + " ${DEFAULT-VALUE}).")
     String quantum;
 
     @Override
