@@ -4,6 +4,7 @@ import dev.tailor.core.Durations;
 import dev.tailor.corpora.index.IndexManifest;
 import dev.tailor.load.InProcessSweep;
 import dev.tailor.load.OracleResolver;
+import dev.tailor.load.ProfiledTrace;
 import dev.tailor.load.Sweep;
 import dev.tailor.load.fidelity.CalibrationFit;
 import dev.tailor.load.fidelity.FidelityReport;
@@ -390,12 +391,13 @@ final class DemoCommand implements Callable<Integer> {
     try (IndexAndTrace.Opened opened = input.open();
         ModelPredictor predictor =
             model == null ? null : ModelPredictor.watch(opened.reader(), model)) {
+      ProfiledTrace profiled = ReplayCommand.profiled(opened, demand, profile);
       // The oracle's budget is tuned per load in the simulator on the replay's own arrivals, then
       // run for real: the ceiling every other policy is placed against.
       sweep =
           sweep.withResolver(
               OracleResolver.of(
-                  ReplayCommand.inTraceOrder(opened.queries(), demand, profile),
+                  profiled.inTraceOrder(),
                   sweep,
                   cores,
                   cores,
@@ -405,7 +407,7 @@ final class DemoCommand implements Callable<Integer> {
       List<PointResult> points =
           InProcessSweep.run(
               opened.reader(),
-              ReplayCommand.entries(opened.queries(), demand),
+              profiled.entries(),
               sweep,
               new InProcessSweep.Server(
                   cores, ReplayCommand.DEFAULT_QUEUE, 4 * cores, cores, predictor, totalHits),
@@ -417,7 +419,7 @@ final class DemoCommand implements Callable<Integer> {
               report,
               points,
               Double.NaN,
-              ReplayCommand.workload(opened.queries(), profile, demand),
+              profiled.workload(),
               ReplayedTrace.of(trace, opened.queries().size()),
               new Report.Conditions(cores, Sweep.ORDER).withTarget(targetNanos));
       if (policies.size() > 1) {

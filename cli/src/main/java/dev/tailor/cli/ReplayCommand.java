@@ -1,16 +1,13 @@
 package dev.tailor.cli;
 
-import dev.tailor.core.model.SpeedupCurve;
-import dev.tailor.core.policy.RequestView;
-import dev.tailor.corpora.trace.TraceQuery;
 import dev.tailor.load.HttpTarget;
 import dev.tailor.load.InProcessSweep;
 import dev.tailor.load.InProcessTarget;
 import dev.tailor.load.OracleResolver;
+import dev.tailor.load.ProfiledTrace;
 import dev.tailor.load.Sweep;
 import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.load.report.Report;
-import dev.tailor.load.report.ReportedWorkload;
 import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TotalHits;
 import dev.tailor.measure.DemandProfile;
@@ -21,11 +18,8 @@ import dev.tailor.sim.arrival.SweepPlan;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -156,12 +150,13 @@ final class ReplayCommand implements Callable<Integer> {
     try (IndexAndTrace.Opened opened = input.open();
         ModelPredictor predictor =
             model == null ? null : ModelPredictor.watch(opened.reader(), model)) {
-      List<InProcessTarget.TraceEntry> entries = entries(opened.queries(), demand);
+      ProfiledTrace trace = profiled(opened, demand, profile);
+      List<InProcessTarget.TraceEntry> entries = trace.entries();
       if (server == null && oracle) {
         plan =
             plan.withResolver(
                 OracleResolver.of(
-                    inTraceOrder(opened.queries(), demand, profile),
+                    trace.inTraceOrder(),
                     plan,
                     budget,
                     cap,
@@ -169,7 +164,6 @@ final class ReplayCommand implements Callable<Integer> {
                     calibration.load(demand, err),
                     err));
       }
-      List<String> texts = opened.queries().stream().map(TraceQuery::text).toList();
       err.printf(
           "replaying %d queries of %s on %s (%s): %d policies x %d loads x %d repetitions, %s"
               + " each (%s warm-up), %s%n",
@@ -191,7 +185,7 @@ final class ReplayCommand implements Callable<Integer> {
         points =
             Sweep.run(
                 run,
-                policy -> new HttpTarget(server, texts),
+                policy -> new HttpTarget(server, trace.texts()),
                 entries.size(),
                 environment,
                 opened.manifest().sourceLabel(),
@@ -224,7 +218,7 @@ final class ReplayCommand implements Callable<Integer> {
               dir,
               points,
               sweep.cdfLoad(),
-              workload(opened.queries(), profile, demand),
+              trace.workload(),
               ReplayedTrace.of(input.trace, opened.queries().size()),
               new Report.Conditions(cap, Sweep.ORDER).withTarget(sweep.latencyTarget()));
       PrintWriter outw = spec.commandLine().getOut();
@@ -242,16 +236,14 @@ final class ReplayCommand implements Callable<Integer> {
     return Math.max(TimeUnit.SECONDS.toNanos(30), durationNanos);
   }
 
-  /**
-   * The replayed queries' workload, as the report states it: their spread in {@code demand} (read
-   * from {@code profile}), or unknown if no profile was given (both null).
-   */
-  static ReportedWorkload workload(List<TraceQuery> queries, Path profile, DemandProfile demand) {
-    if (demand == null) {
-      return ReportedWorkload.unprofiled(queries.size());
-    }
-    return ReportedWorkload.replayed(
-        "profile " + profile.getFileName(), queries.stream().map(TraceQuery::id).toList(), demand);
+  /** The opened trace's queries, matched to {@code demand} (read from {@code profile}, or null). */
+  static ProfiledTrace profiled(IndexAndTrace.Opened opened, DemandProfile demand, Path profile) {
+    return new ProfiledTrace(
+        opened.queries().stream()
+            .map(q -> new ProfiledTrace.Query(q.id(), q.category(), q.text(), q.query()))
+            .toList(),
+        demand,
+        profile);
   }
 
   /**
@@ -278,42 +270,6 @@ final class ReplayCommand implements Callable<Integer> {
               + "): its times are of other searches");
     }
     return totalHits;
-  }
-
-  static List<InProcessTarget.TraceEntry> entries(List<TraceQuery> queries, DemandProfile profile) {
-    Map<String, DemandProfile.Request> profiled = byId(profile);
-    List<InProcessTarget.TraceEntry> entries = new ArrayList<>();
-    for (TraceQuery q : queries) {
-      DemandProfile.Request r = profiled.get(q.id());
-      entries.add(
-          new InProcessTarget.TraceEntry(
-              q.category(),
-              q.query(),
-              r == null ? RequestView.UNKNOWN : r.sequentialNanos(),
-              r == null ? null : speedup(r)));
-    }
-    return entries;
-  }
-
-  private static Map<String, DemandProfile.Request> byId(DemandProfile profile) {
-    Map<String, DemandProfile.Request> out = new HashMap<>();
-    if (profile != null) {
-      for (DemandProfile.Request r : profile.requests()) {
-        out.put(r.id(), r);
-      }
-    }
-    return out;
-  }
-
-  /** A request's profiled speedup curve, or null where the profile has no measured speedup. */
-  private static SpeedupCurve speedup(DemandProfile.Request r) {
-    return r.measuredSpeedup() == null || r.measuredSpeedup().length == 0 ? null : r.speedupCurve();
-  }
-
-  /** The replayed queries' requests in the profile, in the trace's order, for the oracle. */
-  static DemandProfile inTraceOrder(List<TraceQuery> queries, DemandProfile profile, Path file) {
-    return OracleResolver.inTraceOrder(
-        queries.stream().map(TraceQuery::id).toList(), profile, file);
   }
 
   /**

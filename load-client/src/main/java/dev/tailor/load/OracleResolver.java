@@ -7,12 +7,7 @@ import dev.tailor.sim.HindsightOracle;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.PointPlan;
 import java.io.PrintWriter;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * Resolves a bare {@value HindsightOracle#SPEC} in a sweep at each load to the budget {@link
@@ -25,37 +20,10 @@ public final class OracleResolver {
   private OracleResolver() {}
 
   /**
-   * The profile's requests in the order of the replayed queries' ids, so that a point plan's query
-   * {@code i} is the same query in the replay and in its simulation.
-   *
-   * @throws IllegalArgumentException naming the profile's {@code file} if it lacks a replayed query
-   */
-  public static DemandProfile inTraceOrder(List<String> ids, DemandProfile profile, Path file) {
-    Map<String, DemandProfile.Request> profiled = new HashMap<>();
-    for (DemandProfile.Request r : profile.requests()) {
-      profiled.put(r.id(), r);
-    }
-    List<DemandProfile.Request> requests = new ArrayList<>();
-    for (String id : ids) {
-      DemandProfile.Request r = profiled.get(id);
-      if (r == null) {
-        throw new IllegalArgumentException(
-            "profile "
-                + file
-                + " has no query "
-                + id
-                + " of the trace; the tuned oracle needs a profile of every replayed query");
-      }
-      requests.add(r);
-    }
-    return DemandProfile.of(profile.environment(), profile.settings(), true, requests);
-  }
-
-  /**
    * The resolver of a sweep's tuned oracle; every other policy is left as it is.
    *
-   * @param profile the replayed queries' requests, in the trace's order (a point plan's query
-   *     {@code i} is the same query in the replay and in its simulation)
+   * @param profile the replayed queries' requests, in the trace's order ({@link
+   *     ProfiledTrace#inTraceOrder})
    * @param plan the sweep
    * @param workers the replay's parallelism budget
    * @param cap the sweep's degree cap, or 0 for none (then the workers are the oracle's N)
