@@ -281,12 +281,9 @@ final class DemoCommand implements Callable<Integer> {
     step(
         out,
         6,
-        String.format(
-            Locale.ROOT,
-            "the simulator's calibration: seq alone at %.0f requests/s, %d runs, apart from the"
-                + " sweep",
-            loads.get(0),
-            CALIBRATION_RUNS));
+        "the simulator's calibration: seq alone at %.0f requests/s, %d runs, apart from the sweep",
+        loads.get(0),
+        CALIBRATION_RUNS);
     Path calibrationRun = report.resolve("calibration-run");
     List<PointResult> alone =
         sweep(
@@ -308,21 +305,18 @@ final class DemoCommand implements Callable<Integer> {
     step(
         out,
         7,
-        "open-loop sweep: "
-            + policies.size()
-            + " policies x loads "
-            + loads.stream()
-                .map(l -> String.format(Locale.ROOT, "%.0f", l))
-                .collect(Collectors.joining(", "))
-            + String.format(
-                Locale.ROOT,
-                " requests/s (%.0f-%.0f%% of what the profile says %d cores sustain), %d runs of"
-                    + " each point interleaved, degrees capped at %d for every policy",
-                100 * LOAD_FRACTIONS[0],
-                100 * LOAD_FRACTIONS[LOAD_FRACTIONS.length - 1],
-                cores,
-                repeat,
-                cores));
+        "open-loop sweep: %d policies x loads %s requests/s (%.0f-%.0f%% of what the profile says"
+            + " %d cores sustain), %d runs of each point interleaved, degrees capped at %d for"
+            + " every policy",
+        policies.size(),
+        loads.stream()
+            .map(l -> String.format(Locale.ROOT, "%.0f", l))
+            .collect(Collectors.joining(", ")),
+        100 * LOAD_FRACTIONS[0],
+        100 * LOAD_FRACTIONS[LOAD_FRACTIONS.length - 1],
+        cores,
+        repeat,
+        cores);
     List<PointResult> points =
         sweep(policies, loads, report, tpc == null ? null : tpc.model(), calibration, repeat);
     step(
@@ -449,8 +443,10 @@ final class DemoCommand implements Callable<Integer> {
     return only == null || Arrays.stream(names).anyMatch(only::contains);
   }
 
-  private static void step(PrintWriter out, int n, String what) {
-    out.printf("%n[%d/8] %s%n", n, what);
+  /** Prints step {@code n}'s heading: {@code what}, formatted with {@code values} if any. */
+  private static void step(PrintWriter out, int n, String what, Object... values) {
+    String heading = values.length == 0 ? what : String.format(Locale.ROOT, what, values);
+    out.printf("%n[%d/8] %s%n", n, heading);
     out.flush();
   }
 

@@ -3,6 +3,7 @@ package dev.tailor.cli;
 import dev.tailor.corpora.Corpus;
 import dev.tailor.corpora.index.IndexAnalyzer;
 import dev.tailor.corpora.index.IndexManifest;
+import dev.tailor.corpora.index.IndexSummary;
 import dev.tailor.corpora.index.Indexer;
 import dev.tailor.corpora.wiki.Redirects;
 import java.io.PrintWriter;
@@ -144,21 +145,7 @@ final class IndexCommand implements Callable<Integer> {
       }
     }
     double seconds = (System.nanoTime() - start) / 1e9;
-    long bytes = m.segments().stream().mapToLong(IndexManifest.Segment::bytes).sum();
-    o.printf(
-        "%s: %,d documents in %d segments, %.1f MB%n",
-        out, m.docCount(), m.segments().size(), bytes / 1e6);
-    o.printf(
-        "  source: %s%n  label: %s%n  analyzer: %s%n",
-        m.source(), m.sourceLabel(), m.analyzerName());
-    Path input = Path.of(corpus);
-    String mbs =
-        Files.isRegularFile(input)
-            ? String.format(
-                ", %.1f MB/s of input (%,d bytes)",
-                Files.size(input) / 1e6 / seconds, Files.size(input))
-            : "";
-    o.printf("  built in %.1f s: %,.0f docs/s%s%n", seconds, m.docCount() / seconds, mbs);
+    IndexSummary.print(out, m, Path.of(corpus), seconds, o);
     o.flush();
     return 0;
   }

@@ -10,7 +10,6 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import java.util.stream.IntStream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -153,36 +152,13 @@ final class PredictorCommand extends GroupCommand {
       DemandProfile other = compare == null ? null : DemandProfile.read(compare);
       Trainer.Result r = Trainer.train(data, options, !noAblation);
       r.model().write(modelFile);
-      long threshold = r.model().training().longThresholdNanos();
       ModelReport.printTraining(r, data, profile, seed, out);
       if (other != null) {
-        if (r.heldOutRows().length > 0) {
-          out.println(
-              "  noise bound, "
-                  + compare.getFileName()
-                  + "'s times as predictions, held out: "
-                  + Trainer.agreement(data, other, compare, r.heldOutRows(), threshold).describe());
-        }
-        int[] all = IntStream.range(0, data.data().size()).toArray();
-        out.println(
-            "  noise bound, all requests: "
-                + Trainer.agreement(data, other, compare, all, threshold).describe());
+        ModelReport.printNoiseBound(r, data, other, compare, out);
       }
       if (crossValidate != null) {
-        long[] predicted = Trainer.crossFit(data.data(), options.params(), seed, crossValidate);
-        long[] actual = ModelReport.actualNanos(data.data());
-        long allThreshold = Trainer.longThreshold(actual);
-        out.println(
-            "  cross-validated ("
-                + crossValidate
-                + " folds), all requests: "
-                + Metrics.of(actual, predicted, allThreshold).describe());
-        if (other != null) {
-          int[] all = IntStream.range(0, actual.length).toArray();
-          out.println(
-              "  noise bound at that threshold: "
-                  + Trainer.agreement(data, other, compare, all, allThreshold).describe());
-        }
+        ModelReport.printCrossValidated(
+            data, options.params(), seed, crossValidate, other, compare, out);
       }
       out.println("model written to " + modelFile);
       out.flush();

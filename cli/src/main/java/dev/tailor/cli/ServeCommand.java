@@ -174,22 +174,9 @@ final class ServeCommand implements Callable<Integer> {
             maxInFlight,
             httpThreads,
             acceptQueue);
-    SearchServer.Options d = SearchServer.Options.defaults();
     SearchServer.Options options =
-        new SearchServer.Options(
-            bind,
-            port,
-            limits.threads(),
-            limits.maxInFlight(),
-            limits.acceptQueue(),
-            duration("--client-timeout", clientTimeout),
-            d.maxBodyBytes(),
-            d.maxQueryChars(),
-            d.maxClauses(),
-            d.maxHits(),
-            maxLabels,
-            labels,
-            totalHits);
+        limits.serverOptions(
+            bind, port, duration("--client-timeout", clientTimeout), maxLabels, labels, totalHits);
     // Before the JDK's server classes load: they read these once.
     limits.setJvmWide(
         (duration("--idle-timeout", idleTimeout).toMillis() + 999) / 1000, maxConnections);

@@ -7,14 +7,13 @@ import dev.tailor.core.table.IntervalTable;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.SweepPlan;
+import dev.tailor.tables.FmRuleCandidates;
 import dev.tailor.tables.FmTableTuner;
 import dev.tailor.tables.TableText;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.stream.DoubleStream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -121,26 +120,12 @@ final class TablesTuneCommand extends GroupCommand {
     public Integer call() throws IOException {
       PrintWriter err = spec.commandLine().getErr();
       PrintWriter o = spec.commandLine().getOut();
-      List<IntervalTable.Rule> candidates = new ArrayList<>();
+      List<IntervalTable.Rule> candidates;
       try {
-        if (grid.paper(spec)) {
-          List<Double> ts =
-              targets != null
-                  ? targets
-                  : DoubleStream.of(0.75, 1, 1.25, 1.5, 2)
-                      .map(f -> f * grid.cores)
-                      .boxed()
-                      .toList();
-          for (double t : ts) {
-            candidates.add(IntervalTable.Rule.paper(t));
-          }
-        } else {
-          for (double u : utilizations) {
-            for (double q : queueFactors) {
-              candidates.add(IntervalTable.Rule.throughput(u, q));
-            }
-          }
-        }
+        candidates =
+            grid.paper(spec)
+                ? FmRuleCandidates.paper(targets, grid.cores)
+                : FmRuleCandidates.throughput(utilizations, queueFactors);
       } catch (IllegalArgumentException e) {
         throw new ParameterException(spec.commandLine(), e.getMessage(), e);
       }

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.stream.IntStream;
 
 /**
  * What the {@code predictor} commands print of a model: what a training run produced and how it
@@ -63,6 +64,64 @@ public final class ModelReport {
             m.precision());
       }
     }
+  }
+
+  /**
+   * Prints the label noise no model can beat: how well {@code other}'s times (a second profile of
+   * the same queries, read from {@code otherFile}) predict the first's, on the held-out requests of
+   * {@code r} and on all of them at its long threshold.
+   *
+   * @throws IOException if the profiles cannot be matched
+   */
+  public static void printNoiseBound(
+      Trainer.Result r, ProfileData data, DemandProfile other, Path otherFile, PrintWriter out)
+      throws IOException {
+    long threshold = r.model().training().longThresholdNanos();
+    if (r.heldOutRows().length > 0) {
+      out.println(
+          "  noise bound, "
+              + otherFile.getFileName()
+              + "'s times as predictions, held out: "
+              + Trainer.agreement(data, other, otherFile, r.heldOutRows(), threshold).describe());
+    }
+    out.println(
+        "  noise bound, all requests: "
+            + Trainer.agreement(data, other, otherFile, all(data), threshold).describe());
+  }
+
+  /**
+   * Predicts every request by {@code k} models that did not see it and prints their metrics on all
+   * requests, the long class then the slowest of the whole profile; with {@code other} (else null),
+   * the noise bound at that threshold too.
+   *
+   * @throws IOException if XGBoost fails
+   */
+  public static void printCrossValidated(
+      ProfileData data,
+      PredictorModel.Params params,
+      long seed,
+      int k,
+      DemandProfile other,
+      Path otherFile,
+      PrintWriter out)
+      throws IOException {
+    long[] predicted = Trainer.crossFit(data.data(), params, seed, k);
+    long[] actual = actualNanos(data.data());
+    long threshold = Trainer.longThreshold(actual);
+    out.println(
+        "  cross-validated ("
+            + k
+            + " folds), all requests: "
+            + Metrics.of(actual, predicted, threshold).describe());
+    if (other != null) {
+      out.println(
+          "  noise bound at that threshold: "
+              + Trainer.agreement(data, other, otherFile, all(data), threshold).describe());
+    }
+  }
+
+  private static int[] all(ProfileData data) {
+    return IntStream.range(0, data.data().size()).toArray();
   }
 
   /** Prints a model file's record: its features, what it was trained on, its held-out metrics. */

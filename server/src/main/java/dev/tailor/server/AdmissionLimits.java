@@ -1,5 +1,8 @@
 package dev.tailor.server;
 
+import java.time.Duration;
+import java.util.List;
+
 /**
  * How many searches a server admits, queues and has threads for, fitted together so that overload
  * is refused fast, not queued. With {@code W} workers the scheduler's admission queue holds {@code
@@ -52,6 +55,39 @@ public record AdmissionLimits(
               + "): the threads beyond it refuse requests when searches hold the rest");
     }
     return new AdmissionLimits(workers, q, f, t, a);
+  }
+
+  /**
+   * A server's options under these limits, its other bounds (body, query, clauses, hits) the
+   * defaults.
+   *
+   * @param clientTimeout how long a client may take to send a request, and to take its response
+   * @param maxLabels distinct labels with a metrics class of their own
+   * @param labels labels that always have one
+   * @param totalHits how far each search counts its hits
+   */
+  public SearchServer.Options serverOptions(
+      String bind,
+      int port,
+      Duration clientTimeout,
+      int maxLabels,
+      List<String> labels,
+      int totalHits) {
+    SearchServer.Options d = SearchServer.Options.defaults();
+    return new SearchServer.Options(
+        bind,
+        port,
+        threads,
+        maxInFlight,
+        acceptQueue,
+        clientTimeout,
+        d.maxBodyBytes(),
+        d.maxQueryChars(),
+        d.maxClauses(),
+        d.maxHits(),
+        maxLabels,
+        labels,
+        totalHits);
   }
 
   /**
