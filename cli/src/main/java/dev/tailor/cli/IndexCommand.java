@@ -37,9 +37,7 @@ final class IndexCommand implements Callable<Integer> {
       names = "--corpus",
       required = true,
       paramLabel = "FILE|NAME",
-      description =
-          "A corpus file (MediaWiki dump .xml/.xml.bz2, summaries .json, line docs otherwise) or"
-              + " a corpus name (fetched if needed).")
+      description = "A corpus file (dump, summaries .json, line docs) or a corpus name.")
   String corpus;
 
   @Option(

@@ -71,17 +71,14 @@ final class ProfileCommand implements Callable<Integer> {
       defaultValue = "0ms",
       paramLabel = "DURATION",
       description =
-          "A sample of a shorter query repeats it until it lasts this long (default"
-              + " ${DEFAULT-VALUE}).")
+          "Repeat a shorter query until a sample lasts this long (default ${DEFAULT-VALUE}).")
   String minSample;
 
   @Option(
       names = "--remeasure-spread",
       defaultValue = "0.10",
       paramLabel = "X",
-      description =
-          "Remeasure queries whose samples' IQR exceeds this share of their time (default"
-              + " ${DEFAULT-VALUE}).")
+      description = "Remeasure queries whose IQR exceeds this share (default ${DEFAULT-VALUE}).")
   double remeasureSpread;
 
   @Option(

@@ -90,9 +90,7 @@ final class ReplayCommand implements Callable<Integer> {
   @Option(
       names = "--profile",
       paramLabel = "FILE",
-      description =
-          "A demand profile of this trace: its times are the queries' predictions for rc and oracle"
-              + " (which needs it).")
+      description = "A demand profile of this trace: the queries' times for rc and oracle.")
   Path profile;
 
   @Option(
@@ -110,9 +108,7 @@ final class ReplayCommand implements Callable<Integer> {
   @Option(
       names = "--model",
       paramLabel = "FILE",
-      description =
-          "A predictor model, watched: each query's time is predicted as it is sent (tpc, tp,"
-              + " pred).")
+      description = "A predictor model, watched, for tpc, tp and pred.")
   Path model;
 
   @Override

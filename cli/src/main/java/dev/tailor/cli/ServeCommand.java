@@ -100,25 +100,20 @@ final class ServeCommand implements Callable<Integer> {
       defaultValue = "10s",
       paramLabel = "DURATION",
       description =
-          "How long a client may take to send a request, and to take its response (default"
-              + " ${DEFAULT-VALUE}).")
+          "How long a client may take to send, and to receive (default ${DEFAULT-VALUE}).")
   String clientTimeout;
 
   @Option(
       names = "--idle-timeout",
       defaultValue = "30s",
       paramLabel = "DURATION",
-      description =
-          "How long an idle keep-alive connection is kept, in whole seconds (default"
-              + " ${DEFAULT-VALUE}).")
+      description = "How long an idle keep-alive connection is kept (default ${DEFAULT-VALUE}).")
   String idleTimeout;
 
   @Option(
       names = "--max-connections",
       paramLabel = "N",
-      description =
-          "Open connections at most, idle ones included (default: http-threads + accept-queue +"
-              + " 200).")
+      description = "Open connections at most (default: http-threads + accept-queue + 200).")
   Integer maxConnections;
 
   @Option(
@@ -132,9 +127,7 @@ final class ServeCommand implements Callable<Integer> {
       names = "--max-labels",
       defaultValue = "32",
       paramLabel = "N",
-      description =
-          "Distinct labels with a metrics class of their own; later ones count as 'other' (default"
-              + " ${DEFAULT-VALUE}).")
+      description = "Distinct labels with a metrics class of their own (default ${DEFAULT-VALUE}).")
   int maxLabels;
 
   @Option(

@@ -41,10 +41,7 @@ final class TablesBuildTcCommand implements Callable<Integer> {
     @Option(
         names = "--lognormal",
         paramLabel = "MEAN,SD",
-        description =
-            "A generated log-normal workload of this mean and standard deviation, e.g. 10ms,13ms"
-                + " (the paper's); a third value, the serial fraction, is accepted and does not"
-                + " change the work.")
+        description = "A generated log-normal workload of this mean and SD, e.g. 10ms,13ms.")
     String lognormal;
   }
 
@@ -81,17 +78,14 @@ final class TablesBuildTcCommand implements Callable<Integer> {
       defaultValue = "1000",
       paramLabel = "N",
       description =
-          "At most N bins of the work distribution: every distinct work its own bin if there are"
-              + " no more, else N equally wide on a log scale (default ${DEFAULT-VALUE}).")
+          "At most N bins of the work distribution, log-spaced (default ${DEFAULT-VALUE}).")
   int bins;
 
   @Option(
       names = "--q-max",
       defaultValue = "0",
       paramLabel = "N",
-      description =
-          "Rows for 1..N active requests; loads above read the last (default: the larger of the"
-              + " paper's twice the mean active requests and 4 x cores).")
+      description = "Rows for 1..N active requests (default: the paper's heuristic, >= 4 x cores).")
   int qMax;
 
   @Option(

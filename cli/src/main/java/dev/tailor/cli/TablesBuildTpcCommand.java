@@ -51,17 +51,13 @@ final class TablesBuildTpcCommand implements Callable<Integer> {
   @Option(
       names = "--model",
       paramLabel = "FILE",
-      description =
-          "The model whose predictions the profile carries; checked against the profile's record"
-              + " of it.")
+      description = "The model whose predictions the profile carries, checked against them.")
   Path model;
 
   @Option(
       names = "--synthetic-error",
       paramLabel = "SIGMA",
-      description =
-          "Attach synthetic predictions first: each true time times exp(SIGMA*Z), seed 1"
-              + " (as simulate --synthetic-error does, so both see the same predictions).")
+      description = "Attach predictions first: each true time times exp(SIGMA*Z), seed 1.")
   Double syntheticError;
 
   @Option(
@@ -87,9 +83,7 @@ final class TablesBuildTpcCommand implements Callable<Integer> {
       names = "--rps",
       required = true,
       paramLabel = "RATES",
-      description =
-          "The production load range: LOW..HIGH (--points rates, evenly spaced) or a"
-              + " comma-separated list of arrival rates.")
+      description = "The load range: LOW..HIGH (--points rates) or a list of rates.")
   String rps;
 
   @Option(
@@ -125,8 +119,7 @@ final class TablesBuildTpcCommand implements Callable<Integer> {
       defaultValue = "long-threads",
       paramLabel = "METRIC",
       description =
-          "What a row's load counts: long-threads (threads on long requests, the paper's) or"
-              + " all-threads (every busy thread). Default ${DEFAULT-VALUE}.")
+          "What a row's load counts: long-threads or all-threads (default ${DEFAULT-VALUE}).")
   String loadMetric;
 
   @Option(
@@ -187,9 +180,7 @@ final class TablesBuildTpcCommand implements Callable<Integer> {
       names = "--step-doublings",
       defaultValue = "6",
       paramLabel = "N",
-      description =
-          "When no step helps, try steps 2, 4, ... 2^N times as large before stopping (default"
-              + " ${DEFAULT-VALUE}; 0 for the paper's search).")
+      description = "When no step helps, try steps up to 2^N as large (default ${DEFAULT-VALUE}).")
   int stepDoublings;
 
   @Option(

@@ -59,18 +59,14 @@ final class TablesCommand extends GroupCommand {
     @Option(
         names = "--target-parallelism",
         paramLabel = "T",
-        description =
-            "Paper mode: threads the requests may keep busy on average (slightly above the"
-                + " cores).")
+        description = "Paper mode: threads the requests may keep busy on average.")
     Double targetParallelism;
 
     @Option(
         names = "--utilization",
         defaultValue = "1.0",
         paramLabel = "RHO",
-        description =
-            "Throughput mode: the share of the cores the busy thread time may fill (default"
-                + " ${DEFAULT-VALUE}).")
+        description = "Throughput mode: the share of the cores busy (default ${DEFAULT-VALUE}).")
     double utilization;
 
     @Option(
@@ -78,8 +74,7 @@ final class TablesCommand extends GroupCommand {
         defaultValue = "1.3",
         paramLabel = "QS",
         description =
-            "Throughput mode: requests in the system per request in service, >= 1 (default"
-                + " ${DEFAULT-VALUE}; ./tailor tables tune chooses it).")
+            "Throughput mode: requests in the system per one served (default ${DEFAULT-VALUE}).")
     double queueFactor;
 
     @Override

@@ -71,9 +71,7 @@ final class TablesTuneCommand extends GroupCommand {
     @Option(
         names = "--target-parallelisms",
         split = ",",
-        description =
-            "Paper mode: the target parallelisms to try (default: 0.75, 1, 1.25, 1.5 and 2 times"
-                + " the cores).")
+        description = "Paper mode: the target parallelisms to try (default: 0.75-2 x cores).")
     List<Double> targets;
 
     @Option(
@@ -97,9 +95,7 @@ final class TablesTuneCommand extends GroupCommand {
     @Option(
         names = "--seed",
         defaultValue = "1",
-        description =
-            "The split's and the tuning arrivals' seed; the check uses the next (default"
-                + " ${DEFAULT-VALUE}).")
+        description = "The split's and the tuning arrivals' seed (default ${DEFAULT-VALUE}).")
     long seed;
 
     @Option(
@@ -111,9 +107,7 @@ final class TablesTuneCommand extends GroupCommand {
     @Option(
         names = "--quantum",
         defaultValue = "5ms",
-        description =
-            "The policies' tick in the simulation, near the table's step (default"
-                + " ${DEFAULT-VALUE}).")
+        description = "The policies' tick in the simulation (default ${DEFAULT-VALUE}).")
     String quantum;
 
     @Override
