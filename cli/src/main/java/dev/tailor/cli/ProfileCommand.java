@@ -5,16 +5,14 @@ import dev.tailor.corpora.trace.TraceQuery;
 import dev.tailor.lucene.Slicing;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.profiler.DemandProfiler;
+import dev.tailor.profiler.ProfileInputs;
 import dev.tailor.profiler.ProfileSummary;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Random;
 import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -149,15 +147,8 @@ final class ProfileCommand implements Callable<Integer> {
         queries.add(new DemandProfiler.ProfiledQuery(q.id(), q.category(), q.text(), q.query()));
       }
       DemandProfile.Environment env =
-          new DemandProfile.Environment(
-              input.index.toAbsolutePath().toString(),
-              opened.manifest().sourceLabel(),
-              opened.reader().maxDoc(),
-              input.trace.toAbsolutePath().toString(),
-              Runtime.getRuntime().availableProcessors(),
-              Runtime.version().toString(),
-              System.getProperty("os.name") + " " + System.getProperty("os.arch"),
-              Instant.now().toString());
+          ProfileInputs.environment(
+              input.index, opened.manifest().sourceLabel(), opened.reader().maxDoc(), input.trace);
       if (check && !check(opened, sample(queries), env, options, err)) {
         return 1;
       }
@@ -206,12 +197,7 @@ final class ProfileCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "--check-sample must be at least 20, got " + checkSample);
     }
-    if (queries.size() <= checkSample) {
-      return queries;
-    }
-    int[] chosen =
-        new Random(seed).ints(0, queries.size()).distinct().limit(checkSample).sorted().toArray();
-    return Arrays.stream(chosen).mapToObj(queries::get).toList();
+    return ProfileInputs.sample(queries, checkSample, seed);
   }
 
   /** Profiles the sample twice and compares ({@link ProfileCheck}). */

@@ -6,10 +6,10 @@ import dev.tailor.load.InProcessTarget;
 import dev.tailor.load.OracleResolver;
 import dev.tailor.load.ProfiledTrace;
 import dev.tailor.load.Sweep;
+import dev.tailor.load.report.PointLine;
 import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.load.report.Report;
 import dev.tailor.lucene.Slicing;
-import dev.tailor.lucene.TotalHits;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.PointResult;
 import dev.tailor.predictor.ModelPredictor;
@@ -19,7 +19,6 @@ import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -204,7 +203,7 @@ final class ReplayCommand implements Callable<Integer> {
                         : Slicing.DEFAULT_WINDOWS_PER_THREAD * budget,
                     cap,
                     predictor,
-                    totalHitsThreshold(demand)),
+                    totalHitsThreshold(trace)),
                 environment,
                 opened.manifest().sourceLabel(),
                 printPoint);
@@ -242,30 +241,13 @@ final class ReplayCommand implements Callable<Integer> {
         profile);
   }
 
-  /**
-   * The hits each search counts: {@code --total-hits}, else the profile's, else Lucene's default. A
-   * profile measured with another threshold describes other searches, so the two must agree.
-   */
-  private int totalHitsThreshold(DemandProfile demand) {
-    int profiled =
-        demand == null
-            ? DemandProfile.Settings.DEFAULT_TOTAL_HITS_THRESHOLD
-            : demand.settings().totalHitsThreshold();
-    if (totalHits == null) {
-      return profiled;
+  /** The hits each search counts ({@link ProfiledTrace#totalHitsThreshold}). */
+  private int totalHitsThreshold(ProfiledTrace trace) {
+    try {
+      return trace.totalHitsThreshold(totalHits);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
     }
-    if (demand != null && totalHits != profiled) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "--total-hits "
-              + TotalHits.format(totalHits)
-              + " differs from the profile's "
-              + TotalHits.format(profiled)
-              + " ("
-              + profile
-              + "): its times are of other searches");
-    }
-    return totalHits;
   }
 
   /**
@@ -275,23 +257,7 @@ final class ReplayCommand implements Callable<Integer> {
   static Consumer<PointResult> pointPrinter(PrintWriter err, int total) {
     Progress.Points progress = new Progress.Points(total);
     return p -> {
-      err.printf(
-          "  %-16s %8.1f rps: p50 %8.2f ms  p99 %8.2f ms  achieved %8.1f rps%s%s  (%s)%n",
-          Report.displayName(p.policy()),
-          p.offeredRps(),
-          p.latencyAt("p50") / 1e6,
-          p.latencyAt("p99") / 1e6,
-          p.achievedRps(),
-          p.failed() == 0
-              ? ""
-              : String.format(
-                  Locale.ROOT,
-                  "  FAILED %d of %d (%s)",
-                  p.failed(),
-                  p.sent(),
-                  p.failures() == null ? "kinds unknown" : p.failures().describe()),
-          p.saturated() ? "  SATURATED" : "",
-          progress.pointDone());
+      err.printf("  %s  (%s)%n", PointLine.of(p), progress.pointDone());
       err.flush();
     };
   }

@@ -3,6 +3,7 @@ package dev.tailor.load;
 import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.policy.RequestView;
 import dev.tailor.load.report.ReportedWorkload;
+import dev.tailor.lucene.TotalHits;
 import dev.tailor.measure.DemandProfile;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -104,6 +105,34 @@ public final class ProfiledTrace {
     }
     return ReportedWorkload.replayed(
         "profile " + file.getFileName(), queries.stream().map(Query::id).toList(), profile);
+  }
+
+  /**
+   * The hits each search counts: {@code asked}, else the profile's, else Lucene's default. A
+   * profile measured with another threshold describes other searches, so the two must agree.
+   *
+   * @param asked the threshold asked for, or null for the profile's
+   * @throws IllegalArgumentException if {@code asked} differs from the profile's
+   */
+  public int totalHitsThreshold(Integer asked) {
+    int profiled =
+        profile == null
+            ? DemandProfile.Settings.DEFAULT_TOTAL_HITS_THRESHOLD
+            : profile.settings().totalHitsThreshold();
+    if (asked == null) {
+      return profiled;
+    }
+    if (profile != null && asked != profiled) {
+      throw new IllegalArgumentException(
+          "--total-hits "
+              + TotalHits.format(asked)
+              + " differs from the profile's "
+              + TotalHits.format(profiled)
+              + " ("
+              + file
+              + "): its times are of other searches");
+    }
+    return asked;
   }
 
   /** A request's profiled speedup curve, or null where the profile has no measured speedup. */
