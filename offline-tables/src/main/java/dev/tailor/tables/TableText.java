@@ -22,9 +22,7 @@ public final class TableText {
   public static void print(TargetTable t, PrintWriter out) {
     TargetTable.Inputs in = t.inputs();
     TargetTable.Groups g = t.groups();
-    out.printf(
-        "tpc-target table built %s in %.1f s from %s (%s)%n",
-        t.builtAt(), t.buildSeconds(), in.profile(), in.profileDigest());
+    built(out, TargetTable.KIND, t.builtAt(), t.buildSeconds(), in.profile(), in.profileDigest());
     out.printf(
         "  %d requests; predictions: %s%s%n",
         in.requests(),
@@ -115,9 +113,7 @@ public final class TableText {
   public static void print(IntervalTable t, PrintWriter out) {
     IntervalTable.Inputs in = t.inputs();
     IntervalTable.Rule rule = in.rule();
-    out.printf(
-        "fm-interval table built %s in %.1f s from %s (%s)%n",
-        t.builtAt(), t.buildSeconds(), in.profile(), in.profileDigest());
+    built(out, IntervalTable.KIND, t.builtAt(), t.buildSeconds(), in.profile(), in.profileDigest());
     out.printf(
         "  %d requests%s; %d cores; rule: %s; degrees %s; step %s, horizon %s; phi %s%n",
         in.requests(),
@@ -168,6 +164,13 @@ public final class TableText {
       }
     }
     out.printf("  loads above %d read the last row%n", t.rows().size());
+  }
+
+  /** The first line of a table built from a profile: its kind, when and from what it was built. */
+  private static void built(
+      PrintWriter out, String kind, String builtAt, double seconds, String profile, String digest) {
+    out.printf(
+        "%s table built %s in %.1f s from %s (%s)%n", kind, builtAt, seconds, profile, digest);
   }
 
   private static String ms(long nanos) {
