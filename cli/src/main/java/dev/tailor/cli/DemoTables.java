@@ -22,10 +22,13 @@ import java.util.stream.Collectors;
  */
 final class DemoTables {
 
-  /** Runs a tailor command; a failure stops the demo. */
+  /**
+   * Runs a tailor command given as a template whose space-separated words are its arguments, each
+   * {@code %s} word replaced by the next value; a failure stops the demo.
+   */
   @FunctionalInterface
   interface Runner {
-    void run(String... args);
+    void run(String template, Object... values);
   }
 
   private final Path profile;
@@ -67,46 +70,16 @@ final class DemoTables {
     Path paper = profile.resolveSibling(base + ".fm-paper-table.json");
     if (!isBuiltFrom(paper, profile, true)) {
       run.run(
-          "tables",
-          "build",
-          "fm",
-          "--profile",
-          profile.toString(),
-          "--cores",
-          Integer.toString(cores),
-          "--mode",
-          "paper",
-          "--target-parallelism",
-          Integer.toString(cores),
-          "--max-degree",
-          Integer.toString(cores),
-          "--step",
-          step,
-          "--out",
-          paper.toString());
+          "tables build fm --profile %s --cores %s --mode paper --target-parallelism %s"
+              + " --max-degree %s --step %s --out %s",
+          profile, cores, cores, cores, step, paper);
     }
     Path tuned = profile.resolveSibling(base + ".fm-table.json");
     if (!isBuiltFrom(tuned, profile, false)) {
       run.run(
-          "tables",
-          "tune",
-          "fm",
-          "--profile",
-          profile.toString(),
-          "--cores",
-          Integer.toString(cores),
-          "--max-degree",
-          Integer.toString(cores),
-          "--step",
-          step,
-          "--rps",
-          rates(),
-          "--requests",
-          "10000",
-          "--model",
-          "units",
-          "--out",
-          tuned.toString());
+          "tables tune fm --profile %s --cores %s --max-degree %s --step %s --rps %s"
+              + " --requests 10000 --model units --out %s",
+          profile, cores, cores, step, rates(), tuned);
     }
     return List.of("fm:" + paper, "fm-wc:" + tuned);
   }
@@ -134,40 +107,18 @@ final class DemoTables {
     Path predicted = profile.resolveSibling(base + ".predicted.json");
     Path table = profile.resolveSibling(base + ".tpc-table.json");
     if (isStale(model, profile) || !isReadableModel(model)) {
-      run.run("predictor", "train", "--profile", profile.toString(), "--out", model.toString());
+      run.run("predictor train --profile %s --out %s", profile, model);
     }
     if (isStale(predicted, model)) {
       run.run(
-          "predictor",
-          "predict",
-          "--model",
-          model.toString(),
-          "--profile",
-          profile.toString(),
-          "--cross-fit",
-          "5",
-          "--out",
-          predicted.toString());
+          "predictor predict --model %s --profile %s --cross-fit 5 --out %s",
+          model, profile, predicted);
     }
     if (isStale(table, predicted)) {
       run.run(
-          "tables",
-          "build",
-          "tpc",
-          "--profile",
-          predicted.toString(),
-          "--model",
-          model.toString(),
-          "--cores",
-          Integer.toString(cores),
-          "--max-degree",
-          Integer.toString(cores),
-          "--rps",
-          rates(),
-          "--model-of-work",
-          "units",
-          "--out",
-          table.toString());
+          "tables build tpc --profile %s --model %s --cores %s --max-degree %s --rps %s"
+              + " --model-of-work units --out %s",
+          predicted, model, cores, cores, rates(), table);
     }
     long longFrom = TargetTable.read(table).longThresholdNanos();
     return new Tpc(
@@ -193,19 +144,8 @@ final class DemoTables {
       Path table = profile.resolveSibling(prefix + Sweep.atLoad(Sweep.LOAD, load) + ".json");
       if (isStale(table, profile)) {
         run.run(
-            "tables",
-            "build",
-            "tc",
-            "--profile",
-            profile.toString(),
-            "--cores",
-            Integer.toString(cores),
-            "--rps",
-            Sweep.atLoad(Sweep.LOAD, load),
-            "--target",
-            Durations.format(targetNanos),
-            "--out",
-            table.toString());
+            "tables build tc --profile %s --cores %s --rps %s --target %s --out %s",
+            profile, cores, Sweep.atLoad(Sweep.LOAD, load), Durations.format(targetNanos), table);
       }
     }
     String tables = profile.resolveSibling(prefix + Sweep.LOAD + ".json").toString();

@@ -12,11 +12,9 @@ import java.util.Locale;
  */
 enum DemoWorkload {
   /**
-   * The TREC 2005 Terabyte efficiency queries: short web-search log queries whose cost on the 1M
-   * document index spreads like the papers' workloads (a P99 many times the median), so that the
-   * policies have a tail to act on. 1,000 queries by default: their P99 is then the 10th slowest
-   * rather than the 2nd (as with 200), and their profile at this machine's degrees takes about a
-   * minute.
+   * The TREC 2005 Terabyte efficiency queries: short web-search log queries whose cost spreads like
+   * the papers' workloads (a P99 many times the median), so that the policies have a tail to act
+   * on.
    */
   TB05(
       Dataset.TREC_TB05,
@@ -26,10 +24,8 @@ enum DemoWorkload {
       1_000_000,
       DemandProfile.Settings.DEFAULT_TOTAL_HITS_THRESHOLD),
   /**
-   * The same TREC 2005 Terabyte efficiency queries on a 6,000,000-document index, each search
-   * counting every hit (as OpenSearch's {@code track_total_hits: true}), so that every match is
-   * scored as in the Lucene of the Few-to-Many and TPC papers: queries of milliseconds to tens of
-   * milliseconds, the regime where those papers' policies pay.
+   * The same queries on a larger index, each search counting every hit (as OpenSearch's {@code
+   * track_total_hits: true}), so that every match is scored as in the papers' Lucene.
    */
   TB05_EXACT(
       Dataset.TREC_TB05,
@@ -38,10 +34,7 @@ enum DemoWorkload {
       1000,
       6_000_000,
       TotalHits.EXACT),
-  /**
-   * The Natural Questions test questions: longer natural-language questions whose costs are close
-   * to one another (a narrow spread), kept for comparison. 200 by default, as the demo took before.
-   */
+  /** The Natural Questions test questions: costs close to one another, kept for comparison. */
   NQ(
       Dataset.NQ,
       "topics.dpr.nq.test.txt",
@@ -50,12 +43,22 @@ enum DemoWorkload {
       1_000_000,
       DemandProfile.Settings.DEFAULT_TOTAL_HITS_THRESHOLD);
 
-  private final Dataset dataset;
+  /** The dataset {@code tailor trace fetch} fetches it from. */
+  final Dataset dataset;
+
+  /** What the demo's lines call it, e.g. "TREC 2005 Terabyte efficiency queries". */
+  final String label;
+
+  /** Queries profiled and replayed unless {@code --queries} says otherwise. */
+  final int defaultQueries;
+
+  /** Synthetic documents indexed unless {@code --docs} says otherwise. */
+  final int defaultDocs;
+
+  /** How far each search counts its hits ({@link TotalHits#EXACT} for every one). */
+  final int totalHitsThreshold;
+
   private final String traceFile;
-  private final String label;
-  private final int defaultQueries;
-  private final int defaultDocs;
-  private final int totalHitsThreshold;
 
   DemoWorkload(
       Dataset dataset,
@@ -70,21 +73,6 @@ enum DemoWorkload {
     this.defaultQueries = defaultQueries;
     this.defaultDocs = defaultDocs;
     this.totalHitsThreshold = totalHitsThreshold;
-  }
-
-  /** Synthetic documents indexed unless {@code --docs} says otherwise. */
-  int defaultDocs() {
-    return defaultDocs;
-  }
-
-  /** How far each search counts its hits ({@link TotalHits#EXACT} for every one). */
-  int totalHitsThreshold() {
-    return totalHitsThreshold;
-  }
-
-  /** The dataset {@code tailor trace fetch} fetches it from. */
-  Dataset dataset() {
-    return dataset;
   }
 
   /** The trace file as fetched under the data directory. */

@@ -3,6 +3,7 @@ package dev.tailor.cli;
 import dev.tailor.corpora.Corpus;
 import dev.tailor.corpora.index.IndexAnalyzer;
 import dev.tailor.corpora.index.IndexManifest;
+import dev.tailor.corpora.index.IndexSummary;
 import dev.tailor.corpora.index.Indexer;
 import dev.tailor.corpora.wiki.Redirects;
 import java.io.PrintWriter;
@@ -25,9 +26,7 @@ import picocli.CommandLine.Spec;
     description = {
       "Index a corpus with Lucene (fields id, title, body, date) into DIR, with a manifest"
           + " (tailor-index.json) stating the source and its label, the analyzer, the segments"
-          + " and the build time.",
-      "Segment i holds documents [i*k, (i+1)*k), k = ceil(docs/segments): the same corpus and"
-          + " --segments give the same layout. The index is built beside DIR and moved into place."
+          + " and the build time."
     })
 final class IndexCommand implements Callable<Integer> {
 
@@ -38,10 +37,7 @@ final class IndexCommand implements Callable<Integer> {
       names = "--corpus",
       required = true,
       paramLabel = "FILE|NAME",
-      description =
-          "A corpus file (MediaWiki dump .xml/.xml.bz2, summaries .json, line docs otherwise) or"
-              + " a corpus name (wikipedia-summaries, wikipedia-dump-sample, europarl; fetched if"
-              + " needed).")
+      description = "A corpus file (dump, summaries .json, line docs) or a corpus name.")
   String corpus;
 
   @Option(
@@ -76,8 +72,7 @@ final class IndexCommand implements Callable<Integer> {
       defaultValue = "SKIP",
       paramLabel = "SKIP|FOLLOW",
       description =
-          "For dumps: skip redirect pages (default) or index each as a document whose body is its"
-              + " target's title.")
+          "For dumps: skip redirect pages (default), or index each as its target's title.")
   Redirects redirects;
 
   @Option(
@@ -90,9 +85,7 @@ final class IndexCommand implements Callable<Integer> {
   @Option(
       names = "--threads",
       paramLabel = "N",
-      description =
-          "Indexing threads (default: the processors); used for uncompressed line docs, does not"
-              + " change the layout.")
+      description = "Indexing threads for uncompressed line docs (default: the processors).")
   Integer threads;
 
   @Override
@@ -150,21 +143,7 @@ final class IndexCommand implements Callable<Integer> {
       }
     }
     double seconds = (System.nanoTime() - start) / 1e9;
-    long bytes = m.segments().stream().mapToLong(IndexManifest.Segment::bytes).sum();
-    o.printf(
-        "%s: %,d documents in %d segments, %.1f MB%n",
-        out, m.docCount(), m.segments().size(), bytes / 1e6);
-    o.printf(
-        "  source: %s%n  label: %s%n  analyzer: %s%n",
-        m.source(), m.sourceLabel(), m.analyzerName());
-    Path input = Path.of(corpus);
-    String mbs =
-        Files.isRegularFile(input)
-            ? String.format(
-                ", %.1f MB/s of input (%,d bytes)",
-                Files.size(input) / 1e6 / seconds, Files.size(input))
-            : "";
-    o.printf("  built in %.1f s: %,.0f docs/s%s%n", seconds, m.docCount() / seconds, mbs);
+    IndexSummary.print(out, m, Path.of(corpus), seconds, o);
     o.flush();
     return 0;
   }

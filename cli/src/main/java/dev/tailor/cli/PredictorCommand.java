@@ -1,18 +1,15 @@
 package dev.tailor.cli;
 
-import dev.tailor.core.table.Digests;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.predictor.Metrics;
+import dev.tailor.predictor.ModelReport;
 import dev.tailor.predictor.PredictorModel;
 import dev.tailor.predictor.ProfileData;
-import dev.tailor.predictor.QueryFeatures;
 import dev.tailor.predictor.Trainer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.stream.IntStream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -33,14 +30,7 @@ import picocli.CommandLine.Spec;
       PredictorCommand.Predict.class,
       PredictorCommand.Show.class
     })
-final class PredictorCommand implements Runnable {
-
-  @Spec CommandSpec spec;
-
-  @Override
-  public void run() {
-    spec.commandLine().usage(spec.commandLine().getOut());
-  }
+final class PredictorCommand extends GroupCommand {
 
   /** Where a profile's features come from: its own index and trace unless told otherwise. */
   static final class Sources {
@@ -66,11 +56,8 @@ final class PredictorCommand implements Runnable {
       description = {
         "Train a model of ln(sequential time) on a demand profile. Features are computed from the"
             + " profile's index and trace, each request matched to its trace query by id.",
-        "A seeded share of the requests is held out: the model is trained on the rest and"
-            + " measured on them (mean absolute error, correlation of logs, recall and precision of"
-            + " the long class, the slowest 5% of the training requests), then once more without"
-            + " each family of features. --compare measures a second profile of the same queries"
-            + " as if it were a prediction: the label noise no model can beat."
+        "A seeded share of the requests is held out and measured on; --compare measures a second"
+            + " profile of the same queries as if it were a prediction (docs/results/tpc.md)."
       })
   static final class Train implements Callable<Integer> {
     @Spec CommandSpec spec;
@@ -99,18 +86,13 @@ final class PredictorCommand implements Runnable {
     @Option(
         names = "--compare",
         paramLabel = "FILE",
-        description =
-            "A second profile of the same queries on the same index: its times as predictions of"
-                + " the first's bound what any model can reach.")
+        description = "A second profile of the same queries: what any model can reach.")
     Path compare;
 
     @Option(
         names = "--cross-validate",
         paramLabel = "K",
-        description =
-            "Also predict every request by K models that did not see it and report on all"
-                + " requests: steadier figures than one held-out share (the long class is then the"
-                + " slowest 5% of the whole profile).")
+        description = "Also predict every request by K models that did not see it.")
     Integer crossValidate;
 
     @Option(names = "--no-ablation", description = "Skip training once per dropped feature family.")
@@ -169,80 +151,14 @@ final class PredictorCommand implements Runnable {
       ProfileData data = ProfileData.read(profile, sources.index, sources.trace);
       DemandProfile other = compare == null ? null : DemandProfile.read(compare);
       Trainer.Result r = Trainer.train(data, options, !noAblation);
-      PredictorModel model = r.model();
-      model.write(modelFile);
-      long threshold = model.training().longThresholdNanos();
-      out.printf(
-          Locale.ROOT,
-          "trained on %d of %d requests of %s (index %s, %d docs; trace %s); %d held out (seed"
-              + " %d); %d trees, %d features (%s)%n",
-          r.trainRows().length,
-          data.data().size(),
-          profile.getFileName(),
-          data.index(),
-          model.training().indexDocs(),
-          data.trace().getFileName(),
-          r.heldOutRows().length,
-          seed,
-          model.trees(),
-          QueryFeatures.count(),
-          model.featureSet());
-      out.printf(
-          Locale.ROOT,
-          "  long = the slowest 5%% of the training requests: >= %.3f ms%n",
-          threshold / 1e6);
-      out.println("  training: " + r.training().describe());
-      if (r.heldOut() != null) {
-        out.println("  held out: " + r.heldOut().describe());
-      }
-      if (!r.ablation().isEmpty()) {
-        out.println("  ablation (held out, retrained without one family):");
-        for (Trainer.Ablation a : r.ablation()) {
-          Metrics m = a.heldOut();
-          out.printf(
-              Locale.ROOT,
-              "    without %-14s L1 %.3f ms (%+.3f), corr(log) %.3f (%+.3f), recall %.2f,"
-                  + " precision %.2f%n",
-              a.dropped().label() + ":",
-              m.l1Millis(),
-              m.l1Millis() - r.heldOut().l1Millis(),
-              m.logCorrelation(),
-              m.logCorrelation() - r.heldOut().logCorrelation(),
-              m.recall(),
-              m.precision());
-        }
-      }
+      r.model().write(modelFile);
+      ModelReport.printTraining(r, data, profile, seed, out);
       if (other != null) {
-        if (r.heldOutRows().length > 0) {
-          out.println(
-              "  noise bound, "
-                  + compare.getFileName()
-                  + "'s times as predictions, held out: "
-                  + Trainer.agreement(data, other, compare, r.heldOutRows(), threshold).describe());
-        }
-        int[] all = IntStream.range(0, data.data().size()).toArray();
-        out.println(
-            "  noise bound, all requests: "
-                + Trainer.agreement(data, other, compare, all, threshold).describe());
+        ModelReport.printNoiseBound(r, data, other, compare, out);
       }
       if (crossValidate != null) {
-        long[] predicted = Trainer.crossFit(data.data(), options.params(), seed, crossValidate);
-        long[] actual = new long[data.data().size()];
-        for (int i = 0; i < actual.length; i++) {
-          actual[i] = data.data().nanos(i);
-        }
-        long allThreshold = Trainer.longThreshold(actual);
-        out.println(
-            "  cross-validated ("
-                + crossValidate
-                + " folds), all requests: "
-                + Metrics.of(actual, predicted, allThreshold).describe());
-        if (other != null) {
-          int[] all = IntStream.range(0, actual.length).toArray();
-          out.println(
-              "  noise bound at that threshold: "
-                  + Trainer.agreement(data, other, compare, all, allThreshold).describe());
-        }
+        ModelReport.printCrossValidated(
+            data, options.params(), seed, crossValidate, other, compare, out);
       }
       out.println("model written to " + modelFile);
       out.flush();
@@ -257,9 +173,7 @@ final class PredictorCommand implements Runnable {
       description = {
         "Write a copy of a profile with every request's predicted sequential time attached, for"
             + " the simulator and the table builders.",
-        "By default the model predicts every request as it is; with --cross-fit K, K models with"
-            + " the model's parameters each predict the fold they did not see, so no request is"
-            + " predicted by a model trained on it."
+        "With --cross-fit K, K models each predict the fold they did not see."
       })
   static final class Predict implements Callable<Integer> {
     @Spec CommandSpec spec;
@@ -290,38 +204,27 @@ final class PredictorCommand implements Runnable {
       PrintWriter stdout = spec.commandLine().getOut();
       PredictorModel m = PredictorModel.read(model);
       ProfileData data = ProfileData.read(profile, sources.index, sources.trace);
-      int n = data.data().size();
-      long[] predicted;
-      String method;
-      if (crossFit != null) {
-        try {
-          predicted =
-              Trainer.crossFit(data.data(), m.training().params(), m.training().seed(), crossFit);
-        } catch (IllegalArgumentException e) {
-          throw new ParameterException(spec.commandLine(), e.getMessage());
-        }
-        method = "cross-fit " + crossFit;
-      } else {
-        predicted = new long[n];
-        for (int i = 0; i < n; i++) {
-          predicted[i] = m.predictNanos(data.data().features(i));
-        }
-        method = DemandProfile.Predictions.MODEL;
+      DemandProfile.Predictions predictions;
+      try {
+        predictions = ModelReport.predict(m, model, data.data(), crossFit);
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), e.getMessage());
       }
-      DemandProfile.Predictions predictions =
-          new DemandProfile.Predictions(
-              model.getFileName().toString(), Digests.sha256(model), method, predicted);
       data.profile().withPredictions(predictions).write(out);
-      long[] actual = new long[n];
-      for (int i = 0; i < n; i++) {
-        actual[i] = data.data().nanos(i);
-      }
       stdout.printf(
           "predicted %d requests of %s (%s, model %s); written to %s%n",
-          n, profile.getFileName(), method, model.getFileName(), out);
+          data.data().size(),
+          profile.getFileName(),
+          predictions.method(),
+          model.getFileName(),
+          out);
       stdout.println(
           "  against the profile's times: "
-              + Metrics.of(actual, predicted, m.training().longThresholdNanos()).describe());
+              + Metrics.of(
+                      ModelReport.actualNanos(data.data()),
+                      predictions.sequentialNanos(),
+                      m.training().longThresholdNanos())
+                  .describe());
       if (crossFit == null) {
         stdout.println(
             "  (the model saw the requests it was trained on: use --cross-fit K for predictions"
@@ -346,30 +249,7 @@ final class PredictorCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       PrintWriter out = spec.commandLine().getOut();
-      PredictorModel m = PredictorModel.read(model);
-      PredictorModel.Training t = m.training();
-      out.printf("%s: %s, trained %s%n", model, PredictorModel.TARGET, m.trainedAt());
-      out.printf(
-          "  features: %s, %d: %s%n",
-          m.featureSet(), m.featureNames().size(), String.join(" ", m.featureNames()));
-      out.printf(
-          Locale.ROOT,
-          "  trained on: %s (%s), %d requests, index %s (%d docs), trace %s%n",
-          t.profile(),
-          t.profileDigest(),
-          t.queries(),
-          t.index(),
-          t.indexDocs(),
-          t.trace());
-      out.printf(
-          Locale.ROOT,
-          "  seed %d, held out %.0f%%, long >= %.3f ms; xgboost: %s; %d trees%n",
-          t.seed(),
-          100 * t.holdout(),
-          t.longThresholdNanos() / 1e6,
-          t.params(),
-          m.trees());
-      out.println("  held out: " + (m.heldOut() == null ? "none" : m.heldOut().describe()));
+      ModelReport.printModel(model, PredictorModel.read(model), out);
       out.flush();
       return 0;
     }

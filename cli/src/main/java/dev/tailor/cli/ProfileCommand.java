@@ -4,18 +4,15 @@ import dev.tailor.core.Durations;
 import dev.tailor.corpora.trace.TraceQuery;
 import dev.tailor.lucene.Slicing;
 import dev.tailor.measure.DemandProfile;
-import dev.tailor.measure.WorkloadSpread;
 import dev.tailor.profiler.DemandProfiler;
+import dev.tailor.profiler.ProfileInputs;
+import dev.tailor.profiler.ProfileSummary;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
-import java.util.Random;
 import java.util.concurrent.Callable;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
@@ -35,17 +32,10 @@ import picocli.CommandLine.Spec;
       "Measure the demand profile of a trace on an index: each query's time at every degree up"
           + " to this machine's cores, with its unit times, features, the spread of its samples,"
           + " and speedups derived beyond the cores.",
-      "Queries are timed in interleaved rounds over the whole trace after a warm-up that lasts"
-          + " until the JIT has settled; a query's time is the mean of its faster half of samples."
-          + " The profile also records how busy the machine was.",
-      "--check first profiles a sample of the trace twice and stops, exit 1, if the two disagree"
-          + " beyond the goal (see tailor profile compare).",
-      "The profile is saved every 1000 queries; run the same command again to resume."
+      "Run it again to resume a partial profile; --check first profiles a sample twice and stops"
+          + " (exit 1) if the two disagree (docs/profiling.md)."
     })
 final class ProfileCommand implements Callable<Integer> {
-
-  /** Other processes using more than this share of the CPU make a profile doubtful. */
-  static final double BUSY_SHARE = 0.10;
 
   @Spec CommandSpec spec;
 
@@ -65,16 +55,13 @@ final class ProfileCommand implements Callable<Integer> {
       defaultValue = "10s",
       paramLabel = "DURATION",
       description =
-          "Least untimed warm-up over the whole trace; it goes on until a round's time moves by"
-              + " less than 3%% (default ${DEFAULT-VALUE}).")
+          "Least untimed warm-up; it goes on until the JIT has settled (default ${DEFAULT-VALUE}).")
   String warmup;
 
   @Option(
       names = "--rounds",
       defaultValue = "7",
-      description =
-          "Timed rounds over the whole trace: samples per query and degree (default"
-              + " ${DEFAULT-VALUE}).")
+      description = "Timed rounds: samples per query and degree (default ${DEFAULT-VALUE}).")
   int rounds;
 
   @Option(
@@ -82,17 +69,14 @@ final class ProfileCommand implements Callable<Integer> {
       defaultValue = "0ms",
       paramLabel = "DURATION",
       description =
-          "A sample of a shorter query runs it repeatedly until it lasts this long (default"
-              + " ${DEFAULT-VALUE}: one run per sample).")
+          "Repeat a shorter query until a sample lasts this long (default ${DEFAULT-VALUE}).")
   String minSample;
 
   @Option(
       names = "--remeasure-spread",
       defaultValue = "0.10",
       paramLabel = "X",
-      description =
-          "Queries whose samples' interquartile range exceeds this share of their time get up to"
-              + " --rounds more samples (default ${DEFAULT-VALUE}).")
+      description = "Remeasure queries whose IQR exceeds this share (default ${DEFAULT-VALUE}).")
   double remeasureSpread;
 
   @Option(
@@ -123,18 +107,14 @@ final class ProfileCommand implements Callable<Integer> {
   @Option(
       names = "--units-per-query",
       description =
-          "Windows each query is cut into (default: as the drop-in cuts them on this machine,"
-              + " "
+          "Windows each query is cut into (default: "
               + Slicing.DEFAULT_WINDOWS_PER_THREAD
-              + " per measured core, so that the profile's times are the served times; raise it"
-              + " for better derived speedups at high degrees).")
+              + " per measured core, as the drop-in cuts them).")
   Integer unitsPerQuery;
 
   @Option(
       names = "--check",
-      description =
-          "First profile a sample of the trace twice and compare: exit 1 without profiling when"
-              + " they disagree beyond the goal.")
+      description = "First profile a sample twice: exit 1 without profiling if they disagree.")
   boolean check;
 
   @Option(
@@ -167,15 +147,8 @@ final class ProfileCommand implements Callable<Integer> {
         queries.add(new DemandProfiler.ProfiledQuery(q.id(), q.category(), q.text(), q.query()));
       }
       DemandProfile.Environment env =
-          new DemandProfile.Environment(
-              input.index.toAbsolutePath().toString(),
-              opened.manifest().sourceLabel(),
-              opened.reader().maxDoc(),
-              input.trace.toAbsolutePath().toString(),
-              Runtime.getRuntime().availableProcessors(),
-              Runtime.version().toString(),
-              System.getProperty("os.name") + " " + System.getProperty("os.arch"),
-              Instant.now().toString());
+          ProfileInputs.environment(
+              input.index, opened.manifest().sourceLabel(), opened.reader().maxDoc(), input.trace);
       if (check && !check(opened, sample(queries), env, options, err)) {
         return 1;
       }
@@ -224,12 +197,7 @@ final class ProfileCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "--check-sample must be at least 20, got " + checkSample);
     }
-    if (queries.size() <= checkSample) {
-      return queries;
-    }
-    int[] chosen =
-        new Random(seed).ints(0, queries.size()).distinct().limit(checkSample).sorted().toArray();
-    return Arrays.stream(chosen).mapToObj(queries::get).toList();
+    return ProfileInputs.sample(queries, checkSample, seed);
   }
 
   /** Profiles the sample twice and compares ({@link ProfileCheck}). */
@@ -284,55 +252,8 @@ final class ProfileCommand implements Callable<Integer> {
     }
   }
 
-  /** How spread out the workload is, how well the samples agreed and how busy the machine was. */
+  /** Prints the profile's summary ({@link ProfileSummary}). */
   static void describe(DemandProfile profile, PrintWriter err) {
-    err.println("  workload: " + WorkloadSpread.of(profile).describe());
-    double[] spreads =
-        profile.requests().stream()
-            .filter(r -> r.spread() != null)
-            .mapToDouble(r -> r.spread().sequential())
-            .sorted()
-            .toArray();
-    if (spreads.length > 0) {
-      err.printf(
-          Locale.ROOT,
-          "  samples: %d per query and degree; spread (IQR / time) median %.1f%%, P90 %.1f%%%n",
-          profile.requests().get(0).spread().samples(),
-          100 * spreads[spreads.length / 2],
-          100 * spreads[(int) (0.9 * (spreads.length - 1))]);
-    }
-    DemandProfile.Conditions c = profile.conditions();
-    if (c == null) {
-      return;
-    }
-    long[] rounds = c.timedRoundNanos();
-    long fastest = Arrays.stream(rounds).min().orElse(0);
-    long slowest = Arrays.stream(rounds).max().orElse(0);
-    err.printf(
-        Locale.ROOT,
-        "  conditions: %.1f s, %d warm-up rounds, timed rounds %.2f-%.2f s (drift %.1f%%),"
-            + " %d queries re-measured, %d samples retaken after a GC, JIT %s ms while timing,"
-            + " other processes %s, steal %s%n",
-        c.elapsedNanos() / 1e9,
-        c.warmupRounds(),
-        fastest / 1e9,
-        slowest / 1e9,
-        fastest > 0 ? 100.0 * (slowest - fastest) / fastest : 0,
-        c.remeasuredRequests(),
-        c.gcDiscardedSamples(),
-        c.compilationMillis() < 0 ? "?" : Long.toString(c.compilationMillis()),
-        share(c.otherCpuShare()),
-        share(c.stealShare()));
-    if (c.otherCpuShare() != null && c.otherCpuShare() > BUSY_SHARE) {
-      err.printf(
-          Locale.ROOT,
-          "  warning: other processes used %.0f%% of this machine's CPU while it was profiled;"
-              + " per-query times may not repeat (tailor profile --check tells)%n",
-          100 * c.otherCpuShare());
-    }
-  }
-
-  private static String share(Double share) {
-    return share == null ? "unknown" : String.format(Locale.ROOT, "%.0f%% of the CPU", 100 * share);
+    ProfileSummary.print(profile, err);
   }
 }

@@ -25,8 +25,6 @@ import picocli.CommandLine.Spec;
           + " text): the correlation of their log sequential times, the median and P90 relative"
           + " difference, how many of the slowest 5%% are the same, and the ratio of their means,"
           + " each against its goal.",
-      "Two profiles taken back to back should meet every goal; if they do not, the profiler"
-          + " measured the machine rather than the queries.",
       "Exit status: 0, or 1 with --fail-on-shortfall when a goal is missed; 2 if a profile"
           + " cannot be read or the two have no request in common."
     })

@@ -1,34 +1,24 @@
 package dev.tailor.cli;
 
-import dev.tailor.core.Scheduler;
-import dev.tailor.core.model.SpeedupCurve;
-import dev.tailor.core.policy.RequestView;
-import dev.tailor.corpora.trace.TraceQuery;
 import dev.tailor.load.HttpTarget;
 import dev.tailor.load.InProcessSweep;
 import dev.tailor.load.InProcessTarget;
+import dev.tailor.load.OracleResolver;
+import dev.tailor.load.ProfiledTrace;
 import dev.tailor.load.Sweep;
+import dev.tailor.load.report.PointLine;
 import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.load.report.Report;
-import dev.tailor.load.report.ReportedWorkload;
 import dev.tailor.lucene.Slicing;
-import dev.tailor.lucene.TotalHits;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.PointResult;
 import dev.tailor.predictor.ModelPredictor;
-import dev.tailor.sim.Calibration;
 import dev.tailor.sim.HindsightOracle;
-import dev.tailor.sim.Simulator;
-import dev.tailor.sim.arrival.PointPlan;
 import dev.tailor.sim.arrival.SweepPlan;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -99,11 +89,7 @@ final class ReplayCommand implements Callable<Integer> {
   @Option(
       names = "--profile",
       paramLabel = "FILE",
-      description =
-          "A demand profile of this trace (./tailor profile): each query's profiled sequential"
-              + " time and speedup curve become its prediction, which the clairvoyant rc and"
-              + " oracle policies use; a bare oracle in --policies needs it, to tune its budget"
-              + " per load in the simulator.")
+      description = "A demand profile of this trace: the queries' times for rc and oracle.")
   Path profile;
 
   @Option(
@@ -121,10 +107,7 @@ final class ReplayCommand implements Callable<Integer> {
   @Option(
       names = "--model",
       paramLabel = "FILE",
-      description =
-          "A predictor model (./tailor predictor train): each query's sequential time is predicted"
-              + " as it is sent, for the policies that are not clairvoyant (tpc, tp, pred); the"
-              + " file is watched and a new model swapped in. Without it nothing is predicted.")
+      description = "A predictor model, watched, for tpc, tp and pred.")
   Path model;
 
   @Override
@@ -162,12 +145,13 @@ final class ReplayCommand implements Callable<Integer> {
     try (IndexAndTrace.Opened opened = input.open();
         ModelPredictor predictor =
             model == null ? null : ModelPredictor.watch(opened.reader(), model)) {
-      List<InProcessTarget.TraceEntry> entries = entries(opened.queries(), demand);
+      ProfiledTrace trace = profiled(opened, demand, profile);
+      List<InProcessTarget.TraceEntry> entries = trace.entries();
       if (server == null && oracle) {
         plan =
             plan.withResolver(
-                oracleResolver(
-                    inTraceOrder(opened.queries(), demand, profile),
+                OracleResolver.of(
+                    trace.inTraceOrder(),
                     plan,
                     budget,
                     cap,
@@ -175,7 +159,6 @@ final class ReplayCommand implements Callable<Integer> {
                     calibration.load(demand, err),
                     err));
       }
-      List<String> texts = opened.queries().stream().map(TraceQuery::text).toList();
       err.printf(
           "replaying %d queries of %s on %s (%s): %d policies x %d loads x %d repetitions, %s"
               + " each (%s warm-up), %s%n",
@@ -197,7 +180,7 @@ final class ReplayCommand implements Callable<Integer> {
         points =
             Sweep.run(
                 run,
-                policy -> new HttpTarget(server, texts),
+                policy -> new HttpTarget(server, trace.texts()),
                 entries.size(),
                 environment,
                 opened.manifest().sourceLabel(),
@@ -220,7 +203,7 @@ final class ReplayCommand implements Callable<Integer> {
                         : Slicing.DEFAULT_WINDOWS_PER_THREAD * budget,
                     cap,
                     predictor,
-                    totalHitsThreshold(demand)),
+                    totalHitsThreshold(trace)),
                 environment,
                 opened.manifest().sourceLabel(),
                 printPoint);
@@ -230,7 +213,7 @@ final class ReplayCommand implements Callable<Integer> {
               dir,
               points,
               sweep.cdfLoad(),
-              workload(opened.queries(), profile, demand),
+              trace.workload(),
               ReplayedTrace.of(input.trace, opened.queries().size()),
               new Report.Conditions(cap, Sweep.ORDER).withTarget(sweep.latencyTarget()));
       PrintWriter outw = spec.commandLine().getOut();
@@ -248,144 +231,23 @@ final class ReplayCommand implements Callable<Integer> {
     return Math.max(TimeUnit.SECONDS.toNanos(30), durationNanos);
   }
 
-  /**
-   * The replayed queries' workload, as the report states it: their spread in {@code demand} (read
-   * from {@code profile}), or unknown if no profile was given (both null).
-   */
-  static ReportedWorkload workload(List<TraceQuery> queries, Path profile, DemandProfile demand) {
-    if (demand == null) {
-      return ReportedWorkload.unprofiled(queries.size());
-    }
-    return ReportedWorkload.replayed(
-        "profile " + profile.getFileName(), queries.stream().map(TraceQuery::id).toList(), demand);
+  /** The opened trace's queries, matched to {@code demand} (read from {@code profile}, or null). */
+  static ProfiledTrace profiled(IndexAndTrace.Opened opened, DemandProfile demand, Path profile) {
+    return new ProfiledTrace(
+        opened.queries().stream()
+            .map(q -> new ProfiledTrace.Query(q.id(), q.category(), q.text(), q.query()))
+            .toList(),
+        demand,
+        profile);
   }
 
-  /**
-   * The trace's queries as the in-process target runs them, each with its profiled sequential time
-   * and speedup curve as its prediction where {@code profile} (which may be null) has it.
-   */
-  /**
-   * The hits each search counts: {@code --total-hits}, else the profile's, else Lucene's default. A
-   * profile measured with another threshold describes other searches, so the two must agree.
-   */
-  private int totalHitsThreshold(DemandProfile demand) {
-    int profiled =
-        demand == null
-            ? DemandProfile.Settings.DEFAULT_TOTAL_HITS_THRESHOLD
-            : demand.settings().totalHitsThreshold();
-    if (totalHits == null) {
-      return profiled;
+  /** The hits each search counts ({@link ProfiledTrace#totalHitsThreshold}). */
+  private int totalHitsThreshold(ProfiledTrace trace) {
+    try {
+      return trace.totalHitsThreshold(totalHits);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
     }
-    if (demand != null && totalHits != profiled) {
-      throw new ParameterException(
-          spec.commandLine(),
-          "--total-hits "
-              + TotalHits.format(totalHits)
-              + " differs from the profile's "
-              + TotalHits.format(profiled)
-              + " ("
-              + profile
-              + "): its times are of other searches");
-    }
-    return totalHits;
-  }
-
-  static List<InProcessTarget.TraceEntry> entries(List<TraceQuery> queries, DemandProfile profile) {
-    Map<String, DemandProfile.Request> profiled = byId(profile);
-    List<InProcessTarget.TraceEntry> entries = new ArrayList<>();
-    for (TraceQuery q : queries) {
-      DemandProfile.Request r = profiled.get(q.id());
-      entries.add(
-          new InProcessTarget.TraceEntry(
-              q.category(),
-              q.query(),
-              r == null ? RequestView.UNKNOWN : r.sequentialNanos(),
-              r == null ? null : speedup(r)));
-    }
-    return entries;
-  }
-
-  private static Map<String, DemandProfile.Request> byId(DemandProfile profile) {
-    Map<String, DemandProfile.Request> out = new HashMap<>();
-    if (profile != null) {
-      for (DemandProfile.Request r : profile.requests()) {
-        out.put(r.id(), r);
-      }
-    }
-    return out;
-  }
-
-  /** A request's profiled speedup curve, or null where the profile has no measured speedup. */
-  private static SpeedupCurve speedup(DemandProfile.Request r) {
-    return r.measuredSpeedup() == null || r.measuredSpeedup().length == 0 ? null : r.speedupCurve();
-  }
-
-  /**
-   * The profile's requests in the trace's order, so that a point plan's query {@code i} is the same
-   * query in the replay and in its simulation.
-   *
-   * @throws IllegalArgumentException naming the profile if it lacks a replayed query
-   */
-  static DemandProfile inTraceOrder(List<TraceQuery> queries, DemandProfile profile, Path file) {
-    Map<String, DemandProfile.Request> profiled = byId(profile);
-    List<DemandProfile.Request> requests = new ArrayList<>();
-    for (TraceQuery q : queries) {
-      DemandProfile.Request r = profiled.get(q.id());
-      if (r == null) {
-        throw new IllegalArgumentException(
-            "profile "
-                + file
-                + " has no query "
-                + q.id()
-                + " of the trace; the tuned oracle needs a profile of every replayed query");
-      }
-      requests.add(r);
-    }
-    return DemandProfile.of(profile.environment(), profile.settings(), true, requests);
-  }
-
-  /**
-   * Resolves a bare {@value HindsightOracle#SPEC} at each load to the budget {@link
-   * HindsightOracle#tune} chooses for it, simulating the replay's own point (arrivals, order,
-   * warm-up) on {@code workers} threads, clairvoyant, under the runtime's work model where the
-   * profile has unit times (else the fluid one), with the sweep's cap (or the workers) as its N.
-   * Prints what it tried.
-   */
-  static Sweep.Resolver oracleResolver(
-      DemandProfile profile,
-      Sweep.Plan plan,
-      int workers,
-      int cap,
-      String corpus,
-      Calibration calibration,
-      PrintWriter err) {
-    Simulator.WorkModel model =
-        profile.requests().stream().allMatch(DemandProfile.Request::hasUnitTimes)
-            ? Simulator.WorkModel.UNITS
-            : Simulator.WorkModel.FLUID;
-    Simulator.Config config =
-        new Simulator.Config(
-            workers,
-            Scheduler.DEFAULT_QUANTUM_NANOS,
-            Scheduler.DEFAULT_LONG_THRESHOLD_NANOS,
-            0,
-            plan.maxBacklog(),
-            plan.targetsNanos(),
-            model,
-            calibration);
-    return (listed, rps) -> {
-      if (!HindsightOracle.isTuned(listed)) {
-        return listed;
-      }
-      PointPlan point = plan.points().point(rps, profile.requests().size());
-      HindsightOracle.Tuned tuned =
-          HindsightOracle.tune(profile, config, point, corpus, cap > 0 ? cap : workers);
-      err.printf(
-          "  oracle at %.1f rps, simulated (%s): runs %s; budgets tried: %s%n",
-          rps, model.name().toLowerCase(Locale.ROOT), tuned.spec(), tuned.describe());
-      err.flush();
-      return tuned.spec();
-    };
   }
 
   /**
@@ -395,23 +257,7 @@ final class ReplayCommand implements Callable<Integer> {
   static Consumer<PointResult> pointPrinter(PrintWriter err, int total) {
     Progress.Points progress = new Progress.Points(total);
     return p -> {
-      err.printf(
-          "  %-16s %8.1f rps: p50 %8.2f ms  p99 %8.2f ms  achieved %8.1f rps%s%s  (%s)%n",
-          Report.displayName(p.policy()),
-          p.offeredRps(),
-          p.latencyAt("p50") / 1e6,
-          p.latencyAt("p99") / 1e6,
-          p.achievedRps(),
-          p.failed() == 0
-              ? ""
-              : String.format(
-                  Locale.ROOT,
-                  "  FAILED %d of %d (%s)",
-                  p.failed(),
-                  p.sent(),
-                  p.failures() == null ? "kinds unknown" : p.failures().describe()),
-          p.saturated() ? "  SATURATED" : "",
-          progress.pointDone());
+      err.printf("  %s  (%s)%n", PointLine.of(p), progress.pointDone());
       err.flush();
     };
   }

@@ -6,6 +6,7 @@ import dev.tailor.corpora.index.IndexManifest;
 import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TailorSearcher;
 import dev.tailor.predictor.ModelPredictor;
+import dev.tailor.server.AdmissionLimits;
 import dev.tailor.server.SearchServer;
 import dev.tailor.server.ServerTimings;
 import java.io.PrintWriter;
@@ -24,22 +25,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code tailor serve}: an HTTP JSON search server over an index, scheduled by a policy.
- *
- * <p>Its limits fit together by default so that overload is refused fast, not queued: with {@code
- * W} workers the scheduler's admission queue holds {@code Q = 4W} searches, the server admits
- * {@code W + Q} at once (each one running, holding a slot, or queued), so it refuses exactly when
- * the scheduler's queue is full, and it has {@code W + Q + max(8, W)} request threads, the ones no
- * search can take left to refuse with a 503 and to answer {@code /stats}. Connections waiting for a
- * thread queue up to the number of threads. {@link SearchServer} describes what a client sees.
- *
- * <p>Two limits of the JDK's HTTP server are JVM-wide system properties, read once when its classes
- * load; {@code serve} sets them before it starts the server, unless the JVM was given them ({@code
- * -D}): {@code sun.net.httpserver.idleInterval} ({@code --idle-timeout}) and {@code
- * jdk.httpserver.maxConnections} ({@code --max-connections}), and it caps request headers at 16 KiB
- * ({@code sun.net.httpserver.maxReqHeaderSize}). It does not set {@code
- * sun.net.httpserver.maxReqTime} or {@code maxRspTime}: their documentation says milliseconds where
- * the JDK reads seconds, and the server bounds both phases itself ({@code --client-timeout}).
+ * {@code tailor serve}: an HTTP JSON search server over an index, scheduled by a policy, with its
+ * admission limits fitted together by {@link AdmissionLimits}. {@link SearchServer} describes what
+ * a client sees.
  */
 @Command(
     name = "serve",
@@ -47,20 +35,12 @@ import picocli.CommandLine.Spec;
     description = {
       "Serve an index over HTTP JSON (GET/POST /search, GET /stats, GET /policy), every search"
           + " scheduled by the policy. Stops gracefully on Ctrl-C or SIGTERM.",
-      "",
-      "Overload is refused fast: beyond --max-in-flight searches a request is answered 503 with"
-          + " Retry-After: 1 before its body is read. Defaults, with W workers: --queue 4W,"
-          + " --max-in-flight W + queue (refusing exactly when the scheduler's queue is full),"
-          + " --http-threads max-in-flight + max(8, W), --accept-queue http-threads.",
+      "Overload is refused fast with a 503 (docs/operating.md); the limits' defaults, with W"
+          + " workers: --queue 4W, --max-in-flight W + queue, --http-threads max-in-flight +"
+          + " max(8, W), --accept-queue http-threads.",
       ""
     })
 final class ServeCommand implements Callable<Integer> {
-
-  /** What {@code serve} caps request headers at: ample for a 1,000-character query, encoded. */
-  static final int MAX_HEADER_BYTES = 16 * 1024;
-
-  /** The idle keep-alive connections the JDK's server keeps at most, by default. */
-  private static final int JDK_MAX_IDLE_CONNECTIONS = 200;
 
   @Spec CommandSpec spec;
 
@@ -74,7 +54,7 @@ final class ServeCommand implements Callable<Integer> {
       description =
           "How far each search counts its hits: "
               + TotalHitsThreshold.VALUES
-              + ". Serve as the profile was taken, so that a replay against it searches alike.")
+              + ", as the replayed profile did.")
   int totalHits;
 
   @Option(names = "--index", required = true, paramLabel = "DIR", description = "A Tailor index.")
@@ -94,35 +74,25 @@ final class ServeCommand implements Callable<Integer> {
   @Option(
       names = "--queue",
       paramLabel = "N",
-      description =
-          "Searches that may wait in the scheduler's admission queue for a slot of the budget"
-              + " (default: 4 per worker). Each holds a request thread while it waits.")
+      description = "Searches that may wait in the scheduler's queue (default: 4 per worker).")
   Integer queue;
 
   @Option(
       names = "--max-in-flight",
       paramLabel = "N",
-      description =
-          "Searches admitted at once, running or queued (default: workers + queue, so that the"
-              + " server refuses exactly when the scheduler's queue is full). One more is a fast"
-              + " 503 with Retry-After: 1.")
+      description = "Searches admitted at once, running or queued (default: workers + queue).")
   Integer maxInFlight;
 
   @Option(
       names = "--http-threads",
       paramLabel = "N",
-      description =
-          "Request threads (default: max-in-flight + max(8, workers)). The ones beyond"
-              + " max-in-flight, which no search can hold, read requests, refuse them and answer"
-              + " /stats.")
+      description = "Request threads (default: max-in-flight + max(8, workers)).")
   Integer httpThreads;
 
   @Option(
       names = "--accept-queue",
       paramLabel = "N",
-      description =
-          "Connections that may wait for a request thread (default: as many as threads); beyond,"
-              + " a connection is closed unanswered.")
+      description = "Connections that may wait for a request thread (default: the threads).")
   Integer acceptQueue;
 
   @Option(
@@ -130,26 +100,20 @@ final class ServeCommand implements Callable<Integer> {
       defaultValue = "10s",
       paramLabel = "DURATION",
       description =
-          "How long a client may take to send a request, headers and body, and again to take its"
-              + " response; past it the connection is closed (default ${DEFAULT-VALUE}).")
+          "How long a client may take to send, and to receive (default ${DEFAULT-VALUE}).")
   String clientTimeout;
 
   @Option(
       names = "--idle-timeout",
       defaultValue = "30s",
       paramLabel = "DURATION",
-      description =
-          "How long an idle keep-alive connection is kept, in whole seconds (JVM-wide"
-              + " sun.net.httpserver.idleInterval; default ${DEFAULT-VALUE}).")
+      description = "How long an idle keep-alive connection is kept (default ${DEFAULT-VALUE}).")
   String idleTimeout;
 
   @Option(
       names = "--max-connections",
       paramLabel = "N",
-      description =
-          "Open connections at most, idle ones included (JVM-wide jdk.httpserver.maxConnections;"
-              + " default: http-threads + accept-queue + 200 idle). Beyond, a new connection is"
-              + " closed at once.")
+      description = "Open connections at most (default: http-threads + accept-queue + 200).")
   Integer maxConnections;
 
   @Option(
@@ -163,9 +127,7 @@ final class ServeCommand implements Callable<Integer> {
       names = "--max-labels",
       defaultValue = "32",
       paramLabel = "N",
-      description =
-          "Distinct labels with a metrics class of their own, known ones included, first come;"
-              + " later ones are counted as 'other' (default ${DEFAULT-VALUE}).")
+      description = "Distinct labels with a metrics class of their own (default ${DEFAULT-VALUE}).")
   int maxLabels;
 
   @Option(
@@ -188,54 +150,8 @@ final class ServeCommand implements Callable<Integer> {
   @Option(
       names = "--model",
       paramLabel = "FILE",
-      description =
-          "A predictor model (./tailor predictor train): each search's sequential time is"
-              + " predicted for the policy. The file is watched; a new valid model is swapped in,"
-              + " a bad one is logged and the current one kept.")
+      description = "A predictor model, watched: each search's sequential time is predicted.")
   Path model;
-
-  /**
-   * The admission limits, defaults filled in from the budget.
-   *
-   * @param workers the scheduler's budget
-   * @param queue the scheduler's admission queue capacity
-   * @param maxInFlight searches the server admits at once
-   * @param threads request threads
-   * @param acceptQueue connections waiting for a thread
-   */
-  record Limits(int workers, int queue, int maxInFlight, int threads, int acceptQueue) {
-
-    /**
-     * Fills in what was not given.
-     *
-     * @throws IllegalArgumentException naming the option if the limits do not fit together
-     */
-    static Limits of(
-        int workers, Integer queue, Integer maxInFlight, Integer threads, Integer acceptQueue) {
-      int q = queue != null ? queue : 4 * workers;
-      int f = maxInFlight != null ? maxInFlight : workers + q;
-      int t = threads != null ? threads : f + Math.max(8, workers);
-      int a = acceptQueue != null ? acceptQueue : t;
-      if (q < 1 || f < 1 || a < 1) {
-        throw new IllegalArgumentException(
-            "--queue, --max-in-flight and --accept-queue must be >= 1, got "
-                + q
-                + ", "
-                + f
-                + ", "
-                + a);
-      }
-      if (t <= f) {
-        throw new IllegalArgumentException(
-            "--http-threads ("
-                + t
-                + ") must be more than --max-in-flight ("
-                + f
-                + "): the threads beyond it refuse requests when searches hold the rest");
-      }
-      return new Limits(workers, q, f, t, a);
-    }
-  }
 
   @Override
   public Integer call() throws Exception {
@@ -244,39 +160,19 @@ final class ServeCommand implements Callable<Integer> {
       throw new IllegalArgumentException(index + ": no such index directory");
     }
     IndexManifest manifest = IndexManifest.read(index);
-    Limits limits =
-        Limits.of(
+    AdmissionLimits limits =
+        AdmissionLimits.of(
             workers != null ? workers : Runtime.getRuntime().availableProcessors(),
             queue,
             maxInFlight,
             httpThreads,
             acceptQueue);
-    SearchServer.Options d = SearchServer.Options.defaults();
     SearchServer.Options options =
-        new SearchServer.Options(
-            bind,
-            port,
-            limits.threads(),
-            limits.maxInFlight(),
-            limits.acceptQueue(),
-            duration("--client-timeout", clientTimeout),
-            d.maxBodyBytes(),
-            d.maxQueryChars(),
-            d.maxClauses(),
-            d.maxHits(),
-            maxLabels,
-            labels,
-            totalHits);
+        limits.serverOptions(
+            bind, port, duration("--client-timeout", clientTimeout), maxLabels, labels, totalHits);
     // Before the JDK's server classes load: they read these once.
-    jvmWide(
-        "sun.net.httpserver.idleInterval",
-        Math.max(1, (duration("--idle-timeout", idleTimeout).toMillis() + 999) / 1000));
-    jvmWide(
-        "jdk.httpserver.maxConnections",
-        maxConnections != null
-            ? maxConnections
-            : limits.threads() + limits.acceptQueue() + JDK_MAX_IDLE_CONNECTIONS);
-    jvmWide("sun.net.httpserver.maxReqHeaderSize", MAX_HEADER_BYTES);
+    limits.setJvmWide(
+        (duration("--idle-timeout", idleTimeout).toMillis() + 999) / 1000, maxConnections);
     // Each answer says what its served time was made of (Server-Timing), for a replay's breakdown.
     ServerTimings timings = new ServerTimings();
     Scheduler.Builder builder =
@@ -345,13 +241,6 @@ final class ServeCommand implements Callable<Integer> {
       return Duration.ofNanos(Durations.parseNanos(text));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
-    }
-  }
-
-  /** Sets a JVM-wide property of the JDK's HTTP server unless the JVM was given it. */
-  private static void jvmWide(String key, long value) {
-    if (System.getProperty(key) == null) {
-      System.setProperty(key, Long.toString(value));
     }
   }
 }

@@ -1,10 +1,10 @@
 package dev.tailor.cli;
 
-import dev.tailor.core.Durations;
 import dev.tailor.core.table.Digests;
 import dev.tailor.core.table.ThresholdTable;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.model.LogNormalProfile;
+import dev.tailor.tables.TableText;
 import dev.tailor.tables.TcTableBuilder;
 import dev.tailor.tables.WorkDistribution;
 import java.io.IOException;
@@ -28,9 +28,7 @@ import picocli.CommandLine.Spec;
           + " that minimises the requests expected to miss --target during a pileup at --rps on"
           + " --cores cores.",
       "The work distribution is the profile's sequential times, binned (--bins), or a generated"
-          + " log-normal workload (--lognormal, the paper's synthetic one). The table records its"
-          + " inputs and the profile's SHA-256; the file is replaced atomically. Serve it with"
-          + " tc:FILE (or tc-oracle:FILE in a simulation)."
+          + " log-normal workload (--lognormal, the paper's synthetic one). Serve it with tc:FILE."
     })
 final class TablesBuildTcCommand implements Callable<Integer> {
 
@@ -43,10 +41,7 @@ final class TablesBuildTcCommand implements Callable<Integer> {
     @Option(
         names = "--lognormal",
         paramLabel = "MEAN,SD",
-        description =
-            "A generated log-normal workload of this mean and standard deviation, e.g. 10ms,13ms"
-                + " (the paper's); a third value, the serial fraction, is accepted and does not"
-                + " change the work.")
+        description = "A generated log-normal workload of this mean and SD, e.g. 10ms,13ms.")
     String lognormal;
   }
 
@@ -60,8 +55,9 @@ final class TablesBuildTcCommand implements Callable<Integer> {
       names = "--target",
       required = true,
       paramLabel = "DURATION",
+      converter = LatencyTarget.class,
       description = "The target latency, e.g. 20ms.")
-  String target;
+  long targetNanos;
 
   @Option(
       names = "--rps",
@@ -82,17 +78,14 @@ final class TablesBuildTcCommand implements Callable<Integer> {
       defaultValue = "1000",
       paramLabel = "N",
       description =
-          "At most N bins of the work distribution: every distinct work its own bin if there are"
-              + " no more, else N equally wide on a log scale (default ${DEFAULT-VALUE}).")
+          "At most N bins of the work distribution, log-spaced (default ${DEFAULT-VALUE}).")
   int bins;
 
   @Option(
       names = "--q-max",
       defaultValue = "0",
       paramLabel = "N",
-      description =
-          "Rows for 1..N active requests; loads above read the last (default: the larger of the"
-              + " paper's twice the mean active requests and 4 x cores).")
+      description = "Rows for 1..N active requests (default: the paper's heuristic, >= 4 x cores).")
   int qMax;
 
   @Option(
@@ -115,7 +108,6 @@ final class TablesBuildTcCommand implements Callable<Integer> {
           spec.commandLine(),
           "need --bins >= 1, --q-max >= 0, --cores >= 1, --rps > 0 and --requests >= 1");
     }
-    long targetNanos = parse("--target", target);
     DemandProfile profile;
     TcTableBuilder.Source from;
     if (source.profile != null) {
@@ -143,21 +135,9 @@ final class TablesBuildTcCommand implements Callable<Integer> {
     table.write(out);
     PrintWriter o = spec.commandLine().getOut();
     o.printf("work distribution: %s%n", distribution);
-    TablesCommand.Show.print(table, o);
+    TableText.print(table, o);
     o.printf("wrote %s%n", out);
     o.flush();
     return 0;
-  }
-
-  private long parse(String option, String value) {
-    try {
-      long nanos = Durations.parseNanos(value);
-      if (nanos <= 0) {
-        throw new IllegalArgumentException("must be positive, got " + value);
-      }
-      return nanos;
-    } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(), option + ": " + e.getMessage(), e);
-    }
   }
 }

@@ -2,16 +2,16 @@ package dev.tailor.cli;
 
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.policy.TpcPolicy;
-import dev.tailor.core.table.Digests;
 import dev.tailor.core.table.TargetTable;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.model.SyntheticPredictions;
+import dev.tailor.tables.TableText;
 import dev.tailor.tables.TpcTableBuilder;
+import dev.tailor.tables.TpcTableInputs;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -32,12 +32,8 @@ import picocli.CommandLine.Spec;
           + " the step at a time, keeping the step that lowers the weighted tail most over the"
           + " arrival rates of --rps, simulated with the very tpc policy that reads the table;"
           + " stop when no step helps.",
-      "The policy is told the predictions the profile carries (tailor predictor predict), or with"
-          + " --known the true times (a table for tpc-oracle). The table records its inputs and"
-          + " the profile's and model's SHA-256; the file is replaced atomically.",
-      "With --guard CURRENT, the new table and the current one are both measured on this profile"
-          + " and the new one is written only if its weighted tail is no worse; otherwise the"
-          + " command exits 3 and the file is left alone."
+      "With --guard CURRENT the table is written only if its weighted tail is no worse than the"
+          + " current one's; otherwise the command exits 3 (docs/operating.md)."
     })
 final class TablesBuildTpcCommand implements Callable<Integer> {
 
@@ -55,17 +51,13 @@ final class TablesBuildTpcCommand implements Callable<Integer> {
   @Option(
       names = "--model",
       paramLabel = "FILE",
-      description =
-          "The model whose predictions the profile carries; checked against the profile's record"
-              + " of it.")
+      description = "The model whose predictions the profile carries, checked against them.")
   Path model;
 
   @Option(
       names = "--synthetic-error",
       paramLabel = "SIGMA",
-      description =
-          "Attach synthetic predictions first: each true time times exp(SIGMA*Z), seed 1"
-              + " (as simulate --synthetic-error does, so both see the same predictions).")
+      description = "Attach predictions first: each true time times exp(SIGMA*Z), seed 1.")
   Double syntheticError;
 
   @Option(
@@ -91,9 +83,7 @@ final class TablesBuildTpcCommand implements Callable<Integer> {
       names = "--rps",
       required = true,
       paramLabel = "RATES",
-      description =
-          "The production load range: LOW..HIGH (--points rates, evenly spaced) or a"
-              + " comma-separated list of arrival rates.")
+      description = "The load range: LOW..HIGH (--points rates) or a list of rates.")
   String rps;
 
   @Option(
@@ -129,9 +119,7 @@ final class TablesBuildTpcCommand implements Callable<Integer> {
       defaultValue = "long-threads",
       paramLabel = "METRIC",
       description =
-          "What a row's load counts: long-threads (LongT, threads on long requests, the paper's"
-              + " default) or all-threads (AllT, every busy thread; tells light from heavy load"
-              + " where long requests are rare). Default ${DEFAULT-VALUE}.")
+          "What a row's load counts: long-threads or all-threads (default ${DEFAULT-VALUE}).")
   String loadMetric;
 
   @Option(
@@ -167,7 +155,7 @@ final class TablesBuildTpcCommand implements Callable<Integer> {
       defaultValue = "fluid",
       paramLabel = "MODEL",
       description = "The simulator's work model: fluid or units (default ${DEFAULT-VALUE}).")
-  String workModel;
+  Simulator.WorkModel workModel;
 
   @Option(
       names = "--long-from",
@@ -192,9 +180,7 @@ final class TablesBuildTpcCommand implements Callable<Integer> {
       names = "--step-doublings",
       defaultValue = "6",
       paramLabel = "N",
-      description =
-          "When no step helps, try steps 2, 4, ... 2^N times as large before stopping (default"
-              + " ${DEFAULT-VALUE}; 0 for the paper's search).")
+      description = "When no step helps, try steps up to 2^N as large (default ${DEFAULT-VALUE}).")
   int stepDoublings;
 
   @Option(
@@ -223,17 +209,10 @@ final class TablesBuildTpcCommand implements Callable<Integer> {
         throw new ParameterException(spec.commandLine(), "--synthetic-error: " + e.getMessage(), e);
       }
     }
-    String modelDigest = checkModel(demand);
     TargetTable table =
-        builder.build(
-            demand,
-            new TpcTableBuilder.Sources(
-                profile.toString(),
-                Digests.sha256(profile),
-                model == null ? null : model.toString(),
-                modelDigest));
+        builder.build(demand, TpcTableInputs.sources(profile, demand, model, known));
     PrintWriter o = spec.commandLine().getOut();
-    TablesCommand.Show.print(table, o);
+    TableText.print(table, o);
     o.flush();
     if (guard != null) {
       TargetTable current = TargetTable.read(guard);
@@ -271,7 +250,7 @@ final class TablesBuildTpcCommand implements Callable<Integer> {
       return new TpcTableBuilder.Options(
           cores,
           maxDegree,
-          rates(rps, points),
+          TpcTableInputs.rates(rps, points),
           weights,
           tail,
           step == null ? 0 : FmTableOptions.duration(spec, "--step", step),
@@ -279,7 +258,7 @@ final class TablesBuildTpcCommand implements Callable<Integer> {
           requests,
           seeds,
           seed,
-          workModel(),
+          workModel,
           Scheduler.DEFAULT_QUANTUM_NANOS,
           mediumFrom == null ? 0 : FmTableOptions.duration(spec, "--medium-from", mediumFrom),
           longFrom == null ? 0 : FmTableOptions.duration(spec, "--long-from", longFrom),
@@ -301,64 +280,5 @@ final class TablesBuildTpcCommand implements Callable<Integer> {
           "--load-metric: expected long-threads or all-threads, got " + loadMetric);
     }
     return m;
-  }
-
-  private Simulator.WorkModel workModel() {
-    return switch (workModel) {
-      case "fluid" -> Simulator.WorkModel.FLUID;
-      case "units" -> Simulator.WorkModel.UNITS;
-      default ->
-          throw new ParameterException(
-              spec.commandLine(), "--model-of-work: expected fluid or units, got " + workModel);
-    };
-  }
-
-  /** The model's digest, checked against the profile's predictions; null without a model. */
-  private String checkModel(DemandProfile demand) throws IOException {
-    if (model == null) {
-      return known || demand.predictions() == null ? null : demand.predictions().modelDigest();
-    }
-    String digest = Digests.sha256(model);
-    DemandProfile.Predictions p = demand.predictions();
-    if (!known && (p == null || !digest.equals(p.modelDigest()))) {
-      throw new IOException(
-          profile
-              + ": predictions: "
-              + (p == null ? "none" : "made by " + p.modelDigest())
-              + ", not by "
-              + model
-              + " ("
-              + digest
-              + "); attach them first with tailor predictor predict --model "
-              + model);
-    }
-    return digest;
-  }
-
-  /** {@code LOW..HIGH} as {@code points} evenly spaced rates, or a comma-separated list. */
-  static List<Double> rates(String text, int points) {
-    List<Double> out = new ArrayList<>();
-    try {
-      int dots = text.indexOf("..");
-      if (dots >= 0) {
-        double low = Double.parseDouble(text.substring(0, dots).trim());
-        double high = Double.parseDouble(text.substring(dots + 2).trim());
-        if (!(low > 0) || high < low || points < 1) {
-          throw new IllegalArgumentException(
-              "--rps: expected 0 < LOW <= HIGH and --points >= 1, got " + text);
-        }
-        for (int i = 0; i < points; i++) {
-          out.add(points == 1 ? low : low + (high - low) * i / (points - 1));
-        }
-        return out;
-      }
-      for (String part : text.split(",")) {
-        out.add(Double.parseDouble(part.trim()));
-      }
-      return out;
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(
-          "--rps: expected LOW..HIGH or a comma-separated list of rates, got " + text, e);
-    }
   }
 }

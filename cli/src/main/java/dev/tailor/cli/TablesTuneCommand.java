@@ -7,13 +7,13 @@ import dev.tailor.core.table.IntervalTable;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.SweepPlan;
+import dev.tailor.tables.FmRuleCandidates;
 import dev.tailor.tables.FmTableTuner;
+import dev.tailor.tables.TableText;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.stream.DoubleStream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -27,13 +27,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = "Choose a table's inputs by simulation, then build it.",
     subcommands = {TablesTuneCommand.Fm.class})
-final class TablesTuneCommand implements Runnable {
-  @Spec CommandSpec spec;
-
-  @Override
-  public void run() {
-    spec.commandLine().usage(spec.commandLine().getOut());
-  }
+final class TablesTuneCommand extends GroupCommand {
 
   /** {@code tables tune fm}: the Few-to-Many rule's inputs, tuned and checked, then the table. */
   @Command(
@@ -44,8 +38,7 @@ final class TablesTuneCommand implements Runnable {
             + " throughput rule, target parallelism under the paper's) by simulating each"
             + " candidate's table on half the profile at the given loads against the baselines,"
             + " checking the best on the other half with another seed, then build the table"
-            + " from the whole profile with the chosen inputs, which it records.",
-        "Every policy runs under one degree cap, --max-degree."
+            + " from the whole profile with the chosen inputs, which it records."
       })
   static final class Fm implements Callable<Integer> {
     @Spec CommandSpec spec;
@@ -78,9 +71,7 @@ final class TablesTuneCommand implements Runnable {
     @Option(
         names = "--target-parallelisms",
         split = ",",
-        description =
-            "Paper mode: the target parallelisms to try (default: 0.75, 1, 1.25, 1.5 and 2 times"
-                + " the cores).")
+        description = "Paper mode: the target parallelisms to try (default: 0.75-2 x cores).")
     List<Double> targets;
 
     @Option(
@@ -104,9 +95,7 @@ final class TablesTuneCommand implements Runnable {
     @Option(
         names = "--seed",
         defaultValue = "1",
-        description =
-            "The split's and the tuning arrivals' seed; the check uses the next (default"
-                + " ${DEFAULT-VALUE}).")
+        description = "The split's and the tuning arrivals' seed (default ${DEFAULT-VALUE}).")
     long seed;
 
     @Option(
@@ -118,35 +107,19 @@ final class TablesTuneCommand implements Runnable {
     @Option(
         names = "--quantum",
         defaultValue = "5ms",
-        description =
-            "The policies' tick in the simulation (default ${DEFAULT-VALUE}); keep it near the"
-                + " table's step, or ramps finer than a tick never happen.")
+        description = "The policies' tick in the simulation (default ${DEFAULT-VALUE}).")
     String quantum;
 
     @Override
     public Integer call() throws IOException {
       PrintWriter err = spec.commandLine().getErr();
       PrintWriter o = spec.commandLine().getOut();
-      List<IntervalTable.Rule> candidates = new ArrayList<>();
+      List<IntervalTable.Rule> candidates;
       try {
-        if (grid.paper(spec)) {
-          List<Double> ts =
-              targets != null
-                  ? targets
-                  : DoubleStream.of(0.75, 1, 1.25, 1.5, 2)
-                      .map(f -> f * grid.cores)
-                      .boxed()
-                      .toList();
-          for (double t : ts) {
-            candidates.add(IntervalTable.Rule.paper(t));
-          }
-        } else {
-          for (double u : utilizations) {
-            for (double q : queueFactors) {
-              candidates.add(IntervalTable.Rule.throughput(u, q));
-            }
-          }
-        }
+        candidates =
+            grid.paper(spec)
+                ? FmRuleCandidates.paper(targets, grid.cores)
+                : FmRuleCandidates.throughput(utilizations, queueFactors);
       } catch (IllegalArgumentException e) {
         throw new ParameterException(spec.commandLine(), e.getMessage(), e);
       }
@@ -199,7 +172,7 @@ final class TablesTuneCommand implements Runnable {
       o.println("on the other half, another seed:");
       o.println("  " + tuned.check().describe());
       tuned.table().write(grid.out);
-      TablesCommand.Show.print(tuned.table(), o);
+      TableText.print(tuned.table(), o);
       o.printf("wrote %s%n", grid.out);
       o.flush();
       return 0;

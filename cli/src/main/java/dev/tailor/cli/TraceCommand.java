@@ -6,12 +6,10 @@ import dev.tailor.corpora.index.IndexManifest;
 import dev.tailor.corpora.trace.QueryTrace;
 import dev.tailor.corpora.trace.TraceFormat;
 import dev.tailor.corpora.trace.TraceGenerator;
-import dev.tailor.corpora.trace.TraceQuery;
+import dev.tailor.corpora.trace.TraceSummary;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -28,14 +26,7 @@ import picocli.CommandLine.Spec;
     description =
         "Fetch real query logs, generate luceneutil-style tasks for an index, check a trace.",
     subcommands = {TraceCommand.Fetch.class, TraceCommand.Gen.class, TraceCommand.Check.class})
-final class TraceCommand implements Runnable {
-
-  @Spec CommandSpec spec;
-
-  @Override
-  public void run() {
-    spec.commandLine().usage(spec.commandLine().getOut());
-  }
+final class TraceCommand extends GroupCommand {
 
   /** {@code tailor trace fetch NAME}. */
   @Command(
@@ -141,22 +132,7 @@ final class TraceCommand implements Runnable {
           index != null ? IndexManifest.read(index).analyzer() : IndexAnalyzer.ENGLISH.create();
       QueryTrace trace = QueryTrace.read(file, f, analyzer, strict);
       PrintWriter o = spec.commandLine().getOut();
-      PrintWriter err = spec.commandLine().getErr();
-      trace.warnings().stream().limit(20).forEach(err::println);
-      if (trace.warnings().size() > 20) {
-        err.printf("... and %,d more malformed lines%n", trace.warnings().size() - 20);
-      }
-      err.flush();
-      Map<String, Integer> byCategory = new TreeMap<>();
-      for (TraceQuery q : trace.queries()) {
-        byCategory.merge(q.category(), 1, Integer::sum);
-      }
-      o.printf("%s (%s): %,d queries%n", file, f, trace.queries().size());
-      byCategory.forEach((c, n) -> o.printf("  %-20s %,8d%n", c, n));
-      if (!trace.skipped().isEmpty()) {
-        o.println("skipped:");
-        trace.skipped().forEach((r, n) -> o.printf("  %-28s %,8d%n", r, n));
-      }
+      TraceSummary.print(file, f, trace, o, spec.commandLine().getErr());
       o.flush();
       return 0;
     }

@@ -73,7 +73,7 @@ class DemoCommandTest {
     new picocli.CommandLine(demo).parseArgs();
     assertEquals(DemoCommand.DEFAULT_WORKLOAD, demo.workload);
     assertEquals(null, demo.docsOption); // the workload's own size
-    assertEquals(DemoCommand.DEFAULT_DOCS, DemoCommand.DEFAULT_WORKLOAD.defaultDocs());
+    assertEquals(DemoCommand.DEFAULT_DOCS, DemoCommand.DEFAULT_WORKLOAD.defaultDocs);
   }
 
   @Test

@@ -2,27 +2,18 @@ package dev.tailor.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.Scheduler;
-import dev.tailor.core.policy.RequestView;
 import dev.tailor.corpora.index.IndexManifest;
-import dev.tailor.corpora.trace.TraceQuery;
-import dev.tailor.load.InProcessTarget;
 import dev.tailor.lucene.TailorSearcher;
-import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.PointResult;
 import dev.tailor.server.SearchServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.lucene.index.DirectoryReader;
-import org.apache.lucene.index.Term;
-import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -228,38 +219,5 @@ class ReplayCommandTest {
     assertTrue(summary.contains("Each point ran 2 times; at each load every repetition"), summary);
     assertTrue(summary.contains("Degree cap: at most 1 thread per request"), summary);
     assertTrue(summary.contains("| load (rps) | best baseline |"), summary);
-  }
-
-  @Test
-  void entriesCarryTheProfiledTimeAndSpeedupCurve() {
-    DemandProfile.Request r =
-        new DemandProfile.Request(
-            "q1",
-            "term",
-            "sea",
-            4_000_000,
-            new long[] {2_000_000, 2_000_000},
-            new double[] {1.0, 1.8},
-            new double[0],
-            new DemandProfile.Features("TermQuery", 1, new long[] {1}, 1));
-    DemandProfile profile =
-        DemandProfile.of(
-            new DemandProfile.Environment(
-                "/index", "test", 10, "/trace", 2, "25", "Linux amd64", "2026-01-01T00:00Z"),
-            new DemandProfile.Settings(1, 2, 2, 2),
-            true,
-            List.of(r));
-    TermQuery q = new TermQuery(new Term("body", "sea"));
-    List<TraceQuery> queries =
-        new ArrayList<>(
-            List.of(
-                new TraceQuery(1, "q1", "term", "sea", q), new TraceQuery(2, "q2", null, "x", q)));
-    List<InProcessTarget.TraceEntry> entries = ReplayCommand.entries(queries, profile);
-    assertEquals(4_000_000, entries.get(0).profiledNanos());
-    assertNotNull(entries.get(0).profiledSpeedup());
-    assertEquals(1.8, entries.get(0).profiledSpeedup().at(2), 1e-9);
-    assertEquals(RequestView.UNKNOWN, entries.get(1).profiledNanos());
-    assertNull(entries.get(1).profiledSpeedup());
-    assertNull(ReplayCommand.entries(queries, null).get(0).profiledSpeedup());
   }
 }
