@@ -52,14 +52,14 @@ final class Request<T> implements RequestView, RequestContext {
   final long arrivalNanos;
   final ConcurrentLinkedQueue<Runnable> held = new ConcurrentLinkedQueue<>();
 
-  // Admission state: written under the dispatch lock.
+  // Admission state: written only here, under the dispatch lock.
   private volatile Phase phase = Phase.QUEUED;
-  volatile int threads;
-  volatile boolean bodyDone;
+  private volatile int threads;
+  private volatile boolean bodyDone;
   volatile long startNanos = UNKNOWN;
 
   volatile int degree;
-  volatile boolean cancelled;
+  private volatile boolean cancelled;
   private volatile boolean isLong;
 
   /** Units taken by helpers and not yet finished; the own thread's join waits for zero. */
@@ -353,20 +353,45 @@ final class Request<T> implements RequestView, RequestContext {
    * dev.tailor.core.dispatch.Dispatcher#yields yield} (a budget that shrank, promptness).
    */
   private boolean helperStays() {
-    return !(cancelled || bodyDone || threads > Math.max(1, degree) || pool.dispatch.yields(this));
-  }
-
-  /** Whether the request's degree leaves room for one more thread. */
-  boolean roomForHelper() {
-    return threads < Math.max(1, degree);
+    return !(cancelled || bodyDone || pool.dispatch.helpers().leaves(this));
   }
 
   /**
-   * Whether a free thread should join this request now: it runs, its body has not returned, its
-   * degree has room, and a unit is held for a helper to take.
+   * Whether a free thread would find work here: the body has not returned, the request was not
+   * cancelled, and a unit is held for a helper to take. Whether the degree has room for the thread
+   * is the dispatch core's to say ({@link dev.tailor.core.dispatch.Helpers#wants}).
    */
-  boolean wantsHelper() {
-    return !bodyDone && !cancelled && roomForHelper() && !held.isEmpty();
+  boolean hasWorkForHelper() {
+    return !bodyDone && !cancelled && !held.isEmpty();
+  }
+
+  /** A helper the dispatch core sent joins: one more slot held. Called under the dispatch lock. */
+  void helperJoined() {
+    threads++;
+  }
+
+  /**
+   * A thread leaves the request, its body's own thread if {@code body} (then the body has returned
+   * and held units are dropped): one slot fewer. Called under the dispatch lock.
+   *
+   * @return whether nobody is left on the request, whose body has returned: it exits
+   */
+  boolean threadLeft(boolean body) {
+    if (body) {
+      bodyDone = true;
+      held.clear();
+    }
+    threads--;
+    return bodyDone && threads == 0;
+  }
+
+  /**
+   * Flags the request cancelled and drops its held units; its threads see the flag at their next
+   * boundary. Called under the dispatch lock.
+   */
+  void markCancelled() {
+    cancelled = true;
+    held.clear();
   }
 
   @Override

@@ -155,7 +155,7 @@ final class WorkerPool {
         try {
           removed = r.phase() == Request.Phase.QUEUED;
           if (removed) {
-            r.cancelled = true;
+            r.markCancelled();
             dequeueLocked(r);
           }
         } finally {
@@ -285,7 +285,7 @@ final class WorkerPool {
     boolean adopted;
     lock.lock();
     try {
-      adopted = r.phase() == Request.Phase.QUEUED && !r.cancelled;
+      adopted = r.phase() == Request.Phase.QUEUED && !r.isCancelled();
       if (adopted) {
         long now = nanoTime();
         if (dispatch.removeQueued(r)) {
@@ -306,9 +306,7 @@ final class WorkerPool {
     } finally {
       lock.lock();
       try {
-        r.bodyDone = true;
-        r.held.clear();
-        r.threads = 0;
+        r.threadLeft(true); // its only thread: no helper is ever sent to it
         r.markDone();
         finishing++;
       } finally {
@@ -335,13 +333,8 @@ final class WorkerPool {
     lock.lock();
     try {
       now = bodyEnd != Request.UNKNOWN ? bodyEnd : nanoTime();
-      if (body) {
-        r.bodyDone = true;
-        r.held.clear();
-      }
-      r.threads--;
+      complete = r.threadLeft(body);
       dispatch.releaseSlots(1, now);
-      complete = r.bodyDone && r.threads == 0;
       if (complete) {
         dispatch.exited(r);
         r.markDone();
@@ -414,7 +407,7 @@ final class WorkerPool {
 
   /** A unit was forked, or a degree rose: wake a free slot if the request may take a thread. */
   void unitForked(Request<?> r) {
-    if (dispatch.freeSlots() > 0 && r.roomForHelper()) {
+    if (dispatch.helpers().mayJoin(r)) {
       lock.lock();
       try {
         dispatchLocked(nanoTime());
@@ -473,8 +466,7 @@ final class WorkerPool {
     boolean dequeued = false;
     lock.lock();
     try {
-      r.cancelled = true;
-      r.held.clear();
+      r.markCancelled();
       if (r.phase() == Request.Phase.QUEUED) {
         dequeueLocked(r);
         dequeued = true;

@@ -7,6 +7,7 @@ import dev.tailor.core.policy.PriorityClass;
 import dev.tailor.core.policy.RequestView;
 import dev.tailor.core.policy.SystemView;
 import dev.tailor.measure.DemandProfile;
+import java.util.function.Predicate;
 
 /**
  * A request in the simulation: what the policy sees of it, and how its threads progress through its
@@ -85,9 +86,10 @@ abstract class SimRequest implements RequestView {
   long clientNanos;
 
   /**
-   * Whether a helper of this request leaves at its boundary for promptness (the dispatch core's).
+   * Set by the simulator after construction: whether a helper of this request leaves at its
+   * boundary, as the dispatch core decides it ({@link dev.tailor.core.dispatch.Helpers#leaves}).
    */
-  java.util.function.Predicate<SimRequest> yields = r -> false;
+  Predicate<SimRequest> helperLeaves;
 
   /** Admits the request with degree {@code d} on one thread at {@code at}. */
   final void start(int d, long at) {
@@ -105,11 +107,6 @@ abstract class SimRequest implements RequestView {
   final void setDegree(int d, long at) {
     degrees.change(d, at);
     degree = d;
-  }
-
-  /** The most threads the current degree lets the request hold. */
-  final int allowedThreads() {
-    return Math.max(1, degree);
   }
 
   final void checkLong() {
@@ -138,17 +135,20 @@ abstract class SimRequest implements RequestView {
   /** Starts the work on the request's first thread. */
   abstract void begin(long at);
 
-  /** Whether a free thread may join the request now. */
-  abstract boolean wantsHelper();
+  /**
+   * Whether the request has work a free thread could take now; whether its degree has room is the
+   * dispatch core's to say.
+   */
+  abstract boolean hasWorkForHelper();
 
   /** A free thread joins the request at {@code at}. */
   abstract void addHelper(long at);
 
   /**
-   * The degree fell below the threads on the request: returns how many threads leave at once (the
+   * The dispatch core says {@code n} threads exceed the degree: returns how many leave at once (the
    * rest leave at their next boundary).
    */
-  abstract int shed(long at);
+  abstract int shed(int n, long at);
 
   /**
    * Promptness at a tick: {@code n} helpers are wanted by a higher class. Returns how many leave at

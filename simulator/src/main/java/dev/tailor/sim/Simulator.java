@@ -2,6 +2,7 @@ package dev.tailor.sim;
 
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.budget.BudgetPolicy;
+import dev.tailor.core.dispatch.DispatchHost;
 import dev.tailor.core.dispatch.Dispatcher;
 import dev.tailor.core.metrics.RequestClasses;
 import dev.tailor.core.metrics.RequestRecord;
@@ -480,9 +481,7 @@ public final class Simulator {
       double scale = fixedKinds != null ? 1 : mix.scale(c);
       s.kind = new SimRequest.Kind(prioritized ? c : PriorityClass.INTERACTIVE, scale, c);
     }
-    if (kinds != null || budgetPolicy != null) {
-      s.yields = dispatcher::yields;
-    }
+    s.helperLeaves = dispatcher.helpers()::leaves;
     Calibration c = config.calibration();
     if (c != null) {
       s.wakeNanos = Calibration.draw(c.dispatchNanos(), costs);
@@ -531,7 +530,7 @@ public final class Simulator {
           metrics.record(r.record(seen));
           countLatency(r, seen - r.arrival);
         }
-      } else if (r.wantsHelper()) {
+      } else if (dispatcher.helpers().wants(r)) {
         dispatcher.helpMayBeWanted();
       }
     }
@@ -540,9 +539,9 @@ public final class Simulator {
   private void tick() {
     for (SimRequest r : dispatcher.running()) {
       r.setDegree(dispatcher.askDegree(r), now);
-      dispatcher.releaseSlots(r.shed(now), now);
-      dispatcher.releaseSlots(r.yieldHelpers(dispatcher.helpersToYield(r), now), now);
-      if (r.wantsHelper()) {
+      dispatcher.releaseSlots(r.shed(dispatcher.helpers().overDegree(r), now), now);
+      dispatcher.releaseSlots(r.yieldHelpers(dispatcher.helpers().toYield(r), now), now);
+      if (dispatcher.helpers().wants(r)) {
         dispatcher.helpMayBeWanted();
       }
       r.checkLong();
@@ -565,15 +564,15 @@ public final class Simulator {
   }
 
   /** The dispatch core's view of the simulated system, on the virtual clock. */
-  private final class Host implements Dispatcher.Host<SimRequest> {
+  private final class Host implements DispatchHost<SimRequest> {
     @Override
     public long nanoTime() {
       return now;
     }
 
     @Override
-    public boolean wantsHelper(SimRequest r) {
-      return r.wantsHelper();
+    public boolean hasWorkForHelper(SimRequest r) {
+      return r.hasWorkForHelper();
     }
 
     @Override
