@@ -113,7 +113,7 @@ final class Ticker implements Runnable {
       return; // another thread applied the same answer first
     }
     pool.notifications.degreeChanged(r, old, d, now);
-    if (d > old && !r.held.isEmpty()) {
+    if (d > old && !r.units.noneHeld()) {
       pool.unitForked(r);
     }
   }

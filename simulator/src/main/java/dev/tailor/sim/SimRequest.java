@@ -1,6 +1,6 @@
 package dev.tailor.sim;
 
-import dev.tailor.core.metrics.DegreeHistory;
+import dev.tailor.core.metrics.RequestLedger;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.policy.PriorityClass;
@@ -28,14 +28,9 @@ abstract class SimRequest implements RequestView {
   /** Threads on the request, waiting ones included: the slots it holds. */
   int threads;
 
-  private final DegreeHistory degrees = new DegreeHistory();
-  private int maxThreads;
+  private final RequestLedger ledger = new RequestLedger();
   private boolean isLong;
   private SpeedupCurve speedup;
-  // Busy thread-time, settled at 'busySince' with 'busy' threads working since.
-  private long work;
-  private int busy;
-  private long busySince;
 
   SimRequest(long id, long arrival, DemandProfile.Request demand, SystemView clock, Told told) {
     this.id = id;
@@ -95,17 +90,16 @@ abstract class SimRequest implements RequestView {
   final void start(int d, long at) {
     start = at;
     degree = d;
-    degrees.start(d, at);
-    busySince = at;
+    ledger.start(d, at);
     threads = 1;
-    maxThreads = 1;
+    ledger.threadsSeen(1);
     begin(at);
     checkLong();
   }
 
   /** Sets the degree the policy answered; threads follow as the work model says. */
   final void setDegree(int d, long at) {
-    degrees.change(d, at);
+    ledger.changeDegree(d, at);
     degree = d;
   }
 
@@ -120,14 +114,12 @@ abstract class SimRequest implements RequestView {
 
   /** Records a change in the threads working (not waiting) on the request. */
   final void setBusy(int n, long at) {
-    work += (long) busy * (at - busySince);
-    busySince = at;
-    busy = n;
+    ledger.working(n, at);
   }
 
   final void setThreads(int t) {
     threads = t;
-    maxThreads = Math.max(maxThreads, t);
+    ledger.threadsSeen(t);
   }
 
   // ---- the work model -----------------------------------------------------------------------
@@ -166,18 +158,9 @@ abstract class SimRequest implements RequestView {
   abstract boolean done();
 
   RequestRecord record(long end) {
-    return new RequestRecord(
-        id,
-        demand.category(),
-        arrival,
-        start,
-        Math.min(end, start + wakeNanos), // the calibration's wake-up, if any
-        end,
-        work,
-        maxThreads,
-        degrees.maxDegree(),
-        degrees.mean(start, end),
-        RequestRecord.Outcome.COMPLETED);
+    long firstRun = Math.min(end, start + wakeNanos); // the calibration's wake-up, if any
+    return ledger.record(
+        id, demand.category(), arrival, start, firstRun, end, RequestRecord.Outcome.COMPLETED);
   }
 
   // ---- RequestView --------------------------------------------------------------------------
@@ -204,7 +187,7 @@ abstract class SimRequest implements RequestView {
 
   @Override
   public long workNanos() {
-    return start == UNKNOWN ? 0 : work + (long) busy * (clock.nanoTime() - busySince);
+    return start == UNKNOWN ? 0 : ledger.workNanos(clock.nanoTime());
   }
 
   @Override
