@@ -8,7 +8,14 @@ import java.util.Locale;
  * specification ({@code fixed:2@admit-first}). The specification keeps the suffix, so that a report
  * names the order each policy used.
  */
-record PreferenceOverride(Policy policy, WorkerPreference preference) implements Policy {
+final class PreferenceOverride extends ForwardingPolicy {
+
+  private final WorkerPreference preference;
+
+  PreferenceOverride(Policy policy, WorkerPreference preference) {
+    super(policy);
+    this.preference = preference;
+  }
 
   /** The suffix that names a preference, such as {@code @admit-first}. */
   static String suffix(WorkerPreference p) {
@@ -26,37 +33,12 @@ record PreferenceOverride(Policy policy, WorkerPreference preference) implements
   }
 
   @Override
-  public Admission admit(RequestView request, SystemView system) {
-    return policy.admit(request, system);
-  }
-
-  @Override
-  public int degree(RequestView request, SystemView system) {
-    return policy.degree(request, system);
-  }
-
-  @Override
   public WorkerPreference workerPreference(SystemView system) {
     return preference;
   }
 
   @Override
-  public boolean clairvoyant() {
-    return policy.clairvoyant();
-  }
-
-  @Override
-  public long longThresholdNanos() {
-    return policy.longThresholdNanos();
-  }
-
-  @Override
   public String spec() {
     return policy.spec() + suffix(preference);
-  }
-
-  @Override
-  public void close() {
-    policy.close();
   }
 }
