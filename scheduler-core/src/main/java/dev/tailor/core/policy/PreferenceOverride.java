@@ -1,6 +1,7 @@
 package dev.tailor.core.policy;
 
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * A policy whose free workers take work in a stated order, help-first or admit-first, whatever the
@@ -40,5 +41,18 @@ final class PreferenceOverride extends ForwardingPolicy {
   @Override
   public String spec() {
     return policy.spec() + suffix(preference);
+  }
+
+  /** Equal to an override of an equal policy with the same preference: a spec parsed twice. */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof PreferenceOverride p
+        && policy.equals(p.policy)
+        && preference == p.preference;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(policy, preference);
   }
 }
