@@ -342,9 +342,9 @@ final class WorkerPool {
   }
 
   /**
-   * Resizes the elastic budget if its period has ended, and gives the slots a growing budget frees
-   * to waiting work. A shrinking budget sends helpers away at their next boundary ({@link
-   * Dispatcher#yields}). Called by the ticker; lock-free while the period runs.
+   * Resizes the elastic budget if its period has ended and gives a growth's slots to waiting work;
+   * after a shrink, helpers leave at their boundaries ({@link dev.tailor.core.dispatch.Helpers}).
+   * Called by the ticker; lock-free while the period runs.
    */
   void checkBudget() {
     if (!elasticBudget || nanoTime() - dispatch.nextBudgetCheck() < 0) {
