@@ -81,7 +81,10 @@ final class WindowedSearch<C extends Collector, T> {
   private final RequestContext ctx;
   private final AtomicInteger cursor = new AtomicInteger();
 
-  /** Set on a failure, a timeout or a cancellation: no thread takes another window. */
+  /**
+   * Set on a failure or a timeout: no thread takes another window. A cancellation is the request's
+   * own flag, read at the end of every claim ({@link RequestContext#mayContinue()}).
+   */
   private volatile boolean stop;
 
   private volatile boolean timedOut;
@@ -288,7 +291,7 @@ final class WindowedSearch<C extends Collector, T> {
         search(w, to);
         if (ctx != null && !ctx.mayContinue()) {
           if (ctx.isCancelled()) {
-            stop = true;
+            break; // the request's own flag, which every thread of the search reads here
           }
           if (helper) {
             left = true;

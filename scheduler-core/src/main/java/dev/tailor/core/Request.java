@@ -1,16 +1,12 @@
 package dev.tailor.core;
 
-import dev.tailor.core.metrics.DegreeHistory;
+import dev.tailor.core.metrics.RequestLedger;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.policy.PriorityClass;
 import dev.tailor.core.policy.RequestView;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * One request in a {@link Scheduler}: its body, its held work units, its degree and its accounting.
@@ -18,8 +14,9 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Three kinds of state, three kinds of guard. Admission state ({@link #threads}, {@link
  * #bodyDone}, {@link #phase}) changes only under the scheduler's dispatch lock and is volatile so
- * that hot paths may read it without the lock. Accounting (work, degree integral) is guarded by
- * this object's monitor. Held units live in a lock-free queue.
+ * that hot paths may read it without the lock, and only this class writes it. Accounting (a {@link
+ * RequestLedger}: work, degree history) is guarded by this object's monitor. Forked units are
+ * {@link Units}, lock-free.
  */
 final class Request<T> implements RequestView, RequestContext {
 
@@ -50,35 +47,24 @@ final class Request<T> implements RequestView, RequestContext {
   final Thread caller;
 
   final long arrivalNanos;
-  final ConcurrentLinkedQueue<Runnable> held = new ConcurrentLinkedQueue<>();
+  final Units units = new Units(this::isCancelled);
 
-  // Admission state: written under the dispatch lock.
+  // Admission state: written only here, under the dispatch lock.
   private volatile Phase phase = Phase.QUEUED;
-  volatile int threads;
-  volatile boolean bodyDone;
+  private volatile int threads;
+  private volatile boolean bodyDone;
   volatile long startNanos = UNKNOWN;
 
   volatile int degree;
-  volatile boolean cancelled;
+  private volatile boolean cancelled;
   private volatile boolean isLong;
-
-  /** Units taken by helpers and not yet finished; the own thread's join waits for zero. */
-  private final AtomicInteger inFlight = new AtomicInteger();
-
-  private volatile Thread joiner;
-  private final AtomicReference<Throwable> unitFailure = new AtomicReference<>();
 
   // Outcome of the body; written by the own thread before bodyDone is published under the lock.
   T result;
   Throwable bodyFailure;
 
   // Accounting; guarded by this.
-  private long completedWork;
-  private long runningSinceSum;
-  private int running;
-  private int maxThreads;
-  private final DegreeHistory degrees = new DegreeHistory();
-  private long ownSince;
+  private final RequestLedger ledger = new RequestLedger();
   private long firstRunNanos = UNKNOWN; // when beginOwn first ran
   private volatile Thread ownThread; // written under this, read without it by mayContinue
 
@@ -144,9 +130,10 @@ final class Request<T> implements RequestView, RequestContext {
     Thread self = Thread.currentThread();
     synchronized (this) {
       ownThread = self;
-      ownSince = beginWorkLocked(pool.nanoTime());
+      long now = pool.nanoTime();
+      beginWorkLocked(now);
       if (firstRunNanos == UNKNOWN) {
-        firstRunNanos = ownSince; // the breakdown's end of dispatch: no clock read of its own
+        firstRunNanos = now; // the breakdown's end of dispatch: no clock read of its own
       }
     }
     return outer;
@@ -161,7 +148,7 @@ final class Request<T> implements RequestView, RequestContext {
   long endOwn(Request<?> outer) {
     long now = pool.nanoTime();
     synchronized (this) {
-      endWorkLocked(ownSince, now);
+      endWorkLocked(now);
       ownThread = null;
     }
     restore(outer);
@@ -176,33 +163,17 @@ final class Request<T> implements RequestView, RequestContext {
   }
 
   /**
-   * Runs held units on the calling helper while this request may keep it: until none are held, the
-   * request is cancelled or finished, the degree no longer counts this thread, or a higher priority
-   * class waits for the thread (promptness, {@link dev.tailor.core.dispatch.Dispatcher#yields}).
-   * The helper's whole stay counts as work on the request.
+   * Runs held units on the calling helper while this request keeps it ({@link #helperStays}), until
+   * none is held. The helper's whole stay counts as work on the request.
    */
   void help() {
     Request<?> outer = CURRENT.get();
     CURRENT.set(this);
-    long since;
     synchronized (this) {
-      since = beginWorkLocked(pool.nanoTime());
+      beginWorkLocked(pool.nanoTime());
     }
     try {
-      while (!cancelled) {
-        inFlight.incrementAndGet();
-        Runnable unit = held.poll();
-        if (unit == null) {
-          unitDone();
-          return;
-        }
-        try {
-          unit.run();
-        } catch (Throwable t) {
-          failUnit(t);
-        } finally {
-          unitDone();
-        }
+      while (!cancelled && units.runOneOnHelper()) {
         pool.ticker.reevaluate(this, false);
         if (!helperStays()) {
           return;
@@ -211,7 +182,7 @@ final class Request<T> implements RequestView, RequestContext {
     } finally {
       long now = pool.nanoTime();
       synchronized (this) {
-        endWorkLocked(since, now);
+        endWorkLocked(now);
       }
       restore(outer);
     }
@@ -225,20 +196,6 @@ final class Request<T> implements RequestView, RequestContext {
     }
   }
 
-  private void unitDone() {
-    if (inFlight.decrementAndGet() == 0) {
-      Thread j = joiner;
-      if (j != null) {
-        LockSupport.unpark(j);
-      }
-    }
-  }
-
-  private void failUnit(Throwable t) {
-    unitFailure.compareAndSet(null, t);
-    held.clear();
-  }
-
   // ---- RequestContext -------------------------------------------------------------------------
 
   @Override
@@ -249,11 +206,7 @@ final class Request<T> implements RequestView, RequestContext {
     if (cancelled) {
       return;
     }
-    held.offer(unit);
-    Thread j = joiner;
-    if (j != null) {
-      LockSupport.unpark(j); // a unit forked by a unit: the joining own thread may run it
-    }
+    units.hold(unit); // a unit forked by a unit: a joining own thread may run it
     pool.unitForked(this);
   }
 
@@ -266,72 +219,40 @@ final class Request<T> implements RequestView, RequestContext {
       }
     }
     while (true) {
-      Runnable unit;
-      while (!cancelled && (unit = held.poll()) != null) {
-        try {
-          unit.run();
-        } catch (Throwable t) {
-          failUnit(t);
-        }
-      }
-      if (inFlight.get() > 0) {
+      units.runHeldOnOwnThread();
+      if (units.helpersBusy()) {
         awaitHelpers();
       }
-      if ((cancelled || held.isEmpty()) && inFlight.get() == 0) {
+      if ((cancelled || units.noneHeld()) && !units.helpersBusy()) {
         break;
       }
     }
     if (cancelled) {
       throw new CancellationException("request " + id + " was cancelled");
     }
-    Throwable failure = unitFailure.get();
+    Throwable failure = units.failure();
     if (failure != null) {
       throw new CompletionException(failure);
     }
   }
 
-  /**
-   * Waits, not counting as work, until no unit is running on a helper or a new unit is held. Even a
-   * cancelled request waits: its units may use what the body is about to close. It spins for the
-   * pool's budget before it parks: a helper's last unit often ends within it, and the own thread
-   * then goes on without the wake-up of a parked thread. Only a parking thread names itself the
-   * joiner, so that helpers do not unpark a spinning one; it re-checks after naming itself.
-   */
+  /** Waits for the helpers ({@link Units#awaitHelpers}), not counting the wait as work. */
   private void awaitHelpers() {
     synchronized (this) {
-      endWorkLocked(ownSince, pool.nanoTime());
+      endWorkLocked(pool.nanoTime());
     }
-    boolean interrupted = false;
     try {
-      long budget = pool.spinNanos;
-      if (budget > 0) {
-        long start = System.nanoTime(); // a spin is measured in real time, whatever the clock
-        int step = 0;
-        do {
-          Worker.spinStep(++step);
-        } while (inFlight.get() > 0
-            && (cancelled || held.isEmpty())
-            && System.nanoTime() - start < budget);
-      }
-      joiner = Thread.currentThread();
-      while (inFlight.get() > 0 && (cancelled || held.isEmpty())) {
-        LockSupport.park(this);
-        interrupted |= Thread.interrupted(); // keep waiting; restore the flag afterwards
-      }
+      units.awaitHelpers(pool.spinNanos);
     } finally {
-      joiner = null;
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
       synchronized (this) {
-        ownSince = beginWorkLocked(pool.nanoTime());
+        beginWorkLocked(pool.nanoTime());
       }
     }
   }
 
   @Override
   public void dropHeldUnits() {
-    held.clear();
+    units.drop();
   }
 
   @Override
@@ -347,26 +268,50 @@ final class Request<T> implements RequestView, RequestContext {
   }
 
   /**
-   * Whether a helper on this request stays for another unit, asked at each of its boundaries: not
-   * if the request was cancelled or its body returned, not if it holds more threads than its
-   * degree, and not if the dispatch core has helpers {@linkplain
-   * dev.tailor.core.dispatch.Dispatcher#yields yield} (a budget that shrank, promptness).
+   * Whether a helper stays for another unit or claim: not once the request was cancelled or its
+   * body returned, and not when the dispatch core says it leaves ({@link
+   * dev.tailor.core.dispatch.Helpers#leaves}: over the degree, a budget that shrank, promptness).
    */
   private boolean helperStays() {
-    return !(cancelled || bodyDone || threads > Math.max(1, degree) || pool.dispatch.yields(this));
-  }
-
-  /** Whether the request's degree leaves room for one more thread. */
-  boolean roomForHelper() {
-    return threads < Math.max(1, degree);
+    return !(cancelled || bodyDone || pool.dispatch.helpers().leaves(this));
   }
 
   /**
-   * Whether a free thread should join this request now: it runs, its body has not returned, its
-   * degree has room, and a unit is held for a helper to take.
+   * Whether a free thread would find work here: the body has not returned, the request was not
+   * cancelled, and a unit is held for a helper to take. Whether the degree has room for the thread
+   * is the dispatch core's to say ({@link dev.tailor.core.dispatch.Helpers#wants}).
    */
-  boolean wantsHelper() {
-    return !bodyDone && !cancelled && roomForHelper() && !held.isEmpty();
+  boolean hasWorkForHelper() {
+    return !bodyDone && !cancelled && !units.noneHeld();
+  }
+
+  /** A helper the dispatch core sent joins: one more slot held. Called under the dispatch lock. */
+  void helperJoined() {
+    threads++;
+  }
+
+  /**
+   * A thread leaves the request, its body's own thread if {@code body} (then the body has returned
+   * and held units are dropped): one slot fewer. Called under the dispatch lock.
+   *
+   * @return whether nobody is left on the request, whose body has returned: it exits
+   */
+  boolean threadLeft(boolean body) {
+    if (body) {
+      bodyDone = true;
+      units.drop();
+    }
+    threads--;
+    return bodyDone && threads == 0;
+  }
+
+  /**
+   * Flags the request cancelled and drops its held units; its threads see the flag at their next
+   * boundary. Called under the dispatch lock.
+   */
+  void markCancelled() {
+    cancelled = true;
+    units.drop();
   }
 
   @Override
@@ -386,20 +331,17 @@ final class Request<T> implements RequestView, RequestContext {
 
   // ---- accounting -----------------------------------------------------------------------------
 
-  private long beginWorkLocked(long now) {
-    running++;
-    runningSinceSum += now;
-    maxThreads = Math.max(maxThreads, running);
+  private void beginWorkLocked(long now) {
+    int working = ledger.working() + 1;
+    ledger.working(working, now);
+    ledger.threadsSeen(working);
     if (isLong) {
       pool.longThreads.incrementAndGet();
     }
-    return now;
   }
 
-  private void endWorkLocked(long since, long now) {
-    running--;
-    runningSinceSum -= since;
-    completedWork += now - since;
+  private void endWorkLocked(long now) {
+    ledger.working(ledger.working() - 1, now);
     if (isLong) {
       pool.longThreads.decrementAndGet();
     }
@@ -429,13 +371,13 @@ final class Request<T> implements RequestView, RequestContext {
 
   /** Sets the degree a request is admitted with. */
   private synchronized void startWithDegree(int d, long now) {
-    degrees.start(d, now);
+    ledger.start(d, now);
     degree = d;
   }
 
   /** Changes a running request's degree and returns the old one. */
   synchronized int changeDegree(int d, long now) {
-    int old = degrees.change(d, now);
+    int old = ledger.changeDegree(d, now);
     degree = d;
     return old;
   }
@@ -450,31 +392,20 @@ final class Request<T> implements RequestView, RequestContext {
       synchronized (this) {
         if (!isLong) {
           isLong = true;
-          pool.longThreads.addAndGet(running);
+          pool.longThreads.addAndGet(ledger.working());
         }
       }
     }
   }
 
   synchronized long workNanos(long now) {
-    return completedWork + running * now - runningSinceSum;
+    return ledger.workNanos(now);
   }
 
   synchronized RequestRecord record(long end, RequestRecord.Outcome outcome) {
     long start = startNanos == UNKNOWN ? end : startNanos;
     long firstRun = firstRunNanos == UNKNOWN ? start : Math.clamp(firstRunNanos, start, end);
-    return new RequestRecord(
-        id,
-        attributes.label(),
-        arrivalNanos,
-        start,
-        firstRun,
-        end,
-        completedWork,
-        maxThreads,
-        degrees.maxDegree(),
-        degrees.mean(start, end),
-        outcome);
+    return ledger.record(id, attributes.label(), arrivalNanos, start, firstRun, end, outcome);
   }
 
   /** How the request ended; asked once, when it completes. */
@@ -482,14 +413,14 @@ final class Request<T> implements RequestView, RequestContext {
     if (future.isCancelled() || cancelled) {
       return RequestRecord.Outcome.CANCELLED;
     }
-    return bodyFailure != null || unitFailure.get() != null
+    return bodyFailure != null || units.failure() != null
         ? RequestRecord.Outcome.FAILED
         : RequestRecord.Outcome.COMPLETED;
   }
 
   /** Completes the future with the body's result, its failure or the cancellation. */
   void complete() {
-    Throwable failure = bodyFailure != null ? bodyFailure : unitFailure.get();
+    Throwable failure = bodyFailure != null ? bodyFailure : units.failure();
     if (cancelled) {
       future.cancel(false);
     } else if (failure != null) {

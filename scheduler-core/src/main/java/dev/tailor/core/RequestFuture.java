@@ -46,48 +46,75 @@ final class RequestFuture<T> extends CompletableFuture<T> {
    */
   @Override
   public boolean cancel(boolean mayInterruptIfRunning) {
-    boolean cancelled = super.cancel(false);
-    if (cancelled) {
-      request.pool.cancel(request);
-    }
-    return cancelled;
+    return abandonIf(super.cancel(false));
   }
 
   @Override
   public boolean complete(T value) {
-    boolean completed = super.complete(value);
-    if (completed) {
-      request.pool.cancel(request);
-    }
-    return completed;
+    return abandonIf(super.complete(value));
   }
 
   @Override
   public boolean completeExceptionally(Throwable failure) {
-    boolean completed = super.completeExceptionally(failure);
-    if (completed) {
+    return abandonIf(super.completeExceptionally(failure));
+  }
+
+  /** The future was ended from outside if {@code ended}: the request is abandoned (cancelled). */
+  private boolean abandonIf(boolean ended) {
+    if (ended) {
       request.pool.cancel(request);
     }
-    return completed;
+    return ended;
   }
 
   @Override
   public T get() throws InterruptedException, ExecutionException {
-    request.pool.runIfQueuedForWaiter(request);
+    WaiterRuns.runIfQueuedForWaiter(request);
     return super.get();
   }
 
   @Override
   public T get(long timeout, TimeUnit unit)
       throws InterruptedException, ExecutionException, TimeoutException {
-    request.pool.runIfQueuedForWaiter(request);
+    WaiterRuns.runIfQueuedForWaiter(request);
     return super.get(timeout, unit);
   }
 
   @Override
   public T join() {
-    request.pool.runIfQueuedForWaiter(request);
+    WaiterRuns.runIfQueuedForWaiter(request);
     return super.join();
+  }
+
+  /**
+   * Waits, on the caller that ran the body, for the request to complete: its helpers finish their
+   * current unit quickly, so an interrupt does not end the wait (the flag is restored). Returns the
+   * result, or throws the failure as the body threw it.
+   */
+  T awaitOnCaller() throws Exception {
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return super.get();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException e) {
+          Throwable cause = e.getCause();
+          if (cause instanceof Exception ex) {
+            throw ex;
+          }
+          if (cause instanceof Error err) {
+            throw err;
+          }
+          throw e;
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 
   /** Completes with the request's own result; the scheduler's path, which abandons nothing. */

@@ -1,6 +1,6 @@
 package dev.tailor.core;
 
-import dev.tailor.core.dispatch.Dispatcher;
+import dev.tailor.core.dispatch.DispatchHost;
 import dev.tailor.core.metrics.RunMetrics;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
@@ -10,7 +10,7 @@ import java.util.function.LongSupplier;
  * degree and first thread, a helper counts one more thread. Called under the dispatch lock; the
  * threads themselves are moved by {@link WorkerPool} once the core has decided.
  */
-final class RuntimeHost implements Dispatcher.Host<Request<?>> {
+final class RuntimeHost implements DispatchHost<Request<?>> {
 
   private final RunMetrics metrics;
   private final AtomicInteger longThreads;
@@ -34,8 +34,8 @@ final class RuntimeHost implements Dispatcher.Host<Request<?>> {
   }
 
   @Override
-  public boolean wantsHelper(Request<?> r) {
-    return r.wantsHelper();
+  public boolean hasWorkForHelper(Request<?> r) {
+    return r.hasWorkForHelper();
   }
 
   @Override
@@ -47,7 +47,7 @@ final class RuntimeHost implements Dispatcher.Host<Request<?>> {
 
   @Override
   public void addHelper(Request<?> r, long now) {
-    r.threads++;
+    r.helperJoined();
   }
 
   @Override

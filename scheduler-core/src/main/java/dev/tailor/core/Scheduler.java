@@ -9,14 +9,10 @@ import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.core.policy.PriorityClass;
 import dev.tailor.core.policy.SystemView;
 import java.time.Duration;
-import java.util.Arrays;
-import java.util.HashSet;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -72,11 +68,11 @@ public final class Scheduler implements AutoCloseable {
   private final AtomicLong ids = new AtomicLong();
   private final WorkerPool pool;
 
-  private Scheduler(Builder b) {
-    this.policy = b.policy;
-    this.ownsPolicy = b.ownsPolicy;
-    this.poolSize = b.workers;
-    this.pool = new WorkerPool(this, b);
+  private Scheduler(Settings s) {
+    this.policy = s.policy;
+    this.ownsPolicy = s.ownsPolicy;
+    this.poolSize = s.workers;
+    this.pool = new WorkerPool(this, s);
   }
 
   /** A builder with the defaults: sequential policy, one worker per available processor. */
@@ -135,30 +131,7 @@ public final class Scheduler implements AutoCloseable {
       throw new CancellationException("request " + r.id + " was cancelled before it ran");
     }
     pool.runOnCaller(r);
-    // Helpers finish their current unit quickly; wait for them without giving up on an interrupt.
-    boolean interrupted = false;
-    try {
-      while (true) {
-        try {
-          return r.future.get();
-        } catch (InterruptedException e) {
-          interrupted = true;
-        } catch (ExecutionException e) {
-          Throwable cause = e.getCause();
-          if (cause instanceof Exception ex) {
-            throw ex;
-          }
-          if (cause instanceof Error err) {
-            throw err;
-          }
-          throw e;
-        }
-      }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    return r.future.awaitOnCaller();
   }
 
   /** {@link #run(RequestBody, RequestAttributes)} with no attributes. */
@@ -201,7 +174,7 @@ public final class Scheduler implements AutoCloseable {
   private <T> Request<T> newRequest(RequestBody<T> body, RequestAttributes attrs, Thread caller) {
     Objects.requireNonNull(body, "body");
     Objects.requireNonNull(attrs, "attributes");
-    return pool.newRequest(ids.incrementAndGet(), body, attrs, caller);
+    return new Request<>(this, pool, ids.incrementAndGet(), attrs, body, caller, pool.nanoTime());
   }
 
   /** The policy deciding admissions and degrees. */
@@ -346,45 +319,13 @@ public final class Scheduler implements AutoCloseable {
 
   /** Configures a {@link Scheduler}. */
   public static final class Builder {
-    Policy policy = PolicyRegistry.of("seq");
-    boolean ownsPolicy = true;
-    int workers = Runtime.getRuntime().availableProcessors();
-    int queueCapacity = 10_000;
-    long quantumNanos = DEFAULT_QUANTUM_NANOS;
-    long spinNanos = Runtime.getRuntime().availableProcessors() > 1 ? DEFAULT_SPIN_NANOS : 0;
-    long longThresholdNanos = DEFAULT_LONG_THRESHOLD_NANOS;
-    RequestClasses classes = RequestClasses.tpcDefault();
-    SchedulerListener listener;
-    Dispatcher.DecisionListener decisions;
-    double[] classShares; // by class ordinal; null or NaN: the default floor
-    ThreadFactory threadFactory = Worker.DEFAULT_FACTORY;
-    LongSupplier clock = System::nanoTime;
-    BudgetPolicy budgetPolicy; // null: the budget is every worker, always
-    int minBudget = 1;
-    long budgetPeriodNanos = DEFAULT_BUDGET_PERIOD_NANOS;
-    private final Set<String> given = new HashSet<>();
-
-    /** How long idle threads spin before they park unless configured: 20 µs (0 on one core). */
-    static final long DEFAULT_SPIN_NANOS = 20_000L;
+    final Settings settings = new Settings();
 
     private Builder() {}
 
-    /**
-     * Notes that {@code option} is being set, and refuses a second time: with two calls, one of
-     * them is a mistake, and letting the last win would hide which.
-     */
-    private void once(String option) {
-      if (!given.add(option)) {
-        throw new IllegalStateException(
-            option + " is already set; set each option of the builder once");
-      }
-    }
-
     /** The policy; default {@code seq}. */
     public Builder policy(Policy policy) {
-      once("policy");
-      this.policy = Objects.requireNonNull(policy, "policy");
-      this.ownsPolicy = false;
+      settings.policy(policy, false);
       return this;
     }
 
@@ -393,9 +334,9 @@ public final class Scheduler implements AutoCloseable {
      * owns this policy and closes it when it is closed.
      */
     public Builder policy(String spec) {
-      once("policy");
-      this.policy = PolicyRegistry.of(spec);
-      this.ownsPolicy = true;
+      settings.once("policy");
+      settings.policy = PolicyRegistry.of(spec);
+      settings.ownsPolicy = true;
       return this;
     }
 
@@ -405,41 +346,20 @@ public final class Scheduler implements AutoCloseable {
      * do slightly.
      */
     public Builder workers(int workers) {
-      if (workers < 1) {
-        throw new IllegalArgumentException("workers must be >= 1, got " + workers);
-      }
-      once("workers");
-      this.workers = workers;
+      settings.workers(workers);
       return this;
     }
 
     /** The most requests that may wait for admission; beyond it submissions are rejected. */
     public Builder queueCapacity(int capacity) {
-      if (capacity < 1) {
-        throw new IllegalArgumentException("queueCapacity must be >= 1, got " + capacity);
-      }
-      once("queueCapacity");
-      this.queueCapacity = capacity;
+      settings.queueCapacity(capacity);
       return this;
     }
 
     /** How often running requests are re-evaluated; default 5 ms. */
     public Builder quantum(Duration quantum) {
-      if (quantum.isNegative() || quantum.isZero()) {
-        throw new IllegalArgumentException("quantum must be positive, got " + quantum);
-      }
-      once("quantum");
-      this.quantumNanos = saturatedNanos(quantum);
+      settings.quantum(quantum);
       return this;
-    }
-
-    /** The duration in nanoseconds, or {@link Long#MAX_VALUE} for one too long to say so. */
-    private static long saturatedNanos(Duration d) {
-      try {
-        return d.toNanos();
-      } catch (ArithmeticException e) {
-        return Long.MAX_VALUE;
-      }
     }
 
     /**
@@ -456,13 +376,7 @@ public final class Scheduler implements AutoCloseable {
      * @throws IllegalArgumentException if {@code spin} is negative
      */
     public Builder spinBeforePark(Duration spin) {
-      Objects.requireNonNull(spin, "spin");
-      if (spin.isNegative()) {
-        throw new IllegalArgumentException(
-            "spinBeforePark must be zero (no spinning) or positive, got " + spin);
-      }
-      once("spinBeforePark");
-      this.spinNanos = saturatedNanos(spin); // the longest: spin until there is work
+      settings.spinBeforePark(spin);
       return this;
     }
 
@@ -472,20 +386,14 @@ public final class Scheduler implements AutoCloseable {
      * @throws IllegalArgumentException if {@code threshold} is not positive
      */
     public Builder longRequestThreshold(Duration threshold) {
-      Objects.requireNonNull(threshold, "threshold");
-      if (threshold.isNegative() || threshold.isZero()) {
-        throw new IllegalArgumentException(
-            "longRequestThreshold must be positive, got " + threshold);
-      }
-      once("longRequestThreshold");
-      this.longThresholdNanos = saturatedNanos(threshold);
+      settings.longRequestThreshold(threshold);
       return this;
     }
 
     /** The classes the metrics' degree distribution is kept by; default TPC's. */
     public Builder requestClasses(RequestClasses classes) {
-      once("requestClasses");
-      this.classes = Objects.requireNonNull(classes, "classes");
+      settings.once("requestClasses");
+      settings.classes = Objects.requireNonNull(classes, "classes");
       return this;
     }
 
@@ -507,35 +415,8 @@ public final class Scheduler implements AutoCloseable {
      * @throws IllegalArgumentException if the share is not in [0, 1] or the class is the highest
      */
     public Builder classShare(PriorityClass priorityClass, double share) {
-      Objects.requireNonNull(priorityClass, "priorityClass");
-      if (priorityClass.ordinal() == 0) {
-        throw new IllegalArgumentException(
-            "class " + priorityClass.label() + " is the highest class; it takes no share");
-      }
-      Dispatcher.floorThreads(share, 1); // checks the share
-      once("classShare(" + priorityClass.label() + ")");
-      if (classShares == null) {
-        classShares = new double[PriorityClass.values().length];
-        Arrays.fill(classShares, Double.NaN); // NaN: the default floor
-      }
-      classShares[priorityClass.ordinal()] = share;
+      settings.classShare(priorityClass, share);
       return this;
-    }
-
-    /** The floors of threads per class, by ordinal, for {@code workers} threads. */
-    int[] classFloors() {
-      int[] floors = Dispatcher.defaultFloors();
-      if (classShares != null) {
-        for (int c = 1; c < floors.length; c++) {
-          if (!Double.isNaN(classShares[c])) {
-            floors[c] = Dispatcher.floorThreads(classShares[c], workers);
-          }
-        }
-      }
-      for (int c = 1; c < floors.length; c++) {
-        floors[c] = Math.min(floors[c], workers);
-      }
-      return floors;
     }
 
     /**
@@ -553,26 +434,14 @@ public final class Scheduler implements AutoCloseable {
      */
     @Experimental
     public Builder elasticBudget(BudgetPolicy policy, int minWorkers, Duration period) {
-      Objects.requireNonNull(policy, "policy");
-      if (minWorkers < 1) {
-        throw new IllegalArgumentException(
-            "the elastic budget's minWorkers must be >= 1, got " + minWorkers);
-      }
-      if (period.isNegative() || period.isZero()) {
-        throw new IllegalArgumentException(
-            "the elastic budget's period must be positive, got " + period);
-      }
-      once("elasticBudget");
-      this.budgetPolicy = policy;
-      this.minBudget = minWorkers;
-      this.budgetPeriodNanos = saturatedNanos(period);
+      settings.elasticBudget(policy, minWorkers, period);
       return this;
     }
 
     /** A listener for admissions, degree changes and completions. */
     public Builder listener(SchedulerListener listener) {
-      once("listener");
-      this.listener = listener;
+      settings.once("listener");
+      settings.listener = listener;
       return this;
     }
 
@@ -582,8 +451,8 @@ public final class Scheduler implements AutoCloseable {
      */
     @Internal
     public Builder decisionListener(Dispatcher.DecisionListener listener) {
-      once("decisionListener");
-      this.decisions = listener;
+      settings.once("decisionListener");
+      settings.decisions = listener;
       return this;
     }
 
@@ -594,15 +463,15 @@ public final class Scheduler implements AutoCloseable {
      * threads spin in real time.
      */
     Builder clock(LongSupplier clock) {
-      once("clock");
-      this.clock = Objects.requireNonNull(clock, "clock");
+      settings.once("clock");
+      settings.clock = Objects.requireNonNull(clock, "clock");
       return this;
     }
 
     /** Makes the worker and ticker threads; default: daemon threads named {@code tailor-*}. */
     public Builder threadFactory(ThreadFactory factory) {
-      once("threadFactory");
-      this.threadFactory = Objects.requireNonNull(factory, "threadFactory");
+      settings.once("threadFactory");
+      settings.threadFactory = Objects.requireNonNull(factory, "threadFactory");
       return this;
     }
 
@@ -613,15 +482,8 @@ public final class Scheduler implements AutoCloseable {
      *     size above the workers)
      */
     public Scheduler build() {
-      if (budgetPolicy != null && minBudget > workers) {
-        throw new IllegalStateException(
-            "the elastic budget's minWorkers ("
-                + minBudget
-                + ") exceeds workers ("
-                + workers
-                + "): lower minWorkers or raise workers");
-      }
-      return new Scheduler(this);
+      settings.check();
+      return new Scheduler(settings);
     }
   }
 }

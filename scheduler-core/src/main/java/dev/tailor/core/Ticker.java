@@ -69,7 +69,7 @@ final class Ticker implements Runnable {
     }
     try {
       if (pool.dispatch.headDelayExpired(pool.nanoTime()) && pool.dispatch.freeSlots() > 0) {
-        pool.dispatchDelayedHead();
+        pool.dispatchNow();
       }
     } catch (Throwable t) {
       pool.failures.report("ticker", "the delayed head is let in at a later tick", t);
@@ -113,7 +113,7 @@ final class Ticker implements Runnable {
       return; // another thread applied the same answer first
     }
     pool.notifications.degreeChanged(r, old, d, now);
-    if (d > old && !r.held.isEmpty()) {
+    if (d > old && !r.units.noneHeld()) {
       pool.unitForked(r);
     }
   }

@@ -11,8 +11,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
+import java.util.function.LongToDoubleFunction;
 
 /**
  * The runtime's driver of the {@link Dispatcher}: real threads, one lock, and the life of a request
@@ -23,9 +23,6 @@ import java.util.function.LongSupplier;
  *
  * <p>Cancellation is cooperative: nothing here interrupts a thread (see {@link
  * RequestFuture#cancel}).
- *
- * <p>Threads given work under the lock are woken after it is released, so that a woken thread does
- * not run straight into the lock its waker still holds.
  */
 final class WorkerPool {
 
@@ -41,11 +38,10 @@ final class WorkerPool {
 
   final AtomicInteger longThreads = new AtomicInteger();
 
-  // Guarded by lock: the dispatch core, the idle workers and the threads to wake after unlocking.
-  private final ReentrantLock lock = new ReentrantLock();
+  // Guarded by lock: the dispatch core, the idle workers, the requests finishing.
+  final DispatchLock lock = new DispatchLock();
   final Dispatcher<Request<?>> dispatch;
   private final ArrayDeque<Worker> idle = new ArrayDeque<>();
-  private final ArrayDeque<Thread> toWake = new ArrayDeque<>();
   private int finishing; // requests done but not yet reported
   private volatile boolean shutdown;
   private volatile boolean stopping;
@@ -68,7 +64,7 @@ final class WorkerPool {
   /** The elastic budget's period; {@link Long#MAX_VALUE} if it is not elastic. */
   final long budgetPeriodNanos;
 
-  WorkerPool(Scheduler scheduler, Scheduler.Builder b) {
+  WorkerPool(Scheduler scheduler, Settings b) {
     this.scheduler = scheduler;
     this.poolSize = b.workers;
     this.spinNanos = b.spinNanos;
@@ -120,10 +116,6 @@ final class WorkerPool {
 
   // ---- arrival and admission ------------------------------------------------------------------
 
-  <T> Request<T> newRequest(long id, RequestBody<T> body, RequestAttributes attrs, Thread caller) {
-    return new Request<>(scheduler, this, id, attrs, body, caller, nanoTime());
-  }
-
   /** Queues an arrival and dispatches, or rejects it. */
   void enqueue(Request<?> r) {
     lock.lock();
@@ -138,7 +130,7 @@ final class WorkerPool {
       dispatch.enqueue(r);
       dispatchLocked(nanoTime());
     } finally {
-      unlockAndWake();
+      lock.unlockAndWake();
     }
   }
 
@@ -155,11 +147,11 @@ final class WorkerPool {
         try {
           removed = r.phase() == Request.Phase.QUEUED;
           if (removed) {
-            r.cancelled = true;
+            r.markCancelled();
             dequeueLocked(r);
           }
         } finally {
-          unlockAndWake();
+          lock.unlockAndWake();
         }
         if (removed) {
           finish(r, nanoTime());
@@ -169,6 +161,11 @@ final class WorkerPool {
         Thread.currentThread().interrupt(); // admitted meanwhile: run, and keep the interrupt
       }
     }
+  }
+
+  /** A request left the dispatch and is being completed. Called under the lock. */
+  void finishingLocked() {
+    finishing++;
   }
 
   /** Takes a queued request out of the queue; it is then finishing. */
@@ -185,7 +182,7 @@ final class WorkerPool {
    * Hands free slots to work while there is both, as the dispatch core decides. Pool work goes to
    * an idle worker, an admitted caller is woken.
    */
-  private void dispatchLocked(long now) {
+  void dispatchLocked(long now) {
     while (dispatch.freeSlots() > 0) {
       // A worker still completing its last request holds no slot but is not idle yet: then a
       // free slot can only go to a caller.
@@ -201,28 +198,13 @@ final class WorkerPool {
       }
       Worker w = idle.pollFirst();
       w.assign(r, help);
-      toWake.addLast(w.thread);
+      lock.wakeAfter(w.thread);
     }
   }
 
   private void wakeCaller(Request<?> r) {
     if (r.caller != Thread.currentThread()) {
-      toWake.addLast(r.caller);
-    }
-  }
-
-  private void unlockAndWake() {
-    Thread first = toWake.pollFirst();
-    Thread[] more = toWake.isEmpty() ? null : toWake.toArray(Thread[]::new);
-    toWake.clear();
-    lock.unlock();
-    if (first != null) {
-      LockSupport.unpark(first);
-    }
-    if (more != null) {
-      for (Thread t : more) {
-        LockSupport.unpark(t);
-      }
+      lock.wakeAfter(r.caller);
     }
   }
 
@@ -264,62 +246,7 @@ final class WorkerPool {
     release(null, r, true, end);
   }
 
-  /**
-   * Runs {@code r} at once on the calling thread if that thread is about to wait for it from inside
-   * a request of this scheduler and {@code r} is still queued. Such a wait holds a slot of the
-   * budget while {@code r} waits for one: with every slot held so, nothing would ever run again. As
-   * {@link Scheduler#run} nested in a request does, the waiting thread then does the work itself;
-   * unlike it, {@code r} stays a request of its own, reported and completed as every request is. It
-   * leaves the queue without an admission decision and takes no slot (its thread holds one
-   * already), so no helper is sent to it: its own thread runs its units in {@link
-   * RequestContext#joinUnits()}.
-   */
-  void runIfQueuedForWaiter(Request<?> r) {
-    Request<?> waiter = Request.current();
-    if (waiter == null
-        || waiter.pool != this
-        || r.caller != null
-        || r.phase() != Request.Phase.QUEUED) {
-      return;
-    }
-    boolean adopted;
-    lock.lock();
-    try {
-      adopted = r.phase() == Request.Phase.QUEUED && !r.cancelled;
-      if (adopted) {
-        long now = nanoTime();
-        if (dispatch.removeQueued(r)) {
-          dispatchLocked(now); // a new head: it may be admitted now
-        }
-        r.markRunning(1, now);
-      }
-    } finally {
-      unlockAndWake();
-    }
-    if (!adopted) {
-      return;
-    }
-    long end = Request.UNKNOWN;
-    try {
-      admitted(r);
-      end = r.runBody(false);
-    } finally {
-      lock.lock();
-      try {
-        r.bodyDone = true;
-        r.held.clear();
-        r.threads = 0;
-        r.markDone();
-        finishing++;
-      } finally {
-        unlockAndWake();
-      }
-      finish(r, end != Request.UNKNOWN ? end : nanoTime());
-      finished(null);
-    }
-  }
-
-  private void admitted(Request<?> r) {
+  void admitted(Request<?> r) {
     notifications.admitted(r, dispatch.running().length, dispatch.queued());
   }
 
@@ -335,13 +262,8 @@ final class WorkerPool {
     lock.lock();
     try {
       now = bodyEnd != Request.UNKNOWN ? bodyEnd : nanoTime();
-      if (body) {
-        r.bodyDone = true;
-        r.held.clear();
-      }
-      r.threads--;
+      complete = r.threadLeft(body);
       dispatch.releaseSlots(1, now);
-      complete = r.bodyDone && r.threads == 0;
       if (complete) {
         dispatch.exited(r);
         r.markDone();
@@ -351,7 +273,7 @@ final class WorkerPool {
       }
       dispatchLocked(now);
     } finally {
-      unlockAndWake();
+      lock.unlockAndWake();
     }
     if (complete) {
       // Completing the future runs its dependent stages here: the worker takes no new work before
@@ -365,7 +287,7 @@ final class WorkerPool {
    * After a request's completion was reported: lets a shutdown finish, and gives the worker that
    * reported it (if any) its next work.
    */
-  private void finished(Worker w) {
+  void finished(Worker w) {
     lock.lock();
     try {
       finishing--;
@@ -376,7 +298,7 @@ final class WorkerPool {
       dispatchLocked(now);
       maybeStopLocked();
     } finally {
-      unlockAndWake();
+      lock.unlockAndWake();
     }
   }
 
@@ -405,7 +327,7 @@ final class WorkerPool {
    * Reports a request and completes its future; called exactly once per request, outside the lock.
    * The report comes first, so that whoever waits on the future finds it in the metrics.
    */
-  private void finish(Request<?> r, long end) {
+  void finish(Request<?> r, long end) {
     RequestRecord record = r.record(end, r.outcome());
     metrics.record(record);
     notifications.completed(record);
@@ -414,20 +336,15 @@ final class WorkerPool {
 
   /** A unit was forked, or a degree rose: wake a free slot if the request may take a thread. */
   void unitForked(Request<?> r) {
-    if (dispatch.freeSlots() > 0 && r.roomForHelper()) {
-      lock.lock();
-      try {
-        dispatchLocked(nanoTime());
-      } finally {
-        unlockAndWake();
-      }
+    if (dispatch.helpers().mayJoin(r)) {
+      dispatchNow();
     }
   }
 
   /**
-   * Resizes the elastic budget if its period has ended, and gives the slots a growing budget frees
-   * to waiting work. A shrinking budget sends helpers away at their next boundary ({@link
-   * Dispatcher#yields}). Called by the ticker; lock-free while the period runs.
+   * Resizes the elastic budget if its period has ended and gives a growth's slots to waiting work;
+   * after a shrink, helpers leave at their boundaries ({@link dev.tailor.core.dispatch.Helpers}).
+   * Called by the ticker; lock-free while the period runs.
    */
   void checkBudget() {
     if (!elasticBudget || nanoTime() - dispatch.nextBudgetCheck() < 0) {
@@ -440,27 +357,35 @@ final class WorkerPool {
         dispatchLocked(now);
       }
     } finally {
-      unlockAndWake();
+      lock.unlockAndWake();
     }
   }
 
   /** The budget's time-weighted mean since the start; the pool size if it is not elastic. */
   double meanBudget() {
+    return readLocked(dispatch::meanBudget);
+  }
+
+  /** A time-weighted mean up to now, read under the lock, which keeps its observations. */
+  private double readLocked(LongToDoubleFunction meanUpTo) {
     lock.lock();
     try {
-      return dispatch.meanBudget(nanoTime());
+      return meanUpTo.applyAsDouble(nanoTime());
     } finally {
       lock.unlock();
     }
   }
 
-  /** Runs at each tick when the delayed head's time has come and a slot is free. */
-  void dispatchDelayedHead() {
+  /**
+   * Hands free slots to waiting work now: at a tick when the delayed head's time has come, or when
+   * a request may take one more thread.
+   */
+  void dispatchNow() {
     lock.lock();
     try {
       dispatchLocked(nanoTime()); // busy-time observations stay in time order
     } finally {
-      unlockAndWake();
+      lock.unlockAndWake();
     }
   }
 
@@ -473,14 +398,13 @@ final class WorkerPool {
     boolean dequeued = false;
     lock.lock();
     try {
-      r.cancelled = true;
-      r.held.clear();
+      r.markCancelled();
       if (r.phase() == Request.Phase.QUEUED) {
         dequeueLocked(r);
         dequeued = true;
       }
     } finally {
-      unlockAndWake();
+      lock.unlockAndWake();
     }
     if (dequeued) {
       finish(r, nanoTime());
@@ -507,7 +431,7 @@ final class WorkerPool {
       shutdown = true;
       maybeStopLocked();
     } finally {
-      unlockAndWake();
+      lock.unlockAndWake();
     }
   }
 
@@ -526,7 +450,7 @@ final class WorkerPool {
       toCancel = dispatch.running();
       maybeStopLocked();
     } finally {
-      unlockAndWake();
+      lock.unlockAndWake();
     }
     for (Request<?> r : dropped) {
       r.future.cancel(false);
@@ -571,11 +495,6 @@ final class WorkerPool {
   }
 
   double meanBusyWorkers() {
-    lock.lock();
-    try {
-      return metrics.meanBusyWorkers(nanoTime());
-    } finally {
-      lock.unlock();
-    }
+    return readLocked(metrics::meanBusyWorkers);
   }
 }

@@ -40,8 +40,8 @@ final class FluidRequest extends SimRequest {
   }
 
   @Override
-  boolean wantsHelper() {
-    return !done && threads < allowedThreads();
+  boolean hasWorkForHelper() {
+    return !done;
   }
 
   @Override
@@ -50,14 +50,11 @@ final class FluidRequest extends SimRequest {
   }
 
   @Override
-  int shed(long at) {
-    int allowed = allowedThreads();
-    if (threads <= allowed) {
-      return 0;
+  int shed(int n, long at) {
+    if (n > 0) {
+      runOn(threads - n, at);
     }
-    int leaving = threads - allowed;
-    runOn(allowed, at);
-    return leaving;
+    return n;
   }
 
   @Override

@@ -1,12 +1,13 @@
 package dev.tailor.sim;
 
-import dev.tailor.core.metrics.DegreeHistory;
+import dev.tailor.core.metrics.RequestLedger;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.policy.PriorityClass;
 import dev.tailor.core.policy.RequestView;
 import dev.tailor.core.policy.SystemView;
 import dev.tailor.measure.DemandProfile;
+import java.util.function.Predicate;
 
 /**
  * A request in the simulation: what the policy sees of it, and how its threads progress through its
@@ -27,14 +28,9 @@ abstract class SimRequest implements RequestView {
   /** Threads on the request, waiting ones included: the slots it holds. */
   int threads;
 
-  private final DegreeHistory degrees = new DegreeHistory();
-  private int maxThreads;
+  private final RequestLedger ledger = new RequestLedger();
   private boolean isLong;
   private SpeedupCurve speedup;
-  // Busy thread-time, settled at 'busySince' with 'busy' threads working since.
-  private long work;
-  private int busy;
-  private long busySince;
 
   SimRequest(long id, long arrival, DemandProfile.Request demand, SystemView clock, Told told) {
     this.id = id;
@@ -85,31 +81,26 @@ abstract class SimRequest implements RequestView {
   long clientNanos;
 
   /**
-   * Whether a helper of this request leaves at its boundary for promptness (the dispatch core's).
+   * Set by the simulator after construction: whether a helper of this request leaves at its
+   * boundary, as the dispatch core decides it ({@link dev.tailor.core.dispatch.Helpers#leaves}).
    */
-  java.util.function.Predicate<SimRequest> yields = r -> false;
+  Predicate<SimRequest> helperLeaves;
 
   /** Admits the request with degree {@code d} on one thread at {@code at}. */
   final void start(int d, long at) {
     start = at;
     degree = d;
-    degrees.start(d, at);
-    busySince = at;
+    ledger.start(d, at);
     threads = 1;
-    maxThreads = 1;
+    ledger.threadsSeen(1);
     begin(at);
     checkLong();
   }
 
   /** Sets the degree the policy answered; threads follow as the work model says. */
   final void setDegree(int d, long at) {
-    degrees.change(d, at);
+    ledger.changeDegree(d, at);
     degree = d;
-  }
-
-  /** The most threads the current degree lets the request hold. */
-  final int allowedThreads() {
-    return Math.max(1, degree);
   }
 
   final void checkLong() {
@@ -123,14 +114,12 @@ abstract class SimRequest implements RequestView {
 
   /** Records a change in the threads working (not waiting) on the request. */
   final void setBusy(int n, long at) {
-    work += (long) busy * (at - busySince);
-    busySince = at;
-    busy = n;
+    ledger.working(n, at);
   }
 
   final void setThreads(int t) {
     threads = t;
-    maxThreads = Math.max(maxThreads, t);
+    ledger.threadsSeen(t);
   }
 
   // ---- the work model -----------------------------------------------------------------------
@@ -138,17 +127,20 @@ abstract class SimRequest implements RequestView {
   /** Starts the work on the request's first thread. */
   abstract void begin(long at);
 
-  /** Whether a free thread may join the request now. */
-  abstract boolean wantsHelper();
+  /**
+   * Whether the request has work a free thread could take now; whether its degree has room is the
+   * dispatch core's to say.
+   */
+  abstract boolean hasWorkForHelper();
 
   /** A free thread joins the request at {@code at}. */
   abstract void addHelper(long at);
 
   /**
-   * The degree fell below the threads on the request: returns how many threads leave at once (the
+   * The dispatch core says {@code n} threads exceed the degree: returns how many leave at once (the
    * rest leave at their next boundary).
    */
-  abstract int shed(long at);
+  abstract int shed(int n, long at);
 
   /**
    * Promptness at a tick: {@code n} helpers are wanted by a higher class. Returns how many leave at
@@ -166,18 +158,9 @@ abstract class SimRequest implements RequestView {
   abstract boolean done();
 
   RequestRecord record(long end) {
-    return new RequestRecord(
-        id,
-        demand.category(),
-        arrival,
-        start,
-        Math.min(end, start + wakeNanos), // the calibration's wake-up, if any
-        end,
-        work,
-        maxThreads,
-        degrees.maxDegree(),
-        degrees.mean(start, end),
-        RequestRecord.Outcome.COMPLETED);
+    long firstRun = Math.min(end, start + wakeNanos); // the calibration's wake-up, if any
+    return ledger.record(
+        id, demand.category(), arrival, start, firstRun, end, RequestRecord.Outcome.COMPLETED);
   }
 
   // ---- RequestView --------------------------------------------------------------------------
@@ -204,7 +187,7 @@ abstract class SimRequest implements RequestView {
 
   @Override
   public long workNanos() {
-    return start == UNKNOWN ? 0 : work + (long) busy * (clock.nanoTime() - busySince);
+    return start == UNKNOWN ? 0 : ledger.workNanos(clock.nanoTime());
   }
 
   @Override

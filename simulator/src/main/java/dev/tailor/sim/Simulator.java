@@ -4,19 +4,14 @@ import dev.tailor.core.Scheduler;
 import dev.tailor.core.budget.BudgetPolicy;
 import dev.tailor.core.dispatch.Dispatcher;
 import dev.tailor.core.metrics.RequestClasses;
-import dev.tailor.core.metrics.RequestRecord;
-import dev.tailor.core.metrics.RunMetrics;
 import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PriorityClass;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.PointResult;
-import dev.tailor.measure.PointResultBuilder;
 import dev.tailor.measure.UnitWork;
 import dev.tailor.sim.arrival.PointPlan;
-import java.util.Arrays;
 import java.util.List;
-import java.util.SplittableRandom;
 
 /**
  * A discrete-event simulation of {@code workers} threads running requests from a demand profile,
@@ -173,33 +168,24 @@ public final class Simulator {
    */
   public record Labels(double offeredRps, String arrivals, long seed, String corpus) {}
 
-  private final DemandProfile profile;
-  private final SpeedupCurve[] curves;
-  private final UnitWork[] units;
-  private final Policy policy;
-  private final boolean clairvoyant;
-  private final Config config;
-  private final RequestClasses classes;
-  private Dispatcher.DecisionListener decisions;
-  private CompletionListener completions;
-  private ClassMix mix;
-  private boolean prioritized = true;
-  private PriorityClass[] fixedKinds; // for tests: each arrival's class, scale 1
-  private int[] floors = Dispatcher.defaultFloors();
-  private BudgetPolicy budgetPolicy; // null: every thread, always
-  private int minBudget = 1;
-  private long budgetPeriodNanos;
-  private double meanBudget;
+  final DemandProfile profile;
+  final SpeedupCurve[] curves;
+  final UnitWork[] units;
+  final Policy policy;
+  final boolean clairvoyant;
+  final Config config;
+  final RequestClasses classes;
+  Dispatcher.DecisionListener decisions;
+  CompletionListener completions;
+  ClassMix mix;
+  boolean prioritized = true;
+  PriorityClass[] fixedKinds; // for tests: each arrival's class, scale 1
+  int[] floors = Dispatcher.defaultFloors();
+  BudgetPolicy budgetPolicy; // null: every thread, always
+  int minBudget = 1;
+  long budgetPeriodNanos;
 
-  // State of one run.
-  private PriorityClass[] kinds;
-  private long[][] latencies; // by class ordinal: measured latencies, count in latencyCount
-  private int[] latencyCount;
-  private long lastWindow;
-  private long now;
-  private Dispatcher<SimRequest> dispatcher;
-  private RunMetrics metrics;
-  private SplittableRandom costs; // draws the calibration's per-request costs
+  private SimRun last; // the last run, for its figures
 
   /**
    * A simulator of {@code profile}'s requests under {@code policy}.
@@ -269,83 +255,8 @@ public final class Simulator {
   }
 
   private PointResult run(long[] arrivalsNanos, int[] order, int warmupRequests, Labels labels) {
-    now = 0;
-    costs = new SplittableRandom(labels.seed() ^ 0x5DEECE66DL);
-    metrics = RunMetrics.singleThreaded(classes);
-    metrics.observeBusyWorkers(0, 0);
-    dispatcher =
-        new Dispatcher<>(policy, config.workers(), new SimRequest[0], new Host(), true, floors);
-    kinds =
-        fixedKinds != null
-            ? fixedKinds
-            : mix == null ? null : mix.assign(arrivalsNanos.length, labels.seed());
-    int classCount = PriorityClass.values().length;
-    latencies = new long[classCount][16];
-    latencyCount = new int[classCount];
-    dispatcher.decisionListener(decisions);
-    if (budgetPolicy != null) {
-      dispatcher.elasticBudget(budgetPolicy, minBudget, budgetPeriodNanos, 0);
-    }
-    long measureFrom =
-        warmupRequests < arrivalsNanos.length ? arrivalsNanos[warmupRequests] : Long.MAX_VALUE;
-    double budgetTimeAtMeasure = Double.NaN;
-    long nextTick = config.quantumNanos();
-    int next = 0;
-    long sent = 0;
-    boolean saturated = false;
-    long lastArrival = arrivalsNanos.length == 0 ? 0 : arrivalsNanos[arrivalsNanos.length - 1];
-    while (next < arrivalsNanos.length
-        || dispatcher.queued() > 0
-        || dispatcher.running().length > 0) {
-      long tArrival = next < arrivalsNanos.length ? arrivalsNanos[next] : Long.MAX_VALUE;
-      long tBoundary = nextBoundary();
-      // A delayed head matters when its time comes and a thread is free to take it.
-      long delayedUntil = dispatcher.headDelayedUntil();
-      long tDelay =
-          delayedUntil > now && dispatcher.freeSlots() > 0 && dispatcher.queued() > 0
-              ? delayedUntil
-              : Long.MAX_VALUE;
-      boolean ticking = dispatcher.running().length > 0;
-      long tTick = ticking ? nextTick : Long.MAX_VALUE;
-      long tBudget = dispatcher.nextBudgetCheck();
-      long t = Math.min(Math.min(tArrival, tBoundary), Math.min(tDelay, Math.min(tTick, tBudget)));
-      if (Double.isNaN(budgetTimeAtMeasure) && t >= measureFrom) {
-        budgetTimeAtMeasure = dispatcher.budgetTimeNanos(measureFrom);
-      }
-      advanceTo(t);
-      reachBoundaries(measureFrom);
-      while (next < arrivalsNanos.length && arrivalsNanos[next] <= now) {
-        dispatcher.enqueue(request(next, arrivalsNanos[next], order[next]));
-        if (arrivalsNanos[next] >= measureFrom) {
-          sent++;
-        }
-        next++;
-      }
-      if (dispatcher.queued() > config.maxBacklog()) {
-        saturated = true;
-        break;
-      }
-      if (ticking && now >= nextTick) {
-        tick();
-        nextTick = now + config.quantumNanos();
-      } else if (!ticking) {
-        nextTick = now + config.quantumNanos();
-      }
-      if (now >= tBudget) {
-        dispatcher.checkBudget(now); // a growth's free slots are placed below
-      }
-      while (dispatcher.takeWork(now, true) != null) {
-        // every free slot the dispatch core can place is placed
-      }
-    }
-    long window = Math.max(1, (saturated ? now : lastArrival) - Math.min(measureFrom, now));
-    lastWindow = window;
-    long measured = now - Math.min(measureFrom, now);
-    meanBudget =
-        budgetPolicy == null || Double.isNaN(budgetTimeAtMeasure) || measured <= 0
-            ? dispatcher.budget()
-            : (dispatcher.budgetTimeNanos(now) - budgetTimeAtMeasure) / measured;
-    return result(labels, sent, saturated, window);
+    last = new SimRun(this);
+    return last.run(arrivalsNanos, order, warmupRequests, labels);
   }
 
   /**
@@ -431,7 +342,7 @@ public final class Simulator {
    * first measured arrival to the end): the workers for a static budget.
    */
   public double meanBudget() {
-    return meanBudget;
+    return last == null ? 0 : last.meanBudget;
   }
 
   /** For tests: the class of each arrival of later runs, every class at its profiled work. */
@@ -442,169 +353,6 @@ public final class Simulator {
 
   /** Class {@code c}'s figures over the measured requests of the last run. */
   public ClassStats classStats(PriorityClass c) {
-    int n = latencyCount[c.ordinal()];
-    if (n == 0) {
-      return new ClassStats(0, 0, 0, 0);
-    }
-    long[] sorted = Arrays.copyOf(latencies[c.ordinal()], n);
-    Arrays.sort(sorted);
-    return new ClassStats(
-        n, sorted[rank(0.50, n)], sorted[rank(0.99, n)], n * 1e9 / Math.max(1, lastWindow));
-  }
-
-  private static int rank(double q, int n) {
-    return Math.max(0, (int) Math.ceil(q * n) - 1);
-  }
-
-  private void countLatency(SimRequest r, long latency) {
-    int c = r.kind.reported().ordinal();
-    if (latencyCount[c] == latencies[c].length) {
-      latencies[c] = Arrays.copyOf(latencies[c], 2 * latencies[c].length);
-    }
-    latencies[c][latencyCount[c]++] = latency;
-  }
-
-  private SimRequest request(long id, long arrival, int index) {
-    DemandProfile.Request r = profile.requests().get(index);
-    SimRequest.Told told =
-        new SimRequest.Told(
-            profile.predictedNanos(index),
-            clairvoyant,
-            dispatcher.longThresholdNanos(config.longThresholdNanos()));
-    SimRequest s =
-        units != null
-            ? new UnitRequest(id, arrival, r, units[index], dispatcher.view(), told)
-            : new FluidRequest(id, arrival, r, curves[index], dispatcher.view(), told);
-    if (kinds != null) {
-      PriorityClass c = kinds[(int) id];
-      double scale = fixedKinds != null ? 1 : mix.scale(c);
-      s.kind = new SimRequest.Kind(prioritized ? c : PriorityClass.INTERACTIVE, scale, c);
-    }
-    if (kinds != null || budgetPolicy != null) {
-      s.yields = dispatcher::yields;
-    }
-    Calibration c = config.calibration();
-    if (c != null) {
-      s.wakeNanos = Calibration.draw(c.dispatchNanos(), costs);
-      s.clientNanos =
-          Calibration.draw(c.completionNanos(), costs) + Calibration.draw(c.sendLagNanos(), costs);
-    }
-    return s;
-  }
-
-  private long nextBoundary() {
-    long best = Long.MAX_VALUE;
-    for (SimRequest r : dispatcher.running()) {
-      best = Math.min(best, r.nextEventAt());
-    }
-    return best;
-  }
-
-  /** Moves the clock; requests settle their progress lazily, when their rate changes. */
-  private void advanceTo(long t) {
-    now = Math.max(now, t);
-  }
-
-  /**
-   * Lets every request whose threads reached a boundary move on, and retires the completed ones.
-   * Under the unit model the degree is asked for first, as the runtime asks after each unit (and
-   * each window of the drop-in's searches) on every thread.
-   */
-  private void reachBoundaries(long measureFrom) {
-    for (SimRequest r : dispatcher.running()) {
-      if (r.nextEventAt() > now) {
-        continue;
-      }
-      if (units != null) {
-        r.setDegree(dispatcher.askDegree(r), now);
-      }
-      dispatcher.releaseSlots(r.advance(now), now);
-      if (r.done()) {
-        dispatcher.exited(r);
-        if (completions != null) {
-          completions.completed(r.id, r.arrival, now);
-        }
-        if (r.arrival >= measureFrom) {
-          // The simulated client sees the answer its client-side costs later (completion and
-          // send lag, from the calibration), as a real client measures latency.
-          long seen = now + r.clientNanos;
-          metrics.record(r.record(seen));
-          countLatency(r, seen - r.arrival);
-        }
-      } else if (r.wantsHelper()) {
-        dispatcher.helpMayBeWanted();
-      }
-    }
-  }
-
-  private void tick() {
-    for (SimRequest r : dispatcher.running()) {
-      r.setDegree(dispatcher.askDegree(r), now);
-      dispatcher.releaseSlots(r.shed(now), now);
-      dispatcher.releaseSlots(r.yieldHelpers(dispatcher.helpersToYield(r), now), now);
-      if (r.wantsHelper()) {
-        dispatcher.helpMayBeWanted();
-      }
-      r.checkLong();
-    }
-  }
-
-  private PointResult result(Labels labels, long sent, boolean saturated, long window) {
-    return new PointResultBuilder(policy.spec(), metrics.latency())
-        .labels(
-            labels.offeredRps(),
-            labels.arrivals(),
-            labels.seed(),
-            "simulated, " + config.workers() + " cores",
-            labels.corpus())
-        .outcome(window, sent, metrics.count(RequestRecord.Outcome.COMPLETED), 0, saturated)
-        .queueing(metrics.queueing())
-        .missTargets(config.targetsNanos())
-        .degreeDistribution(metrics.degreeDistribution())
-        .build();
-  }
-
-  /** The dispatch core's view of the simulated system, on the virtual clock. */
-  private final class Host implements Dispatcher.Host<SimRequest> {
-    @Override
-    public long nanoTime() {
-      return now;
-    }
-
-    @Override
-    public boolean wantsHelper(SimRequest r) {
-      return r.wantsHelper();
-    }
-
-    @Override
-    public void start(SimRequest r, int degree, long at) {
-      r.start(degree, at);
-    }
-
-    @Override
-    public void addHelper(SimRequest r, long at) {
-      r.addHelper(at);
-    }
-
-    @Override
-    public boolean runsOnCaller(SimRequest r) {
-      return false;
-    }
-
-    @Override
-    public int busyThreadsOnLongRequests() {
-      int n = 0;
-      for (SimRequest r : dispatcher.running()) {
-        if (r.isLong()) {
-          n += r.threads;
-        }
-      }
-      return n;
-    }
-
-    @Override
-    public void busyWorkersChanged(long at, int busy) {
-      metrics.observeBusyWorkers(at, busy);
-    }
+    return last.classStats(c);
   }
 }

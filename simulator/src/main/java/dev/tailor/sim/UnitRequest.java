@@ -52,8 +52,8 @@ final class UnitRequest extends SimRequest {
   }
 
   @Override
-  boolean wantsHelper() {
-    return released && nextUnit < units.units() && threads < allowedThreads();
+  boolean hasWorkForHelper() {
+    return released && nextUnit < units.units();
   }
 
   @Override
@@ -67,7 +67,7 @@ final class UnitRequest extends SimRequest {
   }
 
   @Override
-  int shed(long at) {
+  int shed(int n, long at) {
     return 0; // helpers leave at the end of their claim
   }
 
@@ -99,7 +99,7 @@ final class UnitRequest extends SimRequest {
       if (helperUntil[i] > at) {
         continue;
       }
-      if (nextUnit < units.units() && threads <= allowedThreads() && !yields.test(this)) {
+      if (nextUnit < units.units() && !helperLeaves.test(this)) {
         helperUntil[i] = at + claim(true, at);
       } else {
         helperUntil[i--] = helperUntil[--helpers];
@@ -128,7 +128,7 @@ final class UnitRequest extends SimRequest {
    */
   private long claim(boolean helper, long at) {
     int left = units.units() - nextUnit;
-    int sharers = Math.max(threads, allowedThreads());
+    int sharers = Math.max(threads, Math.max(1, degree));
     int n =
         !helper && sharers == 1 && GuidedClaims.takesTheRest(at - releasedAt, ownClaimed, left)
             ? left

@@ -24,6 +24,12 @@ final class ClassQueue<R> {
     this.floor = floor;
   }
 
+  /** Forgets the head's delay or wait: the next head is asked afresh. */
+  void clearHead() {
+    headDelayedUntil = Dispatcher.NOT_DELAYED;
+    headAwaitsExit = false;
+  }
+
   /**
    * Whether the head is one the policy would be asked about now: queued, not waiting for an exit,
    * its delay (if any) over. May be read without the host's exclusion.

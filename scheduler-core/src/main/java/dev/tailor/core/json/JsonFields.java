@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.tailor.core.Internal;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.function.DoublePredicate;
 
 /**
  * Typed, validating access to the fields of a JSON tree read from a file. Every failure is an
@@ -187,26 +188,26 @@ public final class JsonFields {
 
   /** The array of finite positive numbers {@code node.field}. */
   public double[] positiveNumbers(JsonNode node, String field, String at) throws IOException {
-    JsonNode v = array(node, field, at);
-    double[] out = new double[v.size()];
-    for (int i = 0; i < out.length; i++) {
-      JsonNode e = v.get(i);
-      if (!e.isNumber() || !(e.doubleValue() > 0) || Double.isInfinite(e.doubleValue())) {
-        throw problem(at + field + "[" + i + "]", "expected a finite number > 0, got " + shown(e));
-      }
-      out[i] = e.doubleValue();
-    }
-    return out;
+    return finiteNumbers(node, field, at, x -> x > 0, "> 0");
   }
 
   /** The array of finite numbers {@code node.field}, each at least 0. */
   public double[] nonNegativeNumbers(JsonNode node, String field, String at) throws IOException {
+    return finiteNumbers(node, field, at, x -> x >= 0, ">= 0");
+  }
+
+  /**
+   * The array of finite numbers {@code node.field}, each one {@code ok} accepts ({@code bound}).
+   */
+  private double[] finiteNumbers(
+      JsonNode node, String field, String at, DoublePredicate ok, String bound) throws IOException {
     JsonNode v = array(node, field, at);
     double[] out = new double[v.size()];
     for (int i = 0; i < out.length; i++) {
       JsonNode e = v.get(i);
-      if (!e.isNumber() || !(e.doubleValue() >= 0) || Double.isInfinite(e.doubleValue())) {
-        throw problem(at + field + "[" + i + "]", "expected a finite number >= 0, got " + shown(e));
+      if (!e.isNumber() || !ok.test(e.doubleValue()) || Double.isInfinite(e.doubleValue())) {
+        throw problem(
+            at + field + "[" + i + "]", "expected a finite number " + bound + ", got " + shown(e));
       }
       out[i] = e.doubleValue();
     }

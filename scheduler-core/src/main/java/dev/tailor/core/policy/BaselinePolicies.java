@@ -251,12 +251,17 @@ final class BaselinePolicies {
   }
 
   /**
-   * Pred, TPC's prediction-only baseline (Jeon et al., ASPLOS'16, §4.1): a request predicted to
-   * take THRESHOLD or more ({@link RequestView#predictedSequentialNanos()}) runs with N threads
-   * from the start (the paper's 80 ms and 3), the rest sequentially. A request without a prediction
-   * runs sequentially.
+   * Pred, TPC's prediction-only baseline (Jeon et al., ASPLOS'16, §4.1), and RC, the clairvoyant
+   * oracle: a request predicted (Pred) or known (RC: told its sequential time, as {@link
+   * RequestView#predictedSequentialNanos()}) to take THRESHOLD or more runs with N threads from the
+   * start (the paper's 80 ms and 3), the rest sequentially. A request without a prediction runs
+   * sequentially.
+   *
+   * @param name {@code pred} or {@code rc}, the spec's name
+   * @param clairvoyant whether the policy is told each request's true time (RC)
    */
-  record PredPolicy(long thresholdNanos, int n) implements Policy {
+  record ThresholdPolicy(String name, boolean clairvoyant, long thresholdNanos, int n)
+      implements Policy {
     @Override
     public Admission admit(RequestView request, SystemView system) {
       long p = request.predictedSequentialNanos();
@@ -270,35 +275,7 @@ final class BaselinePolicies {
 
     @Override
     public String spec() {
-      return "pred:" + Durations.format(thresholdNanos) + "," + n;
-    }
-  }
-
-  /**
-   * RC, the clairvoyant oracle: it is told each request's sequential time (as {@link
-   * RequestView#predictedSequentialNanos()}) and runs those at or above the threshold with N
-   * threads from the start, the rest sequentially. A request without a known time runs
-   * sequentially.
-   */
-  record ClairvoyantPolicy(long thresholdNanos, int n) implements Policy {
-    @Override
-    public boolean clairvoyant() {
-      return true;
-    }
-
-    @Override
-    public Admission admit(RequestView request, SystemView system) {
-      return Admission.start(request.predictedSequentialNanos() >= thresholdNanos ? n : 1);
-    }
-
-    @Override
-    public int degree(RequestView request, SystemView system) {
-      return request.degree();
-    }
-
-    @Override
-    public String spec() {
-      return "rc:" + Durations.format(thresholdNanos) + "," + n;
+      return name + ":" + Durations.format(thresholdNanos) + "," + n;
     }
   }
 

@@ -12,13 +12,12 @@ import dev.tailor.core.Experimental;
  * it wraps: closing the cap closes the policy.
  */
 @Experimental
-public final class DegreeCap implements Policy {
+public final class DegreeCap extends ForwardingPolicy {
 
-  private final Policy policy;
   private final int maxDegree;
 
   private DegreeCap(Policy policy, int maxDegree) {
-    this.policy = policy;
+    super(policy);
     this.maxDegree = maxDegree;
   }
 
@@ -50,30 +49,5 @@ public final class DegreeCap implements Policy {
   @Override
   public int degree(RequestView request, SystemView system) {
     return Math.min(maxDegree, policy.degree(request, system));
-  }
-
-  @Override
-  public WorkerPreference workerPreference(SystemView system) {
-    return policy.workerPreference(system);
-  }
-
-  @Override
-  public boolean clairvoyant() {
-    return policy.clairvoyant();
-  }
-
-  @Override
-  public long longThresholdNanos() {
-    return policy.longThresholdNanos();
-  }
-
-  @Override
-  public String spec() {
-    return policy.spec();
-  }
-
-  @Override
-  public void close() {
-    policy.close();
   }
 }

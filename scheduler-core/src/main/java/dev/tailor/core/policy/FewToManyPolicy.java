@@ -52,17 +52,14 @@ import java.util.concurrent.atomic.AtomicReference;
  * its id and the number of running requests when it began to wait, so that the ask after an exit
  * starts it as the paper says, instead of waiting again while the row still says {@code e1}.
  */
-public final class FewToManyPolicy implements Policy {
+public final class FewToManyPolicy extends TablePolicy<IntervalTable> {
 
-  private final PolicyTable<IntervalTable> table;
   private final boolean workConserving;
-  private final String spec;
   private final AtomicReference<Waiting> waiting = new AtomicReference<>();
 
   private FewToManyPolicy(PolicyTable<IntervalTable> table, boolean workConserving) {
-    this.table = table;
+    super(table, name(workConserving));
     this.workConserving = workConserving;
-    this.spec = table.spec(name(workConserving));
   }
 
   /**
@@ -117,11 +114,6 @@ public final class FewToManyPolicy implements Policy {
         name(workConserving), "interval", description, file -> watching(file, workConserving));
   }
 
-  /** The table source, whose current table every decision reads. */
-  public TableSource<IntervalTable> table() {
-    return table.source();
-  }
-
   @Override
   public Admission admit(RequestView request, SystemView system) {
     Schedule s = table.current().schedule(system.requestsInSystem());
@@ -155,17 +147,6 @@ public final class FewToManyPolicy implements Policy {
   @Override
   public WorkerPreference workerPreference(SystemView system) {
     return WorkerPreference.HELP_FIRST;
-  }
-
-  @Override
-  public String spec() {
-    return spec;
-  }
-
-  /** Stops watching the table file if this policy opened it; the current table keeps serving. */
-  @Override
-  public void close() {
-    table.close();
   }
 
   /** The head waiting for an exit, and how many requests were running when it began to wait. */

@@ -96,7 +96,7 @@ public final class Policies {
 
   /** TPC's Pred ({@code pred}) with its defaults: 3 threads from a predicted 80 ms. */
   public static Policy pred() {
-    return new BaselinePolicies.PredPolicy(PRED_THRESHOLD_NANOS, PRED_DEGREE);
+    return new BaselinePolicies.ThresholdPolicy("pred", false, PRED_THRESHOLD_NANOS, PRED_DEGREE);
   }
 
   /**
@@ -106,7 +106,8 @@ public final class Policies {
    * @throws IllegalArgumentException if {@code threshold} or {@code n} is not positive
    */
   public static Policy pred(Duration threshold, int n) {
-    return new BaselinePolicies.PredPolicy(positive(threshold, "threshold"), positive(n, "n"));
+    return new BaselinePolicies.ThresholdPolicy(
+        "pred", false, positive(threshold, "threshold"), positive(n, "n"));
   }
 
   /**
@@ -117,8 +118,8 @@ public final class Policies {
    * @throws IllegalArgumentException if {@code threshold} or {@code n} is not positive
    */
   public static Policy clairvoyant(Duration threshold, int n) {
-    return new BaselinePolicies.ClairvoyantPolicy(
-        positive(threshold, "threshold"), positive(n, "n"));
+    return new BaselinePolicies.ThresholdPolicy(
+        "rc", true, positive(threshold, "threshold"), positive(n, "n"));
   }
 
   /**

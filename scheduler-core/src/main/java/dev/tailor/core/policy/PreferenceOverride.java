@@ -1,6 +1,7 @@
 package dev.tailor.core.policy;
 
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * A policy whose free workers take work in a stated order, help-first or admit-first, whatever the
@@ -8,7 +9,14 @@ import java.util.Locale;
  * specification ({@code fixed:2@admit-first}). The specification keeps the suffix, so that a report
  * names the order each policy used.
  */
-record PreferenceOverride(Policy policy, WorkerPreference preference) implements Policy {
+final class PreferenceOverride extends ForwardingPolicy {
+
+  private final WorkerPreference preference;
+
+  PreferenceOverride(Policy policy, WorkerPreference preference) {
+    super(policy);
+    this.preference = preference;
+  }
 
   /** The suffix that names a preference, such as {@code @admit-first}. */
   static String suffix(WorkerPreference p) {
@@ -26,28 +34,8 @@ record PreferenceOverride(Policy policy, WorkerPreference preference) implements
   }
 
   @Override
-  public Admission admit(RequestView request, SystemView system) {
-    return policy.admit(request, system);
-  }
-
-  @Override
-  public int degree(RequestView request, SystemView system) {
-    return policy.degree(request, system);
-  }
-
-  @Override
   public WorkerPreference workerPreference(SystemView system) {
     return preference;
-  }
-
-  @Override
-  public boolean clairvoyant() {
-    return policy.clairvoyant();
-  }
-
-  @Override
-  public long longThresholdNanos() {
-    return policy.longThresholdNanos();
   }
 
   @Override
@@ -55,8 +43,16 @@ record PreferenceOverride(Policy policy, WorkerPreference preference) implements
     return policy.spec() + suffix(preference);
   }
 
+  /** Equal to an override of an equal policy with the same preference: a spec parsed twice. */
   @Override
-  public void close() {
-    policy.close();
+  public boolean equals(Object o) {
+    return o instanceof PreferenceOverride p
+        && policy.equals(p.policy)
+        && preference == p.preference;
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(policy, preference);
   }
 }

@@ -42,7 +42,7 @@ import java.util.List;
  * workload: a bound that never serializes bounds nothing.) Only a simulation or a replay of a
  * profile can run it.
  */
-public final class TailControlPolicy implements Policy {
+public final class TailControlPolicy extends TablePolicy<ThresholdTable> {
 
   /** The two variants. */
   public enum Variant {
@@ -65,14 +65,11 @@ public final class TailControlPolicy implements Policy {
     }
   }
 
-  private final PolicyTable<ThresholdTable> table;
   private final Variant variant;
-  private final String spec;
 
   private TailControlPolicy(PolicyTable<ThresholdTable> table, Variant variant) {
-    this.table = table;
+    super(table, variant.name);
     this.variant = variant;
-    this.spec = table.spec(variant.name);
   }
 
   /**
@@ -112,11 +109,6 @@ public final class TailControlPolicy implements Policy {
         variant.name, "threshold", description, file -> watching(variant, file));
   }
 
-  /** The table source, whose current table every decision reads. */
-  public TableSource<ThresholdTable> table() {
-    return table.source();
-  }
-
   /** Which of the two this is. */
   public Variant variant() {
     return variant;
@@ -154,16 +146,5 @@ public final class TailControlPolicy implements Policy {
   @Override
   public boolean clairvoyant() {
     return variant.clairvoyant;
-  }
-
-  @Override
-  public String spec() {
-    return spec;
-  }
-
-  /** Stops watching the table file if this policy opened it; the current table keeps serving. */
-  @Override
-  public void close() {
-    table.close();
   }
 }

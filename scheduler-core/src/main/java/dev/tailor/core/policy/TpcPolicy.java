@@ -30,7 +30,7 @@ import java.util.List;
  * new requests). The long flag counts from the table's long threshold ({@link
  * Policy#longThresholdNanos()}), so LongT means what the table was built for.
  */
-public final class TpcPolicy implements Policy {
+public final class TpcPolicy extends TablePolicy<TargetTable> {
 
   /** The three variants. */
   public enum Variant {
@@ -57,14 +57,11 @@ public final class TpcPolicy implements Policy {
     }
   }
 
-  private final PolicyTable<TargetTable> table;
   private final Variant variant;
-  private final String spec;
 
   private TpcPolicy(PolicyTable<TargetTable> table, Variant variant) {
-    this.table = table;
+    super(table, variant.name);
     this.variant = variant;
-    this.spec = table.spec(variant.name);
   }
 
   /**
@@ -104,11 +101,6 @@ public final class TpcPolicy implements Policy {
         variant.name, "target", description, file -> watching(variant, file));
   }
 
-  /** The table source, whose current table every decision reads. */
-  public TableSource<TargetTable> table() {
-    return table.source();
-  }
-
   /** Which of the three this is. */
   public Variant variant() {
     return variant;
@@ -143,16 +135,5 @@ public final class TpcPolicy implements Policy {
   @Override
   public long longThresholdNanos() {
     return table.current().longThresholdNanos();
-  }
-
-  @Override
-  public String spec() {
-    return spec;
-  }
-
-  /** Stops watching the table file if this policy opened it; the current table keeps serving. */
-  @Override
-  public void close() {
-    table.close();
   }
 }

@@ -1,14 +1,9 @@
 package dev.tailor.core.table;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.tailor.core.json.JsonFields;
 import dev.tailor.core.json.JsonFile;
 import dev.tailor.core.model.Schedule;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -368,34 +363,7 @@ public final class IntervalTable {
 
   /** Writes the table as JSON, atomically and durably (see {@link JsonFile#writeAtomically}). */
   public void write(Path file) throws IOException {
-    JsonFile.writeAtomically(file, toJson());
-  }
-
-  private ObjectNode toJson() {
-    ObjectNode root = JsonFile.mapper().createObjectNode();
-    root.put("format", FORMAT);
-    root.put("version", VERSION);
-    root.put("kind", KIND);
-    root.set("inputs", JsonFile.mapper().valueToTree(inputs));
-    root.put("builtAt", builtAt);
-    root.put("buildSeconds", buildSeconds);
-    ArrayNode list = root.putArray("rows");
-    for (Row r : rows) {
-      ObjectNode o = list.addObject();
-      o.put("load", r.load());
-      o.put("awaitExit", r.schedule().awaitsExit());
-      ArrayNode v = o.putArray("intervalsNanos");
-      for (long x : r.schedule().intervals()) {
-        v.add(x);
-      }
-      o.put("tailNanos", r.tailNanos());
-      o.put("meanNanos", r.meanNanos());
-      o.put("parallelism", r.parallelism());
-      if (!inputs.rule().isPaper()) {
-        o.put("arrivalRate", r.arrivalRate());
-      }
-    }
-    return root;
+    JsonFile.writeAtomically(file, IntervalTableJson.tree(this));
   }
 
   /**
@@ -405,103 +373,6 @@ public final class IntervalTable {
    *     the message names the file, the field and what was expected
    */
   public static IntervalTable read(Path file) throws IOException {
-    return new Reader(file).table(JsonFile.readTree(file));
-  }
-
-  /** Reads a table tree field by field, so that every problem names its field. */
-  private static final class Reader {
-    private final TableFields table;
-    private final JsonFields fields;
-
-    Reader(Path file) {
-      this.table = new TableFields(file);
-      this.fields = table.fields();
-    }
-
-    IntervalTable table(JsonNode root) throws IOException {
-      int version = table.header(root, KIND, 1, VERSION);
-      JsonNode in = fields.object(root, "inputs", "");
-      String at = "inputs.";
-      double phi = fields.number(in, "phi", at);
-      Rule rule = version == 1 ? paperRule(in, at) : rule(fields.object(in, "rule", at), at);
-      Inputs inputs =
-          new Inputs(
-              table.name(in, "profile", at),
-              table.digest(in, "profileDigest", at, false),
-              fields.smallInteger(in, "requests", at, 1),
-              fields.smallInteger(in, "bins", at, 0),
-              fields.smallInteger(in, "cores", at, 1),
-              rule,
-              fields.smallInteger(in, "maxDegree", at, 1),
-              fields.smallIntegers(in, "degrees", at, 1),
-              fields.integer(in, "stepNanos", at, 1),
-              fields.integer(in, "horizonNanos", at, 0),
-              phi,
-              fields.smallInteger(in, "loads", at, 1),
-              fields.optionalText(in, "tuning", at));
-      String builtAt = table.builtAt(root);
-      double buildSeconds = table.buildSeconds(root);
-      JsonNode list = fields.array(root, "rows", "");
-      List<Row> rows = new ArrayList<>();
-      for (int i = 0; i < list.size(); i++) {
-        String row = "rows[" + i + "]";
-        rows.add(row(fields.objectAt(list, i, row), row + ".", rule));
-      }
-      try {
-        return new IntervalTable(inputs, builtAt, buildSeconds, rows);
-      } catch (IllegalArgumentException e) {
-        throw table.invalid(e);
-      }
-    }
-
-    /** A version-1 table's target_p, from before the rules. */
-    private Rule paperRule(JsonNode in, String at) throws IOException {
-      double target = fields.number(in, "targetParallelism", at);
-      if (!(target > 0)) {
-        throw fields.problem(at + "targetParallelism", "must be > 0, got " + target);
-      }
-      return Rule.paper(target);
-    }
-
-    private Rule rule(JsonNode r, String at) throws IOException {
-      String mode = fields.text(r, "mode", at + "rule.");
-      try {
-        return switch (mode) {
-          case Rule.PAPER -> Rule.paper(fields.number(r, "targetParallelism", at + "rule."));
-          case Rule.THROUGHPUT ->
-              Rule.throughput(
-                  fields.number(r, "utilization", at + "rule."),
-                  fields.number(r, "queueFactor", at + "rule."));
-          default ->
-              throw fields.problem(
-                  at + "rule.mode",
-                  "expected \""
-                      + Rule.PAPER
-                      + "\" or \""
-                      + Rule.THROUGHPUT
-                      + "\", got \""
-                      + mode
-                      + "\"");
-        };
-      } catch (IllegalArgumentException e) {
-        throw fields.problem(at + "rule", e.getMessage());
-      }
-    }
-
-    /** A row as written; the table's constructor checks it against the inputs. */
-    private Row row(JsonNode r, String at, Rule rule) throws IOException {
-      int load = fields.smallInteger(r, "load", at, 1);
-      boolean awaitExit = fields.bool(r, "awaitExit", at);
-      long[] intervals = fields.longs(r, "intervalsNanos", at, 0);
-      if (intervals.length == 0) {
-        throw fields.problem(at + "intervalsNanos", "expected at least v0, got none");
-      }
-      Schedule s = awaitExit ? Schedule.awaitingExit(intervals) : Schedule.of(intervals);
-      double tail = fields.nonNegative(r, "tailNanos", at);
-      double mean = fields.nonNegative(r, "meanNanos", at);
-      double parallelism = fields.nonNegative(r, "parallelism", at);
-      double rate = rule.isPaper() ? 0 : fields.nonNegative(r, "arrivalRate", at);
-      return new Row(load, s, tail, mean, parallelism, rate);
-    }
+    return new IntervalTableJson(file).read();
   }
 }

@@ -1,10 +1,6 @@
 package dev.tailor.core.table;
 
 import com.fasterxml.jackson.annotation.JsonValue;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.tailor.core.json.JsonFields;
 import dev.tailor.core.json.JsonFile;
 import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.policy.RequestView;
@@ -392,41 +388,7 @@ public final class TargetTable {
 
   /** Writes the table as JSON, atomically and durably (see {@link JsonFile#writeAtomically}). */
   public void write(Path file) throws IOException {
-    JsonFile.writeAtomically(file, toJson());
-  }
-
-  private ObjectNode toJson() {
-    ObjectNode root = JsonFile.mapper().createObjectNode();
-    root.put("format", IntervalTable.FORMAT);
-    root.put("version", VERSION);
-    root.put("kind", KIND);
-    root.set("inputs", JsonFile.mapper().valueToTree(inputs));
-    ObjectNode g = root.putObject("groups");
-    g.put("mediumFromNanos", groups.mediumFromNanos());
-    g.put("longFromNanos", groups.longFromNanos());
-    curve(g.putArray("shortSpeedup"), groups.shortCurve());
-    curve(g.putArray("mediumSpeedup"), groups.mediumCurve());
-    curve(g.putArray("longSpeedup"), groups.longCurve());
-    ArrayNode list = root.putArray("rows");
-    for (Row r : rows) {
-      ObjectNode o = list.addObject();
-      if (r.upToLongThreads() == INFINITE) {
-        o.putNull("upToLongThreads");
-      } else {
-        o.put("upToLongThreads", r.upToLongThreads());
-      }
-      o.put("targetNanos", r.targetNanos());
-    }
-    root.put("builtAt", builtAt);
-    root.put("buildSeconds", buildSeconds);
-    root.set("search", JsonFile.mapper().valueToTree(search));
-    return root;
-  }
-
-  private static void curve(ArrayNode to, SpeedupCurve c) {
-    for (int d = 1; d <= c.maxDegree(); d++) {
-      to.add(c.at(d));
-    }
+    JsonFile.writeAtomically(file, TargetTableJson.tree(this));
   }
 
   /**
@@ -436,114 +398,6 @@ public final class TargetTable {
    *     the message names the file, the field and what was expected
    */
   public static TargetTable read(Path file) throws IOException {
-    return new Reader(file).table(JsonFile.readTree(file));
-  }
-
-  /** Reads a table tree field by field, so that every problem names its field. */
-  private static final class Reader {
-    private final TableFields table;
-    private final JsonFields fields;
-
-    Reader(Path file) {
-      this.table = new TableFields(file);
-      this.fields = table.fields();
-    }
-
-    TargetTable table(JsonNode root) throws IOException {
-      table.header(root, KIND, VERSION, VERSION);
-      JsonNode in = fields.object(root, "inputs", "");
-      String at = "inputs.";
-      int maxDegree = fields.smallInteger(in, "maxDegree", at, 1);
-      Inputs inputs =
-          new Inputs(
-              table.name(in, "profile", at),
-              table.digest(in, "profileDigest", at, false),
-              fields.smallInteger(in, "requests", at, 1),
-              fields.optionalText(in, "model", at),
-              table.digest(in, "modelDigest", at, true),
-              table.name(in, "predictions", at),
-              fields.smallInteger(in, "cores", at, 1),
-              maxDegree,
-              fields.positiveNumbers(in, "ratesRps", at),
-              fields.nonNegativeNumbers(in, "weights", at),
-              fields.number(in, "quantile", at),
-              fields.integer(in, "stepNanos", at, 1),
-              fields.smallInteger(in, "seeds", at, 1),
-              table.name(in, "workModel", at),
-              loadMetric(in, at));
-      JsonNode g = fields.object(root, "groups", "");
-      long mediumFrom = fields.integer(g, "mediumFromNanos", "groups.", 1);
-      long longFrom = fields.integer(g, "longFromNanos", "groups.", 1);
-      if (longFrom < mediumFrom) {
-        throw fields.problem(
-            "groups.longFromNanos",
-            "must be >= groups.mediumFromNanos (" + mediumFrom + "), got " + longFrom);
-      }
-      Groups groups =
-          new Groups(
-              mediumFrom,
-              longFrom,
-              curve(g, "shortSpeedup"),
-              curve(g, "mediumSpeedup"),
-              curve(g, "longSpeedup"));
-      JsonNode list = fields.array(root, "rows", "");
-      List<Row> rows = new ArrayList<>();
-      for (int i = 0; i < list.size(); i++) {
-        String row = "rows[" + i + "].";
-        JsonNode r = fields.objectAt(list, i, "rows[" + i + "]");
-        JsonNode load = r.get("upToLongThreads");
-        boolean last = i == list.size() - 1;
-        int upTo;
-        if (last) {
-          if (load != null && !load.isNull()) {
-            throw fields.problem(
-                row + "upToLongThreads", "the last row must be null (every load), got " + load);
-          }
-          upTo = INFINITE;
-        } else {
-          upTo = fields.smallInteger(r, "upToLongThreads", row, 0);
-        }
-        rows.add(new Row(upTo, fields.integer(r, "targetNanos", row, 1)));
-      }
-      JsonNode s = fields.object(root, "search", "");
-      Search search =
-          new Search(
-              fields.smallInteger(s, "iterations", "search.", 0),
-              fields.smallInteger(s, "measurements", "search.", 0),
-              fields.nonNegative(s, "initialTailNanos", "search."),
-              fields.nonNegative(s, "finalTailNanos", "search."));
-      try {
-        return new TargetTable(
-            inputs, groups, rows, table.builtAt(root), table.buildSeconds(root), search);
-      } catch (IllegalArgumentException e) {
-        throw table.invalid(e);
-      }
-    }
-
-    private LoadMetric loadMetric(JsonNode in, String at) throws IOException {
-      String label = fields.text(in, "loadMetric", at);
-      LoadMetric m = LoadMetric.of(label);
-      if (m == null) {
-        throw fields.problem(
-            at + "loadMetric", "expected long-threads or all-threads, got \"" + label + "\"");
-      }
-      return m;
-    }
-
-    /** A speedup curve: {@code s(1) = 1}, then finite speedups of at least 1. */
-    private SpeedupCurve curve(JsonNode g, String field) throws IOException {
-      double[] s = fields.positiveNumbers(g, field, "groups.");
-      if (s.length == 0) {
-        throw fields.problem("groups." + field, "expected speedups at degrees 1.., got none");
-      }
-      for (int i = 0; i < s.length; i++) {
-        if (i == 0 ? s[i] != 1.0 : s[i] < 1.0) {
-          throw fields.problem(
-              "groups." + field + "[" + i + "]",
-              (i == 0 ? "s(1) must be 1" : "a speedup must be >= 1") + ", got " + s[i]);
-        }
-      }
-      return SpeedupCurve.of(s);
-    }
+    return new TargetTableJson(file).read();
   }
 }

@@ -1,9 +1,5 @@
 package dev.tailor.core.table;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.tailor.core.json.JsonFields;
 import dev.tailor.core.json.JsonFile;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -188,29 +184,7 @@ public final class ThresholdTable {
 
   /** Writes the table as JSON, atomically and durably (see {@link JsonFile#writeAtomically}). */
   public void write(Path file) throws IOException {
-    JsonFile.writeAtomically(file, toJson());
-  }
-
-  private ObjectNode toJson() {
-    ObjectNode root = JsonFile.mapper().createObjectNode();
-    root.put("format", IntervalTable.FORMAT);
-    root.put("version", VERSION);
-    root.put("kind", KIND);
-    root.set("inputs", JsonFile.mapper().valueToTree(inputs));
-    ArrayNode list = root.putArray("rows");
-    for (Row r : rows) {
-      ObjectNode o = list.addObject();
-      o.put("activeRequests", r.activeRequests());
-      o.put("thresholdNanos", r.thresholdNanos());
-      if (Double.isInfinite(r.expectedMisses())) {
-        o.put("expectedMisses", INFINITE_MISSES);
-      } else {
-        o.put("expectedMisses", r.expectedMisses());
-      }
-    }
-    root.put("builtAt", builtAt);
-    root.put("buildSeconds", buildSeconds);
-    return root;
+    JsonFile.writeAtomically(file, ThresholdTableJson.tree(this));
   }
 
   /**
@@ -220,62 +194,6 @@ public final class ThresholdTable {
    *     the message names the file, the field and what was expected
    */
   public static ThresholdTable read(Path file) throws IOException {
-    return new Reader(file).table(JsonFile.readTree(file));
-  }
-
-  /** Reads a table tree field by field, so that every problem names its field. */
-  private static final class Reader {
-    private final TableFields table;
-    private final JsonFields fields;
-
-    Reader(Path file) {
-      this.table = new TableFields(file);
-      this.fields = table.fields();
-    }
-
-    ThresholdTable table(JsonNode root) throws IOException {
-      table.header(root, KIND, VERSION, VERSION);
-      JsonNode in = fields.object(root, "inputs", "");
-      String at = "inputs.";
-      Inputs inputs =
-          new Inputs(
-              table.name(in, "source", at),
-              table.digest(in, "sourceDigest", at, true),
-              fields.smallInteger(in, "requests", at, 1),
-              fields.smallInteger(in, "bins", at, 1),
-              table.name(in, "binning", at),
-              fields.integer(in, "meanWorkNanos", at, 1),
-              fields.integer(in, "targetNanos", at, 1),
-              fields.number(in, "rps", at),
-              fields.smallInteger(in, "cores", at, 1),
-              fields.number(in, "utilization", at),
-              fields.smallInteger(in, "qMax", at, 1));
-      JsonNode list = fields.array(root, "rows", "");
-      Row[] rows = new Row[list.size()];
-      for (int i = 0; i < rows.length; i++) {
-        String row = "rows[" + i + "].";
-        JsonNode r = fields.objectAt(list, i, "rows[" + i + "]");
-        rows[i] =
-            new Row(
-                fields.smallInteger(r, "activeRequests", row, 1),
-                fields.integer(r, "thresholdNanos", row, 0),
-                misses(r, row));
-      }
-      try {
-        return new ThresholdTable(
-            inputs, List.of(rows), table.builtAt(root), table.buildSeconds(root));
-      } catch (IllegalArgumentException e) {
-        throw table.invalid(e);
-      }
-    }
-
-    /** {@code expectedMisses}: a finite number >= 0, or "Infinity" as the table writes it. */
-    private double misses(JsonNode r, String at) throws IOException {
-      JsonNode v = r.get("expectedMisses");
-      if (v != null && v.isTextual() && INFINITE_MISSES.equals(v.textValue())) {
-        return Double.POSITIVE_INFINITY;
-      }
-      return fields.nonNegative(r, "expectedMisses", at);
-    }
+    return new ThresholdTableJson(file).read();
   }
 }

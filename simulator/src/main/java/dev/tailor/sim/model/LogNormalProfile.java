@@ -142,19 +142,7 @@ public final class LogNormalProfile {
               new double[0],
               new DemandProfile.Features("lognormal", 0, new long[0], 0)));
     }
-    return DemandProfile.of(
-        new DemandProfile.Environment(
-            "lognormal",
-            shape.describe(),
-            0,
-            "seed=" + seed,
-            maxDegree,
-            Runtime.version().toString(),
-            System.getProperty("os.name") + " " + System.getProperty("os.arch"),
-            "generated"),
-        new DemandProfile.Settings(1, 1, maxDegree, maxDegree),
-        true,
-        out);
+    return ParametricProfile.generated("lognormal", shape.describe(), seed, maxDegree, out);
   }
 
   /** A parallel part cut into units of about {@link #UNIT_NANOS}, their sum exactly the part. */

@@ -82,10 +82,29 @@ public final class ParametricProfile {
               new double[0],
               new DemandProfile.Features("parametric", 0, new long[0], 0)));
     }
+    return generated(
+        "parametric",
+        "parametric: the Few-to-Many paper's Lucene workload shape",
+        seed,
+        maxDegree,
+        out);
+  }
+
+  /**
+   * A profile generated from a seed rather than measured: its environment names the generator, its
+   * description and seed, and this JVM; every request measured at every degree up to {@code
+   * maxDegree}.
+   */
+  static DemandProfile generated(
+      String source,
+      String description,
+      long seed,
+      int maxDegree,
+      List<DemandProfile.Request> requests) {
     return DemandProfile.of(
         new DemandProfile.Environment(
-            "parametric",
-            "parametric: the Few-to-Many paper's Lucene workload shape",
+            source,
+            description,
             0,
             "seed=" + seed,
             maxDegree,
@@ -94,7 +113,7 @@ public final class ParametricProfile {
             "generated"),
         new DemandProfile.Settings(1, 1, maxDegree, maxDegree),
         true,
-        out);
+        requests);
   }
 
   /** A standard normal variate (Box-Muller), from the seeded generator only. */

@@ -1,0 +1,50 @@
+package dev.tailor.core.policy;
+
+/**
+ * A policy seen through another: every question goes to the wrapped policy unless the subclass
+ * answers it itself, and closing this policy closes the wrapped one.
+ */
+abstract class ForwardingPolicy implements Policy {
+
+  /** The wrapped policy. */
+  final Policy policy;
+
+  ForwardingPolicy(Policy policy) {
+    this.policy = policy;
+  }
+
+  @Override
+  public Admission admit(RequestView request, SystemView system) {
+    return policy.admit(request, system);
+  }
+
+  @Override
+  public int degree(RequestView request, SystemView system) {
+    return policy.degree(request, system);
+  }
+
+  @Override
+  public WorkerPreference workerPreference(SystemView system) {
+    return policy.workerPreference(system);
+  }
+
+  @Override
+  public boolean clairvoyant() {
+    return policy.clairvoyant();
+  }
+
+  @Override
+  public long longThresholdNanos() {
+    return policy.longThresholdNanos();
+  }
+
+  @Override
+  public String spec() {
+    return policy.spec();
+  }
+
+  @Override
+  public void close() {
+    policy.close();
+  }
+}

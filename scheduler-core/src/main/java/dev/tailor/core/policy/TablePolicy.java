@@ -1,0 +1,39 @@
+package dev.tailor.core.policy;
+
+import dev.tailor.core.table.TableSource;
+
+/**
+ * A policy that decides from a table (Few-to-Many's intervals, TPC's targets, tail-control's
+ * thresholds): every decision reads the table's current version, the spec names the policy and its
+ * table, and closing the policy stops watching a table file it opened.
+ *
+ * @param <T> the table
+ */
+abstract class TablePolicy<T> implements Policy {
+
+  /** The table every decision reads. */
+  final PolicyTable<T> table;
+
+  private final String spec;
+
+  TablePolicy(PolicyTable<T> table, String policyName) {
+    this.table = table;
+    this.spec = table.spec(policyName);
+  }
+
+  /** The table source, whose current table every decision reads. */
+  public TableSource<T> table() {
+    return table.source();
+  }
+
+  @Override
+  public String spec() {
+    return spec;
+  }
+
+  /** Stops watching the table file if this policy opened it; the current table keeps serving. */
+  @Override
+  public void close() {
+    table.close();
+  }
+}
