@@ -1,6 +1,6 @@
 package dev.tailor.bench;
 
-import dev.tailor.core.metrics.RequestClasses;
+import dev.tailor.core.metrics.RequestGroups;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.metrics.RunMetrics;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -14,8 +14,8 @@ import org.openjdk.jmh.annotations.Benchmark;
  */
 public class BreakdownCostBenchmark extends NanosecondBenchmark {
 
-  private final RunMetrics with = new RunMetrics(RequestClasses.tpcDefault());
-  private final RunMetrics without = RunMetrics.withoutBreakdown(RequestClasses.tpcDefault());
+  private final RunMetrics with = new RunMetrics(RequestGroups.tpcDefault());
+  private final RunMetrics without = RunMetrics.withoutBreakdown(RequestGroups.tpcDefault());
 
   // A request that waited 40 µs, woke in 12 µs and ran 900 µs: values inside every histogram.
   private final RequestRecord record =

@@ -4,7 +4,7 @@ import dev.tailor.core.Predictor;
 import dev.tailor.core.RequestAttributes;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.SchedulerListener;
-import dev.tailor.core.metrics.RequestClasses;
+import dev.tailor.core.metrics.RequestGroups;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.metrics.RunMetrics;
 import dev.tailor.core.model.SpeedupCurve;
@@ -53,7 +53,7 @@ public final class InProcessTarget implements Target {
 
   private final Policy policy;
   private final Predictor<Query> predictor;
-  private final RequestClasses classes;
+  private final RequestGroups classes;
   private final Scheduler scheduler;
   private final TailorSearcher searcher;
   private final List<TraceEntry> queries;
@@ -104,7 +104,7 @@ public final class InProcessTarget implements Target {
     this.predictor = predictor;
     // Table 2's classes (Jeon et al., ASPLOS'16), scaled to the profiled times where known.
     this.classes =
-        RequestClasses.tpcScaled(
+        RequestGroups.tpcScaled(
             queries.stream()
                 .mapToLong(TraceEntry::profiledNanos)
                 .filter(t -> t != RequestView.UNKNOWN)

@@ -98,7 +98,7 @@ public final class TailorSearcher extends IndexSearcher {
   }
 
   private static Slicing defaultSlicing(Scheduler scheduler) {
-    return Slicing.forThreads(scheduler.systemView().poolSize());
+    return Slicing.forThreads(scheduler.systemView().budget());
   }
 
   /** The scheduler every search runs in. */

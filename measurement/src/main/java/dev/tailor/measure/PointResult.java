@@ -53,7 +53,7 @@ import org.HdrHistogram.Histogram;
  * @param sendLag the client's lag (actual minus intended send) percentiles, nanoseconds, or null
  * @param missRatio per latency target (e.g. {@code 100ms}), the fraction of requests sent that did
  *     not get a result within it: those slower, and (since version 2) every failed request
- * @param degreeDistribution per request class, the count of requests by highest degree, or null
+ * @param degreeDistribution per request group, the count of requests by highest degree, or null
  *     where unknown
  * @param latencyHistogram the latency histogram, compressed and base64-encoded
  * @param breakdown where the answered requests' served time went, part by part ({@link

@@ -147,7 +147,7 @@ public final class PointResultBuilder {
     return this;
   }
 
-  /** The degree distribution per request class; left out where null or never set. */
+  /** The degree distribution per request group; left out where null or never set. */
   public PointResultBuilder degreeDistribution(Map<String, long[]> degreeDistribution) {
     this.degreeDistribution = degreeDistribution;
     return this;

@@ -1,6 +1,6 @@
 package dev.tailor.tables;
 
-import dev.tailor.core.metrics.RequestClasses;
+import dev.tailor.core.metrics.RequestGroups;
 import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.policy.TpcPolicy;
 import dev.tailor.core.table.TableSource;
@@ -318,9 +318,9 @@ public final class TpcTableBuilder {
       DemandProfile profile, int maxDegree, long mediumFromNanos, long longFromNanos) {
     List<DemandProfile.Request> requests = profile.requests();
     long[] times = requests.stream().mapToLong(DemandProfile.Request::sequentialNanos).toArray();
-    long longFrom = longFromNanos > 0 ? longFromNanos : RequestClasses.longFromNanos(times);
+    long longFrom = longFromNanos > 0 ? longFromNanos : RequestGroups.longFromNanos(times);
     long mediumFrom =
-        mediumFromNanos > 0 ? mediumFromNanos : RequestClasses.mediumFromNanos(longFrom);
+        mediumFromNanos > 0 ? mediumFromNanos : RequestGroups.mediumFromNanos(longFrom);
     if (mediumFrom > longFrom) {
       throw new IllegalArgumentException(
           "the medium threshold " + mediumFrom + " ns is above the long one " + longFrom + " ns");

@@ -2,7 +2,7 @@ package dev.tailor.core;
 
 import dev.tailor.core.budget.BudgetPolicy;
 import dev.tailor.core.dispatch.Dispatcher;
-import dev.tailor.core.metrics.RequestClasses;
+import dev.tailor.core.metrics.RequestGroups;
 import dev.tailor.core.metrics.RunMetrics;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
@@ -64,14 +64,14 @@ public final class Scheduler implements AutoCloseable {
 
   private final Policy policy;
   private final boolean ownsPolicy;
-  private final int poolSize;
+  private final int workers;
   private final AtomicLong ids = new AtomicLong();
   private final WorkerPool pool;
 
   private Scheduler(Settings s) {
     this.policy = s.policy;
     this.ownsPolicy = s.ownsPolicy;
-    this.poolSize = s.workers;
+    this.workers = s.workers;
     this.pool = new WorkerPool(this, s);
   }
 
@@ -209,7 +209,7 @@ public final class Scheduler implements AutoCloseable {
 
   /** The worker threads: the most threads search can use, and the elastic budget's maximum. */
   public int workers() {
-    return poolSize;
+    return workers;
   }
 
   /**
@@ -297,7 +297,7 @@ public final class Scheduler implements AutoCloseable {
     return "Scheduler[policy "
         + policy.spec()
         + ", "
-        + poolSize
+        + workers
         + " workers, "
         + v.activeRequests()
         + " active, "
@@ -390,10 +390,10 @@ public final class Scheduler implements AutoCloseable {
       return this;
     }
 
-    /** The classes the metrics' degree distribution is kept by; default TPC's. */
-    public Builder requestClasses(RequestClasses classes) {
-      settings.once("requestClasses");
-      settings.classes = Objects.requireNonNull(classes, "classes");
+    /** The groups the metrics' degree distribution is kept by; default TPC's. */
+    public Builder requestGroups(RequestGroups groups) {
+      settings.once("requestGroups");
+      settings.groups = Objects.requireNonNull(groups, "groups");
       return this;
     }
 

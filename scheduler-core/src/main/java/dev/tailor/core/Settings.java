@@ -2,7 +2,7 @@ package dev.tailor.core;
 
 import dev.tailor.core.budget.BudgetPolicy;
 import dev.tailor.core.dispatch.Dispatcher;
-import dev.tailor.core.metrics.RequestClasses;
+import dev.tailor.core.metrics.RequestGroups;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.core.policy.PriorityClass;
@@ -32,7 +32,7 @@ final class Settings {
   long quantumNanos = Scheduler.DEFAULT_QUANTUM_NANOS;
   long spinNanos = Runtime.getRuntime().availableProcessors() > 1 ? DEFAULT_SPIN_NANOS : 0;
   long longThresholdNanos = Scheduler.DEFAULT_LONG_THRESHOLD_NANOS;
-  RequestClasses classes = RequestClasses.tpcDefault();
+  RequestGroups groups = RequestGroups.tpcDefault();
   SchedulerListener listener;
   Dispatcher.DecisionListener decisions;
   ThreadFactory threadFactory = Worker.DEFAULT_FACTORY;

@@ -27,7 +27,6 @@ import java.util.function.LongToDoubleFunction;
 final class WorkerPool {
 
   private final Scheduler scheduler;
-  private final int poolSize;
   private final int queueCapacity;
   final RunMetrics metrics;
   final Notifications notifications;
@@ -66,21 +65,20 @@ final class WorkerPool {
 
   WorkerPool(Scheduler scheduler, Settings b) {
     this.scheduler = scheduler;
-    this.poolSize = b.workers;
     this.spinNanos = b.spinNanos;
     this.queueCapacity = b.queueCapacity;
     this.clock = b.clock;
-    this.metrics = new RunMetrics(b.classes);
+    this.metrics = new RunMetrics(b.groups);
     this.dispatch =
         new Dispatcher<>(
             b.policy,
-            poolSize,
+            b.workers,
             new Request<?>[0],
             new RuntimeHost(metrics, longThreads, this::longThresholdNanos, clock),
             false,
             b.classFloors());
     dispatch.decisionListener(b.decisions);
-    this.returnedCores = new ReturnedCores(poolSize, poolSize);
+    this.returnedCores = new ReturnedCores(b.workers, b.workers);
     this.elasticBudget = b.budgetPolicy != null;
     this.budgetPeriodNanos = elasticBudget ? b.budgetPeriodNanos : Long.MAX_VALUE;
     if (elasticBudget) {
@@ -89,10 +87,10 @@ final class WorkerPool {
     }
     this.failures = dispatch.failures();
     this.notifications = new Notifications(b.listener, failures);
-    this.terminated = new CountDownLatch(poolSize + 1);
-    this.workers = new Worker[poolSize];
+    this.terminated = new CountDownLatch(b.workers + 1);
+    this.workers = new Worker[b.workers];
     metrics.observeBusyWorkers(nanoTime(), 0);
-    for (int i = 0; i < poolSize; i++) {
+    for (int i = 0; i < b.workers; i++) {
       workers[i] = new Worker(this, b.threadFactory);
       idle.push(workers[i]);
     }

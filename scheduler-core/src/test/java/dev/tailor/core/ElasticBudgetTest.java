@@ -85,7 +85,7 @@ class ElasticBudgetTest {
         endPeriod(s, clock);
         assertEquals(want, s.budget());
         assertEquals(4 - want, s.returnedCores().returned());
-        assertEquals(want, s.systemView().poolSize(), "policies see the budget as the pool");
+        assertEquals(want, s.systemView().budget(), "policies see the budget as the pool");
       }
       assertEquals(4, s.workers());
       // 4 for the first period, 3 for the second, 2 for the last two: a mean of 11/4.

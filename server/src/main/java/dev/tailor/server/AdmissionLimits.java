@@ -62,7 +62,7 @@ public record AdmissionLimits(
    * defaults.
    *
    * @param clientTimeout how long a client may take to send a request, and to take its response
-   * @param maxLabels distinct labels with a metrics class of their own
+   * @param maxLabels distinct labels with a metrics group of their own
    * @param labels labels that always have one
    * @param totalHits how far each search counts its hits
    */

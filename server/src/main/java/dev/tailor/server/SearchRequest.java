@@ -109,7 +109,7 @@ record SearchRequest(String text, int k, Duration timeout, String label, Priorit
     if (!fields.containsKey("label")) {
       return null;
     }
-    String why = LabelClasses.invalid(fields.get("label"));
+    String why = LabelGroups.invalid(fields.get("label"));
     if (why != null) {
       throw new Problem(400, why);
     }

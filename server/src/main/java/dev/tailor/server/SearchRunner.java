@@ -38,7 +38,7 @@ final class SearchRunner {
   private final String field;
   private final SearchServer.Options options;
   private final Predictor<Query> predictor;
-  private final LabelClasses labels;
+  private final LabelGroups labels;
   private final ServerTimings timings; // null: no Server-Timing header
 
   SearchRunner(
@@ -47,7 +47,7 @@ final class SearchRunner {
       String field,
       SearchServer.Options options,
       Predictor<Query> predictor,
-      LabelClasses labels,
+      LabelGroups labels,
       ServerTimings timings) {
     this.searcher = searcher;
     this.analyzer = analyzer;
@@ -74,7 +74,7 @@ final class SearchRunner {
     long start = System.nanoTime();
     long predicted = predict(query);
     RequestAttributes attributes =
-        new RequestAttributes(labels.classOf(request.label()), predicted)
+        new RequestAttributes(labels.groupOf(request.label()), predicted)
             .withPriority(request.priority());
     TopScoreDocCollectorManager manager =
         new TopScoreDocCollectorManager(request.k(), options.totalHitsThreshold());

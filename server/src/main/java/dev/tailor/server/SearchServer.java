@@ -55,10 +55,10 @@ import org.apache.lucene.search.Query;
  *   <li>{@code class} is the search's priority class, {@code interactive} (the default) or {@code
  *       background}: background searches run on what interactive ones leave, above a floor of
  *       threads ({@link dev.tailor.core.policy.PriorityClass}).
- *   <li>Labels are metrics classes: the {@link Options#labels() known} ones and, first come, others
- *       up to {@link Options#maxLabels()} in all have a class of their own; every later one is
+ *   <li>Labels are metrics groups: the {@link Options#labels() known} ones and, first come, others
+ *       up to {@link Options#maxLabels()} in all have a group of their own; every later one is
  *       counted as {@code other}. So {@code /stats} holds at most {@code maxLabels + 1} label
- *       classes, besides the work classes of unlabelled requests.
+ *       groups, besides the work groups of unlabelled requests.
  *   <li>Every error is {@code {"error": "..."}} with a message Tailor wrote: {@code 400}, {@code
  *       404} (unknown path), {@code 405} (with {@code Allow}), {@code 413}, {@code 503}, and {@code
  *       500} for a failure of the server's own, whose detail is only logged. (A request line the
@@ -92,7 +92,7 @@ public final class SearchServer implements AutoCloseable {
    * @param maxQueryChars the longest query text accepted
    * @param maxClauses the most leaf clauses a parsed query may have
    * @param maxHits the largest {@code k}
-   * @param maxLabels the most distinct labels with a metrics class of their own, known ones
+   * @param maxLabels the most distinct labels with a metrics group of their own, known ones
    *     included
    * @param labels labels that always have a class of their own
    * @param totalHitsThreshold how far each search counts its hits ({@link TotalHits}): Lucene's
@@ -142,7 +142,7 @@ public final class SearchServer implements AutoCloseable {
       if (clientTimeout.isNegative() || clientTimeout.isZero()) {
         throw new IllegalArgumentException("clientTimeout must be positive, got " + clientTimeout);
       }
-      new LabelClasses(maxLabels, labels); // checks the labels and their number
+      new LabelGroups(maxLabels, labels); // checks the labels and their number
     }
 
     private static void positive(String name, int value) {
@@ -258,7 +258,7 @@ public final class SearchServer implements AutoCloseable {
     Objects.requireNonNull(field, "field");
     Objects.requireNonNull(options, "options");
     InFlight inFlight = new InFlight(options.maxInFlight());
-    LabelClasses labels = new LabelClasses(options.maxLabels(), options.labels());
+    LabelGroups labels = new LabelGroups(options.maxLabels(), options.labels());
     this.deadlines = new ClientDeadlines(options.clientTimeout());
     this.requestThreads = new RequestThreads(options.threads(), options.acceptQueue(), deadlines);
     this.statsPage =

@@ -27,7 +27,7 @@ final class StatsPage {
   private final InFlight inFlight;
   private final RequestThreads requestThreads;
   private final ClientDeadlines deadlines;
-  private final LabelClasses labels;
+  private final LabelGroups labels;
   private final Map<String, LongSupplier> counters = new ConcurrentSkipListMap<>();
 
   StatsPage(
@@ -36,7 +36,7 @@ final class StatsPage {
       InFlight inFlight,
       RequestThreads requestThreads,
       ClientDeadlines deadlines,
-      LabelClasses labels) {
+      LabelGroups labels) {
     this.scheduler = scheduler;
     this.httpThreads = httpThreads;
     this.inFlight = inFlight;
@@ -75,7 +75,7 @@ final class StatsPage {
     l.put("active", load.activeRequests());
     l.put("queued", load.queuedRequests());
     l.put("busyWorkers", load.busyWorkers());
-    l.put("poolSize", scheduler.workers());
+    l.put("workers", scheduler.workers());
     l.put("budget", scheduler.budget());
     l.put("meanBudget", scheduler.meanBudget());
     l.put("busyThreadsOnLong", load.busyThreadsOnLongRequests());

@@ -102,7 +102,7 @@ class SearchServerTest {
       assertEquals(2, stats.get("latencyMicros").get("count").asInt());
       assertTrue(stats.get("latencyMicros").has("p99"));
       assertTrue(stats.get("degreeDistribution").has("HighTerm"));
-      assertEquals(2, stats.get("load").get("poolSize").asInt());
+      assertEquals(2, stats.get("load").get("workers").asInt());
       JsonNode http = stats.get("http");
       assertEquals(64, http.get("threads").asInt());
       assertEquals(48, http.get("maxInFlight").asInt());
@@ -291,7 +291,7 @@ class SearchServerTest {
       assertTrue(classes.size() <= limit + 1, classes.size() + " classes");
       assertEquals(limit + 1, classes.size());
       long inOther = 0;
-      for (Iterator<JsonNode> it = classes.get(LabelClasses.OTHER).elements(); it.hasNext(); ) {
+      for (Iterator<JsonNode> it = classes.get(LabelGroups.OTHER).elements(); it.hasNext(); ) {
         inOther += it.next().asLong();
       }
       assertEquals(labels - limit, inOther);

@@ -3,7 +3,7 @@ package dev.tailor.sim;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.budget.BudgetPolicy;
 import dev.tailor.core.dispatch.Dispatcher;
-import dev.tailor.core.metrics.RequestClasses;
+import dev.tailor.core.metrics.RequestGroups;
 import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PriorityClass;
@@ -174,7 +174,7 @@ public final class Simulator {
   final Policy policy;
   final boolean clairvoyant;
   final Config config;
-  final RequestClasses classes;
+  final RequestGroups classes;
   Dispatcher.DecisionListener decisions;
   CompletionListener completions;
   ClassMix mix;
@@ -207,7 +207,7 @@ public final class Simulator {
     this.config = config;
     // Table 2's classes (Jeon et al., ASPLOS'16), scaled to this workload's times.
     this.classes =
-        RequestClasses.tpcScaled(
+        RequestGroups.tpcScaled(
             profile.requests().stream()
                 .mapToLong(DemandProfile.Request::sequentialNanos)
                 .toArray());

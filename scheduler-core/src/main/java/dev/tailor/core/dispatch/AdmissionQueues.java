@@ -22,9 +22,9 @@ final class AdmissionQueues<R extends RequestView> {
   /**
    * @param floorThreads for each class, by ordinal, its floor of threads (the highest class's is
    *     ignored: it is never preempted)
-   * @throws IllegalArgumentException if a floor is missing or not in [0, poolSize]
+   * @throws IllegalArgumentException if a floor is missing or not in [0, workers]
    */
-  AdmissionQueues(int[] floorThreads, int poolSize) {
+  AdmissionQueues(int[] floorThreads, int workers) {
     PriorityClass[] classes = PriorityClass.values();
     if (floorThreads.length != classes.length) {
       throw new IllegalArgumentException(
@@ -37,9 +37,9 @@ final class AdmissionQueues<R extends RequestView> {
     ClassQueue<R>[] qs = new ClassQueue[classes.length];
     for (PriorityClass c : classes) {
       int floor = floorThreads[c.ordinal()];
-      if (floor < 0 || floor > poolSize) {
+      if (floor < 0 || floor > workers) {
         throw new IllegalArgumentException(
-            "floor of class " + c.label() + " must be in [0, " + poolSize + "], got " + floor);
+            "floor of class " + c.label() + " must be in [0, " + workers + "], got " + floor);
       }
       qs[c.ordinal()] = new ClassQueue<>(c, c.ordinal() == 0 ? 0 : floor);
     }

@@ -17,7 +17,7 @@ final class CoreView implements SystemView {
   }
 
   @Override
-  public int poolSize() {
+  public int budget() {
     return core.budget();
   }
 

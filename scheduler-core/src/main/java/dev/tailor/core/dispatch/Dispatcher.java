@@ -94,7 +94,7 @@ public final class Dispatcher<R extends RequestView> {
   private DecisionListener decisions;
 
   /**
-   * A dispatch core with {@code poolSize} free slots and nothing queued or running.
+   * A dispatch core with {@code workers} free slots and nothing queued or running.
    *
    * @param noRequests an empty array of the host's request type, for the running requests
    * @param skipFruitlessHelpScans whether a help scan that found nobody may be skipped until the
@@ -104,11 +104,11 @@ public final class Dispatcher<R extends RequestView> {
    */
   public Dispatcher(
       Policy policy,
-      int poolSize,
+      int workers,
       R[] noRequests,
       DispatchHost<R> host,
       boolean skipFruitlessHelpScans) {
-    this(policy, poolSize, noRequests, host, skipFruitlessHelpScans, defaultFloors());
+    this(policy, workers, noRequests, host, skipFruitlessHelpScans, defaultFloors());
   }
 
   /**
@@ -121,13 +121,13 @@ public final class Dispatcher<R extends RequestView> {
    */
   public Dispatcher(
       Policy policy,
-      int poolSize,
+      int workers,
       R[] noRequests,
       DispatchHost<R> host,
       boolean skipFruitlessHelpScans,
       int[] floorThreads) {
-    if (poolSize < 1) {
-      throw new IllegalArgumentException("poolSize must be >= 1, got " + poolSize);
+    if (workers < 1) {
+      throw new IllegalArgumentException("workers must be >= 1, got " + workers);
     }
     if (noRequests.length != 0) {
       throw new IllegalArgumentException("noRequests must be empty");
@@ -136,8 +136,8 @@ public final class Dispatcher<R extends RequestView> {
     this.host = Objects.requireNonNull(host, "host");
     this.skipFruitlessHelpScans = skipFruitlessHelpScans;
     this.running = new RunningRequests<>(noRequests);
-    this.slots = new Slots(poolSize, host, failures);
-    this.queues = new AdmissionQueues<>(floorThreads, poolSize);
+    this.slots = new Slots(workers, host, failures);
+    this.queues = new AdmissionQueues<>(floorThreads, workers);
   }
 
   /** The default floors: one thread for every class below the highest. */
@@ -149,17 +149,17 @@ public final class Dispatcher<R extends RequestView> {
   }
 
   /**
-   * The rule from a class's share of the budget to its floor of threads: {@code share * poolSize}
+   * The rule from a class's share of the budget to its floor of threads: {@code share * workers}
    * rounded down, but at least one thread if the share is above zero; zero for a share of zero
    * (strict priority: the class may starve while higher classes have work).
    *
    * @throws IllegalArgumentException if the share is not in [0, 1]
    */
-  public static int floorThreads(double share, int poolSize) {
+  public static int floorThreads(double share, int workers) {
     if (!(share >= 0 && share <= 1)) {
       throw new IllegalArgumentException("a class share must be in [0, 1], got " + share);
     }
-    return share == 0 ? 0 : Math.max(1, (int) Math.floor(share * poolSize));
+    return share == 0 ? 0 : Math.max(1, (int) Math.floor(share * workers));
   }
 
   /** Reports every later decision to {@code listener} (null: to nobody). */
@@ -410,10 +410,10 @@ public final class Dispatcher<R extends RequestView> {
 
   /**
    * Makes the budget elastic from {@code now}: at the end of every {@code periodNanos} the policy
-   * resizes it, within [{@code minBudget}, {@code poolSize}]. The budget starts at {@code
-   * poolSize}. Call before any request is queued.
+   * resizes it, within [{@code minBudget}, {@code workers}]. The budget starts at {@code workers}.
+   * Call before any request is queued.
    *
-   * @throws IllegalArgumentException if {@code minBudget} is not in [1, poolSize] or the period is
+   * @throws IllegalArgumentException if {@code minBudget} is not in [1, workers] or the period is
    *     not positive
    */
   public void elasticBudget(BudgetPolicy policy, int minBudget, long periodNanos, long now) {

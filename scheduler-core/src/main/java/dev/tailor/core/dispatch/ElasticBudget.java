@@ -6,7 +6,7 @@ import dev.tailor.core.budget.BudgetSample;
 import java.util.Objects;
 
 /**
- * The elastic budget: the slots are a budget of at most {@code poolSize} threads that a {@link
+ * The elastic budget: the slots are a budget of at most {@code workers} threads that a {@link
  * BudgetPolicy} resizes at the end of every period, from the period's utilization and queueing
  * delay (McClure et al., "Efficient Scheduling Policies for Microsecond-Scale Tasks", NSDI'22,
  * Section 4.1). This class keeps the period, measures it ({@link BudgetMeter}) and asks the policy,
@@ -22,29 +22,29 @@ final class ElasticBudget {
 
   private final BudgetPolicy policy;
   private final int minBudget;
-  private final int poolSize;
+  private final int workers;
   private final long periodNanos;
   final BudgetMeter meter;
   private volatile long nextCheck;
 
   /**
-   * @throws IllegalArgumentException if {@code minBudget} is not in [1, poolSize] or the period is
+   * @throws IllegalArgumentException if {@code minBudget} is not in [1, workers] or the period is
    *     not positive
    */
-  ElasticBudget(BudgetPolicy policy, int minBudget, int poolSize, long periodNanos, long now) {
+  ElasticBudget(BudgetPolicy policy, int minBudget, int workers, long periodNanos, long now) {
     this.policy = Objects.requireNonNull(policy, "policy");
-    if (minBudget < 1 || minBudget > poolSize) {
+    if (minBudget < 1 || minBudget > workers) {
       throw new IllegalArgumentException(
-          "the least budget must be in [1, " + poolSize + "] threads, got " + minBudget);
+          "the least budget must be in [1, " + workers + "] threads, got " + minBudget);
     }
     if (periodNanos < 1) {
       throw new IllegalArgumentException(
           "the budget's period must be positive, got " + periodNanos + " ns");
     }
     this.minBudget = minBudget;
-    this.poolSize = poolSize;
+    this.workers = workers;
     this.periodNanos = periodNanos;
-    this.meter = new BudgetMeter(now, poolSize);
+    this.meter = new BudgetMeter(now, workers);
     this.nextCheck = now + periodNanos;
   }
 
@@ -55,7 +55,7 @@ final class ElasticBudget {
 
   /**
    * Ends the period at {@code now} and asks the policy for the next budget, clamped to [minBudget,
-   * poolSize]; {@code budget} again if the policy failed.
+   * workers]; {@code budget} again if the policy failed.
    *
    * @param queuedWaitNanos the waits so far of the {@code queued} requests still queued, summed
    */
@@ -65,7 +65,7 @@ final class ElasticBudget {
             Math.max(1, now - meter.periodStart()),
             budget,
             minBudget,
-            poolSize,
+            workers,
             meter.utilization(now),
             meter.meanQueueingDelay(queuedWaitNanos, queued),
             meter.meanServiceNanos(),
@@ -79,6 +79,6 @@ final class ElasticBudget {
       failures.report("budgetPolicy.resize", "the budget is kept", e);
       return budget;
     }
-    return Math.max(minBudget, Math.min(poolSize, next));
+    return Math.max(minBudget, Math.min(workers, next));
   }
 }

@@ -13,7 +13,7 @@ import java.util.function.IntConsumer;
  */
 final class Slots {
 
-  private final int poolSize;
+  private final int workers;
   private final DispatchHost<?> host;
   private final FailureLog failures;
   private volatile int free;
@@ -22,12 +22,12 @@ final class Slots {
   private BudgetMeter meter; // the elastic budget's, or null
   private IntConsumer listener;
 
-  Slots(int poolSize, DispatchHost<?> host, FailureLog failures) {
-    this.poolSize = poolSize;
+  Slots(int workers, DispatchHost<?> host, FailureLog failures) {
+    this.workers = workers;
     this.host = host;
     this.failures = failures;
-    this.free = poolSize;
-    this.budget = poolSize;
+    this.free = workers;
+    this.budget = workers;
   }
 
   int free() {
@@ -75,7 +75,7 @@ final class Slots {
   }
 
   void elastic(BudgetPolicy policy, int minBudget, long periodNanos, long now) {
-    this.elastic = new ElasticBudget(policy, minBudget, poolSize, periodNanos, now);
+    this.elastic = new ElasticBudget(policy, minBudget, workers, periodNanos, now);
     this.meter = elastic.meter;
   }
 
@@ -116,7 +116,7 @@ final class Slots {
   }
 
   double meanBudget(long now) {
-    return meter == null ? poolSize : meter.meanBudget(now);
+    return meter == null ? workers : meter.meanBudget(now);
   }
 
   double budgetTimeNanos(long now) {

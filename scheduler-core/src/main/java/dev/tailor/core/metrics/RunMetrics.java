@@ -10,12 +10,12 @@ import org.HdrHistogram.Histogram;
 
 /**
  * What a run of requests measured: latency and its breakdown (queueing, dispatch and run, as {@link
- * RequestRecord} defines them) in HdrHistograms, the degree distribution per request class, outcome
+ * RequestRecord} defines them) in HdrHistograms, the degree distribution per request group, outcome
  * counts, and the time-weighted number of busy workers. The runtime and the simulator both record
  * into it, so their results share one format.
  *
  * <p>Thread-safe, except those made {@link #singleThreaded}. Recording a request allocates nothing
- * once its class has been seen.
+ * once its group has been seen.
  */
 public final class RunMetrics {
 
@@ -24,12 +24,12 @@ public final class RunMetrics {
 
   private static final long HIGHEST_TRACKABLE_NANOS = 3_600_000_000_000L; // one hour
 
-  private final RequestClasses classes;
+  private final RequestGroups groups;
   private final Histogram latency;
   private final Histogram queueing;
   private final Histogram dispatch; // null: the breakdown is not kept
   private final Histogram run;
-  private final ConcurrentHashMap<String, AtomicLongArray> degreesByClass =
+  private final ConcurrentHashMap<String, AtomicLongArray> degreesByGroup =
       new ConcurrentHashMap<>();
   private final AtomicLongArray outcomes =
       new AtomicLongArray(RequestRecord.Outcome.values().length);
@@ -40,21 +40,21 @@ public final class RunMetrics {
   private double busyWorkerNanos;
   private long firstObservationNanos = Long.MIN_VALUE;
 
-  /** Metrics that classify requests with the given classes, recorded from any thread. */
-  public RunMetrics(RequestClasses classes) {
-    this(classes, true);
+  /** Metrics that sort requests into the given groups, recorded from any thread. */
+  public RunMetrics(RequestGroups groups) {
+    this(groups, true);
   }
 
-  private RunMetrics(RequestClasses classes, boolean concurrent, boolean breakdown) {
-    this.classes = classes;
+  private RunMetrics(RequestGroups groups, boolean concurrent, boolean breakdown) {
+    this.groups = groups;
     this.latency = newHistogram(concurrent);
     this.queueing = newHistogram(concurrent);
     this.dispatch = breakdown ? newHistogram(concurrent) : null;
     this.run = breakdown ? newHistogram(concurrent) : null;
   }
 
-  private RunMetrics(RequestClasses classes, boolean concurrent) {
-    this(classes, concurrent, true);
+  private RunMetrics(RequestGroups groups, boolean concurrent) {
+    this(groups, concurrent, true);
   }
 
   /**
@@ -62,16 +62,16 @@ public final class RunMetrics {
    * empty: only for measuring what keeping them costs a request ({@code bench scheduler-overhead}).
    */
   @Internal
-  public static RunMetrics withoutBreakdown(RequestClasses classes) {
-    return new RunMetrics(classes, true, false);
+  public static RunMetrics withoutBreakdown(RequestGroups groups) {
+    return new RunMetrics(groups, true, false);
   }
 
   /**
    * Metrics recorded from one thread only, as the simulator records them: plain histograms, which
    * cost less per record than concurrent ones.
    */
-  public static RunMetrics singleThreaded(RequestClasses classes) {
-    return new RunMetrics(classes, false);
+  public static RunMetrics singleThreaded(RequestGroups groups) {
+    return new RunMetrics(groups, false);
   }
 
   private static Histogram newHistogram(boolean concurrent) {
@@ -99,8 +99,8 @@ public final class RunMetrics {
       dispatch.recordValue(Math.max(1, Math.min(HIGHEST_TRACKABLE_NANOS, r.dispatchNanos())));
       run.recordValue(Math.max(1, Math.min(HIGHEST_TRACKABLE_NANOS, r.runNanos())));
     }
-    degreesByClass
-        .computeIfAbsent(classes.classify(r), k -> new AtomicLongArray(MAX_TRACKED_DEGREE + 1))
+    degreesByGroup
+        .computeIfAbsent(groups.groupOf(r), k -> new AtomicLongArray(MAX_TRACKED_DEGREE + 1))
         .incrementAndGet(Math.min(r.maxDegree(), MAX_TRACKED_DEGREE));
   }
 
@@ -167,12 +167,12 @@ public final class RunMetrics {
   }
 
   /**
-   * The degree distribution per class: for each class, the number of requests whose highest degree
+   * The degree distribution per group: for each group, the number of requests whose highest degree
    * was {@code d}, at index {@code d} (index 0 counts requests serialized from the start).
    */
   public Map<String, long[]> degreeDistribution() {
     Map<String, long[]> out = new TreeMap<>();
-    degreesByClass.forEach(
+    degreesByGroup.forEach(
         (k, v) -> {
           long[] counts = new long[v.length()];
           for (int i = 0; i < counts.length; i++) {

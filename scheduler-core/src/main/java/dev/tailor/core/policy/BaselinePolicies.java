@@ -145,12 +145,12 @@ final class BaselinePolicies {
   record WorkStealingPolicy(WorkerPreference preference, String spec) implements Policy {
     @Override
     public Admission admit(RequestView request, SystemView system) {
-      return Admission.start(system.poolSize());
+      return Admission.start(system.budget());
     }
 
     @Override
     public int degree(RequestView request, SystemView system) {
-      return system.poolSize();
+      return system.budget();
     }
 
     @Override
@@ -173,7 +173,7 @@ final class BaselinePolicies {
   record AdaptivePolicy(SpeedupCurve curve) implements Policy {
     @Override
     public Admission admit(RequestView request, SystemView system) {
-      return Admission.start(bestDegree(Math.max(1, system.queuedRequests()), system.poolSize()));
+      return Admission.start(bestDegree(Math.max(1, system.queuedRequests()), system.budget()));
     }
 
     int bestDegree(int q, int p) {
@@ -302,16 +302,16 @@ final class BaselinePolicies {
 
     @Override
     public Admission admit(RequestView request, SystemView system) {
-      return Admission.start(degreeFor(request, system.poolSize()));
+      return Admission.start(degreeFor(request, system.budget()));
     }
 
-    int degreeFor(RequestView request, int poolSize) {
+    int degreeFor(RequestView request, int workers) {
       long t = request.predictedSequentialNanos();
       if (t == RequestView.UNKNOWN || t <= budgetNanos) {
         return 1;
       }
       SpeedupCurve curve = request.predictedSpeedup();
-      int max = n == 0 ? poolSize : Math.min(n, poolSize);
+      int max = n == 0 ? workers : Math.min(n, workers);
       int fastest = 1;
       double fastestSpeedup = 1;
       for (int d = 2; d <= max; d++) {

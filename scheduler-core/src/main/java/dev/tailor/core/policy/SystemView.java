@@ -11,7 +11,7 @@ public interface SystemView {
   long nanoTime();
 
   /** The number of threads that can run request work at once: the parallelism budget. */
-  int poolSize();
+  int budget();
 
   /** Requests admitted and not yet complete. */
   int activeRequests();
@@ -22,9 +22,9 @@ public interface SystemView {
   /** Threads of the budget busy on request work (request threads and helpers). */
   int busyWorkers();
 
-  /** Threads of the budget free for work: {@code poolSize() - busyWorkers()}. */
+  /** Threads of the budget free for work: {@code budget() - busyWorkers()}. */
   default int idleWorkers() {
-    return poolSize() - busyWorkers();
+    return budget() - busyWorkers();
   }
 
   /** Threads busy on requests flagged {@linkplain RequestView#isLong() long} (TPC's LongT). */

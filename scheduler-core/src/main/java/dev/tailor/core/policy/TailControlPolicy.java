@@ -119,7 +119,7 @@ public final class TailControlPolicy extends TablePolicy<ThresholdTable> {
     if (variant.clairvoyant && isLarge(request.predictedSequentialNanos(), system)) {
       return Admission.start(0);
     }
-    return Admission.start(system.poolSize());
+    return Admission.start(system.budget());
   }
 
   @Override
@@ -128,7 +128,7 @@ public final class TailControlPolicy extends TablePolicy<ThresholdTable> {
       return 0; // marked large: the mark stays
     }
     long work = variant.clairvoyant ? request.predictedSequentialNanos() : request.workNanos();
-    return isLarge(work, system) ? 0 : system.poolSize();
+    return isLarge(work, system) ? 0 : system.budget();
   }
 
   private boolean isLarge(long work, SystemView system) {

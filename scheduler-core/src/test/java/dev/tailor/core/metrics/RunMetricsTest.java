@@ -26,7 +26,7 @@ class RunMetricsTest {
 
   @Test
   void onlyCompletedRequestsAreLatencies() {
-    RunMetrics m = new RunMetrics(RequestClasses.tpcDefault());
+    RunMetrics m = new RunMetrics(RequestGroups.tpcDefault());
     m.record(record(1, 1, 30, Outcome.COMPLETED));
     m.record(record(2, 2, 1, Outcome.FAILED)); // failed fast: no answer, so no latency
     m.record(record(3, 0, 0, Outcome.CANCELLED));

@@ -70,7 +70,7 @@ class BaselinePoliciesTest {
   void adaptiveGivesFullParallelismAloneAndSerializesUnderLoad() {
     // s = 1, 1.9, 2.5, 3, 3.1, 3.1 on an 8-thread budget.
     Policy ap = PolicyRegistry.of("adaptive");
-    system.poolSize = 8;
+    system.budget = 8;
     system.queued = 1;
     system.active = 0;
     // Alone: cost(d) = 1/s(d), lowest at d = 5 (3.1); d = 6 ties and loses to the lower degree.
@@ -99,7 +99,7 @@ class BaselinePoliciesTest {
     // q = 1: cost(d) = 1/s(d), so the highest degree the budget allows.
     assertEquals(3, ap.bestDegree(1, 4));
     assertEquals(2, ap.bestDegree(1, 2));
-    system.poolSize = 4;
+    system.budget = 4;
     system.queued = 1;
     request.degree = 2;
     assertEquals(2, ap.degree(request, system), "fixed after admission");
@@ -137,7 +137,7 @@ class BaselinePoliciesTest {
 
   @Test
   void oracleGivesTheFewestThreadsThatMeetItsBudgetFromTheTruth() {
-    system.poolSize = 8;
+    system.budget = 8;
     request.speedup = SpeedupCurve.of(1, 1.9, 2.5, 3.0, 3.0);
     Policy oracle = PolicyRegistry.of("oracle:10ms,4");
     request.predicted = 10_000_000L; // within the budget alone
@@ -155,7 +155,7 @@ class BaselinePoliciesTest {
     request.predicted = RequestView.UNKNOWN;
     assertEquals(1, oracle.admit(request, system).degree(), "no truth, no threads");
     request.predicted = 60_000_000L;
-    system.poolSize = 2;
+    system.budget = 2;
     assertEquals(2, oracle.admit(request, system).degree(), "never above the budget of threads");
     request.degree = 2;
     assertEquals(2, oracle.degree(request, system), "fixed after admission");

@@ -3,7 +3,7 @@ package dev.tailor.core.policy;
 /** A system view whose every value a test sets. */
 final class FakeSystem implements SystemView {
   long now;
-  int poolSize = 8;
+  int budget = 8;
   int active;
   int queued;
   int busy;
@@ -15,8 +15,8 @@ final class FakeSystem implements SystemView {
   }
 
   @Override
-  public int poolSize() {
-    return poolSize;
+  public int budget() {
+    return budget;
   }
 
   @Override

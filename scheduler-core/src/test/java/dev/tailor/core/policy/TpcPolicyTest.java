@@ -92,7 +92,7 @@ class TpcPolicyTest {
     Policy tpc = policy(TpcPolicy.Variant.TPC);
     request.degree = 1;
     request.threads = 1;
-    system.poolSize = 8;
+    system.budget = 8;
     system.busy = 6;
     system.longThreads = 0; // E = 20 ms
     request.elapsed = 15 * MS;

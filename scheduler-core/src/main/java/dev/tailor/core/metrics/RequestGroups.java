@@ -1,35 +1,36 @@
 package dev.tailor.core.metrics;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
- * Sorts finished requests into classes for reporting, as the TPC paper's Table 2 does: by the label
- * a request was submitted with if it has one, else by its work (busy time summed over threads)
- * against ascending bounds. The default bounds are TPC's: short below 30 ms, medium below 80 ms,
- * long from 80 ms.
+ * Sorts finished requests into groups for reporting, as the TPC paper's Table 2 sorts queries into
+ * classes: by the label a request was submitted with if it has one, else by its work (busy time
+ * summed over threads) against ascending bounds. The default bounds are TPC's: short below 30 ms,
+ * medium below 80 ms, long from 80 ms.
  */
-public final class RequestClasses {
+public final class RequestGroups {
 
   private final long[] upperBoundsNanos;
   private final List<String> names;
 
-  private RequestClasses(long[] upperBoundsNanos, List<String> names) {
+  private RequestGroups(long[] upperBoundsNanos, List<String> names) {
     this.upperBoundsNanos = upperBoundsNanos;
     this.names = names;
   }
 
-  /** TPC's classes: {@code short} (< 30 ms), {@code medium} (< 80 ms), {@code long}. */
-  public static RequestClasses tpcDefault() {
+  /** TPC's groups: {@code short} (< 30 ms), {@code medium} (< 80 ms), {@code long}. */
+  public static RequestGroups tpcDefault() {
     return of(new long[] {30_000_000L, 80_000_000L}, List.of("short", "medium", "long"));
   }
 
   /**
-   * TPC's three classes scaled to a workload whose requests take {@code sequentialNanos}: long from
+   * TPC's three groups scaled to a workload whose requests take {@code sequentialNanos}: long from
    * the 96th percentile (the paper's workload had 4% long queries, Jeon et al., ASPLOS'16, §2.5),
    * medium from 30/80 of that (the paper's 30 and 80 ms). With no time known, {@link
    * #tpcDefault()}.
    */
-  public static RequestClasses tpcScaled(long[] sequentialNanos) {
+  public static RequestGroups tpcScaled(long[] sequentialNanos) {
     if (sequentialNanos.length == 0) {
       return tpcDefault();
     }
@@ -40,7 +41,7 @@ public final class RequestClasses {
   /** The scaled long threshold: the 96th percentile of the times (at least 2 ns). */
   public static long longFromNanos(long[] sequentialNanos) {
     long[] sorted = sequentialNanos.clone();
-    java.util.Arrays.sort(sorted);
+    Arrays.sort(sorted);
     return Math.max(2, sorted[Math.min(sorted.length - 1, (int) (0.96 * sorted.length))]);
   }
 
@@ -50,27 +51,27 @@ public final class RequestClasses {
   }
 
   /**
-   * Classes with the given names; class {@code i} holds work below {@code upperBoundsNanos[i]}, the
-   * last class everything above.
+   * Groups with the given names; group {@code i} holds work below {@code upperBoundsNanos[i]}, the
+   * last group everything above.
    *
    * @throws IllegalArgumentException unless there is one more name than bounds and the bounds
    *     ascend
    */
-  public static RequestClasses of(long[] upperBoundsNanos, List<String> names) {
+  public static RequestGroups of(long[] upperBoundsNanos, List<String> names) {
     if (names.size() != upperBoundsNanos.length + 1) {
       throw new IllegalArgumentException(
-          "need one more class name than bounds: " + names + " for " + upperBoundsNanos.length);
+          "need one more group name than bounds: " + names + " for " + upperBoundsNanos.length);
     }
     for (int i = 1; i < upperBoundsNanos.length; i++) {
       if (upperBoundsNanos[i] <= upperBoundsNanos[i - 1]) {
-        throw new IllegalArgumentException("class bounds must ascend");
+        throw new IllegalArgumentException("group bounds must ascend");
       }
     }
-    return new RequestClasses(upperBoundsNanos.clone(), List.copyOf(names));
+    return new RequestGroups(upperBoundsNanos.clone(), List.copyOf(names));
   }
 
-  /** The class of a finished request. */
-  public String classify(RequestRecord r) {
+  /** The group of a finished request. */
+  public String groupOf(RequestRecord r) {
     if (r.label() != null) {
       return r.label();
     }
@@ -82,7 +83,7 @@ public final class RequestClasses {
     return names.get(names.size() - 1);
   }
 
-  /** The work-based class names, shortest first. */
+  /** The work-based group names, shortest first. */
   public List<String> names() {
     return names;
   }

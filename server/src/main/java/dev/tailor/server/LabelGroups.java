@@ -6,14 +6,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
- * Bounds the number of metrics classes clients can create through request labels. The configured
- * labels always have a class of their own; other labels get one first come, first served, while
+ * Bounds the number of metrics groups clients can create through request labels. The configured
+ * labels always have a group of their own; other labels get one first come, first served, while
  * fewer than the limit exist; every label after that is counted as {@value #OTHER}. So {@code
- * /stats} never holds more than {@code limit + 1} label classes, whatever clients send.
+ * /stats} never holds more than {@code limit + 1} label groups, whatever clients send.
  */
-final class LabelClasses {
+final class LabelGroups {
 
-  /** The class of every label that came after the limit was reached. */
+  /** The group of every label that came after the limit was reached. */
   static final String OTHER = "other";
 
   /** The longest label accepted. */
@@ -26,12 +26,12 @@ final class LabelClasses {
   private volatile boolean full;
 
   /**
-   * @param limit the most distinct labels with a class of their own, the known ones included
-   * @param known labels that always have a class of their own
+   * @param limit the most distinct labels with a group of their own, the known ones included
+   * @param known labels that always have a group of their own
    * @throws IllegalArgumentException if a known label is not a valid label or there are more than
    *     the limit
    */
-  LabelClasses(int limit, List<String> known) {
+  LabelGroups(int limit, List<String> known) {
     if (limit < 0) {
       throw new IllegalArgumentException("maxLabels must be >= 0, got " + limit);
     }
@@ -61,8 +61,8 @@ final class LabelClasses {
     return null;
   }
 
-  /** The class a valid label is counted in: itself, or {@value #OTHER}; null stays null. */
-  String classOf(String label) {
+  /** The group a valid label is counted in: itself, or {@value #OTHER}; null stays null. */
+  String groupOf(String label) {
     if (label == null || admitted.contains(label)) {
       return label;
     }
@@ -78,7 +78,7 @@ final class LabelClasses {
     return OTHER;
   }
 
-  /** Labels with a class of their own so far. */
+  /** Labels with a group of their own so far. */
   int distinct() {
     return admitted.size();
   }
