@@ -2,6 +2,7 @@ package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
 import dev.tailor.corpora.index.IndexManifest;
+import dev.tailor.corpora.trace.IndexedTrace;
 import dev.tailor.load.InProcessSweep;
 import dev.tailor.load.OracleResolver;
 import dev.tailor.load.ProfiledTrace;
@@ -378,7 +379,7 @@ final class DemoCommand implements Callable<Integer> {
             LatencyTarget.withTarget(
                 List.of(Durations.parseNanos("5ms"), Durations.parseNanos("20ms")), targetNanos));
     sweep = sweep.withRepetitions(repetitions);
-    try (IndexAndTrace.Opened opened = input.open();
+    try (IndexedTrace opened = input.open();
         ModelPredictor predictor =
             model == null ? null : ModelPredictor.watch(opened.reader(), model)) {
       ProfiledTrace profiled = ReplayCommand.profiled(opened, demand, profile);

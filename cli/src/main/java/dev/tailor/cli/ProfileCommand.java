@@ -1,6 +1,7 @@
 package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
+import dev.tailor.corpora.trace.IndexedTrace;
 import dev.tailor.corpora.trace.TraceQuery;
 import dev.tailor.lucene.Slicing;
 import dev.tailor.measure.DemandProfile;
@@ -141,7 +142,7 @@ final class ProfileCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "Missing required option: '--out=FILE'");
     }
     DemandProfiler.Options options = options();
-    try (IndexAndTrace.Opened opened = input.open()) {
+    try (IndexedTrace opened = input.open()) {
       List<DemandProfiler.ProfiledQuery> queries = new ArrayList<>();
       for (TraceQuery q : opened.queries()) {
         queries.add(new DemandProfiler.ProfiledQuery(q.id(), q.category(), q.text(), q.query()));
@@ -202,7 +203,7 @@ final class ProfileCommand implements Callable<Integer> {
 
   /** Profiles the sample twice and compares ({@link ProfileCheck}). */
   private boolean check(
-      IndexAndTrace.Opened opened,
+      IndexedTrace opened,
       List<DemandProfiler.ProfiledQuery> sample,
       DemandProfile.Environment env,
       DemandProfiler.Options options,
