@@ -6,11 +6,11 @@ import dev.tailor.corpora.trace.TraceQuery;
 import dev.tailor.lucene.Slicing;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.profiler.DemandProfiler;
+import dev.tailor.profiler.ProfileCheck;
 import dev.tailor.profiler.ProfileInputs;
 import dev.tailor.profiler.ProfileSummary;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -168,7 +168,7 @@ final class ProfileCommand implements Callable<Integer> {
           input.index,
           opened.manifest().sourceLabel(),
           out);
-      describe(profile, err);
+      ProfileSummary.print(profile, err);
       err.flush();
     }
     return 0;
@@ -209,23 +209,16 @@ final class ProfileCommand implements Callable<Integer> {
       DemandProfiler.Options options,
       PrintWriter err)
       throws IOException {
-    Path dir = Files.createTempDirectory("tailor-profile-check");
-    try {
-      return ProfileCheck.run(
-          take ->
-              profile(
-                  new DemandProfiler(opened.reader(), options),
-                  sample,
-                  env,
-                  dir.resolve("check-" + take + ".json"),
-                  "check " + take + "/2"),
-          spec.commandLine().getOut(),
-          err);
-    } finally {
-      Files.deleteIfExists(dir.resolve("check-1.json"));
-      Files.deleteIfExists(dir.resolve("check-2.json"));
-      Files.deleteIfExists(dir);
-    }
+    return ProfileCheck.run(
+        (file, take) ->
+            profile(
+                new DemandProfiler(opened.reader(), options),
+                sample,
+                env,
+                file,
+                "check " + take + "/2"),
+        spec.commandLine().getOut(),
+        err);
   }
 
   private static DemandProfile profile(
@@ -251,10 +244,5 @@ final class ProfileCommand implements Callable<Integer> {
             bar.stepTo(done);
           });
     }
-  }
-
-  /** Prints the profile's summary ({@link ProfileSummary}). */
-  static void describe(DemandProfile profile, PrintWriter err) {
-    ProfileSummary.print(profile, err);
   }
 }
