@@ -9,6 +9,7 @@ import dev.tailor.bench.SearchBenches;
 import dev.tailor.bench.ShareBench;
 import dev.tailor.bench.SimulatorBench;
 import dev.tailor.bench.TpcBuildBench;
+import dev.tailor.corpora.trace.IndexedTrace;
 import dev.tailor.corpora.trace.TraceQuery;
 import dev.tailor.profiler.SearchTimings;
 import java.io.PrintWriter;
@@ -143,7 +144,7 @@ final class BenchCommand implements Callable<Integer> {
   /** A benchmark that runs on the index and the trace's queries. */
   @FunctionalInterface
   private interface OnSearches {
-    void run(SearchBenches.Input input, IndexAndTrace.Opened opened) throws Exception;
+    void run(SearchBenches.Input input, IndexedTrace opened) throws Exception;
   }
 
   /** Opens the index and the trace, by default the demo's, and runs {@code bench} on them. */
@@ -152,7 +153,7 @@ final class BenchCommand implements Callable<Integer> {
     input.index = index != null ? index : demoDefault(data.demoIndex(), "--index");
     input.trace = trace != null ? trace : demoDefault(data.demoTrace(), "--trace");
     input.limit = limit != null ? limit : SearchBenches.defaultLimit(quick);
-    try (IndexAndTrace.Opened opened = input.open()) {
+    try (IndexedTrace opened = input.open()) {
       List<SearchTimings.Labelled> queries = new ArrayList<>();
       for (TraceQuery q : opened.queries()) {
         queries.add(new SearchTimings.Labelled(q.category(), q.query()));
@@ -165,7 +166,7 @@ final class BenchCommand implements Callable<Integer> {
   }
 
   /** Runs bench share, indexing --docs, by default the index's source. */
-  private void share(SearchBenches.Input in, IndexAndTrace.Opened opened, PrintWriter out)
+  private void share(SearchBenches.Input in, IndexedTrace opened, PrintWriter out)
       throws Exception {
     Path source = Path.of(opened.manifest().source());
     Path toIndex =

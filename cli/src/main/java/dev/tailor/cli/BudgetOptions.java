@@ -3,30 +3,20 @@ package dev.tailor.cli;
 import dev.tailor.core.Durations;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.budget.BudgetPolicy;
-import dev.tailor.corpora.linedocs.LineDocsFeed;
-import dev.tailor.profiler.BackgroundIndexing;
+import dev.tailor.profiler.IndexingBeside;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.index.IndexWriter;
-import org.apache.lucene.index.IndexWriterConfig;
-import org.apache.lucene.index.NoMergePolicy;
-import org.apache.lucene.index.SerialMergeScheduler;
-import org.apache.lucene.store.ByteBuffersDirectory;
 import picocli.CommandLine.Option;
 
 /**
- * The elastic worker budget's options of {@code serve}, and the background indexing that takes the
- * cores the budget returns ({@code --index-beside}).
+ * The elastic worker budget's options of {@code serve}, with {@code --index-beside}: indexing that
+ * takes the cores the budget returns ({@link IndexingBeside}).
  */
 final class BudgetOptions {
-
-  /** Documents per chunk of background indexing: a returned core is held for about 1-5 ms. */
-  static final int CHUNK_DOCS = 50;
 
   @Option(
       names = "--budget",
@@ -86,64 +76,15 @@ final class BudgetOptions {
     }
   }
 
-  /** Indexing beside search, started by {@link #startBeside}: its count, and a stop (once). */
-  interface Running extends AutoCloseable {
-    /** Documents indexed so far; 0 when nothing is indexed beside search. */
-    long indexed();
-  }
-
-  /** Whether {@code --index-beside} asks for indexing beside search. */
-  boolean indexesBeside() {
-    return indexBeside != null;
-  }
-
   /**
-   * Starts indexing beside search if asked: the line documents into a second, in-memory index, in
-   * chunks of {@value #CHUNK_DOCS} documents on the cores the budget returns, round and round until
-   * stopped. The returned object counts and stops it (once).
+   * Starts indexing {@code --index-beside}'s documents on the cores the budget returns, or returns
+   * null if the option is not given.
    */
-  Running startBeside(Scheduler scheduler, Analyzer analyzer, PrintWriter err) throws IOException {
-    if (indexBeside == null) {
-      return new Running() {
-        @Override
-        public long indexed() {
-          return 0;
-        }
-
-        @Override
-        public void close() {}
-      };
-    }
-    LineDocsFeed feed = new LineDocsFeed(indexBeside);
-    IndexWriter writer =
-        new IndexWriter(
-            new ByteBuffersDirectory(),
-            new IndexWriterConfig(analyzer)
-                .setRAMBufferSizeMB(16)
-                .setMergePolicy(NoMergePolicy.INSTANCE)
-                .setMergeScheduler(new SerialMergeScheduler()));
-    BackgroundIndexing indexing = new BackgroundIndexing(writer, feed::next, CHUNK_DOCS);
-    indexing.startOnReturnedCores(scheduler.returnedCores(), scheduler.workers());
-    err.printf(
-        "indexing %s beside search on the cores the budget %s returns%n",
-        indexBeside, scheduler.budget() < scheduler.workers() ? "now" : "will");
-    AtomicBoolean stopped = new AtomicBoolean();
-    return new Running() {
-      @Override
-      public long indexed() {
-        return indexing.indexed();
-      }
-
-      @Override
-      public void close() throws Exception {
-        if (stopped.compareAndSet(false, true)) { // the shutdown hook and the command both stop it
-          err.printf("indexed %,d documents beside search%n", indexing.stop());
-          err.flush();
-          try (feed) {
-            writer.rollback();
-          }
-        }
-      }
-    };
+  IndexingBeside startBeside(Scheduler scheduler, Analyzer analyzer, PrintWriter err)
+      throws IOException {
+    return indexBeside == null
+        ? null
+        : IndexingBeside.start(
+            indexBeside, scheduler, analyzer, line -> err.printf("%s%n", line).flush());
   }
 }

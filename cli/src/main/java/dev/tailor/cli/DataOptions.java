@@ -1,14 +1,12 @@
 package dev.tailor.cli;
 
-import dev.tailor.corpora.Corpora;
 import dev.tailor.corpora.Corpus;
-import dev.tailor.corpora.DocSource;
+import dev.tailor.corpora.fetch.CorpusByName;
 import dev.tailor.corpora.fetch.Dataset;
 import dev.tailor.corpora.fetch.Fetcher;
 import dev.tailor.corpora.wiki.Redirects;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -53,10 +51,7 @@ final class DataOptions {
     return new Fetcher(dataDir(), TailorHome.root(), line -> err.printf("%s%n", line).flush());
   }
 
-  /**
-   * A corpus given as an existing file or as the name of a fetchable corpus (fetched if it is not
-   * cached yet).
-   */
+  /** A corpus given as an existing file or as a fetchable corpus's name: {@link CorpusByName}. */
   Corpus corpus(
       String fileOrName,
       boolean strict,
@@ -64,48 +59,7 @@ final class DataOptions {
       PrintWriter err,
       Consumer<String> warnings)
       throws IOException {
-    Dataset d = Dataset.byId(fileOrName);
-    if (d != null && d.kind() == Dataset.Kind.CORPUS && !Files.exists(Path.of(fileOrName))) {
-      Path file = fetcher(err).fetch(d).get(0);
-      return new Named(d.id(), Corpora.file(file, d.label(), strict, redirects, warnings));
-    }
-    Path file = Path.of(fileOrName);
-    if (!Files.isRegularFile(file)) {
-      throw new IOException(
-          fileOrName
-              + ": no such corpus file, and not a corpus name (names: "
-              + String.join(", ", Dataset.ids(Dataset.Kind.CORPUS))
-              + ")");
-    }
-    return Corpora.file(file, null, strict, redirects, warnings);
-  }
-
-  /** A fetched corpus under its dataset's name rather than its cached file's. */
-  private record Named(String source, Corpus corpus) implements Corpus {
-    @Override
-    public String label() {
-      return corpus.label();
-    }
-
-    @Override
-    public DocSource open() throws IOException {
-      return corpus.open();
-    }
-
-    @Override
-    public DocSource openAt(long first) throws IOException {
-      return corpus.openAt(first);
-    }
-
-    @Override
-    public boolean seeksCheaply() {
-      return corpus.seeksCheaply();
-    }
-
-    @Override
-    public long count() throws IOException {
-      return corpus.count();
-    }
+    return CorpusByName.open(fileOrName, strict, redirects, fetcher(err), warnings);
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
 import dev.tailor.corpora.index.IndexManifest;
+import dev.tailor.corpora.trace.IndexedTrace;
 import dev.tailor.load.InProcessSweep;
 import dev.tailor.load.OracleResolver;
 import dev.tailor.load.ProfiledTrace;
@@ -18,8 +19,8 @@ import dev.tailor.measure.PointResult;
 import dev.tailor.measure.WorkloadSpread;
 import dev.tailor.predictor.ModelPredictor;
 import dev.tailor.sim.Calibration;
-import dev.tailor.sim.HindsightOracle;
 import dev.tailor.sim.arrival.SweepPlan;
+import dev.tailor.studies.DemoSweep;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -57,9 +58,6 @@ import picocli.CommandLine.Spec;
           + " first built."
     })
 final class DemoCommand implements Callable<Integer> {
-
-  /** The sweep's loads, as shares of the requests/s the profile says the cores sustain. */
-  static final double[] LOAD_FRACTIONS = {0.2, 0.35, 0.5, 0.6};
 
   @Spec CommandSpec spec;
 
@@ -140,16 +138,13 @@ final class DemoCommand implements Callable<Integer> {
   /** Runs of {@code seq} at the lightest load the calibration is derived from. */
   static final int CALIBRATION_RUNS = 3;
 
-  /** How many times the profile's median sequential time the default latency target is. */
-  static final int TARGET_MEDIANS = 3;
-
   @Option(
       names = "--target",
       paramLabel = "DURATION",
       converter = LatencyTarget.class,
       description =
           "The latency target whose misses the report gives (default: "
-              + TARGET_MEDIANS
+              + DemoSweep.TARGET_MEDIANS
               + " x the profile's median sequential time, rounded; printed).")
   Long target;
 
@@ -215,9 +210,7 @@ final class DemoCommand implements Callable<Integer> {
         index, trace, queries, TotalHits.format(workload.totalHitsThreshold), profile);
     demand = DemandProfile.read(profile);
     WorkloadSpread spread = WorkloadSpread.of(demand); // the profile command printed it
-    double[] seq =
-        demand.requests().stream().mapToDouble(r -> r.sequentialNanos() / 1e6).sorted().toArray();
-    targetNanos = target != null ? target : defaultTargetNanos(spread);
+    targetNanos = target != null ? target : DemoSweep.defaultTargetNanos(spread);
     out.printf(
         Locale.ROOT,
         "   latency target: %s (%s)%n",
@@ -227,30 +220,10 @@ final class DemoCommand implements Callable<Integer> {
             : String.format(
                 Locale.ROOT,
                 "%d x the profile's median sequential time, %.3f ms, rounded",
-                TARGET_MEDIANS,
+                DemoSweep.TARGET_MEDIANS,
                 spread.medianNanos() / 1e6));
-    double capacity = cores * 1000.0 / (spread.meanNanos() / 1e6); // requests/s, sequentially
-    // Served queries take longer than isolated ones (the load client shares the cores, queries
-    // share the caches, a request pays its hand-off): on TB05 a served P50 is about twice the
-    // profile's, and every policy saturated at 70% of this capacity. So the sweep stops at 60%.
-    List<Double> loads = new ArrayList<>();
-    for (double f : LOAD_FRACTIONS) {
-      loads.add((double) Math.round(Math.max(1, f * capacity)));
-    }
-    List<String> policies =
-        new ArrayList<>(
-            List.of(
-                "seq",
-                "fixed:2",
-                "adaptive",
-                "wq-linear:2",
-                String.format(
-                    Locale.ROOT,
-                    "rampup:%dus,2",
-                    Math.max(100, Math.round(seq[seq.length / 2] * 10) * 100)),
-                String.format(
-                    Locale.ROOT, "rc:%dus,2", Math.round(seq[(int) (seq.length * 0.75)] * 1000)),
-                HindsightOracle.SPEC));
+    List<Double> loads = DemoSweep.loads(spread, cores);
+    List<String> policies = new ArrayList<>(DemoSweep.untabledPolicies(demand));
     DemoTables tables = new DemoTables(profile, cores, loads, this::run);
     if (wanted("fm", "fm-wc")) {
       policies.addAll(tables.fewToMany(spread));
@@ -308,8 +281,8 @@ final class DemoCommand implements Callable<Integer> {
         loads.stream()
             .map(l -> String.format(Locale.ROOT, "%.0f", l))
             .collect(Collectors.joining(", ")),
-        100 * LOAD_FRACTIONS[0],
-        100 * LOAD_FRACTIONS[LOAD_FRACTIONS.length - 1],
+        100 * DemoSweep.LOAD_SHARES.get(0),
+        100 * DemoSweep.LOAD_SHARES.get(DemoSweep.LOAD_SHARES.size() - 1),
         cores,
         repeat,
         cores);
@@ -378,7 +351,7 @@ final class DemoCommand implements Callable<Integer> {
             LatencyTarget.withTarget(
                 List.of(Durations.parseNanos("5ms"), Durations.parseNanos("20ms")), targetNanos));
     sweep = sweep.withRepetitions(repetitions);
-    try (IndexAndTrace.Opened opened = input.open();
+    try (IndexedTrace opened = input.open();
         ModelPredictor predictor =
             model == null ? null : ModelPredictor.watch(opened.reader(), model)) {
       ProfiledTrace profiled = ReplayCommand.profiled(opened, demand, profile);
@@ -418,20 +391,6 @@ final class DemoCommand implements Callable<Integer> {
       out.flush();
       return points;
     }
-  }
-
-  /**
-   * The default latency target: {@value #TARGET_MEDIANS} times the profile's median sequential
-   * time, rounded to one significant figure so that it reads as a whole duration ({@code 1ms},
-   * {@code 900us}, {@code 20ms}) and labels its miss ratio so. At least 1 ns.
-   */
-  static long defaultTargetNanos(WorkloadSpread spread) {
-    double nanos = TARGET_MEDIANS * spread.medianNanos();
-    if (!(nanos >= 1)) {
-      return 1;
-    }
-    double unit = Math.pow(10, Math.floor(Math.log10(nanos)));
-    return Math.round(Math.round(nanos / unit) * unit);
   }
 
   /** Whether {@code --policies} asks for any of these policies (by name), or for every policy. */

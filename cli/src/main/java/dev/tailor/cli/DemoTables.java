@@ -7,6 +7,7 @@ import dev.tailor.core.table.TargetTable;
 import dev.tailor.load.Sweep;
 import dev.tailor.measure.WorkloadSpread;
 import dev.tailor.predictor.PredictorModel;
+import dev.tailor.studies.DemoSweep;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -66,7 +67,7 @@ final class DemoTables {
    * rebuilt when the profile or the rule changed.
    */
   List<String> fewToMany(WorkloadSpread spread) {
-    String step = Durations.format(fmStepNanos(spread));
+    String step = Durations.format(DemoSweep.fmStepNanos(spread));
     Path paper = profile.resolveSibling(base + ".fm-paper-table.json");
     if (!isBuiltFrom(paper, profile, true)) {
       run.run(
@@ -169,18 +170,6 @@ final class DemoTables {
   private static boolean isStale(Path output, Path input) throws IOException {
     return !Files.exists(output)
         || Files.getLastModifiedTime(output).compareTo(Files.getLastModifiedTime(input)) < 0;
-  }
-
-  /**
-   * The FM table's grid step: the median sequential time rounded to 100 us, within [100 us, 1 ms].
-   * A step near the typical request lets the table tell waits of one or two requests apart (TB05's
-   * median is about 0.3 ms, which a 1 ms step would round away); below 100 us the grid only grows
-   * and above 1 ms it is coarser than the demo's tail targets.
-   */
-  static long fmStepNanos(WorkloadSpread spread) {
-    long unit = 100_000;
-    long rounded = Math.round(spread.medianNanos() / unit) * unit;
-    return Math.clamp(rounded, unit, 1_000_000L);
   }
 
   /**

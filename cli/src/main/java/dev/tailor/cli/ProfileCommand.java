@@ -1,15 +1,16 @@
 package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
+import dev.tailor.corpora.trace.IndexedTrace;
 import dev.tailor.corpora.trace.TraceQuery;
 import dev.tailor.lucene.Slicing;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.profiler.DemandProfiler;
+import dev.tailor.profiler.ProfileCheck;
 import dev.tailor.profiler.ProfileInputs;
 import dev.tailor.profiler.ProfileSummary;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -141,7 +142,7 @@ final class ProfileCommand implements Callable<Integer> {
       throw new ParameterException(spec.commandLine(), "Missing required option: '--out=FILE'");
     }
     DemandProfiler.Options options = options();
-    try (IndexAndTrace.Opened opened = input.open()) {
+    try (IndexedTrace opened = input.open()) {
       List<DemandProfiler.ProfiledQuery> queries = new ArrayList<>();
       for (TraceQuery q : opened.queries()) {
         queries.add(new DemandProfiler.ProfiledQuery(q.id(), q.category(), q.text(), q.query()));
@@ -167,7 +168,7 @@ final class ProfileCommand implements Callable<Integer> {
           input.index,
           opened.manifest().sourceLabel(),
           out);
-      describe(profile, err);
+      ProfileSummary.print(profile, err);
       err.flush();
     }
     return 0;
@@ -202,29 +203,22 @@ final class ProfileCommand implements Callable<Integer> {
 
   /** Profiles the sample twice and compares ({@link ProfileCheck}). */
   private boolean check(
-      IndexAndTrace.Opened opened,
+      IndexedTrace opened,
       List<DemandProfiler.ProfiledQuery> sample,
       DemandProfile.Environment env,
       DemandProfiler.Options options,
       PrintWriter err)
       throws IOException {
-    Path dir = Files.createTempDirectory("tailor-profile-check");
-    try {
-      return ProfileCheck.run(
-          take ->
-              profile(
-                  new DemandProfiler(opened.reader(), options),
-                  sample,
-                  env,
-                  dir.resolve("check-" + take + ".json"),
-                  "check " + take + "/2"),
-          spec.commandLine().getOut(),
-          err);
-    } finally {
-      Files.deleteIfExists(dir.resolve("check-1.json"));
-      Files.deleteIfExists(dir.resolve("check-2.json"));
-      Files.deleteIfExists(dir);
-    }
+    return ProfileCheck.run(
+        (file, take) ->
+            profile(
+                new DemandProfiler(opened.reader(), options),
+                sample,
+                env,
+                file,
+                "check " + take + "/2"),
+        spec.commandLine().getOut(),
+        err);
   }
 
   private static DemandProfile profile(
@@ -250,10 +244,5 @@ final class ProfileCommand implements Callable<Integer> {
             bar.stepTo(done);
           });
     }
-  }
-
-  /** Prints the profile's summary ({@link ProfileSummary}). */
-  static void describe(DemandProfile profile, PrintWriter err) {
-    ProfileSummary.print(profile, err);
   }
 }

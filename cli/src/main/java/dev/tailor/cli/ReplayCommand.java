@@ -1,5 +1,6 @@
 package dev.tailor.cli;
 
+import dev.tailor.corpora.trace.IndexedTrace;
 import dev.tailor.load.HttpTarget;
 import dev.tailor.load.InProcessSweep;
 import dev.tailor.load.InProcessTarget;
@@ -142,7 +143,7 @@ final class ReplayCommand implements Callable<Integer> {
     String environment =
         "measured on this machine (" + Runtime.getRuntime().availableProcessors() + " cores)";
     DemandProfile demand = profile != null ? DemandProfile.read(profile) : null;
-    try (IndexAndTrace.Opened opened = input.open();
+    try (IndexedTrace opened = input.open();
         ModelPredictor predictor =
             model == null ? null : ModelPredictor.watch(opened.reader(), model)) {
       ProfiledTrace trace = profiled(opened, demand, profile);
@@ -232,7 +233,7 @@ final class ReplayCommand implements Callable<Integer> {
   }
 
   /** The opened trace's queries, matched to {@code demand} (read from {@code profile}, or null). */
-  static ProfiledTrace profiled(IndexAndTrace.Opened opened, DemandProfile demand, Path profile) {
+  static ProfiledTrace profiled(IndexedTrace opened, DemandProfile demand, Path profile) {
     return new ProfiledTrace(
         opened.queries().stream()
             .map(q -> new ProfiledTrace.Query(q.id(), q.category(), q.text(), q.query()))

@@ -6,6 +6,7 @@ import dev.tailor.corpora.index.IndexManifest;
 import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TailorSearcher;
 import dev.tailor.predictor.ModelPredictor;
+import dev.tailor.profiler.IndexingBeside;
 import dev.tailor.server.AdmissionLimits;
 import dev.tailor.server.SearchServer;
 import dev.tailor.server.ServerTimings;
@@ -186,7 +187,7 @@ final class ServeCommand implements Callable<Integer> {
     try (DirectoryReader reader = DirectoryReader.open(FSDirectory.open(index));
         ModelPredictor predictor = model == null ? null : ModelPredictor.watch(reader, model);
         Scheduler scheduler = builder.build();
-        BudgetOptions.Running beside = budget.startBeside(scheduler, manifest.analyzer(), err)) {
+        IndexingBeside beside = budget.startBeside(scheduler, manifest.analyzer(), err)) {
       SearchServer server =
           new SearchServer(
               unitsPerQuery == null
@@ -197,7 +198,7 @@ final class ServeCommand implements Callable<Integer> {
               options,
               predictor,
               timings);
-      if (budget.indexesBeside()) {
+      if (beside != null) {
         server.addCounter("documentsIndexedBeside", beside::indexed);
       }
       Runtime.getRuntime()
@@ -206,7 +207,9 @@ final class ServeCommand implements Callable<Integer> {
                   () -> {
                     server.stop(Duration.ofSeconds(5)); // running searches finish
                     try {
-                      beside.close();
+                      if (beside != null) {
+                        beside.close();
+                      }
                     } catch (Exception e) {
                       err.println("background indexing: " + e);
                     }

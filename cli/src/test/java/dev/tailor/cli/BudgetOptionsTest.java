@@ -1,17 +1,14 @@
 package dev.tailor.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.Scheduler;
-import dev.tailor.corpora.linedocs.LineDocReader;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,44 +63,12 @@ class BudgetOptionsTest {
   }
 
   @Test
-  void withoutIndexBesideNothingRunsAndTheCountIsZero() throws Exception {
+  void withoutIndexBesideNothingRuns() throws Exception {
     Scheduler.Builder b = Scheduler.builder().workers(2);
     BudgetOptions o = options("utilization-range", "1ms", null);
     o.apply(b);
-    try (Scheduler s = b.build();
-        BudgetOptions.Running beside =
-            o.startBeside(s, new StandardAnalyzer(), new PrintWriter(new StringWriter()))) {
-      assertFalse(o.indexesBeside());
-      assertEquals(0, beside.indexed());
-    }
-  }
-
-  @Test
-  void documentsIndexedBesideSearchAreCountedAsTheyGo(@TempDir Path dir) throws Exception {
-    Path docs = dir.resolve("docs.txt");
-    StringBuilder text = new StringBuilder(LineDocReader.HEADER + "\ttitle\tdate\tbody\n");
-    for (int i = 0; i < 50; i++) {
-      text.append("t").append(i).append("\t2026-01-01\tsome words ").append(i).append('\n');
-    }
-    Files.writeString(docs, text);
-    Scheduler.Builder b = Scheduler.builder().workers(2);
-    BudgetOptions o = options("utilization-range", "1ms", docs);
-    o.apply(b);
-    StringWriter err = new StringWriter();
     try (Scheduler s = b.build()) {
-      BudgetOptions.Running beside = o.startBeside(s, new StandardAnalyzer(), new PrintWriter(err));
-      assertTrue(o.indexesBeside());
-      // Idle, the budget shrinks to one thread within a few periods and the other core indexes.
-      long guard = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-      while (beside.indexed() == 0 && System.nanoTime() < guard) {
-        Thread.sleep(5);
-      }
-      assertTrue(beside.indexed() > 0, "indexing beside an idle search never started");
-      beside.close();
-      long after = beside.indexed();
-      beside.close(); // a second stop does nothing
-      assertEquals(after, beside.indexed());
-      assertTrue(err.toString().contains("documents beside search"), err.toString());
+      assertNull(o.startBeside(s, new StandardAnalyzer(), new PrintWriter(new StringWriter())));
     }
   }
 }

@@ -1,4 +1,4 @@
-package dev.tailor.cli;
+package dev.tailor.profiler;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -52,7 +52,7 @@ class ProfileCheckTest {
   void twoProfilesThatAgreePass() throws IOException {
     boolean ok =
         ProfileCheck.run(
-            take -> profile(take, 0.01, 0.01), new PrintWriter(out), new PrintWriter(err));
+            (file, take) -> profile(take, 0.01, 0.01), new PrintWriter(out), new PrintWriter(err));
     assertTrue(ok, out + "\n" + err);
     assertTrue(
         out.toString().startsWith("check: two profiles of the same 100 queries"), out.toString());
@@ -64,7 +64,7 @@ class ProfileCheckTest {
     // Up to 3x noise per query, as on a machine where another process takes a core.
     boolean ok =
         ProfileCheck.run(
-            take -> profile(take, 2.0, 0.45), new PrintWriter(out), new PrintWriter(err));
+            (file, take) -> profile(take, 2.0, 0.45), new PrintWriter(out), new PrintWriter(err));
     assertFalse(ok);
     String e = err.toString();
     assertTrue(e.contains("two profiles of the same 100 queries disagree"), e);

@@ -1,0 +1,87 @@
+package dev.tailor.studies;
+
+import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.WorkloadSpread;
+import dev.tailor.sim.HindsightOracle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What {@code tailor demo} sweeps, chosen from its demand profile: the loads (shares of what the
+ * profile says the cores sustain), the default latency target, the policies that need no table with
+ * their thresholds read off the profile, and the grid step of Few-to-Many's tables.
+ */
+public final class DemoSweep {
+
+  /** The sweep's loads, as shares of the requests/s the profile says the cores sustain. */
+  public static final List<Double> LOAD_SHARES = List.of(0.2, 0.35, 0.5, 0.6);
+
+  /** How many times the profile's median sequential time the default latency target is. */
+  public static final int TARGET_MEDIANS = 3;
+
+  private DemoSweep() {}
+
+  /**
+   * The sweep's loads in requests/s, whole numbers of at least 1: {@link #LOAD_SHARES} of what
+   * {@code cores} sustain running every request sequentially.
+   */
+  public static List<Double> loads(WorkloadSpread spread, int cores) {
+    double capacity = cores * 1000.0 / (spread.meanNanos() / 1e6); // requests/s, sequentially
+    // Served queries take longer than isolated ones (the load client shares the cores, queries
+    // share the caches, a request pays its hand-off): on TB05 a served P50 is about twice the
+    // profile's, and every policy saturated at 70% of this capacity. So the sweep stops at 60%.
+    List<Double> loads = new ArrayList<>();
+    for (double share : LOAD_SHARES) {
+      loads.add((double) Math.round(Math.max(1, share * capacity)));
+    }
+    return loads;
+  }
+
+  /**
+   * The policies that run without a table: seq, fixed and adaptive parallelism, the work-queue
+   * rule, rampup from ten times the median sequential time (rounded to 100 us, at least 100 us),
+   * request-clairvoyant at the 75th percentile, and the hindsight oracle.
+   */
+  public static List<String> untabledPolicies(DemandProfile demand) {
+    double[] seq =
+        demand.requests().stream().mapToDouble(r -> r.sequentialNanos() / 1e6).sorted().toArray();
+    return List.of(
+        "seq",
+        "fixed:2",
+        "adaptive",
+        "wq-linear:2",
+        String.format(
+            Locale.ROOT,
+            "rampup:%dus,2",
+            Math.max(100, Math.round(seq[seq.length / 2] * 10) * 100)),
+        String.format(Locale.ROOT, "rc:%dus,2", Math.round(seq[(int) (seq.length * 0.75)] * 1000)),
+        HindsightOracle.SPEC);
+  }
+
+  /**
+   * The default latency target: {@value #TARGET_MEDIANS} times the profile's median sequential
+   * time, rounded to one significant figure so that it reads as a whole duration ({@code 1ms},
+   * {@code 900us}, {@code 20ms}) and labels its miss ratio so. At least 1 ns.
+   */
+  public static long defaultTargetNanos(WorkloadSpread spread) {
+    double nanos = TARGET_MEDIANS * spread.medianNanos();
+    if (!(nanos >= 1)) {
+      return 1;
+    }
+    double unit = Math.pow(10, Math.floor(Math.log10(nanos)));
+    return Math.round(Math.round(nanos / unit) * unit);
+  }
+
+  /**
+   * The FM table's grid step: the median sequential time rounded to 100 us, within [100 us, 1 ms].
+   * A step near the typical request lets the table tell waits of one or two requests apart (TB05's
+   * median is about 0.3 ms, which a 1 ms step would round away); below 100 us the grid only grows
+   * and above 1 ms it is coarser than the demo's tail targets.
+   */
+  public static long fmStepNanos(WorkloadSpread spread) {
+    long unit = 100_000;
+    long rounded = Math.round(spread.medianNanos() / unit) * unit;
+    return Math.clamp(rounded, unit, 1_000_000L);
+  }
+}
