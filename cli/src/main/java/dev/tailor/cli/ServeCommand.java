@@ -121,14 +121,14 @@ final class ServeCommand implements Callable<Integer> {
       names = "--labels",
       split = ",",
       paramLabel = "LABEL",
-      description = "Request labels that always have a metrics class of their own.")
+      description = "Request labels that always have a metrics group of their own.")
   List<String> labels = List.of();
 
   @Option(
       names = "--max-labels",
       defaultValue = "32",
       paramLabel = "N",
-      description = "Distinct labels with a metrics class of their own (default ${DEFAULT-VALUE}).")
+      description = "Distinct labels with a metrics group of their own (default ${DEFAULT-VALUE}).")
   int maxLabels;
 
   @Option(
