@@ -94,7 +94,7 @@ public final class SearchServer implements AutoCloseable {
    * @param maxHits the largest {@code k}
    * @param maxLabels the most distinct labels with a metrics group of their own, known ones
    *     included
-   * @param labels labels that always have a class of their own
+   * @param labels labels that always have a group of their own
    * @param totalHitsThreshold how far each search counts its hits ({@link TotalHits}): Lucene's
    *     1,000 by default, {@link TotalHits#EXACT} to count every hit and so score every match
    */
