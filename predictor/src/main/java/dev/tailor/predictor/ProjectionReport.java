@@ -81,12 +81,12 @@ public final class ProjectionReport {
   /**
    * Scores the projection and the arrival model on a profile.
    *
-   * @param profile a profile whose every request has unit times
+   * @param profile a profile whose every request has two unit times or more
    * @param predictedNanos each request's prediction at arrival, in the profile's order, or null to
    *     use the profile's median sequential time for every request
    * @param arrival what the predictions are, in words (ignored when they are null)
-   * @throws IllegalArgumentException if the profile has no request, a request has no unit times
-   *     (naming it), or the predictions do not cover exactly the requests
+   * @throws IllegalArgumentException if the profile has no request, a request has no unit times or
+   *     fewer than two (naming it), or the predictions do not cover exactly the requests
    */
   public static Result score(DemandProfile profile, long[] predictedNanos, String arrival) {
     List<DemandProfile.Request> requests = profile.requests();
@@ -102,13 +102,15 @@ public final class ProjectionReport {
     int minWindows = Integer.MAX_VALUE, maxWindows = 0;
     for (int i = 0; i < n; i++) {
       DemandProfile.Request r = requests.get(i);
-      if (!r.hasUnitTimes()) {
+      if (!r.hasUnitTimes() || r.unitNanos().length < 2) {
         throw new IllegalArgumentException(
             "requests["
                 + i
                 + "].unitNanos: request "
                 + r.id()
-                + " has no unit times; a projection needs a profile measured in units");
+                + " has "
+                + (r.hasUnitTimes() ? "one unit" : "no unit times")
+                + "; a projection needs a profile measured in two units or more");
       }
       actual[i] = r.sequentialNanos();
       minWindows = Math.min(minWindows, r.unitNanos().length);

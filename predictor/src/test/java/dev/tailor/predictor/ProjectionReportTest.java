@@ -121,7 +121,8 @@ class ProjectionReportTest {
         assertThrows(
             IllegalArgumentException.class, () -> ProjectionReport.score(noUnits, null, null));
     assertTrue(
-        e.getMessage().startsWith("requests[3].unitNanos: request q3 has no unit"), e.getMessage());
+        e.getMessage().startsWith("requests[3].unitNanos: request q3 has no unit times"),
+        e.getMessage());
     e =
         assertThrows(
             IllegalArgumentException.class, () -> ProjectionReport.score(p, new long[3], "three"));
