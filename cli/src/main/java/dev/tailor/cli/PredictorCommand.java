@@ -5,6 +5,7 @@ import dev.tailor.predictor.Metrics;
 import dev.tailor.predictor.ModelReport;
 import dev.tailor.predictor.PredictorModel;
 import dev.tailor.predictor.ProfileData;
+import dev.tailor.predictor.ProjectionReport;
 import dev.tailor.predictor.Trainer;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -28,7 +29,8 @@ import picocli.CommandLine.Spec;
     subcommands = {
       PredictorCommand.Train.class,
       PredictorCommand.Predict.class,
-      PredictorCommand.Show.class
+      PredictorCommand.Show.class,
+      PredictorCommand.Projection.class
     })
 final class PredictorCommand extends GroupCommand {
 
@@ -250,6 +252,67 @@ final class PredictorCommand extends GroupCommand {
     public Integer call() throws IOException {
       PrintWriter out = spec.commandLine().getOut();
       ModelReport.printModel(model, PredictorModel.read(model), out);
+      out.flush();
+      return 0;
+    }
+  }
+
+  /** {@code predictor projection}. */
+  @Command(
+      name = "projection",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Score the projection of each request's sequential time from its first windows (1/16,"
+            + " 1/8, 1/4 of them) beside the arrival model's: recall and precision of the slowest"
+            + " 5% and the relative L1 error (docs/results/projection.md).",
+        "The arrival model, also the projection's prior, is --model's prediction, else the"
+            + " profile's attached predictions, else the profile's median sequential time."
+      })
+  static final class Projection implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Option(
+        names = "--profile",
+        required = true,
+        paramLabel = "FILE",
+        description = "A profile with unit times.")
+    Path profile;
+
+    @Option(names = "--model", paramLabel = "FILE", description = "A model to predict with.")
+    Path model;
+
+    @picocli.CommandLine.Mixin Sources sources;
+
+    @Override
+    public Integer call() throws IOException {
+      PrintWriter out = spec.commandLine().getOut();
+      DemandProfile p;
+      long[] predicted = null;
+      String arrival = null;
+      if (model != null) {
+        PredictorModel m = PredictorModel.read(model);
+        ProfileData data = ProfileData.read(profile, sources.index, sources.trace);
+        p = data.profile();
+        predicted = ModelReport.predict(m, model, data.data(), null).sequentialNanos();
+        arrival = "the predictions of model " + model.getFileName() + " (as it is)";
+      } else {
+        p = DemandProfile.read(profile);
+        if (p.predictions() != null) {
+          predicted = p.predictions().sequentialNanos();
+          arrival =
+              "the profile's predictions ("
+                  + p.predictions().method()
+                  + (p.predictions().model() == null ? "" : ", model " + p.predictions().model())
+                  + ")";
+        }
+      }
+      ProjectionReport.Result r;
+      try {
+        r = ProjectionReport.score(p, predicted, arrival);
+      } catch (IllegalArgumentException e) {
+        throw new ParameterException(spec.commandLine(), profile + ": " + e.getMessage());
+      }
+      ProjectionReport.print(r, profile.getFileName().toString(), out);
       out.flush();
       return 0;
     }

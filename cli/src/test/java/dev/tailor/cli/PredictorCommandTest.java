@@ -4,14 +4,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tailor.measure.DemandProfile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code tailor predictor}: its subcommands and how they report bad input. */
 class PredictorCommandTest {
+
+  private static final DemandProfile.Features FEATURES =
+      new DemandProfile.Features("TermQuery", 1, new long[] {1}, 1);
 
   @TempDir Path tmp;
 
@@ -20,7 +27,7 @@ class PredictorCommandTest {
   @Test
   void helpListsTheSubcommands() {
     assertEquals(0, cli.run("predictor", "--help"));
-    for (String sub : new String[] {"train", "predict", "show"}) {
+    for (String sub : new String[] {"train", "predict", "show", "projection"}) {
       assertTrue(cli.out().contains(sub), cli.out());
     }
   }
@@ -64,5 +71,62 @@ class PredictorCommandTest {
             "--holdout",
             "1.5"));
     assertTrue(cli.err().contains("held-out share"), cli.err());
+  }
+
+  @Test
+  void projectionPrintsItsTableOnAProfileWithUnitTimes() throws IOException {
+    // 19 requests of 4 windows of 1 us, one of 4 windows of 10 us: the slowest 5% is that one.
+    // After one window, half the median's 4 us and half the 30 us extrapolated are left of it:
+    // projected 25 us, below its 40 us, so not flagged; L1 15 / 116, the median's 36 / 116.
+    List<DemandProfile.Request> requests = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      requests.add(request("q" + i, i == 7 ? 10_000 : 1_000));
+    }
+    Path profile = tmp.resolve("p.json");
+    profile(requests).write(profile);
+    assertEquals(0, cli.run("predictor", "projection", "--profile", profile.toString()), cli.err());
+    String out = cli.out();
+    assertTrue(out.startsWith("projection on p.json: 20 requests, 4 windows each"), out);
+    assertTrue(out.contains("the profile's median sequential time, 0.004 ms"), out);
+    assertTrue(
+        out.contains(
+            "  1/16     0.00 (0/1)    - (0/0)       0.129       0.00 (0/1)    - (0/0)       0.310\n"),
+        out);
+  }
+
+  @Test
+  void projectionOfAProfileOfOneUnitPerRequestNamesTheRequest() throws IOException {
+    Path profile = tmp.resolve("p.json");
+    profile(
+            List.of(
+                new DemandProfile.Request(
+                    "q0",
+                    null,
+                    "q0",
+                    1_000,
+                    new long[] {1_000},
+                    new double[] {1},
+                    new double[0],
+                    FEATURES)))
+        .write(profile);
+    assertNotEquals(0, cli.run("predictor", "projection", "--profile", profile.toString()));
+    assertTrue(
+        cli.err().contains(profile + ": requests[0].unitNanos: request q0 has one unit"),
+        cli.err());
+  }
+
+  private static DemandProfile.Request request(String id, long window) {
+    long[] units = new long[4];
+    Arrays.fill(units, window);
+    return new DemandProfile.Request(
+        id, null, id, 4 * window, units, new double[] {1}, new double[0], FEATURES);
+  }
+
+  private static DemandProfile profile(List<DemandProfile.Request> requests) {
+    return DemandProfile.of(
+        new DemandProfile.Environment("idx", "test", 1000, "trace.txt", 1, "25", "linux", "t"),
+        new DemandProfile.Settings(1, 4, 1, 1),
+        true,
+        requests);
   }
 }
