@@ -124,6 +124,9 @@ final class WindowedSearch<C extends Collector, T> {
    */
   T run(int maxHelpers) throws IOException {
     int joins = ctx == null ? 0 : Math.min(maxHelpers, windows.length - 1);
+    if (ctx != null) {
+      ctx.windowsPlanned(windows.length);
+    }
     for (int i = 0; i < joins; i++) {
       ctx.fork(this::join);
     }
@@ -348,10 +351,11 @@ final class WindowedSearch<C extends Collector, T> {
 
     /**
      * Searches windows {@code [from, to)}, scoring each stretch of consecutive documents of one
-     * leaf in one call.
+     * leaf in one call, and reports them finished to the request, with the time they took: its
+     * projection ({@link RequestView#projectedSequentialNanos()}) is refined at every claim.
      */
     private void search(int from, int to) throws IOException {
-      long start = listener == null ? 0 : System.nanoTime();
+      long start = System.nanoTime();
       LeafReaderContext runLeaf = null;
       int runMin = 0;
       int runMax = 0;
@@ -368,8 +372,12 @@ final class WindowedSearch<C extends Collector, T> {
         }
       }
       scoreStretch(runLeaf, runMin, runMax);
+      long nanos = System.nanoTime() - start;
       if (listener != null) {
-        listener.unitSearched(windows[from].partitions, System.nanoTime() - start);
+        listener.unitSearched(windows[from].partitions, nanos);
+      }
+      if (ctx != null && !timedOut) {
+        ctx.windowsFinished(to - from, nanos); // a timeout cut them short: they tell no pace
       }
     }
 

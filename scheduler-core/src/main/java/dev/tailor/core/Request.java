@@ -3,6 +3,7 @@ package dev.tailor.core;
 import dev.tailor.core.metrics.RequestLedger;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.model.SpeedupCurve;
+import dev.tailor.core.model.WindowProgress;
 import dev.tailor.core.policy.PriorityClass;
 import dev.tailor.core.policy.RequestView;
 import java.util.concurrent.CancellationException;
@@ -15,8 +16,8 @@ import java.util.concurrent.CompletionException;
  * <p>Three kinds of state, three kinds of guard. Admission state ({@link #threads}, {@link
  * #bodyDone}, {@link #phase}) changes only under the scheduler's dispatch lock and is volatile so
  * that hot paths may read it without the lock, and only this class writes it. Accounting (a {@link
- * RequestLedger}: work, degree history) is guarded by this object's monitor. Forked units are
- * {@link Units}, lock-free.
+ * RequestLedger}: work, degree history; {@link WindowProgress}) is guarded by this object's
+ * monitor. Forked units are {@link Units}, lock-free.
  */
 final class Request<T> implements RequestView, RequestContext {
 
@@ -65,6 +66,7 @@ final class Request<T> implements RequestView, RequestContext {
 
   // Accounting; guarded by this.
   private final RequestLedger ledger = new RequestLedger();
+  private final WindowProgress windows = new WindowProgress();
   private long firstRunNanos = UNKNOWN; // when beginOwn first ran
   private volatile Thread ownThread; // written under this, read without it by mayContinue
 
@@ -127,11 +129,10 @@ final class Request<T> implements RequestView, RequestContext {
   Request<?> beginOwn() {
     Request<?> outer = CURRENT.get();
     CURRENT.set(this);
-    Thread self = Thread.currentThread();
     synchronized (this) {
-      ownThread = self;
+      ownThread = Thread.currentThread();
       long now = pool.nanoTime();
-      beginWorkLocked(now);
+      beginWork(now);
       if (firstRunNanos == UNKNOWN) {
         firstRunNanos = now; // the breakdown's end of dispatch: no clock read of its own
       }
@@ -139,16 +140,11 @@ final class Request<T> implements RequestView, RequestContext {
     return outer;
   }
 
-  /**
-   * The own thread stops working on the request: the inverse of {@link #beginOwn}, on the same
-   * thread.
-   *
-   * @return when it stopped
-   */
+  /** Undoes {@link #beginOwn} on the same thread; returns when the own thread stopped working. */
   long endOwn(Request<?> outer) {
     long now = pool.nanoTime();
     synchronized (this) {
-      endWorkLocked(now);
+      endWork(now);
       ownThread = null;
     }
     restore(outer);
@@ -169,9 +165,7 @@ final class Request<T> implements RequestView, RequestContext {
   void help() {
     Request<?> outer = CURRENT.get();
     CURRENT.set(this);
-    synchronized (this) {
-      beginWorkLocked(pool.nanoTime());
-    }
+    beginWork(pool.nanoTime());
     try {
       while (!cancelled && units.runOneOnHelper()) {
         pool.ticker.reevaluate(this, false);
@@ -180,10 +174,7 @@ final class Request<T> implements RequestView, RequestContext {
         }
       }
     } finally {
-      long now = pool.nanoTime();
-      synchronized (this) {
-        endWorkLocked(now);
-      }
+      endWork(pool.nanoTime());
       restore(outer);
     }
   }
@@ -238,15 +229,11 @@ final class Request<T> implements RequestView, RequestContext {
 
   /** Waits for the helpers ({@link Units#awaitHelpers}), not counting the wait as work. */
   private void awaitHelpers() {
-    synchronized (this) {
-      endWorkLocked(pool.nanoTime());
-    }
+    endWork(pool.nanoTime());
     try {
       units.awaitHelpers(pool.spinNanos);
     } finally {
-      synchronized (this) {
-        beginWorkLocked(pool.nanoTime());
-      }
+      beginWork(pool.nanoTime());
     }
   }
 
@@ -315,6 +302,16 @@ final class Request<T> implements RequestView, RequestContext {
   }
 
   @Override
+  public synchronized void windowsPlanned(int n) {
+    windows.planned(n);
+  }
+
+  @Override
+  public synchronized void windowsFinished(int n, long nanos) {
+    windows.finished(n, nanos);
+  }
+
+  @Override
   public boolean isCancelled() {
     return cancelled;
   }
@@ -331,7 +328,7 @@ final class Request<T> implements RequestView, RequestContext {
 
   // ---- accounting -----------------------------------------------------------------------------
 
-  private void beginWorkLocked(long now) {
+  private synchronized void beginWork(long now) {
     int working = ledger.working() + 1;
     ledger.working(working, now);
     ledger.threadsSeen(working);
@@ -340,7 +337,7 @@ final class Request<T> implements RequestView, RequestContext {
     }
   }
 
-  private void endWorkLocked(long now) {
+  private synchronized void endWork(long now) {
     ledger.working(ledger.working() - 1, now);
     if (isLong) {
       pool.longThreads.decrementAndGet();
@@ -359,7 +356,10 @@ final class Request<T> implements RequestView, RequestContext {
   void markRunning(int degree, long now) {
     assert phase == Phase.QUEUED : phase;
     startNanos = now;
-    startWithDegree(degree, now);
+    synchronized (this) {
+      ledger.start(degree, now);
+      this.degree = degree;
+    }
     threads = 1;
     phase = Phase.RUNNING;
   }
@@ -367,12 +367,6 @@ final class Request<T> implements RequestView, RequestContext {
   /** Takes the request out of the dispatch for good. Called under the dispatch lock. */
   void markDone() {
     phase = Phase.DONE;
-  }
-
-  /** Sets the degree a request is admitted with. */
-  private synchronized void startWithDegree(int d, long now) {
-    ledger.start(d, now);
-    degree = d;
   }
 
   /** Changes a running request's degree and returns the old one. */
@@ -471,6 +465,11 @@ final class Request<T> implements RequestView, RequestContext {
   @Override
   public long predictedSequentialNanos() {
     return attributes.predictedSequentialNanos();
+  }
+
+  @Override
+  public synchronized long projectedSequentialNanos() {
+    return windows.projectedNanos(predictedSequentialNanos(), ledger.workNanos(pool.nanoTime()));
   }
 
   @Override

@@ -59,6 +59,22 @@ public interface RequestContext {
    */
   boolean mayContinue();
 
+  /**
+   * A search of the request is about to start, cut into {@code windows} windows that its threads
+   * claim: they count towards {@link RequestView#projectedSequentialNanos()}. For the drop-in's
+   * windowed search; the default ignores it.
+   */
+  @Internal
+  default void windowsPlanned(int windows) {}
+
+  /**
+   * {@code windows} of the request's planned windows have finished on the calling thread, having
+   * taken {@code nanos}: what refines {@link RequestView#projectedSequentialNanos()}. Called once
+   * per claim; it allocates nothing and never throws. The default ignores it.
+   */
+  @Internal
+  default void windowsFinished(int windows, long nanos) {}
+
   /** Whether the request has been cancelled; a long body should check and stop early. */
   boolean isCancelled();
 

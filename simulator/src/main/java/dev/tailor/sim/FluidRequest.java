@@ -10,6 +10,9 @@ import dev.tailor.measure.DemandProfile;
  * speedup curve. Work is fluid, so a helper always finds some, and every thread stays until the
  * request completes or the degree falls (then the extra threads leave at once, standing for the
  * runtime's next unit boundary).
+ *
+ * <p>Fluid work has no windows, so {@link #projectedSequentialNanos()} is the prior: the
+ * prediction, or unknown.
  */
 final class FluidRequest extends SimRequest {
 

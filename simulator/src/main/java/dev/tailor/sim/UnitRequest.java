@@ -1,6 +1,7 @@
 package dev.tailor.sim;
 
 import dev.tailor.core.model.GuidedClaims;
+import dev.tailor.core.model.WindowProgress;
 import dev.tailor.core.policy.SystemView;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.UnitWork;
@@ -19,6 +20,10 @@ import java.util.Arrays;
  *
  * <p>The serial part runs first in one piece: the profile does not say how much of it comes after
  * the units (merging the slices' results), and helpers cannot start before the units exist.
+ *
+ * <p>A unit is one of the runtime's windows, so the request projects its time as the runtime's does
+ * ({@link #projectedSequentialNanos()}, by a {@link WindowProgress}): a claim's units count as
+ * finished, with the time the claim took, when the claim ends.
  */
 final class UnitRequest extends SimRequest {
 
@@ -30,9 +35,14 @@ final class UnitRequest extends SimRequest {
   private long releasedAt; // when the serial part ended
   private int ownClaimed; // units the own thread has claimed
   private long ownUntil = WAITING; // the own thread's next boundary, or WAITING for the helpers
+  private int ownRun; // the units of the own thread's current claim
+  private long ownRunNanos; // the time they take
   private long[] helperUntil = new long[1];
+  private int[] helperRun = new int[1];
+  private long[] helperRunNanos = new long[1];
   private int helpers;
   private boolean done;
+  private final WindowProgress progress = new WindowProgress();
 
   UnitRequest(
       long id,
@@ -43,6 +53,7 @@ final class UnitRequest extends SimRequest {
       SimRequest.Told told) {
     super(id, arrival, demand, clock, told);
     this.units = units;
+    progress.planned(units.units());
   }
 
   @Override
@@ -61,8 +72,10 @@ final class UnitRequest extends SimRequest {
     setThreads(threads + 1);
     if (helpers == helperUntil.length) {
       helperUntil = Arrays.copyOf(helperUntil, 2 * helpers);
+      helperRun = Arrays.copyOf(helperRun, 2 * helpers);
+      helperRunNanos = Arrays.copyOf(helperRunNanos, 2 * helpers);
     }
-    helperUntil[helpers++] = at + claim(true, at);
+    helperClaims(helpers++, at);
     setBusy(busyThreads(), at);
   }
 
@@ -93,16 +106,23 @@ final class UnitRequest extends SimRequest {
         released = true;
         releasedAt = at;
       }
-      ownUntil = nextUnit < units.units() ? at + claim(false, at) : WAITING;
+      progress.finished(ownRun, ownRunNanos);
+      ownRun = nextUnit < units.units() ? claimSize(false, at) : 0;
+      ownRunNanos = claimNanos(ownRun);
+      ownUntil = ownRun > 0 ? at + ownRunNanos : WAITING;
     }
     for (int i = 0; i < helpers; i++) {
       if (helperUntil[i] > at) {
         continue;
       }
+      progress.finished(helperRun[i], helperRunNanos[i]);
       if (nextUnit < units.units() && !helperLeaves.test(this)) {
-        helperUntil[i] = at + claim(true, at);
+        helperClaims(i, at);
       } else {
-        helperUntil[i--] = helperUntil[--helpers];
+        helpers--;
+        helperUntil[i] = helperUntil[helpers];
+        helperRun[i] = helperRun[helpers];
+        helperRunNanos[i--] = helperRunNanos[helpers];
         setThreads(threads - 1);
         leaving++;
       }
@@ -121,12 +141,24 @@ final class UnitRequest extends SimRequest {
     return done;
   }
 
+  /** The projection from the units finished, as the runtime's request makes it from its windows. */
+  @Override
+  public long projectedSequentialNanos() {
+    return progress.projectedNanos(predictedSequentialNanos(), workNanos());
+  }
+
+  /** Helper {@code i} claims the next units at {@code at}. */
+  private void helperClaims(int i, long at) {
+    helperRun[i] = claimSize(true, at);
+    helperRunNanos[i] = claimNanos(helperRun[i]);
+    helperUntil[i] = at + helperRunNanos[i];
+  }
+
   /**
-   * Claims the next units for a thread at {@code at}, as many as {@link GuidedClaims} says (all
-   * that is left when the own thread is alone and its pace says they take less than a hand-off):
-   * their time, with the overhead of each if the request has company.
+   * How many units a thread claims at {@code at}: as many as {@link GuidedClaims} says, or all that
+   * is left when the own thread is alone and its pace says they take less than a hand-off.
    */
-  private long claim(boolean helper, long at) {
+  private int claimSize(boolean helper, long at) {
     int left = units.units() - nextUnit;
     int sharers = Math.max(threads, Math.max(1, degree));
     int n =
@@ -136,6 +168,14 @@ final class UnitRequest extends SimRequest {
     if (!helper) {
       ownClaimed += n;
     }
+    return n;
+  }
+
+  /**
+   * Takes the next {@code n} units: their time, with the overhead of each if the request has
+   * company.
+   */
+  private long claimNanos(int n) {
     long t = 0;
     for (int i = 0; i < n; i++) {
       t += kind.scaled(units.unitNanos(nextUnit++));

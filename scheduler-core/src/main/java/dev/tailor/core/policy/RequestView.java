@@ -1,5 +1,6 @@
 package dev.tailor.core.policy;
 
+import dev.tailor.core.Experimental;
 import dev.tailor.core.model.SpeedupCurve;
 
 /**
@@ -44,6 +45,22 @@ public interface RequestView {
    * #UNKNOWN} when no prediction was supplied.
    */
   long predictedSequentialNanos();
+
+  /**
+   * The request's total sequential time projected from its own progress: from the windows (the
+   * pieces its search is cut into and claimed by its threads) that have finished, the time they
+   * took, the work done and the windows left, by {@link dev.tailor.core.model.Projection}'s rule,
+   * with {@link #predictedSequentialNanos()} as the prior when there is one, else none. Refined as
+   * each claim of windows ends. Before any window has finished it is the prior, never below the
+   * work done, or {@link #UNKNOWN} when there is none.
+   *
+   * <p>The default, for a view that does not follow windows, returns {@link
+   * #predictedSequentialNanos()}.
+   */
+  @Experimental
+  default long projectedSequentialNanos() {
+    return predictedSequentialNanos();
+  }
 
   /**
    * The request's speedup curve as predicted, or as known to a clairvoyant oracle, or {@code null}
