@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tailor.core.RequestAttributes;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.policy.Admission;
 import dev.tailor.core.policy.Policy;
@@ -194,6 +195,40 @@ class WindowedSearchTest {
         assertTrue(slices.length >= 5, slices.length + " windows");
       }
     }
+  }
+
+  @Test
+  void aSearchReportsItsWindowsToItsRequestsProjection() throws Exception {
+    long prior = Duration.ofSeconds(10).toNanos(); // far above the work of a search here
+    try (Scheduler scheduler = Scheduler.builder().policy("seq").workers(2).build()) {
+      TailorSearcher searcher =
+          new TailorSearcher(index.reader, scheduler, Slicing.unitsPerQuery(8));
+      for (TestQueries.Named q : queries) {
+        long[] seen = projectionAround(scheduler, searcher, q, RequestAttributes.predicted(prior));
+        assertEquals(prior, seen[0], "before the first claim, the prior: " + q.text());
+        assertTrue(
+            seen[1] > 0 && seen[1] < prior,
+            "every window finished pulls it towards the work done: " + q.text());
+        seen = projectionAround(scheduler, searcher, q, RequestAttributes.NONE);
+        assertEquals(RequestView.UNKNOWN, seen[0], "no prior, no window: unknown: " + q.text());
+        assertTrue(
+            seen[1] > 0 && seen[1] <= seen[2], "every window finished: the work: " + q.text());
+      }
+    }
+  }
+
+  /** The request's projection before and after a search in it, and its work after. */
+  private static long[] projectionAround(
+      Scheduler scheduler, TailorSearcher searcher, TestQueries.Named q, RequestAttributes attrs)
+      throws Exception {
+    return scheduler.run(
+        ctx -> {
+          long before = ctx.view().projectedSequentialNanos();
+          searcher.search(q.query(), exact());
+          long after = ctx.view().projectedSequentialNanos();
+          return new long[] {before, after, ctx.view().workNanos()};
+        },
+        attrs);
   }
 
   private static TopScoreDocCollectorManager exact() {
