@@ -8,8 +8,9 @@ import dev.tailor.core.Internal;
  * and the simulator's unit model, so that both project alike.
  *
  * <p>It guards its input rather than throw: it is fed on the request path, where a clock that steps
- * or a window reported twice must not fail the request. Counts and times below zero are ignored,
- * finished windows count at most as many as there are, and their time at most the work done.
+ * back or a window reported twice must not fail the request. Counts and times below zero are
+ * ignored, finished windows count at most as many as there are, and their time at most the work
+ * done.
  *
  * <p>Not thread-safe: the runtime guards it with its request's monitor. Adding progress allocates
  * nothing.
@@ -36,16 +37,6 @@ public final class WindowProgress {
     }
   }
 
-  /** How many windows the request's work has been cut into so far. */
-  public int windows() {
-    return windows;
-  }
-
-  /** How many of them have finished. */
-  public int finished() {
-    return Math.min(finished, windows);
-  }
-
   /**
    * The request's projected sequential time by {@link Projection}'s rule, from the windows finished
    * so far.
@@ -59,7 +50,7 @@ public final class WindowProgress {
   public long projectedNanos(long priorNanos, long workNanos) {
     long prior = priorNanos < 0 ? Projection.UNKNOWN : priorNanos;
     long work = Math.max(0, workNanos);
-    int done = finished();
+    int done = Math.min(finished, windows);
     if (done == 0) {
       return prior == Projection.UNKNOWN ? Projection.UNKNOWN : Math.max(prior, work);
     }
