@@ -118,6 +118,9 @@ public final class Projection {
       }
       return priorNanos == UNKNOWN ? UNKNOWN : Math.max(priorNanos, workNanos);
     }
+    if (windowsDone == windows) {
+      return workNanos; // nothing is left, whatever the prior expected
+    }
     double extrapolated = (double) (windows - windowsDone) * windowNanos / windowsDone;
     if (priorNanos == UNKNOWN) {
       return workNanos + Math.round(extrapolated);

@@ -57,6 +57,13 @@ class ProjectionTest {
   }
 
   @Test
+  void aRequestWhoseWindowsHaveAllFinishedIsProjectedAtItsWork() {
+    // A prior of 20 us still expects 9 us more, but no window is left.
+    assertEquals(11_000, Projection.of(4, 20_000).sequentialNanos(4, 10_000, 11_000));
+    assertEquals(11_000, Projection.of(4, NONE).sequentialNanos(4, 10_000, 11_000));
+  }
+
+  @Test
   void beforeTheFirstWindowOnlyThePriorSpeaks() {
     assertEquals(7_000, Projection.of(4, 7_000).sequentialNanos(0, 0, 3_000));
     assertEquals(9_000, Projection.of(4, 7_000).sequentialNanos(0, 0, 9_000), "at least the work");
