@@ -1,5 +1,6 @@
 package dev.tailor.studies;
 
+import dev.tailor.load.report.ResultsCsv;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -45,7 +46,7 @@ public final class Table {
     /** One row, its line separator included. */
     public String row(List<String> cells) {
       if (this == CSV) {
-        return cells.stream().map(Format::quote).collect(Collectors.joining(","))
+        return cells.stream().map(ResultsCsv::quote).collect(Collectors.joining(","))
             + System.lineSeparator();
       }
       StringBuilder line = new StringBuilder("|");
@@ -53,11 +54,6 @@ public final class Table {
         line.append(cell.isEmpty() ? " " : " " + cell + " ").append('|');
       }
       return line.append(System.lineSeparator()).toString();
-    }
-
-    /** A field quoted where it holds a comma or a quote. */
-    private static String quote(String s) {
-      return s.contains(",") || s.contains("\"") ? '"' + s.replace("\"", "\"\"") + '"' : s;
     }
   }
 

@@ -11,7 +11,7 @@ import java.util.TreeSet;
  * per {@link Metric} (the miss ratio of every latency target any point has), then the environment
  * and corpus labels.
  */
-final class ResultsCsv {
+public final class ResultsCsv {
 
   private ResultsCsv() {}
 
@@ -48,8 +48,8 @@ final class ResultsCsv {
     return out.toString();
   }
 
-  /** A field quoted as RFC 4180 asks where it holds a comma or a quote. */
-  static String quote(String s) {
+  /** A field quoted as RFC 4180 asks where it holds a comma or a quote; null is the empty field. */
+  public static String quote(String s) {
     if (s == null) {
       return "";
     }
