@@ -50,6 +50,9 @@ public final class PolicyRegistry {
     for (PolicyFactory f : TailControlPolicy.factories()) {
       byName.put(f.name(), f);
     }
+    for (PolicyFactory f : ProgressPolicy.factories()) {
+      byName.put(f.name(), f);
+    }
     for (PolicyFactory f : ServiceLoader.load(PolicyFactory.class)) {
       byName.putIfAbsent(f.name(), f);
     }

@@ -57,10 +57,15 @@ final class PolicyTable<T> {
     return source.current();
   }
 
-  /** The policy's spec: its name and the table's file, or {@code (in memory)}. */
+  /** The policy's spec: its name and the table's {@linkplain #name() name}. */
   String spec(String policyName) {
+    return policyName + ":" + name();
+  }
+
+  /** How a spec names the table: its file, or {@code (in memory)}. */
+  String name() {
     Path file = source.file();
-    return policyName + ":" + (file == null ? "(in memory)" : file);
+    return file == null ? "(in memory)" : file.toString();
   }
 
   /** Stops watching the file if the policy opened it; the current table keeps serving. */

@@ -10,6 +10,7 @@ final class FakeRequest implements RequestView {
   int degree = 1;
   int threads = 1;
   long predicted = UNKNOWN;
+  Long projected; // null: the prediction, as a view that follows no windows answers
   SpeedupCurve speedup;
   boolean isLong;
 
@@ -51,6 +52,11 @@ final class FakeRequest implements RequestView {
   @Override
   public long predictedSequentialNanos() {
     return predicted;
+  }
+
+  @Override
+  public long projectedSequentialNanos() {
+    return projected == null ? predicted : projected;
   }
 
   @Override

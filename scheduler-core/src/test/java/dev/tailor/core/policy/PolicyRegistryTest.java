@@ -31,7 +31,8 @@ class PolicyRegistryTest {
             "tp",
             "tpc-oracle",
             "tc",
-            "tc-oracle"),
+            "tc-oracle",
+            "progress"),
         names);
   }
 

@@ -1,0 +1,206 @@
+package dev.tailor.core.policy;
+
+import dev.tailor.core.Experimental;
+import dev.tailor.core.model.SpeedupCurve;
+import dev.tailor.core.table.TableSource;
+import dev.tailor.core.table.TargetTable;
+import dev.tailor.core.table.ThresholdTable;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Progress-aware scheduling: the three published policies' decisions, each taken on a request's
+ * {@linkplain RequestView#projectedSequentialNanos() projection}, its total sequential time
+ * projected from the windows it has finished, blended with its prediction, instead of the one
+ * signal each paper had.
+ *
+ * <ul>
+ *   <li><b>Arrival, as TPC</b> (Jeon et al., ASPLOS'16, §3.1): the degree from the prediction and
+ *       the {@link TargetTable}'s target {@code E} for the load, the fewest threads whose speedup
+ *       brings the prediction within {@code E}. A request without a prediction starts sequentially.
+ *   <li><b>While it runs, more threads for a request projected to miss its target</b>, as
+ *       Few-to-Many adds threads as a request runs (Haque et al., ASPLOS'15, §4.2) and as TPC's
+ *       correction does (§3.2), but from the projection rather than from the time run so far: with
+ *       {@code L} the projection, {@code W} the work done and {@code t} the time run, the degree is
+ *       the smallest {@code i <= P} with {@code t + (L - W) / S_i <= E}, {@code S} the speedup
+ *       profile of the projection's group, or {@code P} if none is fast enough; raised only as far
+ *       as idle workers allow ({@code threads + idle}) and never lowered. So a request found long
+ *       after its first windows ramps up at once, instead of when its run time has passed the
+ *       target; one found short keeps its degree. Without a projection it is TPC's correction.
+ *   <li><b>Under a pileup, serialization of a projected giant</b>, as tail-control (Li et al.,
+ *       PPoPP'16, §3-4), but on the projection rather than the work done: when a {@link
+ *       ThresholdTable} is given, a request whose projection exceeds the threshold for the number
+ *       of requests in the system is serialized (degree 0). Tail-control recognises a large request
+ *       only once its work has passed the threshold; the projection recognises it after its first
+ *       claim of windows, which is the delay the clairvoyant version does not pay (§5.4). The mark
+ *       is not kept: the threshold is read for the load at every check and the projection is
+ *       refined at every claim, so a request serialized at a peak, or on a prediction its windows
+ *       then contradict, gets threads again when it is no longer hopeless.
+ * </ul>
+ *
+ * <p>The specification is {@code progress:TARGETS.json} or {@code
+ * progress:TARGETS.json+THRESHOLDS.json}: a TPC target table ({@code tables build tpc}) and,
+ * optionally, a tail-control threshold table ({@code tables build tc}); without one it never
+ * serializes. Both files are watched and swapped independently when rebuilt. The long flag counts
+ * from the target table's long threshold, as TPC's does. Free workers help first.
+ */
+@Experimental
+public final class ProgressPolicy implements Policy {
+
+  /** The policy's registered name. */
+  public static final String NAME = "progress";
+
+  private final PolicyTable<TargetTable> targets;
+  private final PolicyTable<ThresholdTable> thresholds;
+  private final String spec;
+
+  private ProgressPolicy(PolicyTable<TargetTable> targets, PolicyTable<ThresholdTable> thresholds) {
+    this.targets = targets;
+    this.thresholds = thresholds;
+    String t = targets.spec(NAME);
+    this.spec = thresholds == null ? t : t + "+" + thresholds.name();
+  }
+
+  /**
+   * The policy reading its targets from {@code targets} and, unless {@code thresholds} is null, its
+   * serialization thresholds from {@code thresholds}, fixed or watched. The caller keeps ownership
+   * of the sources: closing the policy does not close them.
+   */
+  public static ProgressPolicy of(
+      TableSource<TargetTable> targets, TableSource<ThresholdTable> thresholds) {
+    return new ProgressPolicy(
+        PolicyTable.of(targets), thresholds == null ? null : PolicyTable.of(thresholds));
+  }
+
+  /**
+   * The policy reading a target table file and, unless {@code thresholds} is null, a threshold
+   * table file, watching both for a new table until the policy is closed.
+   *
+   * @throws IllegalArgumentException if a file is missing or invalid, naming file, field and
+   *     problem
+   */
+  public static ProgressPolicy watching(Path targets, Path thresholds) {
+    PolicyTable<TargetTable> t = PolicyTable.watching(targets, TargetTable::read);
+    try {
+      return new ProgressPolicy(
+          t, thresholds == null ? null : PolicyTable.watching(thresholds, ThresholdTable::read));
+    } catch (RuntimeException e) {
+      t.close();
+      throw e;
+    }
+  }
+
+  /** The factory for {@code progress:TARGETS.json[+THRESHOLDS.json]}. */
+  static List<PolicyFactory> factories() {
+    return List.of(
+        new BuiltInFactory(
+            NAME,
+            NAME + ":TARGETS.json[+THRESHOLDS.json]",
+            "progress-aware: degree at arrival from the prediction as TPC, more threads for a"
+                + " request projected from its windows to miss its target, and a projected"
+                + " giant serialized past the threshold for the load",
+            ProgressPolicy::parse));
+  }
+
+  private static Policy parse(String args) {
+    if (args.isEmpty()) {
+      throw new IllegalArgumentException("expected the target table's file");
+    }
+    int plus = args.lastIndexOf('+');
+    if (plus < 0) {
+      return watching(Path.of(args), null);
+    }
+    String targets = args.substring(0, plus).trim();
+    String thresholds = args.substring(plus + 1).trim();
+    if (targets.isEmpty() || thresholds.isEmpty()) {
+      throw new IllegalArgumentException(
+          "expected two files around '+', the target table's and the threshold table's");
+    }
+    return watching(Path.of(targets), Path.of(thresholds));
+  }
+
+  /** The target table source, whose current table every decision reads. */
+  public TableSource<TargetTable> targets() {
+    return targets.source();
+  }
+
+  /** The threshold table source, or null when the policy never serializes. */
+  public TableSource<ThresholdTable> thresholds() {
+    return thresholds == null ? null : thresholds.source();
+  }
+
+  @Override
+  public Admission admit(RequestView request, SystemView system) {
+    TargetTable t = targets.current();
+    long target = t.targetNanos(t.inputs().loadMetric().read(system));
+    return Admission.start(t.degreeFor(request.predictedSequentialNanos(), target));
+  }
+
+  @Override
+  public int degree(RequestView request, SystemView system) {
+    long projected = request.projectedSequentialNanos();
+    if (thresholds != null
+        && projected != RequestView.UNKNOWN
+        && projected > thresholds.current().thresholdNanos(system.requestsInSystem())) {
+      return 0; // hopeless at this load: its threads serve the others better
+    }
+    int d = Math.max(1, request.degree());
+    TargetTable t = targets.current();
+    int p = t.inputs().maxDegree();
+    if (d >= p) {
+      return d;
+    }
+    long target = t.targetNanos(t.inputs().loadMetric().read(system));
+    int needed = needed(t, projected, request, target, p);
+    if (needed <= d) {
+      return d;
+    }
+    return Math.max(d, Math.min(needed, request.threads() + system.idleWorkers()));
+  }
+
+  /**
+   * The fewest threads that finish the request by its target at the pace its projection gives; with
+   * no projection, TPC's correction: {@code p} once it has run past its target, else one.
+   */
+  private static int needed(
+      TargetTable t, long projected, RequestView request, long target, int p) {
+    long elapsed = request.elapsedNanos();
+    if (projected == RequestView.UNKNOWN) {
+      return elapsed < target ? 1 : p;
+    }
+    double left = Math.max(0, projected - request.workNanos());
+    double slack = target - elapsed;
+    if (left <= slack) {
+      return 1;
+    }
+    if (slack <= 0) {
+      return p;
+    }
+    SpeedupCurve s = t.groups().curveFor(projected);
+    for (int i = 2; i < p; i++) {
+      if (left / s.at(i) <= slack) {
+        return i;
+      }
+    }
+    return p;
+  }
+
+  @Override
+  public long longThresholdNanos() {
+    return targets.current().longThresholdNanos();
+  }
+
+  @Override
+  public String spec() {
+    return spec;
+  }
+
+  /** Stops watching the table files this policy opened; the current tables keep serving. */
+  @Override
+  public void close() {
+    targets.close();
+    if (thresholds != null) {
+      thresholds.close();
+    }
+  }
+}
