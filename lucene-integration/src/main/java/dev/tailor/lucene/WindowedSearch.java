@@ -315,7 +315,8 @@ final class WindowedSearch<C extends Collector, T> {
      * each stretch of one leaf in a claim is scored in one call. A thread alone takes all that is
      * left once its pace says that is shorter than a helper's hand-off ({@link
      * GuidedClaims#takesTheRest}). One window at a time while the windows' times are being
-     * recorded, and all of them with no request to share them.
+     * recorded, and all of them with no request to share them. The request's own thread claims by
+     * {@link GuidedClaims#probingSize} when its policy watches progress.
      */
     private int claimSize(boolean helper) {
       int from = cursor.get();
@@ -333,6 +334,10 @@ final class WindowedSearch<C extends Collector, T> {
         return left;
       }
       PriorityClass priority = view.priorityClass();
+      if (!helper && ctx.probesProgress()) {
+        // Small, growing claims so that the projection is refined early; no run to a leaf's end.
+        return GuidedClaims.probingSize(left, sharers, false, priority, claimed);
+      }
       int end = from + GuidedClaims.size(left, sharers, helper, priority);
       int most = from + GuidedClaims.most(left, sharers, helper, priority);
       while (end < most && continuesLeaf(end)) {

@@ -312,6 +312,11 @@ final class Request<T> implements RequestView, RequestContext {
   }
 
   @Override
+  public boolean probesProgress() {
+    return scheduler.policy().watchesProgress();
+  }
+
+  @Override
   public boolean isCancelled() {
     return cancelled;
   }

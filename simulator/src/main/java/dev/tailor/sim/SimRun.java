@@ -152,7 +152,8 @@ final class SimRun {
             dispatcher.longThresholdNanos(config.longThresholdNanos()));
     SimRequest s =
         sim.units != null
-            ? new UnitRequest(id, arrival, r, sim.units[index], dispatcher.view(), told)
+            ? new UnitRequest(
+                id, arrival, r, sim.units[index], dispatcher.view(), told, sim.probesProgress)
             : new FluidRequest(id, arrival, r, sim.curves[index], dispatcher.view(), told);
     if (kinds != null) {
       PriorityClass c = kinds[(int) id];

@@ -173,6 +173,10 @@ public final class Simulator {
   final UnitWork[] units;
   final Policy policy;
   final boolean clairvoyant;
+
+  /** The policy watches progress: the own threads' claims start at one unit, as in the runtime. */
+  final boolean probesProgress;
+
   final Config config;
   final RequestGroups classes;
   Dispatcher.DecisionListener decisions;
@@ -204,6 +208,7 @@ public final class Simulator {
         c == null ? profile : profile.scaled(c.runScale()).withPredictions(profile.predictions());
     this.policy = policy;
     this.clairvoyant = policy.clairvoyant();
+    this.probesProgress = policy.watchesProgress();
     this.config = config;
     // Table 2's classes (Jeon et al., ASPLOS'16), scaled to this workload's times.
     this.classes =

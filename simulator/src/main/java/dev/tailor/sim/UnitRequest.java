@@ -43,6 +43,7 @@ final class UnitRequest extends SimRequest {
   private int helpers;
   private boolean done;
   private final WindowProgress progress = new WindowProgress();
+  private final boolean probing; // the own thread's claims start at one unit
 
   UnitRequest(
       long id,
@@ -50,9 +51,11 @@ final class UnitRequest extends SimRequest {
       DemandProfile.Request demand,
       UnitWork units,
       SystemView clock,
-      SimRequest.Told told) {
+      SimRequest.Told told,
+      boolean probing) {
     super(id, arrival, demand, clock, told);
     this.units = units;
+    this.probing = probing;
     progress.planned(units.units());
   }
 
@@ -155,16 +158,21 @@ final class UnitRequest extends SimRequest {
   }
 
   /**
-   * How many units a thread claims at {@code at}: as many as {@link GuidedClaims} says, or all that
+   * How many units a thread claims at {@code at}: as many as {@link GuidedClaims} says (for the own
+   * thread of a request whose progress is watched, {@link GuidedClaims#probingSize}), or all that
    * is left when the own thread is alone and its pace says they take less than a hand-off.
    */
   private int claimSize(boolean helper, long at) {
     int left = units.units() - nextUnit;
     int sharers = Math.max(threads, Math.max(1, degree));
-    int n =
-        !helper && sharers == 1 && GuidedClaims.takesTheRest(at - releasedAt, ownClaimed, left)
-            ? left
-            : GuidedClaims.size(left, sharers, helper, priorityClass());
+    int n;
+    if (!helper && sharers == 1 && GuidedClaims.takesTheRest(at - releasedAt, ownClaimed, left)) {
+      n = left;
+    } else if (!helper && probing) {
+      n = GuidedClaims.probingSize(left, sharers, false, priorityClass(), ownClaimed);
+    } else {
+      n = GuidedClaims.size(left, sharers, helper, priorityClass());
+    }
     if (!helper) {
       ownClaimed += n;
     }

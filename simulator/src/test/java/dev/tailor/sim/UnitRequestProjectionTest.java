@@ -76,7 +76,7 @@ class UnitRequestProjectionTest {
             new double[0],
             new DemandProfile.Features("test", 1, new long[0], 0));
     SimRequest.Told told = new SimRequest.Told(predictedNanos, false, Long.MAX_VALUE);
-    return new UnitRequest(0, 0, demand, demand.unitWork(), clock, told);
+    return new UnitRequest(0, 0, demand, demand.unitWork(), clock, told, false);
   }
 
   /**

@@ -51,6 +51,18 @@ public final class GuidedClaims {
   }
 
   /**
+   * The units to claim, for a thread that has already claimed {@code claimed} of them, when the
+   * request's progress is to show early ({@link dev.tailor.core.policy.Policy#watchesProgress()}):
+   * {@link #size(int, int, boolean, PriorityClass)}, but never more than the thread has claimed so
+   * far, at least one. A thread alone on 16 units claims 1, 1, 2, 4, 4, 2, 1, 1 instead of 8, 4, 2,
+   * 1, 1: its pace is known after its first unit, and refined at every doubling.
+   */
+  public static int probingSize(
+      int left, int sharers, boolean helper, PriorityClass priority, int claimed) {
+    return Math.min(size(left, sharers, helper, priority), Math.max(1, claimed));
+  }
+
+  /**
    * The units to claim.
    *
    * @param left the units no thread has claimed yet

@@ -34,6 +34,11 @@ abstract class ForwardingPolicy implements Policy {
   }
 
   @Override
+  public boolean watchesProgress() {
+    return policy.watchesProgress();
+  }
+
+  @Override
   public long longThresholdNanos() {
     return policy.longThresholdNanos();
   }

@@ -17,16 +17,20 @@ import java.util.List;
  * <ul>
  *   <li><b>Arrival, as TPC</b> (Jeon et al., ASPLOS'16, §3.1): the degree from the prediction and
  *       the {@link TargetTable}'s target {@code E} for the load, the fewest threads whose speedup
- *       brings the prediction within {@code E}. A request without a prediction starts sequentially.
+ *       brings the prediction within {@code E}. A request without a prediction is admitted as one
+ *       predicted at the table's long threshold: possibly long, as steal-first treats every request
+ *       (TPC starts it sequentially, which under load leaves the free workers nothing to help, so
+ *       they admit more requests and every request gets fewer threads).
  *   <li><b>While it runs, more threads for a request projected to miss its target</b>, as
  *       Few-to-Many adds threads as a request runs (Haque et al., ASPLOS'15, §4.2) and as TPC's
  *       correction does (§3.2), but from the projection rather than from the time run so far: with
  *       {@code L} the projection, {@code W} the work done and {@code t} the time run, the degree is
  *       the smallest {@code i <= P} with {@code t + (L - W) / S_i <= E}, {@code S} the speedup
- *       profile of the projection's group, or {@code P} if none is fast enough; raised only as far
- *       as idle workers allow ({@code threads + idle}) and never lowered. So a request found long
- *       after its first windows ramps up at once, instead of when its run time has passed the
- *       target; one found short keeps its degree. Without a projection it is TPC's correction.
+ *       profile of the projection's group, or {@code P} if none is fast enough, never lowered; free
+ *       workers join as they come free (TPC's correction grants only the workers idle at the
+ *       moment, so a request found long under load gets few). So a request found long after its
+ *       first windows ramps up at once, instead of when its run time has passed the target; one
+ *       found short keeps its degree. Without a projection it is TPC's correction.
  *   <li><b>Under a pileup, serialization of a projected giant</b>, as tail-control (Li et al.,
  *       PPoPP'16, §3-4), but on the projection rather than the work done: when a {@link
  *       ThresholdTable} is given, a request whose projection exceeds the threshold for the number
@@ -133,7 +137,11 @@ public final class ProgressPolicy implements Policy {
   public Admission admit(RequestView request, SystemView system) {
     TargetTable t = targets.current();
     long target = t.targetNanos(t.inputs().loadMetric().read(system));
-    return Admission.start(t.degreeFor(request.predictedSequentialNanos(), target));
+    long predicted = request.predictedSequentialNanos();
+    // Unknown counts as possibly long, as steal-first treats every request: starting it alone
+    // would leave free workers nothing to help, so they would admit more requests instead.
+    long expected = predicted == RequestView.UNKNOWN ? t.longThresholdNanos() : predicted;
+    return Admission.start(t.degreeFor(expected, target));
   }
 
   @Override
@@ -151,11 +159,7 @@ public final class ProgressPolicy implements Policy {
       return d;
     }
     long target = t.targetNanos(t.inputs().loadMetric().read(system));
-    int needed = needed(t, projected, request, target, p);
-    if (needed <= d) {
-      return d;
-    }
-    return Math.max(d, Math.min(needed, request.threads() + system.idleWorkers()));
+    return Math.max(d, needed(t, projected, request, target, p));
   }
 
   /**
@@ -183,6 +187,12 @@ public final class ProgressPolicy implements Policy {
       }
     }
     return p;
+  }
+
+  /** It decides from the projection: claims start at one window. */
+  @Override
+  public boolean watchesProgress() {
+    return true;
   }
 
   @Override

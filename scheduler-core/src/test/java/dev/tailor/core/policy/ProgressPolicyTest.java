@@ -43,10 +43,16 @@ class ProgressPolicyTest {
   }
 
   @Test
-  void atArrivalItGivesTheDegreeTpcGives() {
+  void atArrivalItGivesTheDegreeTpcGivesAndWithoutAPredictionALongRequestsDegree() {
     Policy progress = policy(true);
     Policy tpc = TpcPolicy.of(TpcPolicy.Variant.TPC, TableSource.fixed(TpcPolicyTest.table()));
-    for (long predictedMs : new long[] {-1, 10, 29, 60, 100, 400}) {
+    request.predicted = RequestView.UNKNOWN;
+    assertEquals(Admission.start(4), progress.admit(request, system), "80 ms > E = 20 at every i");
+    system.longThreads = 2;
+    assertEquals(Admission.start(2), progress.admit(request, system), "E = 50: 80 / 1.9 = 42.1");
+    system.longThreads = 4;
+    assertEquals(Admission.start(1), progress.admit(request, system), "E = 100 ms: alone");
+    for (long predictedMs : new long[] {10, 29, 60, 100, 400}) {
       for (int longThreads : new int[] {0, 2, 3, 4, 9}) {
         request.predicted = predictedMs < 0 ? RequestView.UNKNOWN : predictedMs * MS;
         system.longThreads = longThreads;
@@ -71,8 +77,8 @@ class ProgressPolicyTest {
     assertEquals(1, tpc.degree(request, system), "TPC waits until it has run past 20 ms");
     running(2, 40);
     assertEquals(4, progress.degree(request, system), "38 / 2.0 = 19 > 18: P");
-    system.busy = 7;
-    assertEquals(2, progress.degree(request, system), "one idle worker: 1 thread + 1");
+    system.busy = 8;
+    assertEquals(4, progress.degree(request, system), "granted now, helped as workers come free");
     system.busy = 0;
     running(2, 12);
     request.degree = 3;
@@ -83,17 +89,19 @@ class ProgressPolicyTest {
   }
 
   @Test
-  void withoutAProjectionItCorrectsAsTpcDoes() {
+  void withoutAProjectionItCorrectsOnceARequestRunsPastItsTargetAsTpcDoes() {
     Policy progress = policy(false);
     Policy tpc = TpcPolicy.of(TpcPolicy.Variant.TPC, TableSource.fixed(TpcPolicyTest.table()));
     system.budget = 8;
     system.busy = 6;
-    for (long ranMs : new long[] {5, 19, 20, 25, 90}) {
+    for (long ranMs : new long[] {5, 19}) {
       running(ranMs, -1);
+      assertEquals(1, progress.degree(request, system), ranMs + " ms");
       assertEquals(tpc.degree(request, system), progress.degree(request, system), ranMs + " ms");
     }
     running(25, -1);
-    assertEquals(3, progress.degree(request, system), "past the target: 1 thread + 2 idle");
+    assertEquals(4, progress.degree(request, system), "past the target: P");
+    assertEquals(3, tpc.degree(request, system), "where TPC grants 1 thread + 2 idle");
   }
 
   @Test
