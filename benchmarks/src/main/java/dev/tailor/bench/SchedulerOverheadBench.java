@@ -142,10 +142,10 @@ public final class SchedulerOverheadBench {
     double reported = claim.score() - noReport.score();
     double read = claimAndRead.score() - noReport.score();
     out.printf(
-        "%n  projection (a claim of windows on a running request, same run): %.0f ns reporting it,"
-            + " %.0f ns reporting it and reading the projection, %.0f ns neither%n  goal: at most"
-            + " %.0f ns more per claim%n  measured: %+.0f ns a claim -> %s; %+.0f ns with a"
-            + " policy's read -> %s%n",
+        "%n  projection, per claim of windows on a running request (same run): %.0f ns"
+            + " reporting it, %.0f ns reporting it and reading the projection, %.0f ns neither%n"
+            + "  goal: at most %.0f ns more per claim%n  measured: %+.0f ns a claim -> %s;"
+            + " %+.0f ns with a policy's read -> %s%n",
         claim.score(),
         claimAndRead.score(),
         noReport.score(),

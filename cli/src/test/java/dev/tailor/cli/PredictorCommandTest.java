@@ -109,16 +109,7 @@ class PredictorCommandTest {
     profile(requests).write(profile);
     Path again = tmp.resolve("again.json");
     profile(requests).write(again); // measured alike: nothing is left to noise
-    assertEquals(
-        0,
-        cli.run(
-            "predictor",
-            "projection",
-            "--profile",
-            profile.toString(),
-            "--second-profile",
-            again.toString()),
-        cli.err());
+    assertEquals(0, projection(profile, again), cli.err());
     assertTrue(
         cli.out()
             .contains(
@@ -128,15 +119,7 @@ class PredictorCommandTest {
 
     Path fewer = tmp.resolve("fewer.json");
     profile(requests.subList(0, 19)).write(fewer);
-    assertNotEquals(
-        0,
-        cli.run(
-            "predictor",
-            "projection",
-            "--profile",
-            profile.toString(),
-            "--second-profile",
-            fewer.toString()));
+    assertNotEquals(0, projection(profile, fewer));
     assertTrue(
         cli.err().contains(fewer + ": has no request with id q19, which the first profile has"),
         cli.err());
@@ -161,6 +144,16 @@ class PredictorCommandTest {
     assertTrue(
         cli.err().contains(profile + ": requests[0].unitNanos: request q0 has one unit"),
         cli.err());
+  }
+
+  private int projection(Path profile, Path secondProfile) {
+    return cli.run(
+        "predictor",
+        "projection",
+        "--profile",
+        profile.toString(),
+        "--second-profile",
+        secondProfile.toString());
   }
 
   private static DemandProfile.Request request(String id, long window) {
