@@ -19,9 +19,11 @@ import java.util.concurrent.locks.LockSupport;
  * {@code bench scheduler-overhead}: the Scheduler's cost per trivial request against a
  * ThreadPoolExecutor; the added cost of going parallel, with idle threads spinning before they park
  * ({@link Scheduler.Builder#spinBeforePark}, by default) and without; and what the spinning costs
- * in processor time, idle and under a light load. The first two come from the JMH benchmarks {@code
- * SchedulerOverheadBenchmark} and {@code HelperUnitBenchmark} run together in one JMH run; the
- * processor time is measured in this process afterwards.
+ * in processor time, idle and under a light load; and what the latency breakdown adds to a request
+ * and the projection to a claim of windows. All but the processor time come from the JMH benchmarks
+ * {@code SchedulerOverheadBenchmark}, {@code HelperUnitBenchmark}, {@code BreakdownCostBenchmark}
+ * and {@code ProjectionCostBenchmark}, run together in one JMH run; the processor time is measured
+ * in this process afterwards.
  */
 public final class SchedulerOverheadBench {
 
@@ -47,16 +49,20 @@ public final class SchedulerOverheadBench {
   public static final String NAME = "scheduler-overhead";
 
   private static final String PATTERN =
-      "SchedulerOverheadBenchmark|HelperUnitBenchmark|BreakdownCostBenchmark";
+      "SchedulerOverheadBenchmark|HelperUnitBenchmark|BreakdownCostBenchmark"
+          + "|ProjectionCostBenchmark";
 
   /** The most the latency breakdown may add to a request, nanoseconds. */
   static final double BREAKDOWN_NANOS_GOAL = 200;
 
+  /** The most the projection may add to a claim of windows, nanoseconds. */
+  static final double PROJECTION_NANOS_GOAL = 100;
+
   private SchedulerOverheadBench() {}
 
   /**
-   * Runs both JMH benchmarks through {@code jmh} and prints the per-request and per-unit figures,
-   * then measures and prints the processor time of idle and lightly loaded schedulers.
+   * Runs the JMH benchmarks through {@code jmh} and prints their figures, then measures and prints
+   * the processor time of idle and lightly loaded schedulers.
    *
    * @throws IOException if JMH fails or its results lack a benchmark
    */
@@ -130,6 +136,24 @@ public final class SchedulerOverheadBench {
         BREAKDOWN_NANOS_GOAL,
         breakdown,
         breakdown <= BREAKDOWN_NANOS_GOAL ? "met" : "NOT met");
+    JmhLauncher.Score noReport = get(s, "noReport");
+    JmhLauncher.Score claim = get(s, "claim");
+    JmhLauncher.Score claimAndRead = get(s, "claimAndRead");
+    double reported = claim.score() - noReport.score();
+    double read = claimAndRead.score() - noReport.score();
+    out.printf(
+        "%n  projection, per claim of windows on a running request (same run): %.0f ns"
+            + " reporting it, %.0f ns reporting it and reading the projection, %.0f ns neither%n"
+            + "  goal: at most %.0f ns more per claim%n  measured: %+.0f ns a claim -> %s;"
+            + " %+.0f ns with a policy's read -> %s%n",
+        claim.score(),
+        claimAndRead.score(),
+        noReport.score(),
+        PROJECTION_NANOS_GOAL,
+        reported,
+        reported <= PROJECTION_NANOS_GOAL ? "met" : "NOT met",
+        read,
+        read <= PROJECTION_NANOS_GOAL ? "met" : "NOT met");
     out.printf(
         "%n  added cost of going parallel, against inline with the same spin (fixed per request;"
             + " per unit, the slope from N = %d to %d)%n",

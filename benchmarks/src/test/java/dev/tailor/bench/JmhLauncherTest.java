@@ -79,6 +79,9 @@ class JmhLauncherTest {
     s.put("joined[units=512][spinMicros=default]", score(52000));
     s.put("withoutBreakdown", score(30));
     s.put("withBreakdown", score(75));
+    s.put("noReport", score(1));
+    s.put("claim", score(31));
+    s.put("claimAndRead", score(121));
     StringWriter out = new StringWriter();
     SchedulerOverheadBench.print(s, 2, new PrintWriter(out, true));
     String report = out.toString();
@@ -92,6 +95,12 @@ class JmhLauncherTest {
     assertTrue(
         report.contains("measured: released +12000 ns -> NOT met; joined +2000 ns -> met"), report);
     assertTrue(report.contains("measured: +45 ns -> met"), report); // the breakdown's cost
+    assertTrue(
+        report.contains("31 ns reporting it, 121 ns reporting it and reading the projection, 1 ns"),
+        report);
+    assertTrue(
+        report.contains("measured: +30 ns a claim -> met; +120 ns with a policy's read -> NOT met"),
+        report);
   }
 
   @Test

@@ -3,6 +3,7 @@ package dev.tailor.cli;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.predictor.Metrics;
 import dev.tailor.predictor.ModelReport;
+import dev.tailor.predictor.NoiseBound;
 import dev.tailor.predictor.PredictorModel;
 import dev.tailor.predictor.ProfileData;
 import dev.tailor.predictor.ProjectionReport;
@@ -264,7 +265,7 @@ final class PredictorCommand extends GroupCommand {
       description = {
         "Score the projection of each request's sequential time from its first windows (1/16,"
             + " 1/8, 1/4 of them) beside the arrival model's: recall and precision of the slowest"
-            + " 5% and the relative L1 error (docs/results/projection.md).",
+            + " 5%% and the relative L1 error (docs/results/projection.md).",
         "The arrival model, also the projection's prior, is --model's prediction, else the"
             + " profile's attached predictions, else the profile's median sequential time."
       })
@@ -281,11 +282,20 @@ final class PredictorCommand extends GroupCommand {
     @Option(names = "--model", paramLabel = "FILE", description = "A model to predict with.")
     Path model;
 
+    @Option(
+        names = "--second-profile",
+        paramLabel = "FILE",
+        description =
+            "A second profile of the same trace on the same index, to print the noise bound: how"
+                + " well its measured times find the slowest 5%%.")
+    Path secondProfile;
+
     @picocli.CommandLine.Mixin Sources sources;
 
     @Override
     public Integer call() throws IOException {
       PrintWriter out = spec.commandLine().getOut();
+      DemandProfile second = secondProfile == null ? null : DemandProfile.read(secondProfile);
       DemandProfile p;
       long[] predicted = null;
       String arrival = null;
@@ -312,7 +322,18 @@ final class PredictorCommand extends GroupCommand {
       } catch (IllegalArgumentException e) {
         throw new ParameterException(spec.commandLine(), profile + ": " + e.getMessage());
       }
+      NoiseBound noise = null;
+      if (second != null) {
+        try {
+          noise = NoiseBound.of(p, second);
+        } catch (IllegalArgumentException e) {
+          throw new ParameterException(spec.commandLine(), secondProfile + ": " + e.getMessage());
+        }
+      }
       ProjectionReport.print(r, profile.getFileName().toString(), out);
+      if (noise != null) {
+        ProjectionReport.printNoiseBound(noise, secondProfile.getFileName().toString(), out);
+      }
       out.flush();
       return 0;
     }

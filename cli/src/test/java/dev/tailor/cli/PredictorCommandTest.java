@@ -1,6 +1,7 @@
 package dev.tailor.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -95,6 +96,36 @@ class PredictorCommandTest {
   }
 
   @Test
+  void projectionWithASecondProfilePrintsTheNoiseBoundOrNamesTheFirstMissingRequest()
+      throws IOException {
+    assertEquals(0, cli.run("predictor", "projection", "--help"));
+    assertTrue(cli.out().contains("--second-profile=FILE"), cli.out());
+    assertFalse(cli.out().contains("5%%"), cli.out()); // picocli formats descriptions
+    List<DemandProfile.Request> requests = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      requests.add(request("q" + i, i == 7 ? 10_000 : 1_000));
+    }
+    Path profile = tmp.resolve("p.json");
+    profile(requests).write(profile);
+    Path again = tmp.resolve("again.json");
+    profile(requests).write(again); // measured alike: nothing is left to noise
+    assertEquals(0, projection(profile, again), cli.err());
+    assertTrue(
+        cli.out()
+            .contains(
+                "  noise    1.00 (1/1)    1.00 (1/1)    0.000       noise bound: again.json's"
+                    + " measured times, flagged at its own slowest 5% (>= 0.040 ms)\n"),
+        cli.out());
+
+    Path fewer = tmp.resolve("fewer.json");
+    profile(requests.subList(0, 19)).write(fewer);
+    assertNotEquals(0, projection(profile, fewer));
+    assertTrue(
+        cli.err().contains(fewer + ": has no request with id q19, which the first profile has"),
+        cli.err());
+  }
+
+  @Test
   void projectionOfAProfileOfOneUnitPerRequestNamesTheRequest() throws IOException {
     Path profile = tmp.resolve("p.json");
     profile(
@@ -113,6 +144,16 @@ class PredictorCommandTest {
     assertTrue(
         cli.err().contains(profile + ": requests[0].unitNanos: request q0 has one unit"),
         cli.err());
+  }
+
+  private int projection(Path profile, Path secondProfile) {
+    return cli.run(
+        "predictor",
+        "projection",
+        "--profile",
+        profile.toString(),
+        "--second-profile",
+        secondProfile.toString());
   }
 
   private static DemandProfile.Request request(String id, long window) {

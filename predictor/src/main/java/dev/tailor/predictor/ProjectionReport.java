@@ -27,6 +27,9 @@ import java.util.Locale;
  * its projected (or predicted) time is at or above that same threshold. Recall is flagged slow
  * requests over slow ones, precision flagged slow requests over flagged ones. The error is the
  * relative L1, mean |projected - measured| over mean measured.
+ *
+ * <p>Given a second profile of the same requests, {@link #printNoiseBound} ends the table with the
+ * {@link NoiseBound}: what measurement noise leaves within any projection's reach.
  */
 public final class ProjectionReport {
 
@@ -200,21 +203,41 @@ public final class ProjectionReport {
     }
   }
 
+  /**
+   * Prints the noise bound as one more row of the table {@link #print} ends with: how well the
+   * measured times of {@code secondName}, a second profile of the same requests, find the slowest
+   * 5%, the best any projection could do.
+   */
+  public static void printNoiseBound(NoiseBound noise, String secondName, PrintWriter out) {
+    out.printf(
+        Locale.ROOT,
+        "  %-9s%snoise bound: %s's measured times, flagged at its own slowest 5%% (>= %.3f ms)%n",
+        "noise",
+        columns(noise.flaggedSlow(), noise.slow(), noise.flagged(), noise.relativeL1()),
+        secondName,
+        noise.secondThresholdNanos() / 1e6);
+  }
+
   private static final String HEADER =
       String.format(Locale.ROOT, "%-14s%-14s%-12s", "recall", "precision", "L1");
 
   private static String columns(Score s) {
     Metrics m = s.metrics();
+    return columns(m.truePositives(), m.actualLong(), m.predictedLong(), s.relativeL1());
+  }
+
+  private static String columns(int flaggedSlow, int slow, int flagged, double relativeL1) {
     return String.format(
         Locale.ROOT,
         "%-14s%-14s%-12.3f",
-        ratio(m.recall(), m.truePositives(), m.actualLong()),
-        ratio(m.precision(), m.truePositives(), m.predictedLong()),
-        s.relativeL1());
+        ratio(flaggedSlow, slow),
+        ratio(flaggedSlow, flagged),
+        relativeL1);
   }
 
-  private static String ratio(double value, int part, int whole) {
-    String v = Double.isNaN(value) ? "-" : String.format(Locale.ROOT, "%.2f", value);
+  /** A share with its counts, "0.50 (1/2)"; "-" for the share of none. */
+  private static String ratio(int part, int whole) {
+    String v = whole == 0 ? "-" : String.format(Locale.ROOT, "%.2f", (double) part / whole);
     return v + " (" + part + "/" + whole + ")";
   }
 }
