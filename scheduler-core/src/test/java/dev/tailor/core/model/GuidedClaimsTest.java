@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.policy.PriorityClass;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class GuidedClaimsTest {
@@ -44,6 +46,19 @@ class GuidedClaimsTest {
         assertTrue(claims <= units);
       }
     }
+  }
+
+  @Test
+  void whileProgressIsWatchedAClaimIsAtMostWhatTheThreadHasClaimedSoFar() {
+    List<Integer> claims = new ArrayList<>();
+    int claimed = 0;
+    for (int left = 16; left > 0; left -= claims.get(claims.size() - 1)) {
+      claims.add(GuidedClaims.probingSize(left, 1, false, TOP, claimed));
+      claimed += claims.get(claims.size() - 1);
+    }
+    assertEquals(List.of(1, 1, 2, 4, 4, 2, 1, 1), claims, "alone on 16 units");
+    assertEquals(2, GuidedClaims.probingSize(16, 4, false, TOP, 8), "never above the guided size");
+    assertEquals(0, GuidedClaims.probingSize(0, 1, false, TOP, 5), "nothing left");
   }
 
   @Test
