@@ -13,9 +13,21 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class ChaosPolicy implements Policy {
   private final int maxDegree;
+  private final boolean watchesProgress;
 
   ChaosPolicy(int maxDegree) {
+    this(maxDegree, false);
+  }
+
+  /** With {@code watchesProgress}, the searches claim their windows as for a progress policy. */
+  ChaosPolicy(int maxDegree, boolean watchesProgress) {
     this.maxDegree = maxDegree;
+    this.watchesProgress = watchesProgress;
+  }
+
+  @Override
+  public boolean watchesProgress() {
+    return watchesProgress;
   }
 
   @Override
@@ -37,6 +49,6 @@ final class ChaosPolicy implements Policy {
 
   @Override
   public String spec() {
-    return "chaos:" + maxDegree;
+    return (watchesProgress ? "chaos-probing:" : "chaos:") + maxDegree;
   }
 }

@@ -38,9 +38,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The drop-in returns exactly what a plain {@link IndexSearcher} returns: top-10 doc ids and
  * scores, exact total hits, a sorted search and a count, for over a thousand queries of every type
- * on a multi-segment index cut into intra-segment partitions, under seven policies (seq, fixed:2,
- * fixed:4, rampup, adaptive, wq-linear and a chaos policy that changes degrees at random), on
- * callers' threads and on the pool, with degrees changing in the middle of queries.
+ * on a multi-segment index cut into intra-segment partitions, under eight policies (seq, fixed:2,
+ * fixed:4, rampup, adaptive, wq-linear and a chaos policy that changes degrees at random, with the
+ * claims of a policy that watches progress and without), on callers' threads and on the pool, with
+ * degrees changing in the middle of queries.
  */
 class ResultEqualityTest {
 
@@ -95,9 +96,21 @@ class ResultEqualityTest {
 
   @ParameterizedTest
   @ValueSource(
-      strings = {"seq", "fixed:2", "fixed:4", "rampup:50us,4", "adaptive", "wq-linear:4", "chaos"})
+      strings = {
+        "seq",
+        "fixed:2",
+        "fixed:4",
+        "rampup:50us,4",
+        "adaptive",
+        "wq-linear:4",
+        "chaos",
+        "chaos-probing"
+      })
   void everyQueryGivesPlainLuceneResults(String spec) throws Exception {
-    Policy policy = spec.equals("chaos") ? new ChaosPolicy(4) : PolicyRegistry.of(spec);
+    Policy policy =
+        spec.startsWith("chaos")
+            ? new ChaosPolicy(4, spec.equals("chaos-probing"))
+            : PolicyRegistry.of(spec);
     AtomicInteger parallel = new AtomicInteger();
     try (Scheduler scheduler =
         Scheduler.builder()
