@@ -228,12 +228,16 @@ final class DemoCommand implements Callable<Integer> {
     if (wanted("fm", "fm-wc")) {
       policies.addAll(tables.fewToMany(spread));
     }
-    DemoTables.Tpc tpc = wanted("pred", "tp", "tpc", "tpc-oracle") ? tables.tpc() : null;
+    DemoTables.Tpc tpc =
+        wanted("pred", "tp", "tpc", "tpc-oracle", "progress") ? tables.tpc() : null;
     if (tpc != null) {
       policies.addAll(tpc.policies());
     }
     if (wanted("steal-first", "admit-first", "tc", "tc-oracle")) {
       policies.addAll(tables.tailControl(targetNanos));
+    }
+    if (wanted("progress")) {
+      policies.add(tables.progress(tpc, targetNanos));
     }
     policies.removeIf(p -> !wanted(p.replaceAll(":.*", "")));
     if (policies.isEmpty()) {

@@ -92,7 +92,7 @@ final class DemoTables {
    * @param model the predictor's model file
    * @param predicted the profile with the predictions attached
    */
-  record Tpc(List<String> policies, Path model, Path predicted) {}
+  record Tpc(List<String> policies, Path model, Path predicted, Path table) {}
 
   /**
    * TPC's pipeline on the profile, each step skipped when its output is newer than its input: a
@@ -130,7 +130,8 @@ final class DemoTables {
             "tpc:" + table,
             "tpc-oracle:" + table),
         model,
-        predicted);
+        predicted,
+        table);
   }
 
   /**
@@ -140,6 +141,23 @@ final class DemoTables {
    * than the profile.
    */
   List<String> tailControl(long targetNanos) throws IOException {
+    String tables = thresholds(targetNanos);
+    return List.of("steal-first", "admit-first", "tc:" + tables, "tc-oracle:" + tables);
+  }
+
+  /**
+   * The progress-aware policy on TPC's target table and tail-control's threshold tables, both built
+   * as for those policies: {@code progress:TARGETS.json+THRESHOLDS-{rps}.json}.
+   */
+  String progress(Tpc tpc, long targetNanos) throws IOException {
+    return "progress:" + tpc.table() + "+" + thresholds(targetNanos);
+  }
+
+  /**
+   * Builds a threshold table for each load of the sweep at {@code targetNanos}, each rebuilt when
+   * older than the profile, and returns their file pattern, {@code ...-{rps}.json}.
+   */
+  private String thresholds(long targetNanos) throws IOException {
     String prefix = base + ".tc-" + Durations.format(targetNanos) + "-";
     for (double load : loads) {
       Path table = profile.resolveSibling(prefix + Sweep.atLoad(Sweep.LOAD, load) + ".json");
@@ -149,8 +167,7 @@ final class DemoTables {
             profile, cores, Sweep.atLoad(Sweep.LOAD, load), Durations.format(targetNanos), table);
       }
     }
-    String tables = profile.resolveSibling(prefix + Sweep.LOAD + ".json").toString();
-    return List.of("steal-first", "admit-first", "tc:" + tables, "tc-oracle:" + tables);
+    return profile.resolveSibling(prefix + Sweep.LOAD + ".json").toString();
   }
 
   /**
