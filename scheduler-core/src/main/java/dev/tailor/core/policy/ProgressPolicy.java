@@ -30,7 +30,8 @@ import java.util.List;
  *       workers join as they come free (TPC's correction grants only the workers idle at the
  *       moment, so a request found long under load gets few). So a request found long after its
  *       first windows ramps up at once, instead of when its run time has passed the target; one
- *       found short keeps its degree. Without a projection it is TPC's correction.
+ *       found short keeps its degree. Without a projection (no prediction and no window finished
+ *       yet) it gives {@code P} once the request has run past its target, as TPC's correction does.
  *   <li><b>Under a pileup, serialization of a projected giant</b>, as tail-control (Li et al.,
  *       PPoPP'16, §3-4), but on the projection rather than the work done: when a {@link
  *       ThresholdTable} is given, a request whose projection exceeds the threshold for the number
