@@ -197,11 +197,24 @@ final class TablesBuildTpcCommand implements Callable<Integer> {
 
   @Mixin CalibrationOption calibration;
 
+  @Option(
+      names = "--for",
+      paramLabel = "POLICY",
+      defaultValue = "tpc",
+      description = "The policy the search simulates, which will read the table: tpc or progress.")
+  String reader;
+
   @Override
   public Integer call() throws IOException {
     PrintWriter err = spec.commandLine().getErr();
     DemandProfile demand = DemandProfile.read(profile);
     TpcTableBuilder builder = new TpcTableBuilder(options(), calibration.load(demand, err));
+    if (reader.equals("progress")) {
+      builder = builder.forProgress();
+    } else if (!reader.equals("tpc")) {
+      throw new ParameterException(
+          spec.commandLine(), "--for: expected tpc or progress, got '" + reader + "'");
+    }
     if (syntheticError != null) {
       try {
         demand = SyntheticPredictions.attach(demand, syntheticError, 1);

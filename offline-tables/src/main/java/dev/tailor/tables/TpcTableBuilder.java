@@ -2,6 +2,8 @@ package dev.tailor.tables;
 
 import dev.tailor.core.metrics.RequestGroups;
 import dev.tailor.core.model.SpeedupCurve;
+import dev.tailor.core.policy.Policy;
+import dev.tailor.core.policy.ProgressPolicy;
 import dev.tailor.core.policy.TpcPolicy;
 import dev.tailor.core.table.TableSource;
 import dev.tailor.core.table.TargetTable;
@@ -153,6 +155,7 @@ public final class TpcTableBuilder {
 
   private final Options options;
   private final Calibration calibration;
+  private final boolean forProgress;
 
   /** A builder with these options, simulating nothing beyond the profile. */
   public TpcTableBuilder(Options options) {
@@ -164,8 +167,24 @@ public final class TpcTableBuilder {
    * says a served one costs beyond its profiled time (null for nothing).
    */
   public TpcTableBuilder(Options options, Calibration calibration) {
+    this(options, calibration, false);
+  }
+
+  private TpcTableBuilder(Options options, Calibration calibration, boolean forProgress) {
     this.options = options;
     this.calibration = calibration;
+    this.forProgress = forProgress;
+  }
+
+  /**
+   * The same builder, but the table is searched for the progress-aware policy ({@link
+   * ProgressPolicy}, without serialization) rather than for TPC: MeasureTail simulates the policy
+   * that will read the table, and the two spend a target differently (TPC grants a late request
+   * only the workers idle at the moment; the progress-aware policy grants a request projected late
+   * the whole degree it needs), so a target that suits one does not suit the other.
+   */
+  public TpcTableBuilder forProgress() {
+    return new TpcTableBuilder(options, calibration, true);
   }
 
   /**
@@ -303,7 +322,8 @@ public final class TpcTableBuilder {
             List.of(),
             options.model(),
             calibration);
-    try (TpcPolicy policy = TpcPolicy.of(options.variant(), source)) {
+    try (Policy policy =
+        forProgress ? ProgressPolicy.of(source, null) : TpcPolicy.of(options.variant(), source)) {
       return new Simulator(profile, policy, config).run(point, "tpc-build");
     }
   }

@@ -147,6 +147,19 @@ class TpcTableBuilderTest {
   }
 
   @Test
+  void aTableForTheProgressAwarePolicyIsSearchedByThatPolicy() {
+    TpcTableBuilder forProgress =
+        new TpcTableBuilder(options(TpcPolicy.Variant.TPC_ORACLE, 2)).forProgress();
+    TargetTable t = forProgress.build(profile, SOURCES);
+    assertTrue(t.search().finalTailNanos() <= t.search().initialTailNanos());
+    assertEquals(
+        t.search().finalTailNanos(),
+        forProgress.weightedTail(t, profile),
+        1e-6,
+        "the search's tail is the progress-aware policy's on the table");
+  }
+
+  @Test
   void tpcNeedsThePredictionsOnTheProfile() {
     TpcTableBuilder builder = new TpcTableBuilder(options(TpcPolicy.Variant.TPC, 1));
     IllegalArgumentException e =
