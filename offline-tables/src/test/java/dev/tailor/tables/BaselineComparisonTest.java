@@ -1,0 +1,57 @@
+package dev.tailor.tables;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tailor.measure.DemandProfile;
+import dev.tailor.sim.model.ParametricProfile;
+import dev.tailor.sim.model.SyntheticPredictions;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class BaselineComparisonTest {
+
+  private final DemandProfile profile = ParametricProfile.generate(400, 8, 7);
+
+  @Test
+  void theHalvesSplitEveryRequestOnce() {
+    DemandProfile[] halves = BaselineComparison.split(profile, 9);
+    assertEquals(200, halves[0].requests().size());
+    assertEquals(200, halves[1].requests().size());
+    Set<DemandProfile.Request> seen = new HashSet<>(halves[0].requests());
+    seen.addAll(halves[1].requests());
+    assertEquals(new HashSet<>(profile.requests()), seen);
+    assertNull(halves[0].predictions());
+    assertNotEquals(
+        halves[0].requests(),
+        BaselineComparison.split(profile, 10)[0].requests(),
+        "another seed, another split");
+  }
+
+  @Test
+  void eachHalfKeepsItsRequestsPredictions() {
+    DemandProfile predicted = SyntheticPredictions.attach(profile, 0.5, 3);
+    List<DemandProfile.Request> all = predicted.requests();
+    for (DemandProfile half : BaselineComparison.split(predicted, 9)) {
+      for (int i = 0; i < half.requests().size(); i++) {
+        int at = all.indexOf(half.requests().get(i));
+        assertEquals(predicted.predictedNanos(at), half.predictedNanos(i));
+      }
+      assertEquals(predicted.predictions().method(), half.predictions().method());
+    }
+  }
+
+  @Test
+  void ratiosCompareByTheWorstThenTheMean() {
+    double[] a = {1.0, 1.2};
+    double[] b = {1.1, 1.2};
+    double[] saturated = {0.5, Double.POSITIVE_INFINITY};
+    assertTrue(BaselineComparison.better(a, b), "equal worst, lower mean");
+    assertTrue(BaselineComparison.better(b, saturated));
+    assertTrue(BaselineComparison.describe("x", saturated).contains("worst sat."));
+  }
+}
