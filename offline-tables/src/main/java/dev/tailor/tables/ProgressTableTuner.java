@@ -102,6 +102,13 @@ public final class ProgressTableTuner {
       if (requests < 10) {
         throw new IllegalArgumentException("--requests: need at least 10, got " + requests);
       }
+      if (simulation.workers() != targets.cores()) {
+        throw new IllegalArgumentException(
+            "--cores: the scoring simulates "
+                + simulation.workers()
+                + " threads, the target tables "
+                + targets.cores());
+      }
     }
 
     /** The tuning loads, requests per second: the target tables' rates. */
@@ -251,10 +258,15 @@ public final class ProgressTableTuner {
             plan.simulation(),
             plan.requests(),
             plan.targets().maxDegree());
+    // A threshold table does not depend on the load metric: one set per target serves every
+    // metric. They are built first, so that a load they cannot serve fails before any simulation.
+    Map<Long, List<ThresholdTable>> thresholdTables = new HashMap<>();
+    for (String target : plan.serializeTargets()) {
+      thresholdTables.computeIfAbsent(
+          SerializeTarget.parse(target).nanos(median), t -> buildThresholds(tuning, sources, t));
+    }
     double[] tuningBaseline = comparison.bestBaselines(tuning, plan.seed());
     Map<TargetTable.LoadMetric, TargetTable> targetTables = new HashMap<>();
-    // A threshold table does not depend on the load metric: one set per target serves both.
-    Map<Long, List<ThresholdTable>> thresholdTables = new HashMap<>();
     List<Trial> trials = new ArrayList<>();
     Trial chosen = null;
     for (String metricName : plan.loadMetrics()) {
@@ -263,9 +275,7 @@ public final class ProgressTableTuner {
       targetTables.put(metric, targets);
       for (String target : plan.serializeTargets()) {
         Candidate c = new Candidate(metric, SerializeTarget.parse(target).nanos(median));
-        List<ThresholdTable> thresholds =
-            thresholdTables.computeIfAbsent(
-                c.serializeTargetNanos(), t -> buildThresholds(tuning, sources, t));
+        List<ThresholdTable> thresholds = thresholdTables.get(c.serializeTargetNanos());
         Trial trial =
             new Trial(
                 c, ratios(comparison, targets, thresholds, tuning, plan.seed(), tuningBaseline));
