@@ -8,9 +8,8 @@ import dev.tailor.core.table.IntervalTable;
 import dev.tailor.core.table.TargetTable;
 import dev.tailor.load.Sweep;
 import dev.tailor.measure.DemandProfile;
-import dev.tailor.sim.Calibration;
 import dev.tailor.sim.Simulator;
-import dev.tailor.sim.arrival.SweepPlan;
+import dev.tailor.studies.Workloads;
 import dev.tailor.tables.FmRuleCandidates;
 import dev.tailor.tables.FmTableTuner;
 import dev.tailor.tables.ProgressTableTuner;
@@ -35,20 +34,6 @@ import picocli.CommandLine.Spec;
     description = "Choose a table's inputs by simulation, then build it.",
     subcommands = {TablesTuneCommand.Fm.class, TablesTuneCommand.Progress.class})
 final class TablesTuneCommand extends GroupCommand {
-
-  /** The simulator's configuration a tuner scores its candidates and the baselines with. */
-  static Simulator.Config scoring(
-      int cores, long quantumNanos, int requests, Simulator.WorkModel model, Calibration c) {
-    return new Simulator.Config(
-        cores,
-        quantumNanos,
-        Scheduler.DEFAULT_LONG_THRESHOLD_NANOS,
-        requests / SweepPlan.COUNTED_WARMUP_DIVISOR,
-        Math.max(1_000, requests),
-        List.of(),
-        model,
-        c);
-  }
 
   /** A usage error naming {@code option} unless the work model can run on the profile. */
   static void checkModel(
@@ -156,10 +141,11 @@ final class TablesTuneCommand extends GroupCommand {
       DemandProfile demand = DemandProfile.read(grid.profile);
       checkModel(spec, "--model", model, demand);
       Simulator.Config sim =
-          scoring(
+          Workloads.counted(
               grid.cores,
               FmTableOptions.duration(spec, "--quantum", quantum),
               requests,
+              List.of(),
               model,
               calibration.load(demand, err));
       FmTableTuner.Plan plan;
@@ -292,10 +278,11 @@ final class TablesTuneCommand extends GroupCommand {
       DemandProfile demand = DemandProfile.read(profile);
       checkModel(spec, "--model-of-work", tpc.workModel, demand);
       Simulator.Config sim =
-          scoring(
+          Workloads.counted(
               tpc.cores,
               Scheduler.DEFAULT_QUANTUM_NANOS,
               requests,
+              List.of(),
               tpc.workModel,
               calibration.load(demand, err));
       TpcTableBuilder.Options targets =

@@ -7,6 +7,7 @@ import dev.tailor.core.table.TargetTable;
 import dev.tailor.sim.model.ParametricProfile;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,13 +45,9 @@ class TablesTuneProgressCommandTest {
     Cli cli = new Cli();
     assertEquals(
         2,
-        cli.run(
-            "tables",
-            "tune",
-            "progress",
-            "--profile",
-            profile.toString(),
-            "--known",
+        tune(
+            cli,
+            profile,
             "--rps",
             "10",
             "--serialize-targets",
@@ -69,13 +66,9 @@ class TablesTuneProgressCommandTest {
     Cli cli = new Cli();
     assertEquals(
         0,
-        cli.run(
-            "tables",
-            "tune",
-            "progress",
-            "--profile",
-            profile.toString(),
-            "--known",
+        tune(
+            cli,
+            profile,
             "--cores",
             "8",
             "--max-degree",
@@ -117,5 +110,14 @@ class TablesTuneProgressCommandTest {
             + ".targets.json"
             + (serializes ? "+" + prefix + ".thresholds-{rps}.json" : "");
     assertTrue(cli.out().contains(policy), cli.out());
+  }
+
+  /** Runs {@code tables tune progress} on the profile, the true times as predictions. */
+  private static int tune(Cli cli, Path profile, String... options) {
+    List<String> args =
+        new ArrayList<>(
+            List.of("tables", "tune", "progress", "--profile", profile.toString(), "--known"));
+    args.addAll(List.of(options));
+    return cli.run(args.toArray(String[]::new));
   }
 }

@@ -119,12 +119,20 @@ final class BaselineComparison {
   }
 
   /**
+   * A profile's requests in two halves.
+   *
+   * @param tuning the half the candidates are chosen on
+   * @param check the half the choice is checked on
+   */
+  record Halves(DemandProfile tuning, DemandProfile check) {}
+
+  /**
    * The profile's requests in two halves, by a shuffle of the given seed; each half carries its
    * requests' predictions, if the profile has them.
    *
    * @throws IllegalArgumentException if the profile has fewer than 2 requests
    */
-  static DemandProfile[] split(DemandProfile profile, long seed) {
+  static Halves split(DemandProfile profile, long seed) {
     int n = profile.requests().size();
     if (n < 2) {
       throw new IllegalArgumentException("tuning needs a profile of at least 2 requests");
@@ -139,10 +147,9 @@ final class BaselineComparison {
       order[j] = t;
     }
     int half = n / 2;
-    return new DemandProfile[] {
-      withRequests(profile, Arrays.copyOfRange(order, 0, half)),
-      withRequests(profile, Arrays.copyOfRange(order, half, n))
-    };
+    return new Halves(
+        withRequests(profile, Arrays.copyOfRange(order, 0, half)),
+        withRequests(profile, Arrays.copyOfRange(order, half, n)));
   }
 
   private static DemandProfile withRequests(DemandProfile p, int[] indices) {

@@ -123,9 +123,9 @@ public final class FmTableTuner {
    */
   public Tuned tune(
       DemandProfile profile, String profileName, String profileDigest, Consumer<Trial> onTrial) {
-    DemandProfile[] halves = BaselineComparison.split(profile, plan.seed());
-    DemandProfile tuning = halves[0];
-    DemandProfile check = halves[1];
+    BaselineComparison.Halves halves = BaselineComparison.split(profile, plan.seed());
+    DemandProfile tuning = halves.tuning();
+    DemandProfile check = halves.check();
     FmTableBuilder builder = new FmTableBuilder(plan.grid());
     FmTableBuilder.Prepared prepared = builder.prepare(Workload.of(tuning));
     BaselineComparison comparison =

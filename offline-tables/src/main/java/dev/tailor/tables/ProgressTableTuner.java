@@ -247,9 +247,9 @@ public final class ProgressTableTuner {
    */
   public Tuned tune(
       DemandProfile profile, TpcTableBuilder.Sources sources, Consumer<Trial> onTrial) {
-    DemandProfile[] halves = BaselineComparison.split(profile, plan.seed());
-    DemandProfile tuning = halves[0];
-    DemandProfile check = halves[1];
+    BaselineComparison.Halves halves = BaselineComparison.split(profile, plan.seed());
+    DemandProfile tuning = halves.tuning();
+    DemandProfile check = halves.check();
     long median = medianSequentialNanos(tuning);
     BaselineComparison comparison =
         new BaselineComparison(

@@ -19,16 +19,16 @@ class BaselineComparisonTest {
 
   @Test
   void theHalvesSplitEveryRequestOnce() {
-    DemandProfile[] halves = BaselineComparison.split(profile, 9);
-    assertEquals(200, halves[0].requests().size());
-    assertEquals(200, halves[1].requests().size());
-    Set<DemandProfile.Request> seen = new HashSet<>(halves[0].requests());
-    seen.addAll(halves[1].requests());
+    BaselineComparison.Halves halves = BaselineComparison.split(profile, 9);
+    assertEquals(200, halves.tuning().requests().size());
+    assertEquals(200, halves.check().requests().size());
+    Set<DemandProfile.Request> seen = new HashSet<>(halves.tuning().requests());
+    seen.addAll(halves.check().requests());
     assertEquals(new HashSet<>(profile.requests()), seen);
-    assertNull(halves[0].predictions());
+    assertNull(halves.tuning().predictions());
     assertNotEquals(
-        halves[0].requests(),
-        BaselineComparison.split(profile, 10)[0].requests(),
+        halves.tuning().requests(),
+        BaselineComparison.split(profile, 10).tuning().requests(),
         "another seed, another split");
   }
 
@@ -36,7 +36,8 @@ class BaselineComparisonTest {
   void eachHalfKeepsItsRequestsPredictions() {
     DemandProfile predicted = SyntheticPredictions.attach(profile, 0.5, 3);
     List<DemandProfile.Request> all = predicted.requests();
-    for (DemandProfile half : BaselineComparison.split(predicted, 9)) {
+    BaselineComparison.Halves halves = BaselineComparison.split(predicted, 9);
+    for (DemandProfile half : List.of(halves.tuning(), halves.check())) {
       for (int i = 0; i < half.requests().size(); i++) {
         int at = all.indexOf(half.requests().get(i));
         assertEquals(predicted.predictedNanos(at), half.predictedNanos(i));
