@@ -245,6 +245,7 @@ final class TablesTuneCommand extends GroupCommand {
     @Option(
         names = "--baselines",
         defaultValue = "seq,fixed:2,adaptive,wq-linear,steal-first",
+        paramLabel = "POLICIES",
         description = "The baselines to beat (default ${DEFAULT-VALUE}).")
     String baselines;
 
@@ -267,6 +268,7 @@ final class TablesTuneCommand extends GroupCommand {
     @Option(
         names = "--seed",
         defaultValue = "1",
+        paramLabel = "S",
         description =
             "The split's, the tuning arrivals' and the builds' seed (default ${DEFAULT-VALUE}).")
     long seed;

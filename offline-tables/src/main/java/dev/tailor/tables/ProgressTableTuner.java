@@ -27,14 +27,15 @@ import java.util.function.DoubleFunction;
  * policy never serializes). The tuning follows {@link FmTableTuner}'s discipline:
  *
  * <ol>
- *   <li>the profile's requests are split in two halves by a seeded shuffle ({@link
- *       BaselineComparison#split}): the tuning half and the check half;
+ *   <li>the profile's requests are split in two halves by a seeded shuffle, as for Few-to-Many: the
+ *       tuning half and the check half;
  *   <li>from the tuning half, one target table per load metric ({@link TpcTableBuilder}, at the
  *       tuning loads) and, per serialization target, one threshold table per load ({@link
  *       TcTableBuilder}); each candidate pairs a load metric with a serialization target, and its
  *       {@code progress} policy is simulated on the tuning half at every load, on arrivals of one
  *       seed, beside the baselines; its score is its worst ratio of P99 to the best baseline's over
- *       the loads (a saturated point scores infinity), then its mean ratio;
+ *       the loads (a saturated point scores infinity), then its mean ratio; a tie goes to the
+ *       candidate tried first;
  *   <li>the best candidate's tables from the tuning half are simulated on the check half, on
  *       arrivals of another seed, against the baselines there; that score is reported, not
  *       optimised;
