@@ -1,18 +1,12 @@
 package dev.tailor.cli;
 
-import dev.tailor.core.Scheduler;
-import dev.tailor.core.policy.TpcPolicy;
 import dev.tailor.core.table.TargetTable;
 import dev.tailor.measure.DemandProfile;
-import dev.tailor.sim.Simulator;
-import dev.tailor.sim.model.SyntheticPredictions;
 import dev.tailor.tables.TableText;
 import dev.tailor.tables.TpcTableBuilder;
-import dev.tailor.tables.TpcTableInputs;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -48,71 +42,7 @@ final class TablesBuildTpcCommand implements Callable<Integer> {
   @Option(names = "--out", required = true, paramLabel = "FILE", description = "The table JSON.")
   Path out;
 
-  @Option(
-      names = "--model",
-      paramLabel = "FILE",
-      description = "The model whose predictions the profile carries, checked against them.")
-  Path model;
-
-  @Option(
-      names = "--synthetic-error",
-      paramLabel = "SIGMA",
-      description = "Attach predictions first: each true time times exp(SIGMA*Z), seed 1.")
-  Double syntheticError;
-
-  @Option(
-      names = "--known",
-      description = "Simulate the true sequential times as predictions: a table for tpc-oracle.")
-  boolean known;
-
-  @Option(
-      names = "--cores",
-      defaultValue = "16",
-      paramLabel = "N",
-      description = "Threads of the simulated server (default ${DEFAULT-VALUE}).")
-  int cores;
-
-  @Option(
-      names = "--max-degree",
-      defaultValue = "6",
-      paramLabel = "P",
-      description = "The highest degree, P (default ${DEFAULT-VALUE}, the paper's).")
-  int maxDegree;
-
-  @Option(
-      names = "--rps",
-      required = true,
-      paramLabel = "RATES",
-      description = "The load range: LOW..HIGH (--points rates) or a list of rates.")
-  String rps;
-
-  @Option(
-      names = "--points",
-      defaultValue = "5",
-      paramLabel = "N",
-      description = "Rates in a LOW..HIGH range (default ${DEFAULT-VALUE}).")
-  int points;
-
-  @Option(
-      names = "--weights",
-      split = ",",
-      paramLabel = "W",
-      description = "Each rate's weight in the weighted tail (default: equal).")
-  List<Double> weights;
-
-  @Option(
-      names = "--tail",
-      defaultValue = "p99",
-      paramLabel = "Q",
-      description = "The tail quantile, p99 or p99.9 (default ${DEFAULT-VALUE}).")
-  String tail;
-
-  @Option(
-      names = "--step",
-      paramLabel = "DURATION",
-      description =
-          "The search's step, delta (default: the long threshold / 80, the paper's 1 ms).")
-  String step;
+  @Mixin TpcTableOptions tpc;
 
   @Option(
       names = "--load-metric",
@@ -123,13 +53,6 @@ final class TablesBuildTpcCommand implements Callable<Integer> {
   String loadMetric;
 
   @Option(
-      names = "--loads",
-      defaultValue = "9",
-      paramLabel = "N",
-      description = "Rows for loads 0..N-1, then one for more (default 9).")
-  int loads;
-
-  @Option(
       names = "--requests",
       defaultValue = "4000",
       paramLabel = "N",
@@ -137,57 +60,11 @@ final class TablesBuildTpcCommand implements Callable<Integer> {
   int requests;
 
   @Option(
-      names = "--seeds",
-      defaultValue = "1",
-      paramLabel = "N",
-      description = "Seeds per rate, their tails averaged (default ${DEFAULT-VALUE}).")
-  int seeds;
-
-  @Option(
       names = "--seed",
       defaultValue = "1",
       paramLabel = "S",
       description = "The first seed (default ${DEFAULT-VALUE}).")
   long seed;
-
-  @Option(
-      names = "--model-of-work",
-      defaultValue = "fluid",
-      paramLabel = "MODEL",
-      description = "The simulator's work model: fluid or units (default ${DEFAULT-VALUE}).")
-  Simulator.WorkModel workModel;
-
-  @Option(
-      names = "--long-from",
-      paramLabel = "DURATION",
-      description = "The long group's threshold (default: the profile's 96th percentile).")
-  String longFrom;
-
-  @Option(
-      names = "--medium-from",
-      paramLabel = "DURATION",
-      description = "The medium group's threshold (default: 30/80 of the long one).")
-  String mediumFrom;
-
-  @Option(
-      names = "--max-iterations",
-      defaultValue = "2000",
-      paramLabel = "N",
-      description = "A bound on the search's steps (default ${DEFAULT-VALUE}).")
-  int maxIterations;
-
-  @Option(
-      names = "--step-doublings",
-      defaultValue = "6",
-      paramLabel = "N",
-      description = "When no step helps, try steps up to 2^N as large (default ${DEFAULT-VALUE}).")
-  int stepDoublings;
-
-  @Option(
-      names = "--threads",
-      paramLabel = "N",
-      description = "Threads measuring tables (default: the processors).")
-  Integer threads;
 
   @Option(
       names = "--guard",
@@ -215,15 +92,8 @@ final class TablesBuildTpcCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "--for: expected tpc or progress, got '" + reader + "'");
     }
-    if (syntheticError != null) {
-      try {
-        demand = SyntheticPredictions.attach(demand, syntheticError, 1);
-      } catch (IllegalArgumentException e) {
-        throw new ParameterException(spec.commandLine(), "--synthetic-error: " + e.getMessage(), e);
-      }
-    }
-    TargetTable table =
-        builder.build(demand, TpcTableInputs.sources(profile, demand, model, known));
+    demand = tpc.predicted(spec, demand);
+    TargetTable table = builder.build(demand, tpc.sources(profile, demand));
     PrintWriter o = spec.commandLine().getOut();
     TableText.print(table, o);
     o.flush();
@@ -234,7 +104,7 @@ final class TablesBuildTpcCommand implements Callable<Integer> {
       err.printf(
           Locale.ROOT,
           "guard: weighted %s tail %.3f ms for the new table, %.3f ms for %s%n",
-          tail,
+          tpc.tail,
           next / 1e6,
           now / 1e6,
           guard);
@@ -259,30 +129,7 @@ final class TablesBuildTpcCommand implements Callable<Integer> {
   }
 
   private TpcTableBuilder.Options options() {
-    try {
-      return new TpcTableBuilder.Options(
-          cores,
-          maxDegree,
-          TpcTableInputs.rates(rps, points),
-          weights,
-          tail,
-          step == null ? 0 : FmTableOptions.duration(spec, "--step", step),
-          loads,
-          requests,
-          seeds,
-          seed,
-          workModel,
-          Scheduler.DEFAULT_QUANTUM_NANOS,
-          mediumFrom == null ? 0 : FmTableOptions.duration(spec, "--medium-from", mediumFrom),
-          longFrom == null ? 0 : FmTableOptions.duration(spec, "--long-from", longFrom),
-          maxIterations,
-          stepDoublings,
-          threads != null ? threads : Runtime.getRuntime().availableProcessors(),
-          known ? TpcPolicy.Variant.TPC_ORACLE : TpcPolicy.Variant.TPC,
-          metric());
-    } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(), e.getMessage(), e);
-    }
+    return tpc.options(spec, requests, seed, metric());
   }
 
   private TargetTable.LoadMetric metric() {

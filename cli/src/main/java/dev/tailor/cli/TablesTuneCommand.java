@@ -2,16 +2,22 @@ package dev.tailor.cli;
 
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.policy.PolicyRegistry;
+import dev.tailor.core.policy.ProgressPolicy;
 import dev.tailor.core.table.Digests;
 import dev.tailor.core.table.IntervalTable;
+import dev.tailor.core.table.TargetTable;
+import dev.tailor.load.Sweep;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.Simulator;
-import dev.tailor.sim.arrival.SweepPlan;
+import dev.tailor.studies.Workloads;
 import dev.tailor.tables.FmRuleCandidates;
 import dev.tailor.tables.FmTableTuner;
+import dev.tailor.tables.ProgressTableTuner;
 import dev.tailor.tables.TableText;
+import dev.tailor.tables.TpcTableBuilder;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -26,8 +32,17 @@ import picocli.CommandLine.Spec;
     name = "tune",
     mixinStandardHelpOptions = true,
     description = "Choose a table's inputs by simulation, then build it.",
-    subcommands = {TablesTuneCommand.Fm.class})
+    subcommands = {TablesTuneCommand.Fm.class, TablesTuneCommand.Progress.class})
 final class TablesTuneCommand extends GroupCommand {
+
+  /** A usage error naming {@code option} unless the work model can run on the profile. */
+  static void checkModel(
+      CommandSpec spec, String option, Simulator.WorkModel model, DemandProfile demand) {
+    if (model == Simulator.WorkModel.UNITS && !demand.requests().get(0).hasUnitTimes()) {
+      throw new ParameterException(
+          spec.commandLine(), option + " units needs a profile with unit times");
+    }
+  }
 
   /** {@code tables tune fm}: the Few-to-Many rule's inputs, tuned and checked, then the table. */
   @Command(
@@ -124,20 +139,15 @@ final class TablesTuneCommand extends GroupCommand {
         throw new ParameterException(spec.commandLine(), e.getMessage(), e);
       }
       DemandProfile demand = DemandProfile.read(grid.profile);
-      if (model == Simulator.WorkModel.UNITS && !demand.requests().get(0).hasUnitTimes()) {
-        throw new ParameterException(
-            spec.commandLine(), "--model units needs a profile with unit times");
-      }
+      checkModel(spec, "--model", model, demand);
       Simulator.Config sim =
-          new Simulator.Config(
+          Workloads.counted(
               grid.cores,
               FmTableOptions.duration(spec, "--quantum", quantum),
-              Scheduler.DEFAULT_LONG_THRESHOLD_NANOS,
-              requests / SweepPlan.COUNTED_WARMUP_DIVISOR,
-              Math.max(1_000, requests),
+              requests,
               List.of(),
               model,
-              calibration.load(demand, spec.commandLine().getErr()));
+              calibration.load(demand, err));
       FmTableTuner.Plan plan;
       try {
         plan =
@@ -174,6 +184,163 @@ final class TablesTuneCommand extends GroupCommand {
       tuned.table().write(grid.out);
       TableText.print(tuned.table(), o);
       o.printf("wrote %s%n", grid.out);
+      o.flush();
+      return 0;
+    }
+  }
+
+  /**
+   * {@code tables tune progress}: the progress-aware policy's table inputs, tuned and checked, then
+   * the tables.
+   */
+  @Command(
+      name = "progress",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Choose the inputs of the progress-aware policy's tables (the target table's load metric,"
+            + " and the latency target its threshold tables are built for, or none) by building"
+            + " each candidate's tables from half the profile and simulating its policy there at"
+            + " the --rps loads against the baselines, checking the best on the other half with"
+            + " another seed, then build the tables from the whole profile with the chosen"
+            + " inputs.",
+        "Writes PREFIX.targets.json, PREFIX.thresholds-RPS.json per load unless the choice is"
+            + " none, and PREFIX.tuning.json (the candidates' scores and the choice); prints the"
+            + " policy to run."
+      })
+  static final class Progress implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Option(names = "--profile", required = true, paramLabel = "FILE", description = "The profile.")
+    Path profile;
+
+    @Option(
+        names = "--out",
+        required = true,
+        paramLabel = "PREFIX",
+        description = "The files' prefix: PREFIX.targets.json and so on.")
+    String out;
+
+    @Mixin TpcTableOptions tpc;
+
+    @Mixin CalibrationOption calibration;
+
+    @Option(
+        names = "--load-metrics",
+        split = ",",
+        defaultValue = "long-threads,all-threads",
+        paramLabel = "METRIC",
+        description = "The target table's load metrics to try (default ${DEFAULT-VALUE}).")
+    List<String> loadMetrics;
+
+    @Option(
+        names = "--serialize-targets",
+        split = ",",
+        defaultValue = "none,3x,5x,10x",
+        paramLabel = "TARGET",
+        description =
+            "The serialization latency targets to try: durations, none, or multiples of the"
+                + " tuning half's median sequential time such as 3x (default ${DEFAULT-VALUE}).")
+    List<String> serializeTargets;
+
+    @Option(
+        names = "--baselines",
+        defaultValue = "seq,fixed:2,adaptive,wq-linear,steal-first",
+        paramLabel = "POLICIES",
+        description = "The baselines to beat (default ${DEFAULT-VALUE}).")
+    String baselines;
+
+    @Option(
+        names = "--requests",
+        defaultValue = "20000",
+        paramLabel = "N",
+        description = "Simulated requests per scored point (default ${DEFAULT-VALUE}).")
+    int requests;
+
+    @Option(
+        names = "--build-requests",
+        defaultValue = "4000",
+        paramLabel = "N",
+        description =
+            "Simulated requests per point while building a target table (default"
+                + " ${DEFAULT-VALUE}).")
+    int buildRequests;
+
+    @Option(
+        names = "--seed",
+        defaultValue = "1",
+        paramLabel = "S",
+        description =
+            "The split's, the tuning arrivals' and the builds' seed (default ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Override
+    public Integer call() throws IOException {
+      PrintWriter err = spec.commandLine().getErr();
+      PrintWriter o = spec.commandLine().getOut();
+      DemandProfile demand = DemandProfile.read(profile);
+      checkModel(spec, "--model-of-work", tpc.workModel, demand);
+      Simulator.Config sim =
+          Workloads.counted(
+              tpc.cores,
+              Scheduler.DEFAULT_QUANTUM_NANOS,
+              requests,
+              List.of(),
+              tpc.workModel,
+              calibration.load(demand, err));
+      TpcTableBuilder.Options targets =
+          tpc.options(spec, buildRequests, seed, TargetTable.LoadMetric.LONG_THREADS);
+      ProgressTableTuner.Plan plan =
+          Usage.check(
+              spec,
+              () ->
+                  new ProgressTableTuner.Plan(
+                      targets,
+                      loadMetrics,
+                      serializeTargets,
+                      PolicyRegistry.standard().splitList(baselines),
+                      sim,
+                      requests,
+                      seed));
+      demand = tpc.predicted(spec, demand);
+      TpcTableBuilder.Sources sources = tpc.sources(profile, demand);
+      err.printf(
+          "tuning progress on %d load metrics x %d serialization targets x %d loads, %d cores,"
+              + " degree cap %d, %s model%n",
+          loadMetrics.size(),
+          serializeTargets.size(),
+          plan.rps().size(),
+          tpc.cores,
+          tpc.maxDegree,
+          tpc.workModel);
+      err.flush();
+      o.println("P99 over the best baseline, per load, on the tuning half:");
+      ProgressTableTuner.Tuned tuned =
+          new ProgressTableTuner(plan)
+              .tune(
+                  demand,
+                  sources,
+                  t -> {
+                    o.println("  " + t.describe());
+                    o.flush();
+                  });
+      o.println("chosen:   " + tuned.tuning().chosen().describe());
+      o.println("on the other half, another seed:");
+      o.println("  " + tuned.tuning().check().describe());
+      Path targetsFile = Path.of(out + ".targets.json");
+      String thresholds = out + ".thresholds-" + Sweep.LOAD + ".json";
+      Path tuningFile = Path.of(out + ".tuning.json");
+      tuned.write(targetsFile, rps -> Path.of(Sweep.atLoad(thresholds, rps)), tuningFile);
+      TableText.print(tuned.targets(), o);
+      o.printf("wrote %s%n", targetsFile);
+      if (!tuned.thresholds().isEmpty()) {
+        for (double rps : plan.rps()) {
+          o.printf("wrote %s%n", Sweep.atLoad(thresholds, rps));
+        }
+      }
+      o.printf("wrote %s%n", tuningFile);
+      o.printf(
+          "policy:   %s:%s%s%n",
+          ProgressPolicy.NAME, targetsFile, tuned.thresholds().isEmpty() ? "" : "+" + thresholds);
       o.flush();
       return 0;
     }

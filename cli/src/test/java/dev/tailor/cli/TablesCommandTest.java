@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tailor.core.json.JsonFile;
 import dev.tailor.core.table.IntervalTable;
+import dev.tailor.core.table.TargetTable;
 import dev.tailor.sim.model.ParametricProfile;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -134,5 +135,47 @@ class TablesCommandTest {
     IntervalTable t = IntervalTable.read(table);
     assertNotNull(t.inputs().tuning());
     assertTrue(t.inputs().tuning().startsWith("tables tune: best of 2 candidates"));
+  }
+
+  @Test
+  void buildTpcTakesItsSearchAndPredictionOptions(@TempDir Path tmp) throws Exception {
+    Path profile = tmp.resolve("p.json");
+    ParametricProfile.generate(100, 4, 2).write(profile);
+    Path table = tmp.resolve("tpc.json");
+    Cli cli = new Cli();
+    assertEquals(
+        0,
+        cli.run(
+            "tables",
+            "build",
+            "tpc",
+            "--profile",
+            profile.toString(),
+            "--synthetic-error",
+            "0.5",
+            "--cores",
+            "4",
+            "--max-degree",
+            "2",
+            "--rps",
+            "5",
+            "--loads",
+            "2",
+            "--max-iterations",
+            "3",
+            "--requests",
+            "100",
+            "--threads",
+            "1",
+            "--load-metric",
+            "all-threads",
+            "--out",
+            table.toString()),
+        cli.err());
+    TargetTable t = TargetTable.read(table);
+    assertEquals(2, t.inputs().maxDegree());
+    assertEquals(3, t.rows().size(), "loads 0, 1 and more");
+    assertEquals(TargetTable.LoadMetric.ALL_THREADS, t.inputs().loadMetric());
+    assertTrue(t.inputs().predictions().startsWith("synthetic"), t.inputs().predictions());
   }
 }

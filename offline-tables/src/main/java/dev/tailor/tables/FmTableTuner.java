@@ -1,20 +1,14 @@
 package dev.tailor.tables;
 
-import dev.tailor.core.policy.DegreeCap;
 import dev.tailor.core.policy.FewToManyPolicy;
-import dev.tailor.core.policy.Policy;
-import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.core.table.IntervalTable;
 import dev.tailor.core.table.TableSource;
 import dev.tailor.measure.DemandProfile;
-import dev.tailor.measure.PointResult;
 import dev.tailor.sim.Simulator;
-import dev.tailor.sim.arrival.SweepPlan;
 import dev.tailor.sim.model.Workload;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.SplittableRandom;
 import java.util.function.Consumer;
 
 /**
@@ -86,35 +80,21 @@ public final class FmTableTuner {
   public record Trial(IntervalTable.Rule rule, double[] ratios) {
     /** The worst ratio over the loads. */
     public double worst() {
-      double w = 0;
-      for (double r : ratios) {
-        w = Math.max(w, r);
-      }
-      return w;
+      return BaselineComparison.worst(ratios);
     }
 
     /** The geometric mean of the ratios. */
     public double mean() {
-      double sum = 0;
-      for (double r : ratios) {
-        sum += Math.log(r);
-      }
-      return Math.exp(sum / ratios.length);
+      return BaselineComparison.mean(ratios);
     }
 
     boolean betterThan(Trial o) {
-      int c = Double.compare(worst(), o.worst());
-      return c < 0 || (c == 0 && mean() < o.mean());
+      return BaselineComparison.better(ratios, o.ratios);
     }
 
     /** The ratios in one line. */
     public String describe() {
-      StringBuilder out = new StringBuilder();
-      for (double r : ratios) {
-        out.append(out.isEmpty() ? "" : " ").append(format(r));
-      }
-      return String.format(
-          Locale.ROOT, "%-48s worst %s, mean %s  (%s)", rule, format(worst()), format(mean()), out);
+      return BaselineComparison.describe(rule, ratios);
     }
   }
 
@@ -143,17 +123,24 @@ public final class FmTableTuner {
    */
   public Tuned tune(
       DemandProfile profile, String profileName, String profileDigest, Consumer<Trial> onTrial) {
-    DemandProfile[] halves = split(profile, plan.seed());
-    DemandProfile tuning = halves[0];
-    DemandProfile check = halves[1];
+    BaselineComparison.Halves halves = BaselineComparison.split(profile, plan.seed());
+    DemandProfile tuning = halves.tuning();
+    DemandProfile check = halves.check();
     FmTableBuilder builder = new FmTableBuilder(plan.grid());
     FmTableBuilder.Prepared prepared = builder.prepare(Workload.of(tuning));
-    double[] tuningBaseline = bestBaselines(tuning, plan.seed());
+    BaselineComparison comparison =
+        new BaselineComparison(
+            plan.baselines(),
+            plan.rps(),
+            plan.simulation(),
+            plan.requests(),
+            plan.grid().maxDegree());
+    double[] tuningBaseline = comparison.bestBaselines(tuning, plan.seed());
     List<Trial> trials = new ArrayList<>();
     Trial chosen = null;
     for (IntervalTable.Rule rule : plan.candidates()) {
       IntervalTable table = prepared.table(rule, profileName, profileDigest, null);
-      Trial t = new Trial(rule, ratios(table, tuning, plan.seed(), tuningBaseline));
+      Trial t = new Trial(rule, ratios(comparison, table, tuning, plan.seed(), tuningBaseline));
       trials.add(t);
       onTrial.accept(t);
       if (chosen == null || t.betterThan(chosen)) {
@@ -161,9 +148,10 @@ public final class FmTableTuner {
       }
     }
     IntervalTable chosenTable = prepared.table(chosen.rule(), profileName, profileDigest, null);
-    double[] checkBaseline = bestBaselines(check, plan.seed() + 1);
+    long checkSeed = plan.seed() + 1;
+    double[] checkBaseline = comparison.bestBaselines(check, checkSeed);
     Trial checked =
-        new Trial(chosen.rule(), ratios(chosenTable, check, plan.seed() + 1, checkBaseline));
+        new Trial(chosen.rule(), ratios(comparison, chosenTable, check, checkSeed, checkBaseline));
     String record =
         String.format(
             Locale.ROOT,
@@ -173,14 +161,14 @@ public final class FmTableTuner {
             trials.size(),
             tuning.requests().size(),
             plan.seed(),
-            String.join(",", plan.rps().stream().map(FmTableTuner::rate).toList()),
+            String.join(",", plan.rps().stream().map(BaselineComparison::rate).toList()),
             String.join(" ", plan.baselines()),
-            format(chosen.worst()),
-            format(chosen.mean()),
+            BaselineComparison.format(chosen.worst()),
+            BaselineComparison.format(chosen.mean()),
             check.requests().size(),
-            plan.seed() + 1,
-            format(checked.worst()),
-            format(checked.mean()));
+            checkSeed,
+            BaselineComparison.format(checked.worst()),
+            BaselineComparison.format(checked.mean()));
     IntervalTable table =
         builder
             .prepare(Workload.of(profile))
@@ -188,77 +176,21 @@ public final class FmTableTuner {
     return new Tuned(List.copyOf(trials), chosen, checked, table);
   }
 
-  /** The profile's requests in two halves, by a shuffle of the given seed. */
-  static DemandProfile[] split(DemandProfile profile, long seed) {
-    List<DemandProfile.Request> all = new ArrayList<>(profile.requests());
-    if (all.size() < 2) {
-      throw new IllegalArgumentException("tuning needs a profile of at least 2 requests");
-    }
-    SplittableRandom random = new SplittableRandom(seed);
-    for (int i = all.size() - 1; i > 0; i--) {
-      int j = random.nextInt(i + 1);
-      DemandProfile.Request t = all.get(i);
-      all.set(i, all.get(j));
-      all.set(j, t);
-    }
-    int half = all.size() / 2;
-    return new DemandProfile[] {
-      withRequests(profile, all.subList(0, half)),
-      withRequests(profile, all.subList(half, all.size()))
-    };
-  }
-
-  private static DemandProfile withRequests(DemandProfile p, List<DemandProfile.Request> requests) {
-    return DemandProfile.of(p.environment(), p.settings(), p.complete(), p.conditions(), requests);
-  }
-
-  /** Per load, the lowest P99 of the baselines (infinite if every one saturated). */
-  private double[] bestBaselines(DemandProfile profile, long seed) {
-    double[] best = new double[plan.rps().size()];
-    for (int i = 0; i < best.length; i++) {
-      best[i] = Double.POSITIVE_INFINITY;
-      for (String spec : plan.baselines()) {
-        try (Policy p = DegreeCap.of(PolicyRegistry.of(spec), plan.grid().maxDegree())) {
-          best[i] = Math.min(best[i], p99(simulate(p, profile, seed, i)));
-        }
-      }
-    }
-    return best;
-  }
-
-  private double[] ratios(IntervalTable table, DemandProfile profile, long seed, double[] best) {
-    double[] ratios = new double[best.length];
+  private double[] ratios(
+      BaselineComparison comparison,
+      IntervalTable table,
+      DemandProfile profile,
+      long seed,
+      double[] best) {
     try (TableSource<IntervalTable> source = TableSource.fixed(table)) {
-      for (int i = 0; i < ratios.length; i++) {
-        Policy fm =
-            plan.policy().equals("fm")
-                ? FewToManyPolicy.of(source)
-                : FewToManyPolicy.workConserving(source);
-        try (Policy capped = DegreeCap.of(fm, plan.grid().maxDegree())) {
-          double p99 = p99(simulate(capped, profile, seed, i));
-          // A load every baseline saturates at says nothing about the inputs: neutral.
-          ratios[i] = Double.isInfinite(best[i]) ? 1 : p99 / best[i];
-        }
-      }
+      return comparison.ratios(
+          load ->
+              plan.policy().equals("fm")
+                  ? FewToManyPolicy.of(source)
+                  : FewToManyPolicy.workConserving(source),
+          profile,
+          seed,
+          best);
     }
-    return ratios;
-  }
-
-  private PointResult simulate(Policy policy, DemandProfile profile, long seed, int load) {
-    SweepPlan sweep = SweepPlan.counted("poisson", seed, plan.requests());
-    return new Simulator(profile, policy, plan.simulation())
-        .run(sweep.point(plan.rps().get(load), profile.requests().size()), "tuning");
-  }
-
-  private static double p99(PointResult r) {
-    return r.saturated() ? Double.POSITIVE_INFINITY : r.latencyAt("p99");
-  }
-
-  private static String rate(double rps) {
-    return rps == Math.rint(rps) ? Long.toString((long) rps) : Double.toString(rps);
-  }
-
-  private static String format(double v) {
-    return Double.isInfinite(v) ? "sat." : String.format(Locale.ROOT, "%.3g", v);
   }
 }

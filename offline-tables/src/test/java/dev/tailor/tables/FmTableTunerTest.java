@@ -10,9 +10,7 @@ import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.model.ParametricProfile;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class FmTableTunerTest {
@@ -67,18 +65,5 @@ class FmTableTunerTest {
     }
     assertEquals(a.check().describe(), b.check().describe());
     assertEquals(a.table().rows(), b.table().rows());
-  }
-
-  @Test
-  void theHalvesSplitEveryRequestOnce() {
-    DemandProfile[] halves = FmTableTuner.split(profile, 9);
-    assertEquals(200, halves[0].requests().size());
-    assertEquals(200, halves[1].requests().size());
-    Set<DemandProfile.Request> seen = new HashSet<>(halves[0].requests());
-    seen.addAll(halves[1].requests());
-    assertEquals(new HashSet<>(profile.requests()), seen);
-    assertTrue(
-        !FmTableTuner.split(profile, 10)[0].requests().equals(halves[0].requests()),
-        "another seed, another split");
   }
 }
