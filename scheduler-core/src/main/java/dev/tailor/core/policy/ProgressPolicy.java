@@ -26,12 +26,14 @@ import java.util.List;
  *       correction does (§3.2), but from the projection rather than from the time run so far: with
  *       {@code L} the projection, {@code W} the work done and {@code t} the time run, the degree is
  *       the smallest {@code i <= P} with {@code t + (L - W) / S_i <= E}, {@code S} the speedup
- *       profile of the projection's group, or {@code P} if none is fast enough, never lowered; free
- *       workers join as they come free (TPC's correction grants only the workers idle at the
- *       moment, so a request found long under load gets few). So a request found long after its
- *       first windows ramps up at once, instead of when its run time has passed the target; one
- *       found short keeps its degree. Without a projection (no prediction and no window finished
- *       yet) it gives {@code P} once the request has run past its target, as TPC's correction does.
+ *       profile of the projection's group, or {@code P} if none is fast enough, never lowered.
+ *       While no request waits for admission the degree is granted whole and free workers join as
+ *       they come free; while one waits, only as far as the workers idle now allow ({@code threads
+ *       + idle}, as TPC's correction grants), since a worker promised to a running request is then
+ *       one taken from a waiting one. So a request found long after its first windows ramps up at
+ *       once, instead of when its run time has passed the target; one found short keeps its degree.
+ *       Without a projection (no prediction and no window finished yet) it gives {@code P} once the
+ *       request has run past its target, as TPC's correction does.
  *   <li><b>Under a pileup, serialization of a projected giant</b>, as tail-control (Li et al.,
  *       PPoPP'16, §3-4), but on the projection rather than the work done: when a {@link
  *       ThresholdTable} is given, a request whose projection exceeds the threshold for the number
@@ -160,7 +162,11 @@ public final class ProgressPolicy implements Policy {
       return d;
     }
     long target = t.targetNanos(t.inputs().loadMetric().read(system));
-    return Math.max(d, needed(t, projected, request, target, p));
+    int needed = needed(t, projected, request, target, p);
+    if (needed > d && system.queuedRequests() > 0) {
+      needed = Math.min(needed, request.threads() + system.idleWorkers());
+    }
+    return Math.max(d, needed);
   }
 
   /**

@@ -79,6 +79,12 @@ class ProgressPolicyTest {
     assertEquals(4, progress.degree(request, system), "38 / 2.0 = 19 > 18: P");
     system.busy = 8;
     assertEquals(4, progress.degree(request, system), "granted now, helped as workers come free");
+    system.queued = 1;
+    system.busy = 7;
+    assertEquals(2, progress.degree(request, system), "a request waits: 1 thread + 1 idle");
+    system.busy = 8;
+    assertEquals(1, progress.degree(request, system), "a request waits and no worker is idle");
+    system.queued = 0;
     system.busy = 0;
     running(2, 12);
     request.degree = 3;
