@@ -50,8 +50,8 @@ import org.HdrHistogram.Histogram;
  *       tailor.threads.busy.mean}, {@code tailor.budget.mean}.
  * </ul>
  *
- * <p>The meters hold the scheduler weakly, as Micrometer's function meters do: once it is gone they
- * read {@code NaN}.
+ * <p>Bind a scheduler once to a registry. Its meters read its metrics for as long as the registry
+ * holds them, after the scheduler is closed too (they then stay as they were).
  *
  * <pre>{@code
  * PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
