@@ -39,10 +39,10 @@ import org.HdrHistogram.Histogram;
  *   <li>{@code tailor.requests.by.degree}: requests by the highest degree of parallelism they got,
  *       tagged {@code group} (the request's label, else its work group) and {@code degree}. The
  *       first {@code maxGroups} groups have series of their own; requests of every later group
- *       count in group {@code other}, so that callers who label requests freely cannot make series
- *       without bound. A group or degree first seen after binding gets its series when {@code
- *       tailor.request.groups} (the groups with series of their own) is next read, so it shows from
- *       the next scrape on.
+ *       count in group {@code other} (as do requests labelled {@code other}), so that callers who
+ *       label requests freely cannot make series without bound. A group or degree first seen after
+ *       binding gets its series when {@code tailor.request.groups} (the groups with series of their
+ *       own) is next read, so it shows from the next scrape on.
  *   <li>Gauges of the load now: {@code tailor.requests.active}, {@code tailor.requests.queued},
  *       {@code tailor.threads.busy} (threads of the budget at work, requests' own and helpers),
  *       {@code tailor.threads.busy.long} (those on long requests), {@code tailor.workers}, {@code
