@@ -34,8 +34,9 @@ import picocli.CommandLine.Spec;
     name = "serve",
     mixinStandardHelpOptions = true,
     description = {
-      "Serve an index over HTTP JSON (GET/POST /search, GET /stats, GET /policy), every search"
-          + " scheduled by the policy. Stops gracefully on Ctrl-C or SIGTERM.",
+      "Serve an index over HTTP JSON (GET/POST /search, GET /stats, GET /policy) and Prometheus"
+          + " metrics (GET /metrics), every search scheduled by the policy. Stops gracefully on"
+          + " Ctrl-C or SIGTERM.",
       "Overload is refused fast with a 503 (docs/operating.md); the limits' defaults, with W"
           + " workers: --queue 4W, --max-in-flight W + queue, --http-threads max-in-flight +"
           + " max(8, W), --accept-queue http-threads.",

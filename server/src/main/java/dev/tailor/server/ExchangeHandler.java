@@ -7,14 +7,16 @@ import com.sun.net.httpserver.HttpHandler;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Objects;
 
 /**
- * The server's HTTP side: routes each exchange to {@code /search}, {@code /stats} or {@code
- * /policy}, enforces the method, body and in-flight limits before a search is read or run, and
- * writes every answer and error as JSON under the client's deadline. What each limit means to a
- * client is described on {@link SearchServer}.
+ * The server's HTTP side: routes each exchange to {@code /search}, {@code /stats}, {@code /metrics}
+ * or {@code /policy}, enforces the method, body and in-flight limits before a search is read or
+ * run, and writes every answer and error under the client's deadline: as JSON, but for {@code
+ * /metrics}' Prometheus text. What each limit means to a client is described on {@link
+ * SearchServer}.
  */
 final class ExchangeHandler implements HttpHandler {
 
@@ -25,6 +27,7 @@ final class ExchangeHandler implements HttpHandler {
   private final InFlight inFlight;
   private final ClientDeadlines deadlines;
   private final StatsPage statsPage;
+  private final MetricsPage metricsPage;
   private final SearchRunner runner;
 
   ExchangeHandler(
@@ -32,11 +35,13 @@ final class ExchangeHandler implements HttpHandler {
       InFlight inFlight,
       ClientDeadlines deadlines,
       StatsPage statsPage,
+      MetricsPage metricsPage,
       SearchRunner runner) {
     this.maxBodyBytes = maxBodyBytes;
     this.inFlight = inFlight;
     this.deadlines = deadlines;
     this.statsPage = statsPage;
+    this.metricsPage = metricsPage;
     this.runner = runner;
   }
 
@@ -67,13 +72,22 @@ final class ExchangeHandler implements HttpHandler {
         requireGet(exchange);
         send(exchange, 200, statsPage.render());
       }
+      case "/metrics" -> {
+        requireGet(exchange);
+        send(
+            exchange,
+            200,
+            MetricsPage.CONTENT_TYPE,
+            metricsPage.render().getBytes(StandardCharsets.UTF_8));
+      }
       case "/policy" -> {
         requireGet(exchange);
         send(exchange, 200, runner.policy());
       }
       default ->
           throw new Problem(
-              404, "no endpoint " + Problem.quote(path) + ": use /search, /stats or /policy");
+              404,
+              "no endpoint " + Problem.quote(path) + ": use /search, /stats, /metrics or /policy");
     }
   }
 
@@ -162,9 +176,13 @@ final class ExchangeHandler implements HttpHandler {
 
   /** Writes a response under a fresh client deadline: the client has it to take the response. */
   private void send(HttpExchange exchange, int status, JsonNode body) throws IOException {
-    byte[] bytes = JSON.writeValueAsBytes(body);
+    send(exchange, status, "application/json", JSON.writeValueAsBytes(body));
+  }
+
+  private void send(HttpExchange exchange, int status, String contentType, byte[] bytes)
+      throws IOException {
     deadlines.arm();
-    exchange.getResponseHeaders().set("Content-Type", "application/json");
+    exchange.getResponseHeaders().set("Content-Type", contentType);
     exchange.sendResponseHeaders(status, bytes.length);
     try (OutputStream out = exchange.getResponseBody()) {
       out.write(bytes);

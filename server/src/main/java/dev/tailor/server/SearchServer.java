@@ -24,6 +24,8 @@ import org.apache.lucene.search.Query;
  *   <li>{@code GET /stats}: latency and queueing percentiles, the degree distribution per class,
  *       the scheduler's load, the server's own counts ({@code http}), and the application's
  *       counters ({@code counters}, see {@link #addCounter}).
+ *   <li>{@code GET /metrics}: the scheduler's metrics in Prometheus' text format ({@link
+ *       dev.tailor.micrometer.TailorMetrics}), label groups bounded as on {@code /stats}.
  *   <li>{@code GET /policy}: the policy and its tables.
  * </ul>
  *
@@ -40,7 +42,8 @@ import org.apache.lucene.search.Query;
  *       answered at once {@code 503} with {@code Retry-After: 1}, before its body is read or the
  *       scheduler is asked; so is one the scheduler itself refuses (its queue full, or shutting
  *       down). The {@code threads - maxInFlight} threads no search can take read requests, refuse
- *       them and answer {@code /stats}, so a refusal never waits behind a search.
+ *       them and answer {@code /stats} and {@code /metrics}, so a refusal never waits behind a
+ *       search.
  *   <li>A client has {@link Options#clientTimeout() clientTimeout} to send its request, headers and
  *       body, from the moment a thread takes its connection, and again to take its response; past
  *       it the connection is closed without a response. Idle keep-alive connections hold no thread;
@@ -196,6 +199,7 @@ public final class SearchServer implements AutoCloseable {
   private final RequestThreads requestThreads;
   private final HttpServer http;
   private final StatsPage statsPage;
+  private final MetricsPage metricsPage;
 
   /**
    * Starts a server that predicts nothing.
@@ -264,12 +268,14 @@ public final class SearchServer implements AutoCloseable {
     this.statsPage =
         new StatsPage(
             searcher.scheduler(), options.threads(), inFlight, requestThreads, deadlines, labels);
+    this.metricsPage = new MetricsPage(searcher.scheduler(), options.maxLabels());
     try {
       // The backlog bounds connections the kernel holds before the server accepts them.
       this.http =
           HttpServer.create(
               new InetSocketAddress(options.bind(), options.port()), options.acceptQueue());
     } catch (IOException | RuntimeException e) {
+      metricsPage.close();
       requestThreads.shutdown();
       deadlines.close();
       throw e;
@@ -279,7 +285,9 @@ public final class SearchServer implements AutoCloseable {
         new SearchRunner(searcher, analyzer, field, options, predictor, labels, timings);
     // One context: the JDK's matches paths by prefix.
     http.createContext(
-        "/", new ExchangeHandler(options.maxBodyBytes(), inFlight, deadlines, statsPage, runner));
+        "/",
+        new ExchangeHandler(
+            options.maxBodyBytes(), inFlight, deadlines, statsPage, metricsPage, runner));
     http.start();
   }
 
@@ -305,6 +313,7 @@ public final class SearchServer implements AutoCloseable {
       Thread.currentThread().interrupt();
     } finally {
       deadlines.close();
+      metricsPage.close();
     }
   }
 

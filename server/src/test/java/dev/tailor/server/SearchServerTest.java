@@ -116,6 +116,42 @@ class SearchServerTest {
   }
 
   @Test
+  void metricsAreThePrometheusTextOfTheSearchesRun() throws Exception {
+    try (ServerFixture f = fixture("fixed:2", 2)) {
+      assertEquals(200, f.get("/search?q=w1&k=5").status());
+      assertEquals(200, f.get("/search?q=v2&k=3&label=HighTerm").status());
+
+      f.get("/metrics"); // registers the label groups first seen since the server started
+      Response metrics = f.get("/metrics");
+
+      assertEquals(200, metrics.status(), metrics.text());
+      assertEquals(MetricsPage.CONTENT_TYPE, metrics.contentType());
+      List<String> lines = List.of(metrics.text().split("\n"));
+      assertTrue(lines.contains("tailor_request_latency_seconds_count 2"), metrics.text());
+      assertTrue(
+          lines.contains("tailor_requests_total{outcome=\"completed\"} 2.0"), metrics.text());
+      assertTrue(lines.contains("tailor_workers 2.0"), metrics.text());
+      assertTrue(
+          lines.stream()
+              .anyMatch(
+                  l -> l.startsWith("tailor_request_latency_quantile_seconds{quantile=\"0.99\"}")),
+          metrics.text());
+      assertTrue(
+          lines.stream()
+              .anyMatch(
+                  l ->
+                      l.startsWith("tailor_requests_by_degree_total{degree=")
+                          && l.contains("group=\"HighTerm\"")),
+          metrics.text());
+      assertEquals(
+          405,
+          f.client
+              .send(f.request("/metrics").DELETE().build(), HttpResponse.BodyHandlers.ofString())
+              .statusCode());
+    }
+  }
+
+  @Test
   void theApplicationsCountersShowInStatsAsTheyAreNow() throws Exception {
     try (ServerFixture f = fixture("seq", 1)) {
       assertFalse(f.stats().has("counters"), "no counter, no section");
@@ -221,7 +257,8 @@ class SearchServerTest {
       Response missing = f.get("/searches");
       assertEquals(404, missing.status(), missing.text());
       assertEquals("application/json", missing.contentType());
-      assertTrue(missing.error().contains("use /search, /stats or /policy"), missing.text());
+      assertTrue(
+          missing.error().contains("use /search, /stats, /metrics or /policy"), missing.text());
 
       HttpResponse<String> delete =
           f.client.send(
