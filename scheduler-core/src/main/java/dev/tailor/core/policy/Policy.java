@@ -56,10 +56,10 @@ public interface Policy extends AutoCloseable {
    * Whether the policy decides from a request's {@linkplain RequestView#projectedSequentialNanos()
    * projection}, so that a request's threads should show its progress early: their first claim of
    * windows is one window, and each later claim at most as many windows as the thread has claimed
-   * so far ({@link dev.tailor.core.model.GuidedClaims#size}), so that the projection is refined
-   * after the first window and at every doubling, instead of after half of a lone thread's work.
-   * Smaller claims cost boundaries, so the default, for a policy that does not read the projection,
-   * is {@code false}.
+   * so far ({@link dev.tailor.core.model.GuidedClaims#probingSize}), so that the projection is
+   * refined after the first window and at every doubling, instead of after half of a lone thread's
+   * work. Smaller claims cost boundaries, so the default, for a policy that does not read the
+   * projection, is {@code false}.
    */
   default boolean watchesProgress() {
     return false;
