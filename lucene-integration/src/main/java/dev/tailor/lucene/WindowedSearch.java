@@ -334,7 +334,7 @@ final class WindowedSearch<C extends Collector, T> {
         return left;
       }
       PriorityClass priority = view.priorityClass();
-      if (!helper && ctx.probesProgress()) {
+      if (!helper && ctx.scheduler().policy().watchesProgress()) {
         // Small, growing claims so that the projection is refined early; no run to a leaf's end.
         return GuidedClaims.probingSize(left, sharers, false, priority, claimed);
       }

@@ -312,11 +312,6 @@ final class Request<T> implements RequestView, RequestContext {
   }
 
   @Override
-  public boolean probesProgress() {
-    return scheduler.policy().watchesProgress();
-  }
-
-  @Override
   public boolean isCancelled() {
     return cancelled;
   }

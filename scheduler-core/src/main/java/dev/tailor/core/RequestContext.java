@@ -75,16 +75,6 @@ public interface RequestContext {
   @Internal
   default void windowsFinished(int windows, long nanos) {}
 
-  /**
-   * Whether the request's threads should claim its windows in small, growing claims so that its
-   * progress shows early: its scheduler's policy {@linkplain
-   * dev.tailor.core.policy.Policy#watchesProgress() watches progress}. The default says no.
-   */
-  @Internal
-  default boolean probesProgress() {
-    return false;
-  }
-
   /** Whether the request has been cancelled; a long body should check and stop early. */
   boolean isCancelled();
 

@@ -128,7 +128,7 @@ class ProgressSameDecisionsTest {
                 .build()) {
       return scheduler.run(
           ctx -> {
-            assertTrue(ctx.probesProgress(), "the policy watches progress");
+            assertTrue(ctx.scheduler().policy().watchesProgress(), "the policy watches progress");
             List<String> log = new ArrayList<>();
             clock.addAndGet(SERIAL);
             ctx.windowsPlanned(UNITS.length);
