@@ -111,11 +111,20 @@ public final class Projection {
               + workNanos
               + " ns");
     }
+    if (windowsDone == 0 && windowNanos != 0) {
+      throw new IllegalArgumentException(
+          "no window has finished, yet windows took " + windowNanos + " ns");
+    }
+    return rule(windows, priorNanos, windowsDone, windowNanos, workNanos);
+  }
+
+  /**
+   * The rule itself, on arguments already checked: what {@link #sequentialNanos} answers, without
+   * building a projection, for {@link WindowProgress}, which asks on the request path.
+   */
+  static long rule(
+      int windows, long priorNanos, int windowsDone, long windowNanos, long workNanos) {
     if (windowsDone == 0) {
-      if (windowNanos != 0) {
-        throw new IllegalArgumentException(
-            "no window has finished, yet windows took " + windowNanos + " ns");
-      }
       return priorNanos == UNKNOWN ? UNKNOWN : Math.max(priorNanos, workNanos);
     }
     if (windowsDone == windows) {

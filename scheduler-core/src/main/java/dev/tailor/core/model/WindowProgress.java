@@ -12,8 +12,8 @@ import dev.tailor.core.Internal;
  * ignored, finished windows count at most as many as there are, and their time at most the work
  * done.
  *
- * <p>Not thread-safe: the runtime guards it with its request's monitor. Adding progress allocates
- * nothing.
+ * <p>Not thread-safe: the runtime guards it with its request's monitor. Adding progress and reading
+ * the projection allocate nothing.
  */
 @Internal
 public final class WindowProgress {
@@ -54,7 +54,7 @@ public final class WindowProgress {
     if (done == 0) {
       return prior == Projection.UNKNOWN ? Projection.UNKNOWN : Math.max(prior, work);
     }
-    return Projection.of(windows, prior).sequentialNanos(done, Math.min(finishedNanos, work), work);
+    return Projection.rule(windows, prior, done, Math.min(finishedNanos, work), work);
   }
 
   private static int saturatedAdd(int a, int b) {
