@@ -1,5 +1,8 @@
 package dev.tailor.sim;
 
+import static dev.tailor.sim.UnevenRequest.MS;
+import static dev.tailor.sim.UnevenRequest.SERIAL;
+import static dev.tailor.sim.UnevenRequest.UNITS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -33,47 +36,11 @@ import org.junit.jupiter.api.Test;
  */
 class ProgressSameDecisionsTest {
 
-  private static final long MS = 1_000_000;
-  private static final long SERIAL = 3 * MS;
-  private static final long[] UNITS = {
-    9 * MS, 1 * MS, 4 * MS, 2 * MS, 7 * MS, 1 * MS, 3 * MS, 5 * MS, 2 * MS, 6 * MS, 1 * MS, 2 * MS,
-    8 * MS, 1 * MS, 4 * MS, 3 * MS
-  };
   private static final long PRIOR = 20 * MS;
 
   /** One request in the system, on a budget of 8 with 1 busy worker. */
   private static SystemView system(AtomicLong clock) {
-    return new SystemView() {
-      @Override
-      public long nanoTime() {
-        return clock.get();
-      }
-
-      @Override
-      public int budget() {
-        return 8;
-      }
-
-      @Override
-      public int activeRequests() {
-        return 1;
-      }
-
-      @Override
-      public int queuedRequests() {
-        return 0;
-      }
-
-      @Override
-      public int busyWorkers() {
-        return 1;
-      }
-
-      @Override
-      public int busyThreadsOnLongRequests() {
-        return 0;
-      }
-    };
+    return UnevenRequest.system(clock::get, 8);
   }
 
   /** P = 4, a 40 ms target at every load; thresholds of 70 ms with one request in the system. */
@@ -155,20 +122,7 @@ class ProgressSameDecisionsTest {
   private static List<String> simulated() {
     AtomicLong clock = new AtomicLong();
     SystemView system = system(clock);
-    long sequential = SERIAL;
-    for (long u : UNITS) {
-      sequential += u;
-    }
-    DemandProfile.Request demand =
-        new DemandProfile.Request(
-            "0",
-            null,
-            "q",
-            sequential,
-            UNITS,
-            new double[] {1.0},
-            new double[0],
-            new DemandProfile.Features("test", 1, new long[0], 0));
+    DemandProfile.Request demand = UnevenRequest.demand();
     UnitRequest r =
         new UnitRequest(
             0,

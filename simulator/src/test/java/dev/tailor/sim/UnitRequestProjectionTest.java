@@ -1,5 +1,8 @@
 package dev.tailor.sim;
 
+import static dev.tailor.sim.UnevenRequest.MS;
+import static dev.tailor.sim.UnevenRequest.SERIAL;
+import static dev.tailor.sim.UnevenRequest.UNITS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,65 +19,12 @@ import org.junit.jupiter.api.Test;
  */
 class UnitRequestProjectionTest {
 
-  private static final long MS = 1_000_000;
-  private static final long SERIAL = 3 * MS;
-
-  /** Uneven units, long enough that the thread alone never takes the rest at once. */
-  private static final long[] UNITS = {
-    9 * MS, 1 * MS, 4 * MS, 2 * MS, 7 * MS, 1 * MS, 3 * MS, 5 * MS, 2 * MS, 6 * MS, 1 * MS, 2 * MS,
-    8 * MS, 1 * MS, 4 * MS, 3 * MS
-  };
-
   private long now;
 
-  private final SystemView clock =
-      new SystemView() {
-        @Override
-        public long nanoTime() {
-          return now;
-        }
-
-        @Override
-        public int budget() {
-          return 1;
-        }
-
-        @Override
-        public int activeRequests() {
-          return 1;
-        }
-
-        @Override
-        public int queuedRequests() {
-          return 0;
-        }
-
-        @Override
-        public int busyWorkers() {
-          return 1;
-        }
-
-        @Override
-        public int busyThreadsOnLongRequests() {
-          return 0;
-        }
-      };
+  private final SystemView clock = UnevenRequest.system(() -> now, 1);
 
   private UnitRequest request(long predictedNanos) {
-    long sequential = SERIAL;
-    for (long u : UNITS) {
-      sequential += u;
-    }
-    DemandProfile.Request demand =
-        new DemandProfile.Request(
-            "0",
-            null,
-            "q",
-            sequential,
-            UNITS,
-            new double[] {1.0},
-            new double[0],
-            new DemandProfile.Features("test", 1, new long[0], 0));
+    DemandProfile.Request demand = UnevenRequest.demand();
     SimRequest.Told told = new SimRequest.Told(predictedNanos, false, Long.MAX_VALUE);
     return new UnitRequest(0, 0, demand, demand.unitWork(), clock, told, false);
   }
