@@ -31,6 +31,7 @@ import picocli.CommandLine.Spec;
       ReplayCommand.class,
       ClusterCommand.class,
       SimulateCommand.class,
+      AutoCommand.class,
       ClassesCommand.class,
       BalanceCommand.class,
       BudgetCommand.class,

@@ -322,6 +322,7 @@ public final class Dispatcher<R extends RequestView> {
    * A running request has completed: it leaves the running set and a head waiting for it is freed.
    */
   public void exited(R request) {
+    policy.exited(request, view);
     slots.completed(host.nanoTime() - request.startNanos());
     running.remove(request);
     queues.exitSeen();

@@ -48,6 +48,15 @@ final class GuardedPolicy {
     }
   }
 
+  /** Tells the policy that a request has completed; what it throws is reported and ignored. */
+  void exited(RequestView request, SystemView view) {
+    try {
+      policy.exited(request, view);
+    } catch (Throwable e) {
+      failures.report("policy.exited", name + ": ignored", e);
+    }
+  }
+
   /** The policy's own long threshold if it states one, else {@code configured}. */
   long longThresholdNanos(long configured) {
     try {

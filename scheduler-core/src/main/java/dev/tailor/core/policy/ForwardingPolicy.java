@@ -34,6 +34,11 @@ abstract class ForwardingPolicy implements Policy {
   }
 
   @Override
+  public void exited(RequestView request, SystemView system) {
+    policy.exited(request, system);
+  }
+
+  @Override
   public boolean watchesProgress() {
     return policy.watchesProgress();
   }

@@ -1,5 +1,7 @@
 package dev.tailor.core.policy;
 
+import dev.tailor.core.Experimental;
+
 /**
  * Decides how many threads work on each request, moment by moment. A policy answers questions about
  * a read-only view of the system; it never touches threads or clocks, so the same instance runs
@@ -75,6 +77,16 @@ public interface Policy extends AutoCloseable {
   default long longThresholdNanos() {
     return 0;
   }
+
+  /**
+   * Hears that a running request has completed, with its final view: its arrival, start, work and
+   * degree as they ended. For a policy that learns from the requests it serves ({@code auto}); a
+   * policy that decides from the present alone ignores it, as the default does. Called once per
+   * admitted request, on the runtime's dispatch path under its lock (and on the simulator's
+   * thread), so it must be as cheap as the other questions: record, never compute.
+   */
+  @Experimental
+  default void exited(RequestView request, SystemView system) {}
 
   /** The specification string this policy was created from, e.g. {@code rampup:10ms,6}. */
   String spec();

@@ -100,7 +100,7 @@ public final class PolicyRegistry {
   /**
    * Splits a comma-separated list of specifications, such as {@code seq,fixed:2,rampup:10ms,6}: a
    * piece that does not start with a known policy name continues the specification before it, so
-   * the arguments of {@code rampup:10ms,6} stay together.
+   * the arguments of {@code rampup:10ms,6} and {@code auto:period=1m,requests=500} stay together.
    *
    * @throws IllegalArgumentException if the list starts with an unknown name (listing the known
    *     ones)
@@ -129,7 +129,8 @@ public final class PolicyRegistry {
         continue;
       }
       char first = trimmed.charAt(0);
-      boolean argument = Character.isDigit(first) || first == '.';
+      boolean argument =
+          Character.isDigit(first) || first == '.' || !factories.containsKey(nameOf(trimmed));
       if (!argument || out.isEmpty()) {
         out.add(trimmed);
       } else {
@@ -137,6 +138,18 @@ public final class PolicyRegistry {
       }
     }
     return out;
+  }
+
+  /** The name a specification starts with: before its first colon or at sign, lower case. */
+  private static String nameOf(String spec) {
+    int end = spec.length();
+    for (char c : new char[] {':', '@'}) {
+      int i = spec.indexOf(c);
+      if (i >= 0) {
+        end = Math.min(end, i);
+      }
+    }
+    return spec.substring(0, end).trim().toLowerCase(Locale.ROOT);
   }
 
   /** The factories, in registration order. */

@@ -1,0 +1,215 @@
+package dev.tailor.auto;
+
+import dev.tailor.core.Experimental;
+import dev.tailor.core.policy.Admission;
+import dev.tailor.core.policy.Policies;
+import dev.tailor.core.policy.Policy;
+import dev.tailor.core.policy.RequestView;
+import dev.tailor.core.policy.SystemView;
+import dev.tailor.core.policy.WorkerPreference;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A policy that tunes itself: it learns the workload from the requests it serves and rebuilds its
+ * own table in the background, so that a user who never profiles, builds or tunes a table still
+ * gets a policy fitted to the workload, and keeps it fitted as the workload drifts.
+ *
+ * <ul>
+ *   <li><b>Cold start</b>: until its first rebuild swaps something in it serves as {@code
+ *       steal-first} (every request may take every idle worker, a free worker helps before it
+ *       admits: many threads at light load, one each under load), the static baseline that adapts
+ *       to the load by itself. From its first rebuild on, what serves is what simulated best: a
+ *       static baseline or the progress-aware policy on a table built from the samples.
+ *   <li><b>Samples</b>: every completed request is appended to a bounded reservoir ({@link
+ *       AutoSettings#samples()}, printed by {@link #status()}): its arrival, completion, run time,
+ *       work and probing degree. Nothing else is done on the request path.
+ *   <li><b>Probes</b>: of the requests admitted under light load, a share ({@link
+ *       AutoSettings#probeShare()}), chosen by a hash of the request's id before it runs, runs at
+ *       degree 1 or at a second degree (2, half the workers, all of them) when that many workers
+ *       are idle, so that speedup at each degree is measured, by quantile matching of the two
+ *       random samples' run times, not assumed.
+ *   <li><b>Rebuilds</b>: when the period and the request count have both passed (and no sooner than
+ *       the CPU share allows), a rebuild builds a profile from the samples, the progress-aware
+ *       policy's target table from that with the offline builder, and simulates it and the static
+ *       baselines against the live policy at the samples' load; only a candidate with a lower P99
+ *       is swapped in. A rebuild that throws or runs past its limit leaves the live policy serving
+ *       and is counted; so is a record that cannot be a request.
+ *   <li><b>Shifts</b>: a change of the query mix (the recent requests' work against the work the
+ *       live policy was built from) keeps only the recent samples and shortens the wait for the
+ *       next rebuild.
+ * </ul>
+ *
+ * <p>The specification is {@code auto} or {@code auto:key=value,...} ({@link AutoSettings#parse}).
+ * What it learned, the last rebuild's comparison and why it swapped or not: {@link #status()}, the
+ * server's {@code /stats}, and the JFR events {@code dev.tailor.AutoRebuild} and {@code
+ * dev.tailor.AutoRebuildFailed}. Its threads' claims probe progress ({@link #watchesProgress()})
+ * whatever serves, so that the progress-aware policy sees a request's progress once swapped in.
+ */
+@Experimental
+public final class AutoPolicy implements Policy {
+
+  /** The policy's registered name. */
+  public static final String NAME = "auto";
+
+  /** The spec that serves until the first rebuild swaps something better in. */
+  static final String COLD = "wq-linear";
+
+  private final AutoSettings settings;
+  private final AtomicReference<Policy> live;
+  private final Reservoir reservoir;
+  private final ProbeDegrees probes = new ProbeDegrees(10);
+  private final Rebuilder rebuilder;
+  private final AtomicLong probesTaken = new AtomicLong();
+  private final String spec;
+  private volatile int cores = 1;
+  private volatile int workers = 1; // the most threads a request may get
+  private volatile int probesInFlight;
+
+  private AutoPolicy(AutoSettings settings, double faultShare) {
+    this.settings = settings;
+    this.live = new AtomicReference<>(Policies.wqLinear());
+    this.reservoir = new Reservoir(settings.samples());
+    this.rebuilder = new Rebuilder(settings, reservoir, live, faultShare);
+    String args = settings.args();
+    this.spec = args.isEmpty() ? NAME : NAME + ":" + args;
+  }
+
+  /** The policy with these settings, serving as {@code wq-linear} until its first rebuild. */
+  public static AutoPolicy create(AutoSettings settings) {
+    return new AutoPolicy(settings, 0);
+  }
+
+  /**
+   * The policy whose rebuilds throw at random, a share {@code failShare} of them, for fault drills
+   * ({@code ./tailor soak}): every request must still complete, served by the live policy.
+   */
+  public static AutoPolicy drill(AutoSettings settings, double failShare) {
+    if (!(failShare >= 0 && failShare <= 1)) {
+      throw new IllegalArgumentException("need a fault share from 0 to 1, got " + failShare);
+    }
+    return new AutoPolicy(settings, failShare);
+  }
+
+  /** Its settings. */
+  public AutoSettings settings() {
+    return settings;
+  }
+
+  /** What it has learned and done so far. */
+  public AutoStatus status() {
+    return rebuilder.status(probesTaken.get());
+  }
+
+  /** The specification of the policy serving now. */
+  public String liveSpec() {
+    return live.get().spec();
+  }
+
+  @Override
+  public Admission admit(RequestView request, SystemView system) {
+    int budget = system.budget();
+    if (budget > cores) {
+      cores = budget;
+      workers = settings.maxDegree() > 0 ? Math.min(settings.maxDegree(), budget) : budget;
+    }
+    // Light load: at most one request in the system for every two threads, so a probe at a
+    // second degree finds its threads (free workers help first) and one at degree 1 costs little.
+    if (settings.probeShare() > 0 && 2 * system.requestsInSystem() <= cores) {
+      int d = probeDegree(request.id(), workers);
+      if (d > 0 && probes.put(request.id(), d)) {
+        probesInFlight++;
+        probesTaken.incrementAndGet();
+        return Admission.start(d);
+      }
+    }
+    return live.get().admit(request, system);
+  }
+
+  @Override
+  public int degree(RequestView request, SystemView system) {
+    if (probesInFlight > 0) {
+      int d = probes.get(request.id());
+      if (d > 0) {
+        return d;
+      }
+    }
+    return live.get().degree(request, system);
+  }
+
+  @Override
+  public void exited(RequestView request, SystemView system) {
+    int d = 0;
+    if (probesInFlight > 0) {
+      d = probes.remove(request.id());
+      if (d > 0) {
+        probesInFlight--;
+      }
+    }
+    long now = system.nanoTime();
+    reservoir.add(request.arrivalNanos(), now, request.elapsedNanos(), request.workNanos(), d);
+    rebuilder.requestCompleted(now, system, cores, workers);
+  }
+
+  @Override
+  public WorkerPreference workerPreference(SystemView system) {
+    return live.get().workerPreference(system);
+  }
+
+  @Override
+  public boolean watchesProgress() {
+    return true;
+  }
+
+  @Override
+  public long longThresholdNanos() {
+    return live.get().longThresholdNanos();
+  }
+
+  @Override
+  public String spec() {
+    return spec;
+  }
+
+  /** Stops rebuilding and closes the live policy. Idempotent. */
+  @Override
+  public void close() {
+    rebuilder.close();
+    live.get().close();
+  }
+
+  /**
+   * The degree a request is probed at, from a hash of its id: 0 (not probed) for all but {@code
+   * probeShare} of them; of those, half at degree 1 and the rest spread over 2, half the workers
+   * and all of them. With one worker nothing is probed.
+   */
+  int probeDegree(long id, int workers) {
+    if (workers < 2) {
+      return 0;
+    }
+    long h = mix(id);
+    double u = (h >>> 11) * 0x1.0p-53;
+    if (u >= settings.probeShare()) {
+      return 0;
+    }
+    double v = u / settings.probeShare();
+    if (v < 0.5) {
+      return 1;
+    }
+    int half = Math.max(2, workers / 2);
+    int choices = workers == 2 ? 1 : half == 2 || half == workers ? 2 : 3;
+    int k = Math.min(choices - 1, (int) ((v - 0.5) * 2 * choices));
+    return switch (k) {
+      case 0 -> 2;
+      case 1 -> choices == 2 ? workers : half;
+      default -> workers;
+    };
+  }
+
+  /** SplitMix64's finalizer: consecutive ids spread over the whole range. */
+  private static long mix(long z) {
+    z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
+    z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
+    return z ^ (z >>> 31);
+  }
+}

@@ -1,0 +1,34 @@
+package dev.tailor.auto;
+
+import dev.tailor.core.Internal;
+import dev.tailor.core.policy.Policy;
+import dev.tailor.core.policy.PolicyFactory;
+
+/** Registers {@code auto[:SETTINGS]} with the policy registry, found through the service loader. */
+@Internal
+public final class AutoPolicyFactory implements PolicyFactory {
+
+  /** For the service loader. */
+  public AutoPolicyFactory() {}
+
+  @Override
+  public String name() {
+    return AutoPolicy.NAME;
+  }
+
+  @Override
+  public String usage() {
+    return "auto[:key=value,...]";
+  }
+
+  @Override
+  public String description() {
+    return "learns the workload from the requests it serves, rebuilds the progress-aware"
+        + " policy's table in the background and swaps it in only when it simulates better";
+  }
+
+  @Override
+  public Policy create(String args) {
+    return AutoPolicy.create(AutoSettings.parse(args));
+  }
+}

@@ -1,0 +1,203 @@
+package dev.tailor.auto;
+
+import dev.tailor.core.Durations;
+import dev.tailor.core.Experimental;
+import java.util.Locale;
+
+/**
+ * How {@code auto} learns. The defaults, and why:
+ *
+ * <ul>
+ *   <li>{@code samples=4096}: the reservoir, 4096 × 34 bytes = 136 KiB; enough for the P99 of the
+ *       guard's simulation to rest on 40 requests and for the probes' thirds to hold a few dozen.
+ *   <li>{@code period=5m}, {@code requests=2000}: a rebuild waits for both, whichever comes later,
+ *       so a quiet service does not rebuild from a handful of requests and a busy one not more than
+ *       every five minutes; a rebuild takes seconds of one core (see {@code ./tailor bench auto}),
+ *       so five minutes keeps it near the 2% share without the cap having to stretch it.
+ *   <li>{@code probes=0.04}: 4% of the requests that arrive while none waits run at degree 1 or at
+ *       a second degree (2, 4, 8 or all workers), at most half at degree 1: enough probes per
+ *       period to measure speedup at a few degrees, few enough that the requests probed at degree 1
+ *       cost little.
+ *   <li>{@code cpu=0.02}: rebuilds use at most 2% of one core averaged: after a rebuild that took
+ *       {@code c} of CPU, the next waits at least {@code c / 0.02}.
+ *   <li>{@code timeout=2m}: a rebuild that runs longer is abandoned and counted as failed.
+ *   <li>{@code requests-per-point=2000}, {@code seeds=2}: the guard's and the table search's
+ *       simulations; {@code iterations=20}: the target table's search steps.
+ *   <li>{@code max-degree=0}: every worker; a smaller cap bounds probes and rebuilt policies alike.
+ * </ul>
+ *
+ * <p>{@code inline} runs the rebuild on the thread that saw the request that made it due, at that
+ * moment: for the simulator, whose virtual clock stands still while it runs, so that a simulated
+ * {@code auto} is deterministic. Served for real, rebuilds run on one background daemon thread at
+ * the lowest priority.
+ *
+ * @param samples the reservoir's capacity
+ * @param periodNanos the least time between rebuilds
+ * @param requests the least requests between rebuilds
+ * @param probeShare the share of requests arriving while none waits that are probed
+ * @param cpuShare the share of one core rebuilds may use averaged
+ * @param timeoutNanos how long one rebuild may run
+ * @param requestsPerPoint requests per simulated point
+ * @param seeds seeds the guard averages over
+ * @param iterations the target table search's bound on steps
+ * @param maxDegree the most threads a request may get from a probe or a rebuilt policy, or 0 for
+ *     every worker
+ * @param inline whether rebuilds run on the deciding thread (simulation)
+ */
+@Experimental
+public record AutoSettings(
+    int samples,
+    long periodNanos,
+    int requests,
+    double probeShare,
+    double cpuShare,
+    long timeoutNanos,
+    int requestsPerPoint,
+    int seeds,
+    int iterations,
+    int maxDegree,
+    boolean inline) {
+
+  /** The defaults. */
+  public static final AutoSettings DEFAULTS =
+      new AutoSettings(
+          4096, 900_000_000_000L, 2000, 0.04, 0.02, 120_000_000_000L, 2000, 2, 20, 0, false);
+
+  /**
+   * Checks the settings.
+   *
+   * @throws IllegalArgumentException naming the first bad setting
+   */
+  public AutoSettings {
+    if (samples < 100) {
+      throw new IllegalArgumentException("samples: need at least 100, got " + samples);
+    }
+    if (periodNanos < 0) {
+      throw new IllegalArgumentException("period: need a duration >= 0");
+    }
+    if (requests < 100 || requests > samples) {
+      throw new IllegalArgumentException(
+          "requests: need 100 to samples (" + samples + "), got " + requests);
+    }
+    if (!(probeShare >= 0 && probeShare <= 0.5)) {
+      throw new IllegalArgumentException("probes: need a share from 0 to 0.5, got " + probeShare);
+    }
+    if (!(cpuShare > 0 && cpuShare <= 1)) {
+      throw new IllegalArgumentException("cpu: need a share above 0, at most 1, got " + cpuShare);
+    }
+    if (timeoutNanos <= 0) {
+      throw new IllegalArgumentException("timeout: need a duration above 0");
+    }
+    if (maxDegree < 0) {
+      throw new IllegalArgumentException(
+          "max-degree: need 0 (every worker) or more, got " + maxDegree);
+    }
+    if (requestsPerPoint < 100 || seeds < 1 || iterations < 0) {
+      throw new IllegalArgumentException(
+          "requests-per-point: need at least 100; seeds at least 1; iterations at least 0");
+    }
+  }
+
+  /**
+   * The defaults with the settings of a specification's arguments changed: {@code key=value} pairs
+   * and the flag {@code inline}, separated by commas, such as {@code
+   * period=30s,requests=500,inline}.
+   *
+   * @throws IllegalArgumentException naming the setting that is unknown or malformed and what was
+   *     expected
+   */
+  public static AutoSettings parse(String args) {
+    AutoSettings s = DEFAULTS;
+    if (args.isBlank()) {
+      return s;
+    }
+    int samples = s.samples;
+    long period = s.periodNanos;
+    int requests = s.requests;
+    double probes = s.probeShare;
+    double cpu = s.cpuShare;
+    long timeout = s.timeoutNanos;
+    int perPoint = s.requestsPerPoint;
+    int seeds = s.seeds;
+    int iterations = s.iterations;
+    int maxDegree = s.maxDegree;
+    boolean inline = s.inline;
+    for (String piece : args.split(",")) {
+      String p = piece.trim();
+      if (p.equals("inline")) {
+        inline = true;
+        continue;
+      }
+      int eq = p.indexOf('=');
+      if (eq < 0) {
+        throw new IllegalArgumentException(
+            "expected key=value or inline, got '" + p + "' (keys: " + KEYS + ")");
+      }
+      String key = p.substring(0, eq).trim().toLowerCase(Locale.ROOT);
+      String value = p.substring(eq + 1).trim();
+      try {
+        switch (key) {
+          case "samples" -> samples = Integer.parseInt(value);
+          case "period" -> period = Durations.parseNanos(value);
+          case "requests" -> requests = Integer.parseInt(value);
+          case "probes" -> probes = Double.parseDouble(value);
+          case "cpu" -> cpu = Double.parseDouble(value);
+          case "timeout" -> timeout = Durations.parseNanos(value);
+          case "requests-per-point" -> perPoint = Integer.parseInt(value);
+          case "seeds" -> seeds = Integer.parseInt(value);
+          case "iterations" -> iterations = Integer.parseInt(value);
+          case "max-degree" -> maxDegree = Integer.parseInt(value);
+          default ->
+              throw new IllegalArgumentException(
+                  "unknown setting '" + key + "' (keys: " + KEYS + ")");
+        }
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(key + ": expected a number, got '" + value + "'", e);
+      } catch (IllegalArgumentException e) {
+        throw e.getMessage().startsWith("unknown setting")
+            ? e
+            : new IllegalArgumentException(key + ": " + e.getMessage(), e);
+      }
+    }
+    return new AutoSettings(
+        samples,
+        period,
+        requests,
+        probes,
+        cpu,
+        timeout,
+        perPoint,
+        seeds,
+        iterations,
+        maxDegree,
+        inline);
+  }
+
+  private static final String KEYS =
+      "samples, period, requests, probes, cpu, timeout, requests-per-point, seeds, iterations,"
+          + " max-degree";
+
+  /** The settings as a specification's arguments, only those that differ from the defaults. */
+  String args() {
+    StringBuilder b = new StringBuilder();
+    AutoSettings d = DEFAULTS;
+    append(b, samples != d.samples, "samples=" + samples);
+    append(b, periodNanos != d.periodNanos, "period=" + Durations.format(periodNanos));
+    append(b, requests != d.requests, "requests=" + requests);
+    append(b, probeShare != d.probeShare, "probes=" + probeShare);
+    append(b, cpuShare != d.cpuShare, "cpu=" + cpuShare);
+    append(b, timeoutNanos != d.timeoutNanos, "timeout=" + Durations.format(timeoutNanos));
+    append(b, requestsPerPoint != d.requestsPerPoint, "requests-per-point=" + requestsPerPoint);
+    append(b, seeds != d.seeds, "seeds=" + seeds);
+    append(b, iterations != d.iterations, "iterations=" + iterations);
+    append(b, maxDegree != d.maxDegree, "max-degree=" + maxDegree);
+    append(b, inline, "inline");
+    return b.toString();
+  }
+
+  private static void append(StringBuilder b, boolean differs, String text) {
+    if (differs) {
+      b.append(b.isEmpty() ? "" : ",").append(text);
+    }
+  }
+}

@@ -1,0 +1,250 @@
+package dev.tailor.auto;
+
+import dev.tailor.core.policy.Policy;
+import dev.tailor.core.policy.SystemView;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * When to rebuild, the rebuilds themselves, and their account. A rebuild is due once both the
+ * period and the request count have passed since the last one ended, and no sooner than the CPU
+ * share allows after what the last one cost; between rebuilds, every {@link ShiftDetector#WINDOW}
+ * requests, the recent work is tested against the work the live policy was built from, and a shift
+ * keeps only the recent samples and shortens the next wait to a quarter of the period.
+ *
+ * <p>Rebuilds and shift checks run one at a time, on one daemon thread at the lowest priority, or
+ * inline on the thread that made them due (for the simulator). Whatever a rebuild throws, or a
+ * rebuild that runs past its limit, is counted and leaves the live policy serving.
+ */
+final class Rebuilder implements AutoCloseable {
+
+  private static final System.Logger LOG = System.getLogger(Rebuilder.class.getName());
+
+  private final AutoSettings settings;
+  private final Reservoir reservoir;
+  private final AtomicReference<Policy> live;
+  private final double faultShare;
+  private final SplittableRandom faults;
+  private final ExecutorService executor; // null when inline
+  private final long createdWallNanos = System.nanoTime();
+
+  // Guarded by this.
+  private boolean started;
+  private boolean busy;
+  private long lastEndNanos;
+  private long sinceRebuild;
+  private long sinceShiftCheck;
+  private long nextPeriodNanos;
+  private long lastCostNanos;
+  private long[] reference = new long[0];
+  private SystemView clock;
+  private int cores = 1;
+  private int maxDegree = 1;
+  private long seed = 1;
+
+  // Written by the task, read by status().
+  private volatile long rebuilds;
+  private volatile long swaps;
+  private volatile long kept;
+  private volatile long skipped;
+  private volatile long failures;
+  private volatile String lastFailure;
+  private volatile long shifts;
+  private volatile long cpuNanos;
+  private volatile AutoStatus.Verdict last;
+
+  /**
+   * @param faultShare the share of rebuilds made to throw, for fault drills; 0 in service
+   */
+  Rebuilder(
+      AutoSettings settings, Reservoir reservoir, AtomicReference<Policy> live, double faultShare) {
+    this.settings = settings;
+    this.reservoir = reservoir;
+    this.live = live;
+    this.faultShare = faultShare;
+    this.faults = new SplittableRandom(0x7a11);
+    this.nextPeriodNanos = settings.periodNanos();
+    this.executor =
+        settings.inline()
+            ? null
+            : Executors.newSingleThreadExecutor(
+                r -> {
+                  Thread t = new Thread(r, "tailor-auto-rebuild");
+                  t.setDaemon(true);
+                  t.setPriority(Thread.MIN_PRIORITY);
+                  return t;
+                });
+  }
+
+  /**
+   * A request has completed at {@code now} on {@code clock}'s time, with {@code cores} threads in
+   * the scheduler and a request allowed {@code maxDegree}: counts it and starts a rebuild or a
+   * shift check if one is due. Cheap: counting and comparing, and at most a task handed to the
+   * rebuild thread.
+   */
+  void requestCompleted(long now, SystemView clock, int cores, int maxDegree) {
+    Runnable task;
+    synchronized (this) {
+      if (!started) {
+        started = true;
+        lastEndNanos = now;
+        this.clock = clock;
+      }
+      this.cores = Math.max(this.cores, cores);
+      this.maxDegree = Math.max(this.maxDegree, maxDegree);
+      sinceRebuild++;
+      sinceShiftCheck++;
+      if (busy) {
+        return;
+      }
+      if (sinceRebuild >= settings.requests() && now - lastEndNanos >= nextPeriodNanos) {
+        task = this::rebuild;
+      } else if (reference.length > 0 && sinceShiftCheck >= ShiftDetector.WINDOW) {
+        sinceShiftCheck = 0;
+        task = this::checkShift;
+      } else {
+        return;
+      }
+      busy = true;
+    }
+    if (executor == null) {
+      task.run();
+      return;
+    }
+    try {
+      executor.execute(task);
+    } catch (RejectedExecutionException e) {
+      synchronized (this) {
+        busy = false; // closed: nothing more is rebuilt
+      }
+    }
+  }
+
+  private void rebuild() {
+    long cost = 0;
+    Samples samples = null;
+    try {
+      long s;
+      int c;
+      int p;
+      synchronized (this) {
+        s = seed++;
+        c = cores;
+        p = maxDegree;
+      }
+      if (faultShare > 0 && drawFault()) {
+        throw new IllegalStateException("a fault drill failed this rebuild on purpose");
+      }
+      samples = reservoir.snapshot();
+      Rebuild.Result r =
+          Rebuild.run(
+              samples, c, p, live.get(), settings, s, System.nanoTime() + settings.timeoutNanos());
+      AutoStatus.Verdict v = r.verdict();
+      cost = v.cpuNanos();
+      last = v;
+      if (r.policy() != null) {
+        Policy old = live.getAndSet(r.policy());
+        old.close();
+        swaps++;
+      } else if (v.chosen() == null) {
+        skipped++;
+      } else {
+        kept++;
+      }
+      LOG.log(System.Logger.Level.INFO, "auto rebuild: " + v.reason());
+      AutoEvents.rebuilt(v, live.get().spec());
+    } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+      failures++;
+      lastFailure = e.toString();
+      LOG.log(System.Logger.Level.WARNING, "auto rebuild failed, the live policy keeps serving", e);
+      AutoEvents.failed(e.toString());
+    } finally {
+      rebuilds++;
+      cpuNanos += cost;
+      synchronized (this) {
+        if (samples != null && samples.size() > 0) {
+          reference = samples.recentWorkSorted(samples.size());
+        }
+        sinceRebuild = 0;
+        sinceShiftCheck = 0;
+        lastEndNanos = clock.nanoTime();
+        lastCostNanos = cost;
+        nextPeriodNanos = Math.max(settings.periodNanos(), capNanos());
+        busy = false;
+      }
+    }
+  }
+
+  private void checkShift() {
+    try {
+      long[] ref;
+      synchronized (this) {
+        ref = reference;
+      }
+      long[] recent = reservoir.last(ShiftDetector.WINDOW).recentWorkSorted(ShiftDetector.WINDOW);
+      if (ShiftDetector.shifted(ref, recent)) {
+        shifts++;
+        reservoir.keepLast(ShiftDetector.WINDOW);
+        synchronized (this) {
+          reference = new long[0]; // until the next rebuild, the new mix has no reference
+          sinceRebuild = ShiftDetector.WINDOW; // the samples of the new mix kept
+          nextPeriodNanos = Math.max(settings.periodNanos() / 4, capNanos());
+        }
+        LOG.log(System.Logger.Level.INFO, "auto: the query mix shifted; rebuilding sooner");
+      }
+    } finally {
+      synchronized (this) {
+        busy = false;
+      }
+    }
+  }
+
+  /** The least wait after the last rebuild that keeps rebuilds within their CPU share. */
+  private long capNanos() {
+    // Inline (simulated) rebuilds take no time on the virtual clock: the cap is about real cores.
+    return settings.inline() ? 0 : (long) (lastCostNanos / settings.cpuShare());
+  }
+
+  private synchronized boolean drawFault() {
+    return faults.nextDouble() < faultShare;
+  }
+
+  /** The account so far, with the policy's count of probed requests. */
+  AutoStatus status(long probes) {
+    long period;
+    synchronized (this) {
+      period = nextPeriodNanos;
+    }
+    long cpu = cpuNanos;
+    long alive = Math.max(1, System.nanoTime() - createdWallNanos);
+    return new AutoStatus(
+        live.get().spec(),
+        reservoir.size(),
+        reservoir.capacity(),
+        reservoir.bytes(),
+        reservoir.dropped(),
+        probes,
+        rebuilds,
+        swaps,
+        kept,
+        skipped,
+        failures,
+        lastFailure,
+        shifts,
+        cpu,
+        cpu / (double) alive,
+        period,
+        last);
+  }
+
+  /** Stops the rebuild thread; a rebuild under way is abandoned. Idempotent. */
+  @Override
+  public void close() {
+    if (executor != null) {
+      executor.shutdownNow();
+    }
+  }
+}

@@ -1,0 +1,112 @@
+package dev.tailor.auto;
+
+import dev.tailor.core.model.SpeedupCurve;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Speedup measured from probes, not assumed. A request cannot be run twice, but the probes are
+ * chosen by their id before they run, so the requests probed at degree 1 and those probed at degree
+ * {@code d} are two random samples of the same workload: the {@code q}-quantile of the first's run
+ * times over the {@code q}-quantile of the second's is the speedup at {@code d} of requests of that
+ * size (quantile matching). It is read at three sizes, the middles of the thirds ({@code q} = 1/6,
+ * 1/2, 5/6), so small, middling and large requests each get their curve; a curve rises linearly
+ * between the degrees measured and stays flat beyond the highest, never above the degree nor below
+ * 1 and never falling.
+ */
+final class SpeedupEstimate {
+
+  /** The quantiles read, one per third of the sizes. */
+  private static final double[] QUANTILES = {1.0 / 6, 0.5, 5.0 / 6};
+
+  private final long[] thirdsFromNanos; // the size where the 2nd and 3rd thirds start
+  private final SpeedupCurve[] curves; // one per third
+  private final int[] measuredDegrees;
+
+  private SpeedupEstimate(long[] thirdsFromNanos, SpeedupCurve[] curves, int[] measuredDegrees) {
+    this.thirdsFromNanos = thirdsFromNanos;
+    this.curves = curves;
+    this.measuredDegrees = measuredDegrees;
+  }
+
+  /**
+   * The estimate from the samples' probes, or null if fewer than {@code minProbes} requests were
+   * probed at degree 1 or at every degree above it: then nothing is measured.
+   *
+   * @param maxDegree the curves' length
+   */
+  static SpeedupEstimate of(Samples samples, int maxDegree, int minProbes) {
+    long[] alone = samples.runsProbedAt(1);
+    if (alone.length < minProbes) {
+      return null;
+    }
+    List<Integer> degrees = new ArrayList<>();
+    List<double[]> speedups = new ArrayList<>(); // per degree, one per third
+    for (int d = 2; d <= maxDegree; d++) {
+      long[] runs = samples.runsProbedAt(d);
+      if (runs.length < minProbes) {
+        continue;
+      }
+      double[] s = new double[QUANTILES.length];
+      for (int k = 0; k < s.length; k++) {
+        double ratio = quantile(alone, QUANTILES[k]) / (double) quantile(runs, QUANTILES[k]);
+        s[k] = Math.max(1, Math.min(d, ratio));
+      }
+      degrees.add(d);
+      speedups.add(s);
+    }
+    if (degrees.isEmpty()) {
+      return null;
+    }
+    SpeedupCurve[] curves = new SpeedupCurve[QUANTILES.length];
+    for (int k = 0; k < curves.length; k++) {
+      double[] c = new double[maxDegree];
+      int prevDegree = 1;
+      double prev = 1;
+      int m = 0;
+      for (int d = 1; d <= maxDegree; d++) {
+        while (m < degrees.size() && degrees.get(m) < d) {
+          prevDegree = degrees.get(m);
+          prev = Math.max(prev, speedups.get(m)[k]);
+          m++;
+        }
+        double at;
+        if (m < degrees.size()) {
+          int nextDegree = degrees.get(m);
+          double next = Math.max(prev, speedups.get(m)[k]);
+          at = prev + (next - prev) * (d - prevDegree) / (double) (nextDegree - prevDegree);
+        } else {
+          at = prev; // flat beyond the highest degree measured
+        }
+        c[d - 1] = d == 1 ? 1 : Math.max(c[d - 2], Math.min(d, at));
+      }
+      curves[k] = SpeedupCurve.of(c);
+    }
+    long[] from = {quantile(alone, 1.0 / 3), quantile(alone, 2.0 / 3)};
+    return new SpeedupEstimate(
+        from, curves, degrees.stream().mapToInt(Integer::intValue).toArray());
+  }
+
+  /** The curve of a request whose sequential time is {@code nanos}: its third's. */
+  SpeedupCurve curveFor(long nanos) {
+    return nanos < thirdsFromNanos[0]
+        ? curves[0]
+        : nanos < thirdsFromNanos[1] ? curves[1] : curves[2];
+  }
+
+  /** The curve of each third of the sizes, smallest first. */
+  List<SpeedupCurve> curves() {
+    return List.of(curves);
+  }
+
+  /** The degrees above 1 that had enough probes to be measured. */
+  int[] measuredDegrees() {
+    return measuredDegrees.clone();
+  }
+
+  /** The nearest-rank {@code q}-quantile of sorted values. */
+  static long quantile(long[] sorted, double q) {
+    int i = (int) Math.ceil(q * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(sorted.length - 1, i))];
+  }
+}
