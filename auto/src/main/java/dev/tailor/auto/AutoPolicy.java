@@ -2,7 +2,6 @@ package dev.tailor.auto;
 
 import dev.tailor.core.Experimental;
 import dev.tailor.core.policy.Admission;
-import dev.tailor.core.policy.Policies;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.RequestView;
 import dev.tailor.core.policy.SystemView;
@@ -52,9 +51,6 @@ public final class AutoPolicy implements Policy {
   /** The policy's registered name. */
   public static final String NAME = "auto";
 
-  /** The spec that serves until the first rebuild swaps something better in. */
-  static final String COLD = "wq-linear";
-
   private final AutoSettings settings;
   private final AtomicReference<Policy> live;
   private final Reservoir reservoir;
@@ -68,14 +64,17 @@ public final class AutoPolicy implements Policy {
 
   private AutoPolicy(AutoSettings settings, double faultShare) {
     this.settings = settings;
-    this.live = new AtomicReference<>(Policies.wqLinear());
+    this.live = new AtomicReference<>(new ColdStart());
     this.reservoir = new Reservoir(settings.samples());
     this.rebuilder = new Rebuilder(settings, reservoir, live, faultShare);
     String args = settings.args();
     this.spec = args.isEmpty() ? NAME : NAME + ":" + args;
   }
 
-  /** The policy with these settings, serving as {@code wq-linear} until its first rebuild. */
+  /**
+   * The policy with these settings, serving as {@code wq-linear} over every worker until its first
+   * rebuild.
+   */
   public static AutoPolicy create(AutoSettings settings) {
     return new AutoPolicy(settings, 0);
   }
@@ -176,6 +175,30 @@ public final class AutoPolicy implements Policy {
   public void close() {
     rebuilder.close();
     live.get().close();
+  }
+
+  /**
+   * WQ-Linear over every worker a request may have (Haque et al., ASPLOS'15, §5): the degree at
+   * admission is the workers over one plus the requests waiting behind, fixed thereafter. What
+   * serves until a rebuild swaps something better in; its workers are the policy's, learned from
+   * the budget.
+   */
+  private final class ColdStart implements Policy {
+    @Override
+    public Admission admit(RequestView request, SystemView system) {
+      int waitingBehind = Math.max(0, system.queuedRequests() - 1);
+      return Admission.start(Math.max(1, workers / (1 + waitingBehind)));
+    }
+
+    @Override
+    public int degree(RequestView request, SystemView system) {
+      return request.degree();
+    }
+
+    @Override
+    public String spec() {
+      return "wq-linear:" + workers;
+    }
   }
 
   /**

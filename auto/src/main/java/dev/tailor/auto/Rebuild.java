@@ -38,9 +38,12 @@ final class Rebuild {
   /** Samples below which a rebuild is skipped. */
   static final int MIN_SAMPLES = 100;
 
-  /** The baselines every rebuild tries besides the progress-aware policy. */
+  /**
+   * The baselines every rebuild tries besides the progress-aware policy; a trailing colon takes the
+   * degree cap.
+   */
   static final List<String> BASELINES =
-      List.of("seq", "fixed:2", "fixed:4", "steal-first", "wq-linear");
+      List.of("seq", "fixed:2", "fixed:4", "steal-first", "wq-linear:");
 
   /** The spec a candidate built by the rebuild is shown with. */
   static final String PROGRESS = "progress:auto";
@@ -116,7 +119,8 @@ final class Rebuild {
             List.of(),
             Simulator.WorkModel.UNITS);
     Map<String, Policy> candidates = new LinkedHashMap<>();
-    for (String spec : BASELINES) {
+    for (String baseline : BASELINES) {
+      String spec = baseline.endsWith(":") ? baseline + maxDegree : baseline;
       if (degreeOf(spec) <= maxDegree && !spec.equals(live.spec())) {
         candidates.put(spec, DegreeCap.of(PolicyRegistry.of(spec), maxDegree));
       }

@@ -1,0 +1,84 @@
+package dev.tailor.auto;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tailor.core.policy.Policy;
+import dev.tailor.core.policy.PolicyRegistry;
+import org.junit.jupiter.api.Test;
+
+/** The guard: only a candidate that simulates below the live policy's P99 is swapped in. */
+class RebuildTest {
+
+  private static final AutoSettings SMALL =
+      AutoSettings.parse("requests-per-point=300,seeds=1,iterations=2,samples=2000,requests=100");
+
+  // 8 threads, about 50% busy at degree 1: 1 ms median work at 2500 rps.
+  private static final Samples WORKLOAD = CraftedSamples.of(1500, 2500, 1_000_000, 8, 2.0, true);
+
+  private static Rebuild.Result rebuild(Policy live) {
+    return Rebuild.run(WORKLOAD, 8, 8, live, SMALL, 7, System.nanoTime() + 600_000_000_000L);
+  }
+
+  private static void assertGuarded(AutoStatus.Verdict v) {
+    AutoStatus.Trial live = v.trials().get(0);
+    assertTrue(live.live());
+    double best = v.trials().stream().mapToDouble(AutoStatus.Trial::p99Nanos).min().orElseThrow();
+    if (v.swapped()) {
+      assertTrue(best < live.p99Nanos(), v.reason());
+      assertEquals(
+          best,
+          v.trials().stream()
+              .filter(t -> t.spec().equals(v.chosen()))
+              .findFirst()
+              .orElseThrow()
+              .p99Nanos());
+    } else {
+      assertEquals(live.p99Nanos(), best, "nothing simulated below the live policy: " + v.reason());
+    }
+  }
+
+  @Test
+  void aWastefulLiveIsReplacedByTheBestCandidate() {
+    // Eight threads for a speedup of two: every request holds four times the threads it uses.
+    Rebuild.Result r = rebuild(PolicyRegistry.of("fixed:8"));
+    AutoStatus.Verdict v = r.verdict();
+    assertTrue(v.swapped(), v.reason());
+    assertNotNull(r.policy());
+    assertGuarded(v);
+    assertEquals(1500, v.samples());
+    assertEquals(8, v.measuredDegrees()[0]);
+  }
+
+  @Test
+  void theChosenPolicyIsKeptWhenRebuiltFromTheSameSamples() {
+    Rebuild.Result first = rebuild(PolicyRegistry.of("fixed:8"));
+    assertTrue(first.verdict().swapped());
+    Rebuild.Result again = rebuild(first.policy());
+    assertFalse(again.verdict().swapped(), again.verdict().reason());
+    assertNull(again.policy());
+    assertGuarded(again.verdict());
+  }
+
+  @Test
+  void tooFewProbesIsASkipNotAGuess() {
+    Samples unprobed = CraftedSamples.of(1500, 2500, 1_000_000, 8, 2.0, false);
+    Rebuild.Result r =
+        Rebuild.run(unprobed, 8, 8, PolicyRegistry.of("seq"), SMALL, 7, Long.MAX_VALUE);
+    assertNull(r.policy());
+    assertNull(r.verdict().chosen());
+    assertTrue(r.verdict().reason().startsWith("skipped: too few probes"), r.verdict().reason());
+    assertTrue(r.verdict().trials().isEmpty());
+  }
+
+  @Test
+  void aRebuildPastItsLimitFails() {
+    assertThrows(
+        Rebuild.TimedOut.class,
+        () -> Rebuild.run(WORKLOAD, 8, 8, PolicyRegistry.of("seq"), SMALL, 7, System.nanoTime()));
+  }
+}
