@@ -11,9 +11,11 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * When to rebuild, the rebuilds themselves, and their account. A rebuild is due once both the
  * period and the request count have passed since the last one ended, and no sooner than the CPU
- * share allows after what the last one cost; between rebuilds, every {@link ShiftDetector#WINDOW}
- * requests, the recent work is tested against the work the live policy was built from, and a shift
- * keeps only the recent samples and shortens the next wait to a quarter of the period.
+ * share allows after what the last one cost. After a rebuild, the work of the first {@link
+ * ShiftDetector#REFERENCE} requests served becomes the reference (work depends on the threads the
+ * live policy gives, so it is taken afresh under each), and then every {@link ShiftDetector#WINDOW}
+ * requests the recent work is tested against it; a shift keeps only the recent samples and shortens
+ * the next wait to a quarter of the period.
  *
  * <p>Rebuilds and shift checks run one at a time, on one daemon thread at the lowest priority, or
  * inline on the thread that made them due (for the simulator). Whatever a rebuild throws, or a
@@ -39,7 +41,8 @@ final class Rebuilder implements AutoCloseable {
   private long sinceShiftCheck;
   private long nextPeriodNanos;
   private long lastCostNanos;
-  private long[] reference = new long[0];
+  private long[] reference = new long[0]; // empty until taken after a rebuild
+  private boolean rebuiltOnce;
   private SystemView clock;
   private int cores = 1;
   private int maxDegree = 1;
@@ -102,7 +105,7 @@ final class Rebuilder implements AutoCloseable {
       }
       if (sinceRebuild >= settings.requests() && now - lastEndNanos >= nextPeriodNanos) {
         task = this::rebuild;
-      } else if (reference.length > 0 && sinceShiftCheck >= ShiftDetector.WINDOW) {
+      } else if (rebuiltOnce && sinceShiftCheck >= ShiftDetector.WINDOW) {
         sinceShiftCheck = 0;
         task = this::checkShift;
       } else {
@@ -125,7 +128,6 @@ final class Rebuilder implements AutoCloseable {
 
   private void rebuild() {
     long cost = 0;
-    Samples samples = null;
     try {
       long s;
       int c;
@@ -138,7 +140,7 @@ final class Rebuilder implements AutoCloseable {
       if (faultShare > 0 && drawFault()) {
         throw new IllegalStateException("a fault drill failed this rebuild on purpose");
       }
-      samples = reservoir.snapshot();
+      Samples samples = reservoir.snapshot();
       Rebuild.Result r =
           Rebuild.run(
               samples, c, p, live.get(), settings, s, System.nanoTime() + settings.timeoutNanos());
@@ -165,9 +167,10 @@ final class Rebuilder implements AutoCloseable {
       rebuilds++;
       cpuNanos += cost;
       synchronized (this) {
-        if (samples != null && samples.size() > 0) {
-          reference = samples.recentWorkSorted(samples.size());
-        }
+        // Work depends on the threads the live policy gives, so the reference for the shift test
+        // is taken afresh under the policy serving after this rebuild.
+        reference = new long[0];
+        rebuiltOnce = true;
         sinceRebuild = 0;
         sinceShiftCheck = 0;
         lastEndNanos = clock.nanoTime();
@@ -181,15 +184,28 @@ final class Rebuilder implements AutoCloseable {
   private void checkShift() {
     try {
       long[] ref;
+      long since;
       synchronized (this) {
         ref = reference;
+        since = sinceRebuild;
+      }
+      if (ref.length == 0) {
+        // The first requests served by the policy since the last rebuild become the reference.
+        if (since >= ShiftDetector.REFERENCE) {
+          long[] taken =
+              reservoir.last(ShiftDetector.REFERENCE).recentWorkSorted(ShiftDetector.REFERENCE);
+          synchronized (this) {
+            reference = taken;
+          }
+        }
+        return;
       }
       long[] recent = reservoir.last(ShiftDetector.WINDOW).recentWorkSorted(ShiftDetector.WINDOW);
       if (ShiftDetector.shifted(ref, recent)) {
         shifts++;
         reservoir.keepLast(ShiftDetector.WINDOW);
         synchronized (this) {
-          reference = new long[0]; // until the next rebuild, the new mix has no reference
+          reference = new long[0];
           sinceRebuild = ShiftDetector.WINDOW; // the samples of the new mix kept
           nextPeriodNanos = Math.max(settings.periodNanos() / 4, capNanos());
         }

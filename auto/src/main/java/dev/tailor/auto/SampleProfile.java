@@ -6,12 +6,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The demand profile a rebuild builds from: one request per sample, its sequential time the
- * sample's work (busy time summed over its threads: its windows' time, so its sequential time plus
- * what running in parallel added to it), its speedup curve its size's third's from the probes
- * ({@link SpeedupEstimate}). The reservoir keeps no window times, so the profile has no unit times:
- * the simulations that judge a candidate use the fluid model, in which the progress-aware policy,
- * without a prediction, sees a request's length only once it has run past its target.
+ * The demand profile a rebuild builds from: one request per sample, its sequential time from the
+ * requests probed at degree 1 ({@link #sequentialNanos}), its speedup curve its size's third's from
+ * the probes ({@link SpeedupEstimate}). The reservoir keeps no window times, so each request is cut
+ * into {@value #UNITS} equal windows, and the simulations that judge a candidate use the unit model
+ * calibrated to the measured speedups: helpers join while windows are left, as in the runtime. With
+ * equal windows the projection after the first window is exact, which flatters the progress-aware
+ * policy in the guard's simulation; the guard's verdict is only as good as this model.
  */
 final class SampleProfile {
 
@@ -20,23 +21,62 @@ final class SampleProfile {
 
   private SampleProfile() {}
 
+  /**
+   * Each sample's sequential time. A request's work (busy time over its threads) grows with the
+   * threads it was given, and those the live policy chose by its size, so work is a ranking, not a
+   * measure. The requests probed at degree 1 are a random sample whose run time is their sequential
+   * time: the sizes are theirs, given to the samples in the order of their work (quantile mapping,
+   * linear between probes). Above the largest probe's quantile, where no probe reaches, a sample's
+   * time is the largest probe's scaled by its work over the work at that quantile.
+   */
+  static long[] sequentialNanos(Samples samples) {
+    long[] alone = samples.runsProbedAt(1);
+    int n = samples.size();
+    Integer[] byWork = new Integer[n];
+    for (int i = 0; i < n; i++) {
+      byWork[i] = i;
+    }
+    java.util.Arrays.sort(
+        byWork, (a, b) -> Long.compare(samples.workNanos()[a], samples.workNanos()[b]));
+    long[] seq = new long[n];
+    int m = alone.length;
+    // The rank whose quantile is the largest probe's, (m - 0.5) / m.
+    int topRank = Math.min(n - 1, (int) Math.floor((m - 0.5) / m * n));
+    long topWork = Math.max(1, samples.workNanos()[byWork[topRank]]);
+    for (int r = 0; r < n; r++) {
+      int i = byWork[r];
+      double position = (r + 0.5) / n * m - 0.5;
+      if (r > topRank) {
+        seq[i] = Math.max(1, Math.round(alone[m - 1] * (double) samples.workNanos()[i] / topWork));
+      } else if (position <= 0) {
+        seq[i] = alone[0];
+      } else {
+        int lo = (int) Math.floor(position);
+        int hi = Math.min(m - 1, lo + 1);
+        double f = position - lo;
+        seq[i] = Math.round(alone[lo] + f * (alone[hi] - alone[lo]));
+      }
+    }
+    return seq;
+  }
+
   /** The profile of the samples, with curves up to {@code maxDegree}. */
   static DemandProfile of(Samples samples, SpeedupEstimate speedup, int maxDegree) {
+    long[] seq = sequentialNanos(samples);
     List<DemandProfile.Request> requests = new ArrayList<>(samples.size());
     for (int i = 0; i < samples.size(); i++) {
-      long seq = samples.workNanos()[i];
-      SpeedupCurve curve = speedup.curveFor(seq);
+      SpeedupCurve curve = speedup.curveFor(seq[i]);
       double[] measured = new double[maxDegree];
       for (int d = 1; d <= maxDegree; d++) {
         measured[d - 1] = curve.at(d);
       }
       long[] units = new long[UNITS];
       for (int u = 0; u < UNITS; u++) {
-        units[u] = seq / UNITS + (u < seq % UNITS ? 1 : 0);
+        units[u] = seq[i] / UNITS + (u < seq[i] % UNITS ? 1 : 0);
       }
       requests.add(
           new DemandProfile.Request(
-              "s" + i, null, null, seq, units, measured, new double[0], null));
+              "s" + i, null, null, seq[i], units, measured, new double[0], null));
     }
     return DemandProfile.of(
         new DemandProfile.Environment(

@@ -8,6 +8,9 @@ package dev.tailor.auto;
  */
 final class ShiftDetector {
 
+  /** Requests whose work is the reference, taken after each rebuild. */
+  static final int REFERENCE = 1024;
+
   /** Recent requests compared with the reference, and kept when a shift is found. */
   static final int WINDOW = 256;
 

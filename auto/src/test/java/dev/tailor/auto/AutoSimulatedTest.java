@@ -21,7 +21,7 @@ class AutoSimulatedTest {
   private static AutoStatus run() {
     AutoSettings settings =
         AutoSettings.parse(
-            "period=1s,requests=1000,samples=2000,requests-per-point=500,seeds=1,iterations=4,"
+            "period=1s,requests=1000,samples=2000,requests-per-point=300,seeds=1,iterations=2,"
                 + "probes=0.1,inline");
     try (AutoPolicy auto = AutoPolicy.create(settings)) {
       double rate = 0.5 * 8 * 1e9 / PROFILE.meanSequentialNanos();
@@ -39,16 +39,22 @@ class AutoSimulatedTest {
     assertTrue(s.probes() > 0, "some requests were probed");
     assertTrue(s.rebuilds() >= 1, "rebuilt at least once: " + s);
     assertEquals(0, s.failures(), s.lastFailure());
+    assertTrue(s.swaps() + s.kept() >= 1, "at least one rebuild compared candidates: " + s);
+    assertEquals(s.rebuilds(), s.swaps() + s.kept() + s.skipped());
     AutoStatus.Verdict v = s.last();
     assertNotNull(v);
     assertTrue(v.samples() >= 1000);
-    assertTrue(v.measuredDegrees().length > 0, v.reason() + " " + s);
-    assertTrue(v.trials().get(0).live(), "the live policy is simulated first");
-    double best = v.trials().stream().mapToDouble(AutoStatus.Trial::p99Nanos).min().orElseThrow();
-    if (v.swapped()) {
-      assertTrue(v.trials().get(0).p99Nanos() > best);
+    if (v.chosen() != null) {
+      assertTrue(v.measuredDegrees().length > 0, v.reason());
+      assertTrue(v.trials().get(0).live(), "the live policy is simulated first");
+      double best = v.trials().stream().mapToDouble(AutoStatus.Trial::p99Nanos).min().orElseThrow();
+      if (v.swapped()) {
+        assertTrue(v.trials().get(0).p99Nanos() > best);
+      } else {
+        assertEquals(v.trials().get(0).p99Nanos(), best);
+      }
     } else {
-      assertEquals(v.trials().get(0).p99Nanos(), best);
+      assertTrue(v.reason().startsWith("skipped"), v.reason());
     }
   }
 
