@@ -23,11 +23,10 @@ import java.util.concurrent.atomic.AtomicReference;
  *   <li><b>Samples</b>: every completed request is appended to a bounded reservoir ({@link
  *       AutoSettings#samples()}, printed by {@link #status()}): its arrival, completion, run time,
  *       work and probing degree. Nothing else is done on the request path.
- *   <li><b>Probes</b>: of the requests admitted under light load, a share ({@link
- *       AutoSettings#probeShare()}), chosen by a hash of the request's id before it runs, runs at
- *       degree 1 or at a second degree (2, half the workers, all of them) when that many workers
- *       are idle, so that speedup at each degree is measured, by quantile matching of the two
- *       random samples' run times, not assumed.
+ *   <li><b>Probes</b>: of the requests admitted, a share ({@link AutoSettings#probeShare()}),
+ *       chosen by a hash of the request's id before it runs, runs at degree 1 or at a second degree
+ *       (2, half the workers, all of them) when that many workers are idle, so that speedup at each
+ *       degree is measured, by quantile matching of the two random samples' run times, not assumed.
  *   <li><b>Rebuilds</b>: when the period and the request count have both passed (and no sooner than
  *       the CPU share allows), a rebuild builds a profile from the samples, the progress-aware
  *       policy's target table from that with the offline builder, and simulates it and the static
@@ -112,11 +111,14 @@ public final class AutoPolicy implements Policy {
       cores = budget;
       workers = settings.maxDegree() > 0 ? Math.min(settings.maxDegree(), budget) : budget;
     }
-    // Light load: at most one request in the system for every two threads, so a probe at a
-    // second degree finds its threads (free workers help first) and one at degree 1 costs little.
-    if (settings.probeShare() > 0 && 2 * system.requestsInSystem() <= cores) {
+    // A probe at degree 1 costs at most what seq would, so it is taken at any load; one at a
+    // second degree only while that many workers are idle, so that it gets its threads at once and
+    // its run time measures its speedup (and it takes nothing from a request waiting).
+    if (settings.probeShare() > 0) {
       int d = probeDegree(request.id(), workers);
-      if (d > 0 && probes.put(request.id(), d)) {
+      if (d > 0
+          && (d == 1 || system.idleWorkers() >= d - 1 && system.queuedRequests() <= 1)
+          && probes.put(request.id(), d)) {
         probesInFlight++;
         probesTaken.incrementAndGet();
         return Admission.start(d);

@@ -54,6 +54,9 @@ public record AutoStatus(
    * @param samples the samples it built from
    * @param rateRps the arrival rate over their span, the load the guard simulated
    * @param measuredDegrees the degrees above 1 whose speedup the probes measured
+   * @param speedups the speedup measured at those degrees for small, middling and large requests,
+   *     in words, or empty when nothing was measured
+   * @param medianNanos the median sequential time of the profile built from the samples, or 0
    * @param trials every candidate's simulated P99 at that load, the live policy's first
    * @param chosen the candidate with the lowest P99, or null when the rebuild was skipped
    * @param swapped whether the chosen candidate replaced the live policy
@@ -65,6 +68,8 @@ public record AutoStatus(
       int samples,
       double rateRps,
       int[] measuredDegrees,
+      String speedups,
+      long medianNanos,
       List<Trial> trials,
       String chosen,
       boolean swapped,

@@ -109,6 +109,7 @@ final class Rebuild {
           wall0);
     }
     DemandProfile profile = SampleProfile.of(samples, speedup, maxDegree);
+    long median = medianSequentialNanos(profile);
     Simulator.Config config =
         new Simulator.Config(
             cores,
@@ -156,6 +157,8 @@ final class Rebuild {
             n,
             rate,
             speedup.measuredDegrees(),
+            speedup.describe(),
+            median,
             trials,
             best,
             swap,
@@ -235,6 +238,13 @@ final class Rebuild {
     return sum / settings.seeds();
   }
 
+  private static long medianSequentialNanos(DemandProfile profile) {
+    long[] t =
+        profile.requests().stream().mapToLong(DemandProfile.Request::sequentialNanos).toArray();
+    java.util.Arrays.sort(t);
+    return t[t.length / 2];
+  }
+
   private static int degreeOf(String spec) {
     return spec.startsWith("fixed:") ? Integer.parseInt(spec.substring(6)) : 1;
   }
@@ -252,6 +262,8 @@ final class Rebuild {
             samples.size(),
             rate,
             degrees,
+            "",
+            0,
             List.of(),
             null,
             false,

@@ -9,15 +9,19 @@ import java.util.List;
  * chosen by their id before they run, so the requests probed at degree 1 and those probed at degree
  * {@code d} are two random samples of the same workload: the {@code q}-quantile of the first's run
  * times over the {@code q}-quantile of the second's is the speedup at {@code d} of requests of that
- * size (quantile matching). It is read at three sizes, the middles of the thirds ({@code q} = 1/6,
- * 1/2, 5/6), so small, middling and large requests each get their curve; a curve rises linearly
- * between the degrees measured and stays flat beyond the highest, never above the degree nor below
- * 1 and never falling.
+ * size (quantile matching), read as a ratio of sums over the quantiles 0.05 to 0.95 so that one
+ * outlying probe cannot swing it. With at least {@value #PER_THIRD} probes a third at a degree,
+ * small, middling and large requests each get their curve from their third's quantiles; with fewer,
+ * one pooled curve serves all three. A curve rises linearly between the degrees measured and stays
+ * flat beyond the highest, never above the degree nor below 1 and never falling.
  */
 final class SpeedupEstimate {
 
-  /** The quantiles read, one per third of the sizes. */
-  private static final double[] QUANTILES = {1.0 / 6, 0.5, 5.0 / 6};
+  /** The thirds of the sizes, each with its curve. */
+  private static final int THIRDS = 3;
+
+  /** Probes at a degree from which each third is measured apart rather than pooled. */
+  static final int PER_THIRD = 30;
 
   private final long[] thirdsFromNanos; // the size where the 2nd and 3rd thirds start
   private final SpeedupCurve[] curves; // one per third
@@ -47,9 +51,12 @@ final class SpeedupEstimate {
       if (runs.length < minProbes) {
         continue;
       }
-      double[] s = new double[QUANTILES.length];
-      for (int k = 0; k < s.length; k++) {
-        double ratio = quantile(alone, QUANTILES[k]) / (double) quantile(runs, QUANTILES[k]);
+      double[] s = new double[THIRDS];
+      for (int k = 0; k < THIRDS; k++) {
+        // Pooled over every size until each third has enough probes of its own.
+        double from = runs.length >= THIRDS * PER_THIRD ? k / (double) THIRDS : 0;
+        double to = runs.length >= THIRDS * PER_THIRD ? (k + 1) / (double) THIRDS : 1;
+        double ratio = matched(alone, runs, from, to);
         s[k] = Math.max(1, Math.min(d, ratio));
       }
       degrees.add(d);
@@ -58,7 +65,7 @@ final class SpeedupEstimate {
     if (degrees.isEmpty()) {
       return null;
     }
-    SpeedupCurve[] curves = new SpeedupCurve[QUANTILES.length];
+    SpeedupCurve[] curves = new SpeedupCurve[THIRDS];
     for (int k = 0; k < curves.length; k++) {
       double[] c = new double[maxDegree];
       int prevDegree = 1;
@@ -99,9 +106,43 @@ final class SpeedupEstimate {
     return List.of(curves);
   }
 
+  /** The speedups at the measured degrees per third, e.g. {@code small 2:1.8 8:4.1; ...}. */
+  String describe() {
+    StringBuilder b = new StringBuilder();
+    String[] names = {"small", "middling", "large"};
+    for (int k = 0; k < curves.length; k++) {
+      b.append(k == 0 ? "" : "; ").append(names[k]);
+      for (int d : measuredDegrees) {
+        b.append(' ')
+            .append(d)
+            .append(':')
+            .append(String.format(java.util.Locale.ROOT, "%.2f", curves[k].at(d)));
+      }
+    }
+    return b.toString();
+  }
+
   /** The degrees above 1 that had enough probes to be measured. */
   int[] measuredDegrees() {
     return measuredDegrees.clone();
+  }
+
+  /**
+   * The speedup read from matched quantiles between {@code from} and {@code to}: the sum of the
+   * degree-1 run times at the quantiles 0.05, 0.10, ... in that range over the sum of the other's,
+   * a ratio of trimmed means that one outlying probe cannot swing.
+   */
+  static double matched(long[] alone, long[] runs, double from, double to) {
+    double a = 0;
+    double b = 0;
+    for (int i = 1; i < 20; i++) {
+      double q = i / 20.0;
+      if (q >= from && q <= to) {
+        a += quantile(alone, q);
+        b += quantile(runs, q);
+      }
+    }
+    return b == 0 ? 1 : a / b;
   }
 
   /** The nearest-rank {@code q}-quantile of sorted values. */

@@ -260,6 +260,10 @@ final class AutoCommand implements Callable<Integer> {
             ? ""
             : "; last: "
                 + v.reason()
+                + "; median "
+                + ms(v.medianNanos())
+                + " ms, speedup "
+                + v.speedups()
                 + " ("
                 + v.trials().stream()
                     .map(t -> t.spec() + " " + ms(t.p99Nanos()))
