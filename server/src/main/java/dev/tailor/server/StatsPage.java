@@ -2,6 +2,8 @@ package dev.tailor.server;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.tailor.auto.AutoPolicy;
+import dev.tailor.auto.AutoStatus;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.metrics.RunMetrics;
@@ -16,7 +18,8 @@ import org.HdrHistogram.Histogram;
 /**
  * The server's {@code GET /stats} page: latency percentiles and its breakdown's (queueing,
  * dispatch, run), the degree distribution per class, the scheduler's load, the server's own counts
- * ({@code http}) and the application's counters ({@code counters}), read afresh at every request.
+ * ({@code http}), under {@code auto} what it learned and its last rebuild's comparison ({@code
+ * auto}), and the application's counters ({@code counters}), read afresh at every request.
  */
 final class StatsPage {
 
@@ -95,11 +98,56 @@ final class StatsPage {
     h.put("clientTimeouts", deadlines.expired());
     h.put("labels", labels.distinct());
     h.put("maxLabels", labels.limit());
+    if (scheduler.policy() instanceof AutoPolicy auto) {
+      out.set("auto", auto(auto.status()));
+    }
     if (!counters.isEmpty()) {
       ObjectNode c = out.putObject("counters");
       counters.forEach((name, value) -> c.put(name, value.getAsLong()));
     }
     return out;
+  }
+
+  /** What {@code auto} learned: its samples, its rebuilds, and the last one's comparison. */
+  private static ObjectNode auto(AutoStatus s) {
+    ObjectNode a = JSON.objectNode();
+    a.put("live", s.liveSpec());
+    a.put("samplesHeld", s.samplesHeld());
+    a.put("samplesCapacity", s.samplesCapacity());
+    a.put("reservoirBytes", s.reservoirBytes());
+    a.put("samplesDropped", s.samplesDropped());
+    a.put("probes", s.probes());
+    a.put("rebuilds", s.rebuilds());
+    a.put("swaps", s.swaps());
+    a.put("kept", s.kept());
+    a.put("skipped", s.skipped());
+    a.put("failures", s.failures());
+    if (s.lastFailure() != null) {
+      a.put("lastFailure", s.lastFailure());
+    }
+    a.put("shifts", s.shifts());
+    a.put("cpuSeconds", s.cpuNanos() / 1e9);
+    a.put("cpuShareOfOneCore", s.cpuShare());
+    a.put("nextPeriodSeconds", s.nextPeriodNanos() / 1e9);
+    AutoStatus.Verdict v = s.last();
+    if (v != null) {
+      ObjectNode last = a.putObject("lastRebuild");
+      last.put("samples", v.samples());
+      last.put("rateRps", v.rateRps());
+      last.put("medianMicros", v.medianNanos() / 1e3);
+      last.put("speedups", v.speedups());
+      ObjectNode trials = last.putObject("p99Micros");
+      for (AutoStatus.Trial t : v.trials()) {
+        trials.put(t.spec(), Double.isInfinite(t.p99Nanos()) ? -1 : t.p99Nanos() / 1e3);
+      }
+      if (v.chosen() != null) {
+        last.put("chosen", v.chosen());
+      }
+      last.put("swapped", v.swapped());
+      last.put("reason", v.reason());
+      last.put("cpuSeconds", v.cpuNanos() / 1e9);
+    }
+    return a;
   }
 
   private static ObjectNode percentiles(Histogram h) {

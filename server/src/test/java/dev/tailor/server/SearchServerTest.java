@@ -152,6 +152,24 @@ class SearchServerTest {
   }
 
   @Test
+  void underAutoStatsAndMetricsShowWhatItLearned() throws Exception {
+    try (ServerFixture f = fixture("auto:requests=100,period=0s", 2)) {
+      for (int i = 0; i < 5; i++) {
+        assertEquals(200, f.get("/search?q=w1&k=5").status());
+      }
+      JsonNode auto = f.stats().get("auto");
+      assertEquals(5, auto.get("samplesHeld").asInt(), auto.toString());
+      assertEquals(4096, auto.get("samplesCapacity").asInt());
+      assertEquals(0, auto.get("rebuilds").asInt(), "fewer requests than a rebuild needs");
+      assertEquals("wq-linear:2", auto.get("live").asText());
+      assertFalse(auto.has("lastRebuild"));
+      List<String> lines = List.of(f.get("/metrics").text().split("\n"));
+      assertTrue(lines.contains("tailor_auto_samples 5.0"), lines.toString());
+      assertTrue(lines.contains("tailor_auto_rebuilds{outcome=\"failed\"} 0.0"), lines.toString());
+    }
+  }
+
+  @Test
   void theApplicationsCountersShowInStatsAsTheyAreNow() throws Exception {
     try (ServerFixture f = fixture("seq", 1)) {
       assertFalse(f.stats().has("counters"), "no counter, no section");
