@@ -148,7 +148,11 @@ public final class AutoPolicy implements Policy {
       }
     }
     long now = system.nanoTime();
-    reservoir.add(request.arrivalNanos(), now, request.elapsedNanos(), request.workNanos(), d);
+    long start = request.startNanos();
+    if (start != RequestView.UNKNOWN) {
+      // One reading of the clock for completion and run time, so that they agree.
+      reservoir.add(request.arrivalNanos(), now, now - start, request.workNanos(), d);
+    }
     rebuilder.requestCompleted(now, system, cores, workers);
   }
 

@@ -55,6 +55,13 @@ final class Rebuild {
     }
   }
 
+  /** A rebuild stopped because its policy was closed. */
+  static final class Stopped extends RuntimeException {
+    Stopped(String step) {
+      super("the rebuild was stopped by close " + step);
+    }
+  }
+
   /**
    * What a rebuild decided.
    *
@@ -78,6 +85,7 @@ final class Rebuild {
    * @param seed the arrivals' seed
    * @param deadlineNanos {@link System#nanoTime()} past which the rebuild gives up
    * @throws TimedOut if the deadline passes between two of its steps
+   * @throws Stopped if the thread is interrupted (its policy closed) between two of its steps
    */
   static Result run(
       Samples samples,
@@ -252,6 +260,9 @@ final class Rebuild {
   private static void check(long deadlineNanos, String step) {
     if (System.nanoTime() - deadlineNanos > 0) {
       throw new TimedOut(step);
+    }
+    if (Thread.currentThread().isInterrupted()) {
+      throw new Stopped(step);
     }
   }
 

@@ -6,6 +6,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -256,11 +257,21 @@ final class Rebuilder implements AutoCloseable {
         last);
   }
 
-  /** Stops the rebuild thread; a rebuild under way is abandoned. Idempotent. */
+  /**
+   * Stops the rebuild thread: a rebuild under way is abandoned at its next step, and waited for (a
+   * minute at most), so that no thread of the policy outlives it. Idempotent.
+   */
   @Override
   public void close() {
     if (executor != null) {
       executor.shutdownNow();
+      try {
+        if (!executor.awaitTermination(1, TimeUnit.MINUTES)) {
+          LOG.log(System.Logger.Level.WARNING, "auto: a rebuild did not stop within a minute");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 }

@@ -4,7 +4,8 @@ package dev.tailor.auto;
  * The most recent completed requests, a fixed number of them in primitive arrays: appending
  * overwrites the oldest and allocates nothing, so it may run on the dispatch path. A record that
  * cannot be a real request (a time below zero, a run longer than its latency: a clock that stepped
- * back or an overflow) is dropped and counted.
+ * back or an overflow) is dropped and counted; one that did no work (cancelled before it ran) is
+ * not a sample and is skipped.
  *
  * <p>Thread-safe: every method holds the reservoir's monitor, briefly.
  */
@@ -51,9 +52,12 @@ final class Reservoir {
    */
   synchronized boolean add(
       long arrivalNanos, long exitNanos, long runNanos, long workNanos, int probeDegree) {
+    if (runNanos == 0 || workNanos == 0) {
+      return false; // ended before doing anything (cancelled): nothing to learn, nothing wrong
+    }
     long latency = exitNanos - arrivalNanos;
-    if (runNanos <= 0
-        || workNanos <= 0
+    if (runNanos < 0
+        || workNanos < 0
         || latency < runNanos
         || probeDegree < 0
         || probeDegree > Short.MAX_VALUE) {

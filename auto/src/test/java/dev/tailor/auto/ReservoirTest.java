@@ -33,12 +33,13 @@ class ReservoirTest {
     Reservoir r = new Reservoir(10);
     assertFalse(r.add(0, 10, -1, 5, 0), "negative run");
     assertFalse(r.add(0, 10, 5, -5, 0), "negative work");
-    assertFalse(r.add(0, 10, 0, 5, 0), "no run");
     assertFalse(r.add(100, 10, 5, 5, 0), "completed before it arrived");
     assertFalse(r.add(0, 10, 20, 5, 0), "ran longer than its latency");
     assertFalse(r.add(Long.MAX_VALUE, Long.MIN_VALUE, 5, 5, 0), "overflowed");
     assertFalse(r.add(0, 10, 5, 5, -2), "bad probe degree");
-    assertEquals(7, r.dropped());
+    assertEquals(6, r.dropped());
+    assertFalse(r.add(0, 10, 0, 0, 0), "cancelled before it did anything: skipped, not dropped");
+    assertEquals(6, r.dropped());
     assertEquals(0, r.size());
     assertTrue(r.add(0, 10, 5, 5, 0));
   }

@@ -56,6 +56,8 @@ class SoakCommandTest {
     assertEquals(tables.group(3), tables.group(4), "every corrupt file rejected");
     assertTrue(Integer.parseInt(tables.group(3)) > 0, "some corrupt files");
     assertTrue(cli.err().contains("soak: 5,000 of 20,000 requests started"), cli.err());
+    Matcher auto = Pattern.compile("auto +(\\d+) rebuilds: (\\d+) failed on purpose").matcher(out);
+    assertTrue(auto.find(), out);
   }
 
   @Test
@@ -106,6 +108,10 @@ class SoakCommandTest {
         1,
         1,
         2,
+        4, // auto's rebuilds
+        2, // failed on purpose
+        2, // finished
+        0, // samples dropped
         Map.of(),
         List.of(),
         0.5,

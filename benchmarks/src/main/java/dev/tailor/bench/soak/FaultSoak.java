@@ -1,5 +1,8 @@
 package dev.tailor.bench.soak;
 
+import dev.tailor.auto.AutoPolicy;
+import dev.tailor.auto.AutoSettings;
+import dev.tailor.auto.AutoStatus;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.SchedulerListener;
 import dev.tailor.core.io.AtomicFiles;
@@ -127,7 +130,14 @@ public final class FaultSoak {
       FewToManyPolicy fm = FewToManyPolicy.watching(fmFile);
       TpcPolicy tpc = TpcPolicy.watching(TpcPolicy.Variant.TPC, tpcFile);
       TailControlPolicy tc = TailControlPolicy.watching(TailControlPolicy.Variant.TC, tcFile);
-      SoakPolicy policy = new SoakPolicy(new Policy[] {fm, tpc, tc}, o.workers());
+      // auto learns from every request and rebuilds often, half its rebuilds failing on purpose.
+      AutoPolicy auto =
+          AutoPolicy.drill(
+              AutoSettings.parse(
+                  "requests=500,period=1s,samples=1000,requests-per-point=200,seeds=1,"
+                      + "iterations=1"),
+              0.5);
+      SoakPolicy policy = new SoakPolicy(new Policy[] {fm, tpc, tc, auto}, o.workers());
       TableSwapper swapper =
           new TableSwapper(
               new TableSwapper.Target<>(fmFile, fm.table(), SoakTables::fm, IntervalTable::write),
@@ -232,6 +242,8 @@ public final class FaultSoak {
       fm.close();
       tpc.close();
       tc.close();
+      AutoStatus learned = auto.status();
+      auto.close();
       Set<Thread> after = liveThreads();
       List<String> leftBehind = new ArrayList<>();
       for (Thread t : after) {
@@ -283,6 +295,10 @@ public final class FaultSoak {
           swapper.corrupt,
           swapper.rejected,
           policy.thrown.sum(),
+          learned.rebuilds(),
+          learned.failures(),
+          learned.swaps() + learned.kept() + learned.skipped(),
+          learned.samplesDropped(),
           warnings.byLogger(),
           heap,
           seconds,

@@ -10,8 +10,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The fault soak's policy ({@link FaultSoak}). Answers each request from one of the table-driven
- * policies (by its id), a tenth of the questions with a random degree or admission instead, and
- * throws at one question in ten thousand. Allocates nothing.
+ * policies or {@code auto} (by its id), a tenth of the questions with a random degree or admission
+ * instead, and throws at one question in ten thousand. Allocates nothing.
  */
 final class SoakPolicy implements Policy {
   private static final int THROW_ONE_IN = 10_000;
@@ -60,6 +60,19 @@ final class SoakPolicy implements Policy {
         : of(request).degree(request, system);
   }
 
+  /** Every policy hears every request end: {@code auto} learns from all of them. */
+  @Override
+  public void exited(RequestView request, SystemView system) {
+    for (Policy p : policies) {
+      p.exited(request, system);
+    }
+  }
+
+  @Override
+  public String spec() {
+    return "soak(fm,tpc,tc,auto)";
+  }
+
   @Override
   public WorkerPreference workerPreference(SystemView system) {
     ThreadLocalRandom random = ThreadLocalRandom.current();
@@ -70,10 +83,5 @@ final class SoakPolicy implements Policy {
   @Override
   public long longThresholdNanos() {
     return policies[1].longThresholdNanos();
-  }
-
-  @Override
-  public String spec() {
-    return "soak(fm,tpc,tc)";
   }
 }

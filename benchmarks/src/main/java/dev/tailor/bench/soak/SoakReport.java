@@ -30,6 +30,10 @@ import java.util.Map;
  * @param goodTables good tables written; swappedIn: reloads that took a new table
  * @param corruptTables corrupt files written; rejected: reloads that kept the old table
  * @param policyThrows questions the policy answered by throwing
+ * @param autoRebuilds rebuilds of the {@code auto} policy among the soak's policies
+ * @param autoFailures those that failed (half are made to, on purpose) and left its policy serving
+ * @param autoFinished those that finished with a verdict (swapped, kept or skipped)
+ * @param autoDropped samples {@code auto} dropped as impossible
  * @param warningsLogged warnings the runtime logged (by logger), the policy's failures among them
  * @param heap used heap after GC, first before any request
  * @param seconds the run's wall time
@@ -63,6 +67,10 @@ public record SoakReport(
     long corruptTables,
     long rejected,
     long policyThrows,
+    long autoRebuilds,
+    long autoFailures,
+    long autoFinished,
+    long autoDropped,
     Map<String, Long> warningsLogged,
     List<HeapSample> heap,
     double seconds,
@@ -86,7 +94,9 @@ public record SoakReport(
         && uncaught == 0
         && leftBehind.isEmpty()
         && swappedIn == goodTables
-        && rejected == corruptTables;
+        && rejected == corruptTables
+        && autoRebuilds == autoFailures + autoFinished
+        && autoDropped == 0;
   }
 
   /** The spread (max - min) of the heap samples after the first, in bytes; 0 with fewer. */
@@ -175,6 +185,15 @@ public record SoakReport(
             "policy failures   %,d questions answered by throwing; warnings logged: %s",
             policyThrows,
             warningsLogged.isEmpty() ? "none" : warningsLogged));
+    out.add(
+        String.format(
+            Locale.ROOT,
+            "auto              %d rebuilds: %d failed on purpose (its policy kept serving), %d"
+                + " finished; %d samples dropped",
+            autoRebuilds,
+            autoFailures,
+            autoFinished,
+            autoDropped));
     StringBuilder series = new StringBuilder();
     for (HeapSample s : heap) {
       if (series.length() > 0) {
