@@ -92,7 +92,9 @@ final class AutoCommand implements Callable<Integer> {
   @Option(
       names = "--compare",
       defaultValue = "seq,fixed:2,fixed:4,steal-first,wq-linear:8",
-      description = "Policies to run on the same arrivals (default ${DEFAULT-VALUE}).")
+      description =
+          "Policies to run on the same arrivals; {rps} in a file name is the load (default"
+              + " ${DEFAULT-VALUE}).")
   String compare;
 
   @Option(
@@ -110,7 +112,7 @@ final class AutoCommand implements Callable<Integer> {
     DemandProfile all = second == null ? first : concat(first, second);
     Calibration c = calibration.load(first, err);
     Simulator.WorkModel workModel = Simulator.WorkModel.valueOf(model.toUpperCase(Locale.ROOT));
-    List<String> specs = PolicyRegistry.standard().splitList(compare);
+    List<String> specs = PolicyRegistry.standard().split(compare);
     String autoArgs = settings + ",inline,max-degree=" + maxDegree;
     out.printf(
         "auto:%s against %s; %d cores, degree cap %d, %s model, %d requests a run (the first %d a"
@@ -154,7 +156,8 @@ final class AutoCommand implements Callable<Integer> {
         double[][] ow = new double[specs.size()][];
         for (int k = 0; k < specs.size(); k++) {
           long[] lat = new long[requests];
-          try (Policy p = DegreeCap.of(PolicyRegistry.of(specs.get(k)), maxDegree)) {
+          String sp = specs.get(k).replace("{rps}", BaselineText.rate(rate));
+          try (Policy p = DegreeCap.of(PolicyRegistry.of(sp), maxDegree)) {
             Simulator sim = new Simulator(all, p, config);
             sim.completionListener((id, arrival, end) -> lat[(int) id] = end - arrival);
             PointResult r = sim.run(point, "auto");
