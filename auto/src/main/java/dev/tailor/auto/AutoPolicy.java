@@ -99,6 +99,22 @@ public final class AutoPolicy implements Policy {
     return rebuilder.status(probesTaken.get());
   }
 
+  /**
+   * Rebuilds now, on the calling thread, whatever the period: after a deployment, or to measure a
+   * rebuild. The rebuild is the background one's, guard included; what it threw is counted in the
+   * status, as in the background.
+   *
+   * @return its verdict, or null if a rebuild was already under way or this one failed (see {@link
+   *     AutoStatus#lastFailure()})
+   */
+  public AutoStatus.Verdict rebuildNow() {
+    long failures = rebuilder.status(0).failures();
+    if (!rebuilder.rebuildNow() || rebuilder.status(0).failures() > failures) {
+      return null;
+    }
+    return rebuilder.last();
+  }
+
   /** The specification of the policy serving now. */
   public String liveSpec() {
     return live.get().spec();

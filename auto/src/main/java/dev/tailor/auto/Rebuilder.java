@@ -127,6 +127,22 @@ final class Rebuilder implements AutoCloseable {
     }
   }
 
+  /**
+   * Rebuilds now, on the calling thread, unless a rebuild or a shift check is under way.
+   *
+   * @return whether it rebuilt
+   */
+  boolean rebuildNow() {
+    synchronized (this) {
+      if (busy) {
+        return false;
+      }
+      busy = true;
+    }
+    rebuild();
+    return true;
+  }
+
   private void rebuild() {
     long cost = 0;
     try {
@@ -174,7 +190,7 @@ final class Rebuilder implements AutoCloseable {
         rebuiltOnce = true;
         sinceRebuild = 0;
         sinceShiftCheck = 0;
-        lastEndNanos = clock.nanoTime();
+        lastEndNanos = clock == null ? lastEndNanos : clock.nanoTime();
         lastCostNanos = cost;
         nextPeriodNanos = Math.max(settings.periodNanos(), capNanos());
         busy = false;
@@ -227,6 +243,11 @@ final class Rebuilder implements AutoCloseable {
 
   private synchronized boolean drawFault() {
     return faults.nextDouble() < faultShare;
+  }
+
+  /** The last rebuild's verdict, or null. */
+  AutoStatus.Verdict last() {
+    return last;
   }
 
   /** The account so far, with the policy's count of probed requests. */

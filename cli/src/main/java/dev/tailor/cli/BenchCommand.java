@@ -1,5 +1,6 @@
 package dev.tailor.cli;
 
+import dev.tailor.bench.AutoRebuildBench;
 import dev.tailor.bench.FmBuildBench;
 import dev.tailor.bench.JmhLauncher;
 import dev.tailor.bench.LoadClientBench;
@@ -77,6 +78,7 @@ final class BenchCommand implements Callable<Integer> {
     BENCHES.put(SimulatorBench.NAME, (c, out) -> SimulatorBench.run(c.quick, out));
     BENCHES.put(FmBuildBench.NAME, (c, out) -> FmBuildBench.run(c.quick, out));
     BENCHES.put(TpcBuildBench.NAME, (c, out) -> TpcBuildBench.run(c.quick, out));
+    BENCHES.put(AutoRebuildBench.NAME, (c, out) -> AutoRebuildBench.run(c.quick, out));
     BENCHES.put(
         ShareBench.NAME, (c, out) -> c.onSearches((in, opened) -> c.share(in, opened, out)));
   }
