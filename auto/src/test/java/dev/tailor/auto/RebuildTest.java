@@ -7,8 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tailor.core.policy.Admission;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
+import dev.tailor.core.policy.RequestView;
+import dev.tailor.core.policy.SystemView;
 import org.junit.jupiter.api.Test;
 
 /** The guard: only a candidate that simulates below the live policy's P99 is swapped in. */
@@ -43,10 +46,11 @@ class RebuildTest {
   }
 
   @Test
-  void aWastefulLiveIsReplacedByTheBestCandidate() {
-    // Eight threads for a speedup of two: every request holds four times the threads it uses.
-    Rebuild.Result r = rebuild(PolicyRegistry.of("fixed:8"));
+  void aLiveThatSaturatesIsReplacedByTheBestCandidate() {
+    Rebuild.Result r = rebuild(new OneAtATime());
     AutoStatus.Verdict v = r.verdict();
+    double best = v.trials().stream().mapToDouble(AutoStatus.Trial::p99Nanos).min().orElseThrow();
+    assertTrue(v.trials().get(0).p99Nanos() > 10 * best, "one at a time falls far behind");
     assertTrue(v.swapped(), v.reason());
     assertNotNull(r.policy());
     assertGuarded(v);
@@ -56,12 +60,30 @@ class RebuildTest {
 
   @Test
   void theChosenPolicyIsKeptWhenRebuiltFromTheSameSamples() {
-    Rebuild.Result first = rebuild(PolicyRegistry.of("fixed:8"));
+    Rebuild.Result first = rebuild(new OneAtATime());
     assertTrue(first.verdict().swapped());
     Rebuild.Result again = rebuild(first.policy());
     assertFalse(again.verdict().swapped(), again.verdict().reason());
     assertNull(again.policy());
     assertGuarded(again.verdict());
+  }
+
+  /** A crafted live policy: one request at a time on one thread, which saturates at any load. */
+  private static final class OneAtATime implements Policy {
+    @Override
+    public Admission admit(RequestView request, SystemView system) {
+      return system.activeRequests() > 0 ? Admission.awaitExit() : Admission.start(1);
+    }
+
+    @Override
+    public int degree(RequestView request, SystemView system) {
+      return 1;
+    }
+
+    @Override
+    public String spec() {
+      return "one-at-a-time";
+    }
   }
 
   @Test
