@@ -22,7 +22,9 @@ import java.util.concurrent.atomic.AtomicReference;
  *       static baseline or the progress-aware policy on a table built from the samples.
  *   <li><b>Samples</b>: every completed request is appended to a bounded reservoir ({@link
  *       AutoSettings#samples()}, printed by {@link #status()}): its arrival, completion, run time,
- *       work and probing degree. Nothing else is done on the request path.
+ *       work and probing degree; a probed request also to a reservoir of probes a quarter that
+ *       size, so that the few probes a busy period allows accumulate. Nothing else is done on the
+ *       request path.
  *   <li><b>Probes</b>: of the requests admitted, a share ({@link AutoSettings#probeShare()}),
  *       chosen by a hash of the request's id before it runs, runs at degree 1 or at a second degree
  *       (2, half the workers, all of them) when that many workers are idle, so that speedup at each
@@ -53,6 +55,8 @@ public final class AutoPolicy implements Policy {
   private final AutoSettings settings;
   private final AtomicReference<Policy> live;
   private final Reservoir reservoir;
+  private final Reservoir
+      probed; // probes only, kept longer: they are few and what speedup rests on
   private final ProbeDegrees probes = new ProbeDegrees(10);
   private final Rebuilder rebuilder;
   private final AtomicLong probesTaken = new AtomicLong();
@@ -65,7 +69,8 @@ public final class AutoPolicy implements Policy {
     this.settings = settings;
     this.live = new AtomicReference<>(new ColdStart());
     this.reservoir = new Reservoir(settings.samples());
-    this.rebuilder = new Rebuilder(settings, reservoir, live, faultShare);
+    this.probed = new Reservoir(Math.max(100, settings.samples() / 4));
+    this.rebuilder = new Rebuilder(settings, reservoir, probed, live, faultShare);
     String args = settings.args();
     this.spec = args.isEmpty() ? NAME : NAME + ":" + args;
   }
@@ -168,6 +173,9 @@ public final class AutoPolicy implements Policy {
     if (start != RequestView.UNKNOWN) {
       // One reading of the clock for completion and run time, so that they agree.
       reservoir.add(request.arrivalNanos(), now, now - start, request.workNanos(), d);
+      if (d > 0) {
+        probed.add(request.arrivalNanos(), now, now - start, request.workNanos(), d);
+      }
     }
     rebuilder.requestCompleted(now, system, cores, workers);
   }

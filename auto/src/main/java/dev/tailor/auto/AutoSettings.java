@@ -8,8 +8,9 @@ import java.util.Locale;
  * How {@code auto} learns. The defaults, and why:
  *
  * <ul>
- *   <li>{@code samples=4096}: the reservoir, 4096 × 34 bytes = 136 KiB; enough for the P99 of the
- *       guard's simulation to rest on 40 requests and for the probes' thirds to hold a few dozen.
+ *   <li>{@code samples=4096}: the reservoir, 4096 × 34 bytes = 136 KiB, and a quarter as many
+ *       probes kept apart (34 KiB); enough for the P99 of the guard's simulation to rest on 40
+ *       requests and for the probes' thirds to hold a few dozen.
  *   <li>{@code period=5m}, {@code requests=2000}: a rebuild waits for both, whichever comes later,
  *       so a quiet service does not rebuild from a handful of requests and a busy one not more than
  *       every five minutes; a rebuild takes seconds of one core (see {@code ./tailor bench auto}),

@@ -10,7 +10,7 @@ import java.util.List;
  *     better in, then the chosen candidate
  * @param samplesHeld samples in the reservoir
  * @param samplesCapacity the samples it holds at most
- * @param reservoirBytes the memory the reservoir's arrays hold
+ * @param reservoirBytes the memory the reservoirs' arrays hold (the samples' and the probes')
  * @param samplesDropped records dropped as impossible (a negative time, an overflow)
  * @param probes requests run at a probing degree (1 or a second degree) instead of the live
  *     policy's

@@ -78,6 +78,7 @@ final class Rebuild {
    * Rebuilds.
    *
    * @param samples the reservoir's copy
+   * @param probes the probes' reservoir's copy
    * @param cores the scheduler's threads: the simulations' cores
    * @param maxDegree every policy's degree cap
    * @param live the policy serving now
@@ -89,6 +90,7 @@ final class Rebuild {
    */
   static Result run(
       Samples samples,
+      Samples probes,
       int cores,
       int maxDegree,
       Policy live,
@@ -102,21 +104,21 @@ final class Rebuild {
     if (n < MIN_SAMPLES || rate <= 0) {
       return skipped(samples, rate, new int[0], "too few samples: " + n, cpu0, wall0);
     }
-    SpeedupEstimate speedup = SpeedupEstimate.of(samples, maxDegree, MIN_PROBES);
+    SpeedupEstimate speedup = SpeedupEstimate.of(probes, maxDegree, MIN_PROBES);
     if (speedup == null) {
       return skipped(
           samples,
           rate,
           new int[0],
           "too few probes to measure speedup: "
-              + samples.runsProbedAt(1).length
+              + probes.runsProbedAt(1).length
               + " at degree 1, need "
               + MIN_PROBES
               + " there and at some degree above",
           cpu0,
           wall0);
     }
-    DemandProfile profile = SampleProfile.of(samples, speedup, maxDegree);
+    DemandProfile profile = SampleProfile.of(samples, probes, speedup, maxDegree);
     long median = medianSequentialNanos(profile);
     Simulator.Config config =
         new Simulator.Config(

@@ -28,6 +28,7 @@ final class Rebuilder implements AutoCloseable {
 
   private final AutoSettings settings;
   private final Reservoir reservoir;
+  private final Reservoir probed;
   private final AtomicReference<Policy> live;
   private final double faultShare;
   private final SplittableRandom faults;
@@ -64,9 +65,14 @@ final class Rebuilder implements AutoCloseable {
    * @param faultShare the share of rebuilds made to throw, for fault drills; 0 in service
    */
   Rebuilder(
-      AutoSettings settings, Reservoir reservoir, AtomicReference<Policy> live, double faultShare) {
+      AutoSettings settings,
+      Reservoir reservoir,
+      Reservoir probed,
+      AtomicReference<Policy> live,
+      double faultShare) {
     this.settings = settings;
     this.reservoir = reservoir;
+    this.probed = probed;
     this.live = live;
     this.faultShare = faultShare;
     this.faults = new SplittableRandom(0x7a11);
@@ -158,9 +164,17 @@ final class Rebuilder implements AutoCloseable {
         throw new IllegalStateException("a fault drill failed this rebuild on purpose");
       }
       Samples samples = reservoir.snapshot();
+      Samples probes = probed.snapshot();
       Rebuild.Result r =
           Rebuild.run(
-              samples, c, p, live.get(), settings, s, System.nanoTime() + settings.timeoutNanos());
+              samples,
+              probes,
+              c,
+              p,
+              live.get(),
+              settings,
+              s,
+              System.nanoTime() + settings.timeoutNanos());
       AutoStatus.Verdict v = r.verdict();
       cost = v.cpuNanos();
       last = v;
@@ -221,6 +235,7 @@ final class Rebuilder implements AutoCloseable {
       if (ShiftDetector.shifted(ref, recent)) {
         shifts++;
         reservoir.keepLast(ShiftDetector.WINDOW);
+        probed.keepLast(0); // the old mix's sizes and speedups
         synchronized (this) {
           reference = new long[0];
           sinceRebuild = ShiftDetector.WINDOW; // the samples of the new mix kept
@@ -262,7 +277,7 @@ final class Rebuilder implements AutoCloseable {
         live.get().spec(),
         reservoir.size(),
         reservoir.capacity(),
-        reservoir.bytes(),
+        reservoir.bytes() + probed.bytes(),
         reservoir.dropped(),
         probes,
         rebuilds,

@@ -49,8 +49,8 @@ final class SampleProfile {
    * linear between probes). Above the largest probe's quantile, where no probe reaches, a sample's
    * time is the largest probe's scaled by its work over the work at that quantile.
    */
-  static long[] sequentialNanos(Samples samples) {
-    long[] alone = samples.runsProbedAt(1);
+  static long[] sequentialNanos(Samples samples, Samples probes) {
+    long[] alone = probes.runsProbedAt(1);
     int n = samples.size();
     Integer[] byWork = new Integer[n];
     for (int i = 0; i < n; i++) {
@@ -80,9 +80,9 @@ final class SampleProfile {
     return seq;
   }
 
-  /** The profile of the samples, with curves up to {@code maxDegree}. */
-  static DemandProfile of(Samples samples, SpeedupEstimate speedup, int maxDegree) {
-    long[] seq = sequentialNanos(samples);
+  /** The profile of the samples, sized by the probes, with curves up to {@code maxDegree}. */
+  static DemandProfile of(Samples samples, Samples probes, SpeedupEstimate speedup, int maxDegree) {
+    long[] seq = sequentialNanos(samples, probes);
     List<DemandProfile.Request> requests = new ArrayList<>(samples.size());
     for (int i = 0; i < samples.size(); i++) {
       SpeedupCurve curve = speedup.curveFor(seq[i]);

@@ -24,7 +24,8 @@ class RebuildTest {
   private static final Samples WORKLOAD = CraftedSamples.of(1500, 2500, 1_000_000, 8, 2.0, true);
 
   private static Rebuild.Result rebuild(Policy live) {
-    return Rebuild.run(WORKLOAD, 8, 8, live, SMALL, 7, System.nanoTime() + 600_000_000_000L);
+    return Rebuild.run(
+        WORKLOAD, WORKLOAD, 8, 8, live, SMALL, 7, System.nanoTime() + 600_000_000_000L);
   }
 
   private static void assertGuarded(AutoStatus.Verdict v) {
@@ -90,7 +91,7 @@ class RebuildTest {
   void tooFewProbesIsASkipNotAGuess() {
     Samples unprobed = CraftedSamples.of(1500, 2500, 1_000_000, 8, 2.0, false);
     Rebuild.Result r =
-        Rebuild.run(unprobed, 8, 8, PolicyRegistry.of("seq"), SMALL, 7, Long.MAX_VALUE);
+        Rebuild.run(unprobed, unprobed, 8, 8, PolicyRegistry.of("seq"), SMALL, 7, Long.MAX_VALUE);
     assertNull(r.policy());
     assertNull(r.verdict().chosen());
     assertTrue(r.verdict().reason().startsWith("skipped: too few probes"), r.verdict().reason());
@@ -101,6 +102,8 @@ class RebuildTest {
   void aRebuildPastItsLimitFails() {
     assertThrows(
         Rebuild.TimedOut.class,
-        () -> Rebuild.run(WORKLOAD, 8, 8, PolicyRegistry.of("seq"), SMALL, 7, System.nanoTime()));
+        () ->
+            Rebuild.run(
+                WORKLOAD, WORKLOAD, 8, 8, PolicyRegistry.of("seq"), SMALL, 7, System.nanoTime()));
   }
 }
