@@ -99,8 +99,9 @@ public final class PolicyRegistry {
 
   /**
    * Splits a comma-separated list of specifications, such as {@code seq,fixed:2,rampup:10ms,6}: a
-   * piece that does not start with a known policy name continues the specification before it, so
-   * the arguments of {@code rampup:10ms,6} and {@code auto:period=1m,requests=500} stay together.
+   * piece that is a number, a {@code key=value} setting, or, after a setting, a word that names no
+   * policy continues the specification before it, so the arguments of {@code rampup:10ms,6} and
+   * {@code auto:period=1m,requests=500,inline} stay together.
    *
    * @throws IllegalArgumentException if the list starts with an unknown name (listing the known
    *     ones)
@@ -129,8 +130,17 @@ public final class PolicyRegistry {
         continue;
       }
       char first = trimmed.charAt(0);
+      String previous = out.isEmpty() ? "" : out.get(out.size() - 1);
+      // A number, a key=value setting, or after a setting a word that names no policy (a flag
+      // such as auto's inline) continues the specification before it.
+      int eq = trimmed.indexOf('=');
+      int colon = trimmed.indexOf(':');
+      boolean setting = eq >= 0 && (colon < 0 || colon > eq); // key=value, no name: before it
       boolean argument =
-          Character.isDigit(first) || first == '.' || !factories.containsKey(nameOf(trimmed));
+          Character.isDigit(first)
+              || first == '.'
+              || setting
+              || previous.contains("=") && !factories.containsKey(nameOf(trimmed));
       if (!argument || out.isEmpty()) {
         out.add(trimmed);
       } else {

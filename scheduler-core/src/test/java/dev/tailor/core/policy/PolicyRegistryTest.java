@@ -76,6 +76,11 @@ class PolicyRegistryTest {
             IllegalArgumentException.class,
             () -> PolicyRegistry.standard().splitList("seq,nope:1"));
     assertTrue(e.getMessage().contains("known policies"), e.getMessage());
+    assertTrue(e.getMessage().startsWith("unknown policy 'nope'"), e.getMessage());
+    // Settings (key=value) and, after one, a flag stay with their specification.
+    assertEquals(
+        List.of("seq", "some:a=1,b=2ms,flag", "fixed:2"),
+        PolicyRegistry.standard().split("seq,some:a=1,b=2ms,flag,fixed:2"));
   }
 
   @Test
