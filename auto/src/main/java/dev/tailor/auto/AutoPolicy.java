@@ -26,9 +26,10 @@ import java.util.concurrent.atomic.AtomicReference;
  *       size, so that the few probes a busy period allows accumulate. Nothing else is done on the
  *       request path.
  *   <li><b>Probes</b>: of the requests admitted, a share ({@link AutoSettings#probeShare()}),
- *       chosen by a hash of the request's id before it runs, runs at degree 1 or at a second degree
- *       (2, half the workers, all of them) when that many workers are idle, so that speedup at each
- *       degree is measured, by quantile matching of the two random samples' run times, not assumed.
+ *       chosen by a hash of the request's id before it runs, runs at degree 1 (a quarter of them,
+ *       at any load) or at a second degree (2, half the workers, all of them, while that many
+ *       workers are idle), so that speedup and what parallel running adds to busy time are measured
+ *       at each degree, by quantile matching of random samples, not assumed.
  *   <li><b>Rebuilds</b>: when the period and the request count have both passed (and no sooner than
  *       the CPU share allows), a rebuild builds a profile from the samples, the progress-aware
  *       policy's target table from that with the offline builder, and simulates it and the static
@@ -51,6 +52,13 @@ public final class AutoPolicy implements Policy {
 
   /** The policy's registered name. */
   public static final String NAME = "auto";
+
+  /**
+   * The share of the probes run at degree 1. They are the slowest requests of all when parallelism
+   * pays, so few enough that they cannot set the P99: a quarter of the probes, 0.25% of requests at
+   * the default share.
+   */
+  static final double ALONE = 0.25;
 
   private final AutoSettings settings;
   private final AtomicReference<Policy> live;
@@ -233,8 +241,8 @@ public final class AutoPolicy implements Policy {
 
   /**
    * The degree a request is probed at, from a hash of its id: 0 (not probed) for all but {@code
-   * probeShare} of them; of those, half at degree 1 and the rest spread over 2, half the workers
-   * and all of them. With one worker nothing is probed.
+   * probeShare} of them; of those, a quarter ({@link #ALONE}) at degree 1 and the rest spread over
+   * 2, half the workers and all of them. With one worker nothing is probed.
    */
   int probeDegree(long id, int workers) {
     if (workers < 2) {
@@ -246,12 +254,12 @@ public final class AutoPolicy implements Policy {
       return 0;
     }
     double v = u / settings.probeShare();
-    if (v < 0.5) {
+    if (v < ALONE) {
       return 1;
     }
     int half = Math.max(2, workers / 2);
     int choices = workers == 2 ? 1 : half == 2 || half == workers ? 2 : 3;
-    int k = Math.min(choices - 1, (int) ((v - 0.5) * 2 * choices));
+    int k = Math.min(choices - 1, (int) ((v - ALONE) / (1 - ALONE) * choices));
     return switch (k) {
       case 0 -> 2;
       case 1 -> choices == 2 ? workers : half;

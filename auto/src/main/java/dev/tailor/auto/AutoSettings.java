@@ -11,14 +11,16 @@ import java.util.Locale;
  *   <li>{@code samples=4096}: the reservoir, 4096 × 34 bytes = 136 KiB, and a quarter as many
  *       probes kept apart (34 KiB); enough for the P99 of the guard's simulation to rest on 40
  *       requests and for the probes' thirds to hold a few dozen.
- *   <li>{@code period=5m}, {@code requests=2000}: a rebuild waits for both, whichever comes later,
+ *   <li>{@code period=15m}, {@code requests=2000}: a rebuild waits for both, whichever comes later,
  *       so a quiet service does not rebuild from a handful of requests and a busy one not more than
- *       every five minutes; a rebuild takes seconds of one core (see {@code ./tailor bench auto}),
- *       so five minutes keeps it near the 2% share without the cap having to stretch it.
- *   <li>{@code probes=0.04}: 4% of the requests that arrive while none waits run at degree 1 or at
- *       a second degree (2, 4, 8 or all workers), at most half at degree 1: enough probes per
- *       period to measure speedup at a few degrees, few enough that the requests probed at degree 1
- *       cost little.
+ *       every fifteen minutes; a rebuild takes seconds of one core ({@code ./tailor bench
+ *       auto-rebuild}), so fifteen minutes keeps it under the 2% share without the cap having to
+ *       stretch it.
+ *   <li>{@code probes=0.01}: 1% of the requests run at a probing degree, chosen by their id: a
+ *       quarter of them at degree 1 (0.25% of requests, at any load: few enough that these, the
+ *       slowest requests where parallelism pays, cannot set the P99), the rest at 2, half the
+ *       workers or all of them while that many are idle. Probes accumulate in a reservoir of their
+ *       own, so a busy period still adds to what speedup rests on.
  *   <li>{@code cpu=0.02}: rebuilds use at most 2% of one core averaged: after a rebuild that took
  *       {@code c} of CPU, the next waits at least {@code c / 0.02}.
  *   <li>{@code timeout=2m}: a rebuild that runs longer is abandoned and counted as failed.
@@ -62,7 +64,7 @@ public record AutoSettings(
   /** The defaults. */
   public static final AutoSettings DEFAULTS =
       new AutoSettings(
-          4096, 900_000_000_000L, 2000, 0.04, 0.02, 120_000_000_000L, 2000, 2, 20, 0, false);
+          4096, 900_000_000_000L, 2000, 0.01, 0.02, 120_000_000_000L, 2000, 2, 20, 0, false);
 
   /**
    * Checks the settings.

@@ -167,7 +167,8 @@ final class Rebuild {
             n,
             rate,
             speedup.measuredDegrees(),
-            speedup.describe(),
+            speedup.describe()
+                + String.format(java.util.Locale.ROOT, "; busy x%.2f", speedup.inflation()),
             median,
             trials,
             best,

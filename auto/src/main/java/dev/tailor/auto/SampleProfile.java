@@ -9,10 +9,11 @@ import java.util.List;
  * The demand profile a rebuild builds from: one request per sample, its sequential time from the
  * requests probed at degree 1 ({@link #sequentialNanos}), its speedup curve its size's third's from
  * the probes ({@link SpeedupEstimate}). The reservoir keeps no window times, so each request is a
- * serial part and {@value #UNITS} equal windows ({@link #units}), and the simulations that judge a
- * candidate use the unit model: helpers join while windows are left, as in the runtime. With equal
- * windows the projection after the first window is exact, which flatters the progress-aware policy
- * in the guard's simulation; the guard's verdict is only as good as this model.
+ * serial part and {@value #UNITS} equal windows ({@link #units}), the two shares the probes'
+ * speedup and busy time measured, and the simulations that judge a candidate use the unit model:
+ * helpers join while windows are left, as in the runtime. With equal windows the projection after
+ * the first window is exact, which flatters the progress-aware policy in the guard's simulation;
+ * the guard's verdict is only as good as this model.
  */
 final class SampleProfile {
 
@@ -22,18 +23,13 @@ final class SampleProfile {
   private SampleProfile() {}
 
   /**
-   * The request's {@value #UNITS} equal windows, what Amdahl's law leaves of its time once the
-   * serial part that explains its speedup {@code speedup} at {@code degree} is taken out: {@code s
-   * = (1/S - 1/P) / (1 - 1/P)}. So the speedup it lacks is time on one thread with the others free,
-   * not busy time, as a search's merge and its longest window are; charged as hand-off overhead it
-   * would keep every helper busy and make the parallel policies look far costlier than they are.
+   * The request's {@value #UNITS} equal windows: what is left of its time once its serial share is
+   * taken out. The speedup it lacks beyond that share is then hand-off overhead, which {@link
+   * dev.tailor.measure.UnitWork} calibrates from the curve and charges to the threads' busy time,
+   * as the probes measured it.
    */
-  static long[] units(long seqNanos, double speedup, int degree) {
-    double serial =
-        degree < 2
-            ? 0
-            : Math.max(0, Math.min(1, (1 / speedup - 1.0 / degree) / (1 - 1.0 / degree)));
-    long total = Math.round((1 - serial) * seqNanos);
+  static long[] units(long seqNanos, double serialShare) {
+    long total = Math.round((1 - serialShare) * seqNanos);
     long[] units = new long[UNITS];
     for (int u = 0; u < UNITS; u++) {
       units[u] = total / UNITS + (u < total % UNITS ? 1 : 0);
@@ -90,7 +86,7 @@ final class SampleProfile {
       for (int d = 1; d <= maxDegree; d++) {
         measured[d - 1] = curve.at(d);
       }
-      long[] units = units(seq[i], curve.at(maxDegree), maxDegree);
+      long[] units = units(seq[i], speedup.serialShareFor(seq[i]));
       requests.add(
           new DemandProfile.Request(
               "s" + i, null, null, seq[i], units, measured, new double[0], null));

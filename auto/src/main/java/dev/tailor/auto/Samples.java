@@ -52,6 +52,20 @@ record Samples(
     return runs;
   }
 
+  /** The work of the requests probed at {@code degree}, sorted. */
+  long[] worksProbedAt(int degree) {
+    long[] out = new long[size()];
+    int n = 0;
+    for (int i = 0; i < size(); i++) {
+      if (probeDegree[i] == degree) {
+        out[n++] = workNanos[i];
+      }
+    }
+    long[] works = Arrays.copyOf(out, n);
+    Arrays.sort(works);
+    return works;
+  }
+
   /** The work of the last {@code n} samples (all if fewer), sorted. */
   long[] recentWorkSorted(int n) {
     int k = Math.min(n, size());

@@ -12,8 +12,11 @@ import java.util.List;
  * size (quantile matching), read as a ratio of sums over the quantiles 0.05 to 0.95 so that one
  * outlying probe cannot swing it. With at least {@value #PER_THIRD} probes a third at a degree,
  * small, middling and large requests each get their curve from their third's quantiles; with fewer,
- * one pooled curve serves all three. A curve rises linearly between the degrees measured and stays
- * flat beyond the highest, never above the degree nor below 1 and never falling.
+ * one pooled curve serves all three. A curve rises linearly between the degrees measured, never
+ * above the degree nor below 1 and never falling. Beyond the highest degree measured it follows the
+ * model that explains that degree's two measurements: its speedup, and the busy time over the
+ * request's threads (its work, matched the same way against the work alone), as a serial share
+ * {@code s} and a busy-time factor {@code I}: {@code S_d = 1 / (s + (I - s) / d)}.
  */
 final class SpeedupEstimate {
 
@@ -25,12 +28,21 @@ final class SpeedupEstimate {
 
   private final long[] thirdsFromNanos; // the size where the 2nd and 3rd thirds start
   private final SpeedupCurve[] curves; // one per third
+  private final double[] serialShares; // one per third
   private final int[] measuredDegrees;
+  private final double inflation;
 
-  private SpeedupEstimate(long[] thirdsFromNanos, SpeedupCurve[] curves, int[] measuredDegrees) {
+  private SpeedupEstimate(
+      long[] thirdsFromNanos,
+      SpeedupCurve[] curves,
+      double[] serialShares,
+      int[] measuredDegrees,
+      double inflation) {
     this.thirdsFromNanos = thirdsFromNanos;
     this.curves = curves;
+    this.serialShares = serialShares;
     this.measuredDegrees = measuredDegrees;
+    this.inflation = inflation;
   }
 
   /**
@@ -46,6 +58,7 @@ final class SpeedupEstimate {
     }
     List<Integer> degrees = new ArrayList<>();
     List<double[]> speedups = new ArrayList<>(); // per degree, one per third
+    double inflation = 1; // at the highest degree measured
     for (int d = 2; d <= maxDegree; d++) {
       long[] runs = samples.runsProbedAt(d);
       if (runs.length < minProbes) {
@@ -61,12 +74,20 @@ final class SpeedupEstimate {
       }
       degrees.add(d);
       speedups.add(s);
+      // Busy time over its threads against the same sizes alone: what running on d threads adds.
+      inflation = Math.max(1, Math.min(d, matched(samples.worksProbedAt(d), alone, 0, 1)));
     }
     if (degrees.isEmpty()) {
       return null;
     }
+    int top = degrees.get(degrees.size() - 1);
     SpeedupCurve[] curves = new SpeedupCurve[THIRDS];
+    double[] serial = new double[THIRDS];
     for (int k = 0; k < curves.length; k++) {
+      // Beyond the highest degree measured, the model that explains it: a serial share s, and
+      // what parallel running adds to the busy time, I, so S_d = 1 / (s + (I - s) / d).
+      double atTop = speedups.get(speedups.size() - 1)[k];
+      serial[k] = Math.max(0, Math.min(1, (1 / atTop - inflation / top) / (1 - 1.0 / top)));
       double[] c = new double[maxDegree];
       int prevDegree = 1;
       double prev = 1;
@@ -83,7 +104,7 @@ final class SpeedupEstimate {
           double next = Math.max(prev, speedups.get(m)[k]);
           at = prev + (next - prev) * (d - prevDegree) / (double) (nextDegree - prevDegree);
         } else {
-          at = prev; // flat beyond the highest degree measured
+          at = Math.max(prev, 1 / (serial[k] + (inflation - serial[k]) / d));
         }
         c[d - 1] = d == 1 ? 1 : Math.max(c[d - 2], Math.min(d, at));
       }
@@ -91,14 +112,30 @@ final class SpeedupEstimate {
     }
     long[] from = {quantile(alone, 1.0 / 3), quantile(alone, 2.0 / 3)};
     return new SpeedupEstimate(
-        from, curves, degrees.stream().mapToInt(Integer::intValue).toArray());
+        from, curves, serial, degrees.stream().mapToInt(Integer::intValue).toArray(), inflation);
+  }
+
+  /**
+   * The serial share of a request whose sequential time is {@code nanos}: the part of its time
+   * spent on one thread whatever its degree, from its third's speedup and the busy time measured at
+   * the highest degree probed.
+   */
+  double serialShareFor(long nanos) {
+    return serialShares[third(nanos)];
+  }
+
+  /** Busy time over its threads, per unit of sequential time, at the highest degree probed. */
+  double inflation() {
+    return inflation;
+  }
+
+  private int third(long nanos) {
+    return nanos < thirdsFromNanos[0] ? 0 : nanos < thirdsFromNanos[1] ? 1 : 2;
   }
 
   /** The curve of a request whose sequential time is {@code nanos}: its third's. */
   SpeedupCurve curveFor(long nanos) {
-    return nanos < thirdsFromNanos[0]
-        ? curves[0]
-        : nanos < thirdsFromNanos[1] ? curves[1] : curves[2];
+    return curves[third(nanos)];
   }
 
   /** The curve of each third of the sizes, smallest first. */

@@ -2,6 +2,7 @@ package dev.tailor.auto;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.model.SpeedupCurve;
 import org.junit.jupiter.api.Test;
@@ -18,9 +19,15 @@ class SpeedupEstimateTest {
       assertEquals(1.0, c.at(1));
       assertEquals(3.0, c.at(4), 0.45, c.toString());
       assertEquals(1 + (c.at(4) - 1) / 3, c.at(2), 1e-9, "a third of the way to degree 4: " + c);
-      assertEquals(c.at(4), c.at(8), 1e-9, "flat beyond the highest degree measured");
+      assertTrue(c.at(8) >= c.at(4), "never falling: " + c);
     }
     assertEquals(4, e.measuredDegrees()[0]);
+    // The crafted probes' work is their work alone: no busy time added, so the speedup they lack
+    // at degree 4 is a serial share, s = (1/3 - 1/4) / (3/4) = 1/9, and degree 8 gets 1 / (s +
+    // (1 - s) / 8) = 4.5.
+    assertEquals(1.0, e.inflation(), 0.05);
+    assertEquals(1.0 / 9, e.serialShareFor(1_000_000), 0.05);
+    assertEquals(4.5, e.curves().get(1).at(8), 0.8);
   }
 
   @Test
