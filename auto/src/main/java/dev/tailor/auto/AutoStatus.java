@@ -26,6 +26,8 @@ import java.util.List;
  *     rebuilds used on average
  * @param nextPeriodNanos the time the next rebuild waits for after the last: the configured period,
  *     shortened after a shift, lengthened so that rebuilds keep within their CPU share
+ * @param firstRebuildNanos when the first rebuild that compared candidates ended, on the
+ *     scheduler's clock, or -1 before it
  * @param last the last rebuild's verdict, or null before the first
  */
 @Experimental
@@ -46,6 +48,7 @@ public record AutoStatus(
     long cpuNanos,
     double cpuShare,
     long nextPeriodNanos,
+    long firstRebuildNanos,
     Verdict last) {
 
   /**

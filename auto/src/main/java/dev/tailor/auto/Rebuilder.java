@@ -60,6 +60,7 @@ final class Rebuilder implements AutoCloseable {
   private volatile long shifts;
   private volatile long cpuNanos;
   private volatile AutoStatus.Verdict last;
+  private volatile long firstComparedNanos = -1;
 
   /**
    * @param faultShare the share of rebuilds made to throw, for fault drills; 0 in service
@@ -178,6 +179,9 @@ final class Rebuilder implements AutoCloseable {
       AutoStatus.Verdict v = r.verdict();
       cost = v.cpuNanos();
       last = v;
+      if (v.chosen() != null && firstComparedNanos < 0 && clock != null) {
+        firstComparedNanos = clock.nanoTime();
+      }
       if (r.policy() != null) {
         Policy old = live.getAndSet(r.policy());
         old.close();
@@ -290,6 +294,7 @@ final class Rebuilder implements AutoCloseable {
         cpu,
         cpu / (double) alive,
         period,
+        firstComparedNanos,
         last);
   }
 

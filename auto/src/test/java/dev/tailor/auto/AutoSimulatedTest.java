@@ -49,9 +49,9 @@ class AutoSimulatedTest {
       assertTrue(v.trials().get(0).live(), "the live policy is simulated first");
       double best = v.trials().stream().mapToDouble(AutoStatus.Trial::p99Nanos).min().orElseThrow();
       if (v.swapped()) {
-        assertTrue(v.trials().get(0).p99Nanos() > best);
+        assertTrue(v.trials().get(0).p99Nanos() * (1 - Rebuild.MARGIN) > best);
       } else {
-        assertEquals(v.trials().get(0).p99Nanos(), best);
+        assertTrue(best >= v.trials().get(0).p99Nanos() * (1 - Rebuild.MARGIN));
       }
     } else {
       assertTrue(v.reason().startsWith("skipped"), v.reason());

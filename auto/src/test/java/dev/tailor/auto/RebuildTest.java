@@ -33,7 +33,7 @@ class RebuildTest {
     assertTrue(live.live());
     double best = v.trials().stream().mapToDouble(AutoStatus.Trial::p99Nanos).min().orElseThrow();
     if (v.swapped()) {
-      assertTrue(best < live.p99Nanos(), v.reason());
+      assertTrue(best < (1 - Rebuild.MARGIN) * live.p99Nanos(), v.reason());
       assertEquals(
           best,
           v.trials().stream()
@@ -42,7 +42,9 @@ class RebuildTest {
               .orElseThrow()
               .p99Nanos());
     } else {
-      assertEquals(live.p99Nanos(), best, "nothing simulated below the live policy: " + v.reason());
+      assertTrue(
+          best >= (1 - Rebuild.MARGIN) * live.p99Nanos(),
+          "nothing simulated 3% below the live policy: " + v.reason());
     }
   }
 
