@@ -89,6 +89,7 @@ final class Rebuild {
    * @param cores the scheduler's threads: the simulations' cores
    * @param maxDegree every policy's degree cap
    * @param live the policy serving now
+   * @param excluded a candidate's spec not to offer (one just rolled back), or null
    * @param settings the simulations' sizes
    * @param seed the arrivals' seed
    * @param deadlineNanos {@link System#nanoTime()} past which the rebuild gives up
@@ -101,6 +102,7 @@ final class Rebuild {
       int cores,
       int maxDegree,
       Policy live,
+      String excluded,
       AutoSettings settings,
       long seed,
       long deadlineNanos) {
@@ -139,14 +141,16 @@ final class Rebuild {
     Map<String, Policy> candidates = new LinkedHashMap<>();
     for (String baseline : BASELINES) {
       String spec = baseline.endsWith(":") ? baseline + maxDegree : baseline;
-      if (degreeOf(spec) <= maxDegree && !spec.equals(live.spec())) {
+      if (degreeOf(spec) <= maxDegree && !spec.equals(live.spec()) && !spec.equals(excluded)) {
         candidates.put(spec, DegreeCap.of(PolicyRegistry.of(spec), maxDegree));
       }
     }
-    TargetTable table = targets(profile, cores, maxDegree, rate, settings, seed);
-    check(deadlineNanos, "building the target table");
-    candidates.put(
-        PROGRESS, DegreeCap.of(ProgressPolicy.of(TableSource.fixed(table), null), maxDegree));
+    if (!PROGRESS.equals(excluded)) {
+      TargetTable table = targets(profile, cores, maxDegree, rate, settings, seed);
+      check(deadlineNanos, "building the target table");
+      candidates.put(
+          PROGRESS, DegreeCap.of(ProgressPolicy.of(TableSource.fixed(table), null), maxDegree));
+    }
 
     List<AutoStatus.Trial> trials = new ArrayList<>();
     double liveP99 = p99(DegreeCap.of(live, maxDegree), profile, config, rate, settings, seed);

@@ -26,6 +26,14 @@ final class Rebuilder implements AutoCloseable {
 
   private static final System.Logger LOG = System.getLogger(Rebuilder.class.getName());
 
+  /** Requests a swapped-in policy serves before it is judged against the one it replaced. */
+  static final int TRIAL = 500;
+
+  /**
+   * How much worse than before a swapped-in policy's served P99 may be before it is rolled back.
+   */
+  static final double ROLLBACK = 1.25;
+
   private final AutoSettings settings;
   private final Reservoir reservoir;
   private final Reservoir probed;
@@ -61,6 +69,16 @@ final class Rebuilder implements AutoCloseable {
   private volatile long cpuNanos;
   private volatile AutoStatus.Verdict last;
   private volatile long firstComparedNanos = -1;
+  private volatile long rollbacks;
+  private volatile String lastRollback;
+
+  // The swap on trial, guarded by this: the policy it replaced, kept until the swapped-in one has
+  // served TRIAL requests, and the P99 and rate the replaced one had when it was replaced.
+  private Policy onTrialFrom;
+  private String onTrialSpec;
+  private double beforeP99;
+  private double beforeRate;
+  private String blocked; // a spec rolled back, not tried again by the next rebuild
 
   /**
    * @param faultShare the share of rebuilds made to throw, for fault drills; 0 in service
@@ -111,7 +129,11 @@ final class Rebuilder implements AutoCloseable {
       if (busy) {
         return;
       }
-      if (sinceRebuild >= settings.requests() && now - lastEndNanos >= nextPeriodNanos) {
+      if (onTrialFrom != null && sinceRebuild >= TRIAL) {
+        task = this::judgeSwap;
+      } else if (onTrialFrom == null
+          && sinceRebuild >= settings.requests()
+          && now - lastEndNanos >= nextPeriodNanos) {
         task = this::rebuild;
       } else if (rebuiltOnce && sinceShiftCheck >= ShiftDetector.WINDOW) {
         sinceShiftCheck = 0;
@@ -130,6 +152,55 @@ final class Rebuilder implements AutoCloseable {
     } catch (RejectedExecutionException e) {
       synchronized (this) {
         busy = false; // closed: nothing more is rebuilt
+      }
+    }
+  }
+
+  /**
+   * Judges the swap on trial by what it did, not by what the guard simulated: once the swapped-in
+   * policy has served {@link #TRIAL} requests, if their P99 (probes aside) is more than {@link
+   * #ROLLBACK} times the replaced policy's over its last {@link #TRIAL} while the arrival rate rose
+   * by less than a tenth, the replaced policy serves again and the next rebuild does not offer the
+   * rolled-back one; otherwise the replaced one is closed.
+   */
+  private void judgeSwap() {
+    try {
+      Samples served = reservoir.last(TRIAL);
+      double after = served.p99LatencyUnprobed();
+      double rate = served.rateRps();
+      Policy from;
+      double before;
+      double rateBefore;
+      String spec;
+      synchronized (this) {
+        from = onTrialFrom;
+        before = beforeP99;
+        rateBefore = beforeRate;
+        spec = onTrialSpec;
+        onTrialFrom = null;
+      }
+      if (after > ROLLBACK * before && rate < 1.1 * rateBefore) {
+        Policy swapped = live.getAndSet(from);
+        swapped.close();
+        rollbacks++;
+        synchronized (this) {
+          blocked = spec;
+        }
+        String why =
+            String.format(
+                java.util.Locale.ROOT,
+                "rolled back %s: it served a P99 of %.2f ms against %.2f ms before it",
+                spec,
+                after / 1e6,
+                before / 1e6);
+        lastRollback = why;
+        LOG.log(System.Logger.Level.WARNING, "auto: " + why);
+      } else {
+        from.close();
+      }
+    } finally {
+      synchronized (this) {
+        busy = false;
       }
     }
   }
@@ -166,6 +237,11 @@ final class Rebuilder implements AutoCloseable {
       }
       Samples samples = reservoir.snapshot();
       Samples probes = probed.snapshot();
+      String excluded;
+      synchronized (this) {
+        excluded = blocked;
+        blocked = null;
+      }
       Rebuild.Result r =
           Rebuild.run(
               samples,
@@ -173,6 +249,7 @@ final class Rebuilder implements AutoCloseable {
               c,
               p,
               live.get(),
+              excluded,
               settings,
               s,
               System.nanoTime() + settings.timeoutNanos());
@@ -184,7 +261,13 @@ final class Rebuilder implements AutoCloseable {
       }
       if (r.policy() != null) {
         Policy old = live.getAndSet(r.policy());
-        old.close();
+        Samples served = reservoir.last(TRIAL);
+        synchronized (this) {
+          onTrialFrom = old;
+          onTrialSpec = v.chosen();
+          beforeP99 = served.p99LatencyUnprobed();
+          beforeRate = served.rateRps();
+        }
         swaps++;
       } else if (v.chosen() == null) {
         skipped++;
@@ -294,6 +377,8 @@ final class Rebuilder implements AutoCloseable {
         cpu,
         cpu / (double) alive,
         period,
+        rollbacks,
+        lastRollback,
         firstComparedNanos,
         last);
   }

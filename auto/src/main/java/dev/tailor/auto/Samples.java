@@ -38,6 +38,26 @@ record Samples(
     return span <= 0 ? 0 : (size() - 1) * 1e9 / span;
   }
 
+  /**
+   * The nearest-rank P99 of the latencies (arrival to completion) of the samples the live policy
+   * decided, probes aside; 0 if there are none.
+   */
+  double p99LatencyUnprobed() {
+    long[] l = new long[size()];
+    int n = 0;
+    for (int i = 0; i < size(); i++) {
+      if (probeDegree[i] == 0) {
+        l[n++] = exitNanos[i] - arrivalNanos[i];
+      }
+    }
+    if (n == 0) {
+      return 0;
+    }
+    long[] sorted = Arrays.copyOf(l, n);
+    Arrays.sort(sorted);
+    return sorted[(int) Math.ceil(0.99 * n) - 1];
+  }
+
   /** The run times of the requests probed at {@code degree}, sorted. */
   long[] runsProbedAt(int degree) {
     long[] out = new long[size()];

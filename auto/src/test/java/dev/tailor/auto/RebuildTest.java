@@ -25,7 +25,7 @@ class RebuildTest {
 
   private static Rebuild.Result rebuild(Policy live) {
     return Rebuild.run(
-        WORKLOAD, WORKLOAD, 8, 8, live, SMALL, 7, System.nanoTime() + 600_000_000_000L);
+        WORKLOAD, WORKLOAD, 8, 8, live, null, SMALL, 7, System.nanoTime() + 600_000_000_000L);
   }
 
   private static void assertGuarded(AutoStatus.Verdict v) {
@@ -90,10 +90,23 @@ class RebuildTest {
   }
 
   @Test
+  void aRolledBackCandidateIsNotOfferedAgain() {
+    Rebuild.Result first = rebuild(new OneAtATime());
+    String chosen = first.verdict().chosen();
+    Rebuild.Result again =
+        Rebuild.run(WORKLOAD, WORKLOAD, 8, 8, new OneAtATime(), chosen, SMALL, 7, Long.MAX_VALUE);
+    assertTrue(again.verdict().swapped(), again.verdict().reason());
+    assertTrue(
+        again.verdict().trials().stream().noneMatch(t -> t.spec().equals(chosen)),
+        chosen + " offered again: " + again.verdict().trials());
+  }
+
+  @Test
   void tooFewProbesIsASkipNotAGuess() {
     Samples unprobed = CraftedSamples.of(1500, 2500, 1_000_000, 8, 2.0, false);
     Rebuild.Result r =
-        Rebuild.run(unprobed, unprobed, 8, 8, PolicyRegistry.of("seq"), SMALL, 7, Long.MAX_VALUE);
+        Rebuild.run(
+            unprobed, unprobed, 8, 8, PolicyRegistry.of("seq"), null, SMALL, 7, Long.MAX_VALUE);
     assertNull(r.policy());
     assertNull(r.verdict().chosen());
     assertTrue(r.verdict().reason().startsWith("skipped: too few probes"), r.verdict().reason());
@@ -106,6 +119,14 @@ class RebuildTest {
         Rebuild.TimedOut.class,
         () ->
             Rebuild.run(
-                WORKLOAD, WORKLOAD, 8, 8, PolicyRegistry.of("seq"), SMALL, 7, System.nanoTime()));
+                WORKLOAD,
+                WORKLOAD,
+                8,
+                8,
+                PolicyRegistry.of("seq"),
+                null,
+                SMALL,
+                7,
+                System.nanoTime()));
   }
 }

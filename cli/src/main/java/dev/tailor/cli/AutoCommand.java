@@ -300,7 +300,7 @@ final class AutoCommand implements Callable<Integer> {
     AutoStatus.Verdict v = s.last();
     return String.format(
         Locale.ROOT,
-        "%d rebuilds (%d swapped, %d kept, %d skipped, %d failed), %d shifts, first compared at"
+        "%d rebuilds (%d swapped, %d kept, %d skipped, %d failed), %d rolled back, %d shifts, first compared at"
             + " %.3f s, serving %s at the end; CPU %.2f s a rebuild; reservoir %d samples, %d"
             + " KiB%s",
         s.rebuilds(),
@@ -308,6 +308,7 @@ final class AutoCommand implements Callable<Integer> {
         s.kept(),
         s.skipped(),
         s.failures(),
+        s.rollbacks(),
         s.shifts(),
         s.firstRebuildNanos() / 1e9,
         s.liveSpec(),

@@ -64,6 +64,9 @@ final class MetricsPage {
           .tag("outcome", outcome)
           .register(registry);
     }
+    Gauge.builder("tailor.auto.rollbacks", auto, a -> a.status().rollbacks())
+        .description("swaps auto undid because the new policy served worse")
+        .register(registry);
     Gauge.builder("tailor.auto.shifts", auto, a -> a.status().shifts())
         .description("query-mix shifts auto detected")
         .register(registry);

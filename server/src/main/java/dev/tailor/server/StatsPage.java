@@ -126,6 +126,10 @@ final class StatsPage {
       a.put("lastFailure", s.lastFailure());
     }
     a.put("shifts", s.shifts());
+    a.put("rollbacks", s.rollbacks());
+    if (s.lastRollback() != null) {
+      a.put("lastRollback", s.lastRollback());
+    }
     a.put("cpuSeconds", s.cpuNanos() / 1e9);
     a.put("cpuShareOfOneCore", s.cpuShare());
     a.put("nextPeriodSeconds", s.nextPeriodNanos() / 1e9);
