@@ -63,14 +63,16 @@ public final class AutoPolicy implements Policy {
   private final AutoSettings settings;
   private final AtomicReference<Policy> live;
   private final Reservoir reservoir;
-  private final Reservoir
-      probed; // probes only, kept longer: they are few and what speedup rests on
+  // Probes only, kept longer: they are few, and what speedup rests on.
+  private final Reservoir probed;
   private final ProbeDegrees probes = new ProbeDegrees(10);
   private final Rebuilder rebuilder;
   private final AtomicLong probesTaken = new AtomicLong();
   private final String spec;
   private volatile int cores = 1;
   private volatile int workers = 1; // the most threads a request may get
+  // Changed only under the runtime's dispatch lock (admit and exited are asked under it), read
+  // without it by degree(): a count of zero lets most questions skip the table's monitor.
   private volatile int probesInFlight;
 
   private AutoPolicy(AutoSettings settings, double faultShare) {

@@ -263,6 +263,9 @@ final class Rebuilder implements AutoCloseable {
         Policy old = live.getAndSet(r.policy());
         Samples served = reservoir.last(TRIAL);
         synchronized (this) {
+          if (onTrialFrom != null) {
+            onTrialFrom.close(); // a rebuild asked for by hand during a trial: judge the newest
+          }
           onTrialFrom = old;
           onTrialSpec = v.chosen();
           beforeP99 = served.p99LatencyUnprobed();
