@@ -85,12 +85,10 @@ public final class AutoRebuildBench {
           "least wait the CPU cap imposes",
           cpuMedian / defaults.cpuShare(),
           100 * defaults.cpuShare());
+      long bytes = auto.status().reservoirBytes();
       out.printf(
-          "  %-44s %10d KiB (%d samples x %d bytes)%n",
-          "reservoir memory",
-          auto.status().reservoirBytes() / 1024,
-          defaults.samples(),
-          auto.status().reservoirBytes() / defaults.samples());
+          "  %-44s %10d KiB (%d samples and %d probes, 34 bytes each)%n",
+          "reservoir memory", bytes / 1024, defaults.samples(), bytes / 34 - defaults.samples());
       out.printf("  last verdict: %s%n", v.reason());
       out.printf(
           "  goal: at most %.0f%% of one core averaged at the default period -> %s%n",
