@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * ShiftDetector#REFERENCE} requests served becomes the reference (work depends on the threads the
  * live policy gives, so it is taken afresh under each), and then every {@link ShiftDetector#WINDOW}
  * requests the recent work is tested against it; a shift keeps only the recent samples and shortens
- * the next wait to a quarter of the period.
+ * the next wait to a quarter of the period. A swap is on trial until the swapped-in policy has
+ * served {@link #TRIAL} requests ({@link #judgeSwap}); no rebuild runs meanwhile.
  *
  * <p>Rebuilds and shift checks run one at a time, on one daemon thread at the lowest priority, or
  * inline on the thread that made them due (for the simulator). Whatever a rebuild throws, or a

@@ -168,14 +168,15 @@ class SchedulerFaultsTest {
                 ctx.joinUnits();
                 return ran.get() == units ? index : -1;
               });
-      f.whenComplete(
-          (value, failure) -> {
-            completions.incrementAndGet(index);
-            if (failure != null || value != index) {
-              wrong.incrementAndGet();
-            }
-          });
-      futures.add(f);
+      // Wait for the future after the count, so that every count is done when the check reads it.
+      futures.add(
+          f.whenComplete(
+              (value, failure) -> {
+                completions.incrementAndGet(index);
+                if (failure != null || value != index) {
+                  wrong.incrementAndGet();
+                }
+              }));
     }
     CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).get(GUARD, SECONDS);
     for (int i = 0; i < requests; i++) {

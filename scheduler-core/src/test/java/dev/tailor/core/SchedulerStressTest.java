@@ -120,13 +120,15 @@ class SchedulerStressTest {
       caller.start();
     }
     List<CompletableFuture<Integer>> futures = new ArrayList<>();
+    // Completed after each outcome is recorded: what the check waits for.
+    List<CompletableFuture<Integer>> recorded = new ArrayList<>();
     List<Plan> submitted = new ArrayList<>();
     for (Plan p : plans) {
       if (p.onCaller()) {
         continue;
       }
       CompletableFuture<Integer> f = scheduler.submit(p::body, p.attributes());
-      f.whenComplete(p::recordOutcome);
+      recorded.add(f.whenComplete(p::recordOutcome));
       futures.add(f);
       submitted.add(p);
       if (p.cancelAtOnce) {
@@ -140,7 +142,8 @@ class SchedulerStressTest {
       }
     }
     CompletableFuture<Void> all =
-        CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new)).exceptionally(e -> null);
+        CompletableFuture.allOf(recorded.toArray(CompletableFuture[]::new))
+            .exceptionally(e -> null);
     all.get(HANG_GUARD_MINUTES, TimeUnit.MINUTES);
     for (Thread caller : callers) {
       caller.join(TimeUnit.MINUTES.toMillis(HANG_GUARD_MINUTES));

@@ -155,8 +155,7 @@ class SpinBeforeParkTest {
                       r.outcome(s.run(r::body), null);
                     } else {
                       CompletableFuture<Integer> f = s.submit(r::body);
-                      f.whenComplete(r::outcome);
-                      futures.add(f);
+                      futures.add(f.whenComplete(r::outcome)); // done once recorded
                     }
                   }
                   for (CompletableFuture<Integer> f : futures) {
