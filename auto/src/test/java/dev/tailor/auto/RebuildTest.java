@@ -7,11 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tailor.core.policy.Admission;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
-import dev.tailor.core.policy.RequestView;
-import dev.tailor.core.policy.SystemView;
 import org.junit.jupiter.api.Test;
 
 /** The guard: only a candidate that simulates below the live policy's P99 is swapped in. */
@@ -69,24 +66,6 @@ class RebuildTest {
     assertFalse(again.verdict().swapped(), again.verdict().reason());
     assertNull(again.policy());
     assertGuarded(again.verdict());
-  }
-
-  /** A crafted live policy: one request at a time on one thread, which saturates at any load. */
-  private static final class OneAtATime implements Policy {
-    @Override
-    public Admission admit(RequestView request, SystemView system) {
-      return system.activeRequests() > 0 ? Admission.awaitExit() : Admission.start(1);
-    }
-
-    @Override
-    public int degree(RequestView request, SystemView system) {
-      return 1;
-    }
-
-    @Override
-    public String spec() {
-      return "one-at-a-time";
-    }
   }
 
   @Test

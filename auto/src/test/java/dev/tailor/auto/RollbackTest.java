@@ -5,10 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tailor.core.policy.Admission;
+import dev.tailor.core.policy.FakeSystem;
 import dev.tailor.core.policy.Policy;
-import dev.tailor.core.policy.RequestView;
-import dev.tailor.core.policy.SystemView;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -19,59 +17,6 @@ class RollbackTest {
       AutoSettings.parse(
           "requests-per-point=300,seeds=1,iterations=2,samples=2000,requests=1000,period=0s,"
               + "inline");
-
-  /** Serves one request at a time: the guard always finds something better. */
-  private static final class OneAtATime implements Policy {
-    @Override
-    public Admission admit(RequestView request, SystemView system) {
-      return system.activeRequests() > 0 ? Admission.awaitExit() : Admission.start(1);
-    }
-
-    @Override
-    public int degree(RequestView request, SystemView system) {
-      return 1;
-    }
-
-    @Override
-    public String spec() {
-      return "one-at-a-time";
-    }
-  }
-
-  /** A clock the test moves. */
-  private static final class Clock implements SystemView {
-    long now;
-
-    @Override
-    public long nanoTime() {
-      return now;
-    }
-
-    @Override
-    public int budget() {
-      return 8;
-    }
-
-    @Override
-    public int activeRequests() {
-      return 0;
-    }
-
-    @Override
-    public int queuedRequests() {
-      return 0;
-    }
-
-    @Override
-    public int busyWorkers() {
-      return 0;
-    }
-
-    @Override
-    public int busyThreadsOnLongRequests() {
-      return 0;
-    }
-  }
 
   /**
    * Swaps a better policy in over one-at-a-time, then serves {@link Rebuilder#TRIAL} requests with
@@ -98,7 +43,7 @@ class RollbackTest {
       }
     }
     try (Rebuilder rebuilder = new Rebuilder(INLINE, reservoir, probed, live, 0)) {
-      Clock clock = new Clock();
+      FakeSystem clock = new FakeSystem();
       clock.now = w.exitNanos()[w.size() - 1];
       rebuilder.requestCompleted(clock.now, clock, 8, 8); // learns the clock
       assertTrue(rebuilder.rebuildNow());

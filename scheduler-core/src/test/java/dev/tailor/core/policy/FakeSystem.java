@@ -1,13 +1,13 @@
 package dev.tailor.core.policy;
 
-/** A system view whose every value a test sets. */
-final class FakeSystem implements SystemView {
-  long now;
-  int budget = 8;
-  int active;
-  int queued;
-  int busy;
-  int longThreads;
+/** A system view whose every value a test sets; shared with other modules through the test jar. */
+public final class FakeSystem implements SystemView {
+  public long now;
+  public int budget = 8;
+  public int active;
+  public int queued;
+  public int busy;
+  public int longThreads;
 
   @Override
   public long nanoTime() {
