@@ -43,47 +43,36 @@ record Samples(
    * decided, probes aside; 0 if there are none.
    */
   double p99LatencyUnprobed() {
-    long[] l = new long[size()];
-    int n = 0;
+    long[] latencies = new long[size()];
     for (int i = 0; i < size(); i++) {
-      if (probeDegree[i] == 0) {
-        l[n++] = exitNanos[i] - arrivalNanos[i];
-      }
+      latencies[i] = exitNanos[i] - arrivalNanos[i];
     }
-    if (n == 0) {
-      return 0;
-    }
-    long[] sorted = Arrays.copyOf(l, n);
-    Arrays.sort(sorted);
-    return sorted[(int) Math.ceil(0.99 * n) - 1];
+    long[] decided = probedAt(latencies, 0);
+    return decided.length == 0 ? 0 : SpeedupEstimate.quantile(decided, 0.99);
   }
 
   /** The run times of the requests probed at {@code degree}, sorted. */
   long[] runsProbedAt(int degree) {
-    long[] out = new long[size()];
-    int n = 0;
-    for (int i = 0; i < size(); i++) {
-      if (probeDegree[i] == degree) {
-        out[n++] = runNanos[i];
-      }
-    }
-    long[] runs = Arrays.copyOf(out, n);
-    Arrays.sort(runs);
-    return runs;
+    return probedAt(runNanos, degree);
   }
 
   /** The work of the requests probed at {@code degree}, sorted. */
   long[] worksProbedAt(int degree) {
+    return probedAt(workNanos, degree);
+  }
+
+  /** The {@code values} of the samples probed at {@code degree} (0: not probed), sorted. */
+  private long[] probedAt(long[] values, int degree) {
     long[] out = new long[size()];
     int n = 0;
     for (int i = 0; i < size(); i++) {
       if (probeDegree[i] == degree) {
-        out[n++] = workNanos[i];
+        out[n++] = values[i];
       }
     }
-    long[] works = Arrays.copyOf(out, n);
-    Arrays.sort(works);
-    return works;
+    long[] sorted = Arrays.copyOf(out, n);
+    Arrays.sort(sorted);
+    return sorted;
   }
 
   /** The work of the last {@code n} samples (all if fewer), sorted. */

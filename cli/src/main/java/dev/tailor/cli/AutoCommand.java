@@ -270,22 +270,24 @@ final class AutoCommand implements Callable<Integer> {
   }
 
   private double[] windows(long[] latency) {
-    int n = latency.length / window;
-    double[] p99 = new double[n];
-    for (int w = 0; w < n; w++) {
-      long[] part = Arrays.copyOfRange(latency, w * window, (w + 1) * window);
-      Arrays.sort(part);
-      p99[w] = part[(int) Math.ceil(0.99 * part.length) - 1];
+    double[] p99 = new double[latency.length / window];
+    for (int w = 0; w < p99.length; w++) {
+      p99[w] = p99(latency, w * window, (w + 1) * window);
     }
     return p99;
   }
 
   /** The nearest-rank P99 of the latencies of requests {@code from} on; NaN if none. */
   private static double p99From(long[] latency, int from) {
-    if (from >= latency.length) {
+    return p99(latency, from, latency.length);
+  }
+
+  /** The nearest-rank P99 of the latencies of requests {@code from} to {@code to}; NaN if none. */
+  private static double p99(long[] latency, int from, int to) {
+    if (from >= to) {
       return Double.NaN;
     }
-    long[] part = Arrays.copyOfRange(latency, from, latency.length);
+    long[] part = Arrays.copyOfRange(latency, from, to);
     Arrays.sort(part);
     return part[(int) Math.ceil(0.99 * part.length) - 1];
   }
