@@ -6,6 +6,7 @@ import dev.tailor.core.RequestScope;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.SchedulerListener;
 import dev.tailor.core.metrics.RequestRecord;
+import dev.tailor.core.policy.SystemView;
 import java.io.Closeable;
 import java.util.Map;
 import java.util.Set;
@@ -95,8 +96,12 @@ final class LiveScheduler implements Closeable {
       return scope.context();
     }
 
-    /** Ends the request (failed or not) and records it with the shard it searched. */
-    void close(boolean failed, String shard) {
+    /**
+     * Ends the request (failed or not) and records it with the shard it searched.
+     *
+     * @return its record, or {@code null} if it has none (cancelled before it was admitted)
+     */
+    RequestRecord close(boolean failed, String shard) {
       if (failed) {
         scope.fail(new IllegalStateException("query phase failed on " + shard));
       }
@@ -116,6 +121,7 @@ final class LiveScheduler implements Closeable {
               record.outcome());
         }
       }
+      return record;
     }
   }
 
@@ -156,15 +162,17 @@ final class LiveScheduler implements Closeable {
     return policyError;
   }
 
-  /** Requests running and waiting for admission in the current scheduler; zeros once closed. */
+  /**
+   * Requests running, requests waiting for admission, and busy workers in the current scheduler;
+   * zeros once closed.
+   */
   int[] load() {
     Generation g = current.get();
     if (g == null) {
-      return new int[2];
+      return new int[3];
     }
-    return new int[] {
-      g.scheduler.systemView().activeRequests(), g.scheduler.systemView().queuedRequests()
-    };
+    SystemView system = g.scheduler.systemView();
+    return new int[] {system.activeRequests(), system.queuedRequests(), system.busyWorkers()};
   }
 
   int workers() {

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.ConcurrentHistogram;
@@ -49,6 +50,9 @@ final class NodeStats {
   /** Runnables executed with no Tailor request on the thread, run inline. */
   final LongAdder inlineWithoutRequest = new LongAdder();
 
+  /** Query phases running sequentially, outside Tailor, now: part of the node's load. */
+  final AtomicInteger sequentialRunning = new AtomicInteger();
+
   final LongAdder policySwaps = new LongAdder();
   final LongAdder policyErrors = new LongAdder();
 
@@ -57,6 +61,55 @@ final class NodeStats {
   private final Histogram latency = new ConcurrentHistogram(1, HIGHEST_NANOS, 3);
   private final Histogram queueing = new ConcurrentHistogram(1, HIGHEST_NANOS, 3);
   private final ArrayDeque<Map<String, Object>> recent = new ArrayDeque<>(); // guarded by itself
+  private final LongAdder[] verdicts = new LongAdder[Verdict.Reason.values().length];
+  private final ArrayDeque<Map<String, Object>> recentVerdicts = new ArrayDeque<>(); // ditto
+
+  NodeStats() {
+    for (int i = 0; i < verdicts.length; i++) {
+      verdicts[i] = new LongAdder();
+    }
+  }
+
+  /** Records one decision of the decider, on index {@code index}. */
+  void decided(Verdict v, String index, long minCostNanos) {
+    verdicts[v.reason().ordinal()].increment();
+    Map<String, Object> line = new LinkedHashMap<>();
+    line.put("index", index);
+    line.put("concurrent", v.concurrent());
+    line.put("why", v.explain(minCostNanos));
+    synchronized (recentVerdicts) {
+      if (recentVerdicts.size() == RECENT) {
+        recentVerdicts.removeFirst();
+      }
+      recentVerdicts.addLast(line);
+    }
+  }
+
+  /** The decider's settings, its decisions by rule, and the last few with why. */
+  Map<String, Object> decider(boolean enabled, long minCostNanos) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("enabled", enabled);
+    out.put("min_cost_ms", millis(minCostNanos));
+    long yes = 0;
+    long no = 0;
+    Map<String, Object> byReason = new LinkedHashMap<>();
+    for (Verdict.Reason r : Verdict.Reason.values()) {
+      long n = verdicts[r.ordinal()].sum();
+      byReason.put(r.label(), n);
+      if (r.concurrent) {
+        yes += n;
+      } else {
+        no += n;
+      }
+    }
+    out.put("concurrent", yes);
+    out.put("sequential", no);
+    out.put("by_reason", byReason);
+    synchronized (recentVerdicts) {
+      out.put("recent", new ArrayList<>(recentVerdicts));
+    }
+    return out;
+  }
 
   /** Records one finished request of shard {@code shard} under {@code policy}. */
   void record(RequestRecord r, String shard, String policy) {

@@ -40,7 +40,7 @@ final class TailorExecutor extends AbstractExecutorService {
   public void execute(Runnable command) {
     Objects.requireNonNull(command, "command");
     QueryPhaseListener.Open open = shutdown ? null : queryPhases.current();
-    if (open == null) {
+    if (open == null || open.entered() == null) {
       stats.inlineWithoutRequest.increment();
       command.run();
       return;

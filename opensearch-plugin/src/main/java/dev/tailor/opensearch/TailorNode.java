@@ -8,14 +8,16 @@ import org.opensearch.common.util.concurrent.OpenSearchExecutors;
 import org.opensearch.threadpool.ThreadPool;
 
 /**
- * Everything Tailor keeps on one node: the live scheduler, the query-phase listener that opens its
- * requests, the executor Lucene's slices go to, and the node's stats. Made once per node, when the
- * plugin's components are created, and closed with the node.
+ * Everything Tailor keeps on one node: the live scheduler, the decider that sends shard requests to
+ * it under mode {@code auto}, the query-phase listener that opens its requests, the executor
+ * Lucene's slices go to, and the node's stats. Made once per node, when the plugin's components are
+ * created, and closed with the node.
  */
 public final class TailorNode implements Closeable {
 
   private final NodeStats stats = new NodeStats();
   private final LiveScheduler live;
+  private final NodeDecider decider;
   private final QueryPhaseListener listener;
   private final TailorExecutor executor;
 
@@ -27,9 +29,15 @@ public final class TailorNode implements Closeable {
             TailorSettings.QUEUE_CAPACITY.get(settings),
             OpenSearchExecutors.daemonThreadFactory(settings, "tailor"),
             stats);
-    this.listener = new QueryPhaseListener(live, stats, threadPool.getThreadContext());
+    this.decider = new NodeDecider(settings, live, stats);
+    this.listener = new QueryPhaseListener(live, decider, stats, threadPool.getThreadContext());
     this.executor = new TailorExecutor(listener, threadPool.getThreadContext(), stats);
     clusterSettings.addSettingsUpdateConsumer(TailorSettings.POLICY, live::swap);
+    decider.watch(clusterSettings);
+  }
+
+  NodeDecider decider() {
+    return decider;
   }
 
   QueryPhaseListener listener() {
@@ -47,6 +55,9 @@ public final class TailorNode implements Closeable {
     int[] load = live.load();
     out.put("active", load[0]);
     out.put("queued", load[1]);
+    out.put("busy_workers", load[2]);
+    out.put("sequential_running", stats.sequentialRunning.get());
+    out.put("decider", stats.decider(decider.enabled(), decider.minCostNanos()));
     return out;
   }
 

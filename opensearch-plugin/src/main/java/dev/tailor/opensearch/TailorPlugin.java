@@ -19,6 +19,7 @@ import org.opensearch.core.xcontent.NamedXContentRegistry;
 import org.opensearch.env.Environment;
 import org.opensearch.env.NodeEnvironment;
 import org.opensearch.index.IndexModule;
+import org.opensearch.index.IndexSettings;
 import org.opensearch.plugins.ActionPlugin;
 import org.opensearch.plugins.Plugin;
 import org.opensearch.plugins.SearchPlugin;
@@ -27,6 +28,7 @@ import org.opensearch.rest.RestController;
 import org.opensearch.rest.RestHandler;
 import org.opensearch.rest.RestHeaderDefinition;
 import org.opensearch.script.ScriptService;
+import org.opensearch.search.deciders.ConcurrentSearchRequestDecider;
 import org.opensearch.threadpool.ThreadPool;
 import org.opensearch.transport.client.Client;
 import org.opensearch.watcher.ResourceWatcherService;
@@ -40,11 +42,13 @@ import org.opensearch.watcher.ResourceWatcherService;
  * returned by {@link #getIndexSearcherExecutorProvider()} hands the slice runnables Lucene's {@code
  * TaskExecutor} forks to that request, and the policy's degree decides how many run on helper
  * threads while the phase's own thread runs the rest. The executor is used only where concurrent
- * segment search is on: set {@code search.concurrent_segment_search.mode: all} and a {@code
- * search.concurrent.max_slice_count}.
+ * segment search is on for a request: under {@code search.concurrent_segment_search.mode: all}
+ * every request, under mode {@code auto} (OpenSearch's default) those Tailor's decider sends
+ * concurrent ({@link NodeDecider}); set a {@code search.concurrent.max_slice_count} too.
  *
- * <p>Settings: {@code tailor.policy} (dynamic), {@code tailor.workers} and {@code
- * tailor.queue_capacity} (static). Stats: {@code GET /_tailor/stats}.
+ * <p>Settings: {@code tailor.policy}, {@code tailor.decider.enabled} and {@code
+ * tailor.decider.min_cost} (dynamic), {@code tailor.workers} and {@code tailor.queue_capacity}
+ * (static). Stats: {@code GET /_tailor/stats}.
  */
 public final class TailorPlugin extends Plugin implements SearchPlugin, ActionPlugin {
 
@@ -81,6 +85,22 @@ public final class TailorPlugin extends Plugin implements SearchPlugin, ActionPl
   @Override
   public Optional<ExecutorServiceProvider> getIndexSearcherExecutorProvider() {
     return Optional.of(threadPool -> requireNode().executor());
+  }
+
+  /**
+   * Tailor's decider for mode {@code auto}: per shard request, concurrent through the scheduler or
+   * sequential, from the query's measured cost and the node's load ({@link NodeDecider}).
+   */
+  @Override
+  public Optional<ConcurrentSearchRequestDecider.Factory>
+      getConcurrentSearchRequestDeciderFactory() {
+    return Optional.of(
+        new ConcurrentSearchRequestDecider.Factory() {
+          @Override
+          public Optional<ConcurrentSearchRequestDecider> create(IndexSettings indexSettings) {
+            return requireNode().decider().create(indexSettings);
+          }
+        });
   }
 
   @Override

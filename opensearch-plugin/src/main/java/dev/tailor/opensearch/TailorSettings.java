@@ -5,6 +5,7 @@ import dev.tailor.core.policy.PolicyRegistry;
 import java.util.List;
 import org.opensearch.common.settings.Setting;
 import org.opensearch.common.settings.Setting.Property;
+import org.opensearch.common.unit.TimeValue;
 import org.opensearch.common.util.concurrent.OpenSearchExecutors;
 
 /** The plugin's node settings. */
@@ -43,16 +44,48 @@ final class TailorSettings {
   static final Setting<Integer> QUEUE_CAPACITY =
       Setting.intSetting("tailor.queue_capacity", 1000, 1, Property.NodeScope);
 
+  /**
+   * Whether Tailor's concurrent-search decider takes part in OpenSearch's mode {@code auto} ({@link
+   * TailorDecider}). Dynamic; default {@code true}. Off, mode {@code auto} decides as OpenSearch
+   * does without Tailor (concurrent only for supported aggregations). No effect under modes {@code
+   * all} and {@code none}, which ask no decider.
+   */
+  static final Setting<Boolean> DECIDER_ENABLED =
+      Setting.boolSetting("tailor.decider.enabled", true, Property.NodeScope, Property.Dynamic);
+
+  /**
+   * The decider's short-request cut: a shard request whose predicted sequential time is below it
+   * runs sequentially, as the papers' policies run short requests alone. Dynamic; default 1 ms; 0
+   * sends every request with a prediction to the scheduler.
+   */
+  static final Setting<TimeValue> DECIDER_MIN_COST =
+      Setting.timeSetting(
+          "tailor.decider.min_cost",
+          TimeValue.timeValueMillis(1),
+          TimeValue.ZERO,
+          Property.NodeScope,
+          Property.Dynamic);
+
   private TailorSettings() {}
 
   static List<Setting<?>> all() {
-    return List.of(POLICY, WORKERS, QUEUE_CAPACITY);
+    return List.of(POLICY, WORKERS, QUEUE_CAPACITY, DECIDER_ENABLED, DECIDER_MIN_COST);
   }
 
-  /** Creates the policy once, to refuse a bad specification with the registry's message. */
+  /**
+   * Creates the policy once, to refuse a bad specification with the registry's message, and a
+   * clairvoyant one: it reads each request's known sequential time, which a query phase does not
+   * carry (the decider's figure is a prediction, not a known time).
+   */
   private static void validatePolicy(String spec) {
     try (Policy checked = PolicyRegistry.of(spec)) {
-      checked.spec();
+      if (checked.clairvoyant()) {
+        throw new IllegalArgumentException(
+            "policy ["
+                + checked.spec()
+                + "] is clairvoyant: it needs each request's known sequential time, which"
+                + " OpenSearch's query phases do not carry; use its predicting counterpart");
+      }
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
           "invalid [" + POLICY_KEY + "] value [" + spec + "]: " + e.getMessage(), e);

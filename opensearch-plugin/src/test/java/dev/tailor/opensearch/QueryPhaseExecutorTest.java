@@ -39,7 +39,9 @@ class QueryPhaseExecutorTest {
 
   private void start(String policy) {
     live = new LiveScheduler(policy, 2, 10, Executors.defaultThreadFactory(), stats);
-    listener = new QueryPhaseListener(live, stats, threadContext);
+    listener =
+        new QueryPhaseListener(
+            live, new NodeDecider(Settings.EMPTY, live, stats), stats, threadContext);
     executor = new TailorExecutor(listener, threadContext, stats);
   }
 
@@ -136,10 +138,14 @@ class QueryPhaseExecutorTest {
 
     SearchContext sequential = concurrentSearch(false);
     listener.onPreQueryPhase(sequential);
-    assertNull(listener.current(), "a phase that does not search concurrently is not scheduled");
+    assertNull(
+        listener.current().entered(), "a phase that does not search concurrently is not scheduled");
+    assertEquals(1, stats.sequentialRunning.get(), "but it is part of the node's load");
     executor.execute(() -> ranOn.set(null));
     assertNull(ranOn.get());
     listener.onQueryPhase(sequential, 1);
+    assertNull(listener.current());
+    assertEquals(0, stats.sequentialRunning.get());
 
     executor.shutdown();
     SearchContext ctx = concurrentSearch(true);

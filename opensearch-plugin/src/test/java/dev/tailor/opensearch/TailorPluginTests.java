@@ -74,7 +74,114 @@ public class TailorPluginTests extends OpenSearchIntegTestCase {
     indexText();
     List<QueryBuilder> queries = queries();
     resultsAreOpenSearchsOwnUnderEveryPolicy(queries);
+    theDeciderUnderModeAuto(queries);
     policySwapsAndARestartUnderLoadLoseNoRequest(queries);
+  }
+
+  /**
+   * Under mode {@code auto} Tailor's decider decides every shard request: results stay OpenSearch's
+   * own under every policy; a query's measured cost then decides (a cut above every cost sends all
+   * seen queries sequential, a zero cut all of them concurrent while threads are idle); bad
+   * settings are refused and leave the node as it was; switched off, OpenSearch's own rule decides
+   * again.
+   */
+  private void theDeciderUnderModeAuto(List<QueryBuilder> queries) {
+    setConcurrentMode("none");
+    List<String> expected = new ArrayList<>();
+    for (QueryBuilder q : queries) {
+      expected.add(result(client(), q));
+    }
+    setConcurrentMode("auto");
+    for (String policy : POLICIES) {
+      setPolicy(policy);
+      long decidedBefore = decided("concurrent") + decided("sequential");
+      for (int i = 0; i < queries.size(); i++) {
+        assertEquals(
+            "auto, " + policy + ": " + queries.get(i),
+            expected.get(i),
+            result(client(), queries.get(i)));
+      }
+      assertTrue(
+          policy + ": the decider decided every shard request",
+          decided("concurrent") + decided("sequential") >= decidedBefore + queries.size());
+    }
+    for (Map<String, Object> node : nodeStats()) {
+      Map<?, ?> decider = (Map<?, ?>) node.get("decider");
+      for (Object line : (List<?>) decider.get("recent")) {
+        String why = (String) ((Map<?, ?>) line).get("why");
+        assertTrue(why, why.matches("(short|busy|long|unseen): .*"));
+      }
+    }
+
+    // Every query has run: a cut above every cost sends them all sequential, without Tailor.
+    setDecider(Settings.builder().put("tailor.decider.min_cost", "1h"));
+    long shortBefore = decidedBy("short");
+    long completedBefore = sum("requests", "completed");
+    for (int i = 0; i < queries.size(); i++) {
+      assertEquals(expected.get(i), result(client(), queries.get(i)));
+    }
+    assertTrue("seen queries are short", decidedBy("short") >= shortBefore + queries.size());
+    assertEquals("no request went through Tailor", completedBefore, sum("requests", "completed"));
+    // A zero cut: every seen query is long enough; with threads idle they go concurrent.
+    setDecider(Settings.builder().put("tailor.decider.min_cost", "0ms"));
+    long longBefore = decidedBy("long");
+    for (int i = 0; i < queries.size(); i++) {
+      assertEquals(expected.get(i), result(client(), queries.get(i)));
+    }
+    assertTrue("seen queries are long", decidedBy("long") >= longBefore + queries.size());
+    assertTrue("and ran through Tailor", sum("requests", "completed") > completedBefore);
+
+    // Bad input is refused, naming the setting, and the node keeps what it had.
+    RuntimeException unknown =
+        expectThrows(
+            RuntimeException.class,
+            () -> setDecider(Settings.builder().put("tailor.decider.min_cots", "5ms")));
+    assertTrue(unknown.getMessage(), unknown.getMessage().contains("tailor.decider.min_cots"));
+    RuntimeException badCost =
+        expectThrows(
+            RuntimeException.class,
+            () -> setDecider(Settings.builder().put("tailor.decider.min_cost", "fast")));
+    assertTrue(badCost.getMessage(), badCost.getMessage().contains("tailor.decider.min_cost"));
+    IllegalArgumentException clairvoyant =
+        expectThrows(IllegalArgumentException.class, () -> setPolicy("oracle:50ms"));
+    assertTrue(clairvoyant.getMessage(), clairvoyant.getMessage().contains("clairvoyant"));
+    for (Map<String, Object> node : nodeStats()) {
+      Map<?, ?> decider = (Map<?, ?>) node.get("decider");
+      assertEquals(0.0, ((Number) decider.get("min_cost_ms")).doubleValue(), 0.0);
+      assertEquals(POLICIES.get(POLICIES.size() - 1), node.get("policy"));
+    }
+
+    // Switched off: OpenSearch's own rule (no aggregations: sequential), and no decisions.
+    setDecider(Settings.builder().put("tailor.decider.enabled", false));
+    long decided = decided("concurrent") + decided("sequential");
+    long unscheduledBefore = sum("requests", "unscheduled");
+    assertEquals(expected.get(0), result(client(), queries.get(0)));
+    assertEquals(decided, decided("concurrent") + decided("sequential"));
+    assertTrue(sum("requests", "unscheduled") > unscheduledBefore);
+    setDecider(
+        Settings.builder().putNull("tailor.decider.enabled").putNull("tailor.decider.min_cost"));
+    setConcurrentMode("all");
+  }
+
+  private long decided(String field) {
+    long total = 0;
+    for (Map<String, Object> node : nodeStats()) {
+      total += ((Number) ((Map<?, ?>) node.get("decider")).get(field)).longValue();
+    }
+    return total;
+  }
+
+  private long decidedBy(String reason) {
+    long total = 0;
+    for (Map<String, Object> node : nodeStats()) {
+      Map<?, ?> decider = (Map<?, ?>) node.get("decider");
+      total += ((Number) ((Map<?, ?>) decider.get("by_reason")).get(reason)).longValue();
+    }
+    return total;
+  }
+
+  private void setDecider(Settings.Builder settings) {
+    assertAcked(client().admin().cluster().prepareUpdateSettings().setPersistentSettings(settings));
   }
 
   private void resultsAreOpenSearchsOwnUnderEveryPolicy(List<QueryBuilder> queries) {
