@@ -13,6 +13,7 @@ import dev.tailor.bench.TpcBuildBench;
 import dev.tailor.corpora.trace.IndexedTrace;
 import dev.tailor.corpora.trace.TraceQuery;
 import dev.tailor.profiler.SearchTimings;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,6 +82,38 @@ final class BenchCommand implements Callable<Integer> {
     BENCHES.put(AutoRebuildBench.NAME, (c, out) -> AutoRebuildBench.run(c.quick, out));
     BENCHES.put(
         ShareBench.NAME, (c, out) -> c.onSearches((in, opened) -> c.share(in, opened, out)));
+    BENCHES.put("decider", (c, out) -> decider(c.quick, out));
+  }
+
+  /**
+   * The OpenSearch decider's cost per shard request, in a child JVM on the plugin module's test
+   * class path (OpenSearch and its Lucene, which this JVM's class path cannot also hold).
+   */
+  private static void decider(boolean quick, PrintWriter out) throws Exception {
+    Path module = TailorHome.root().resolve("opensearch-plugin/target");
+    Path classpath = module.resolve("test-classpath.txt");
+    if (!Files.isRegularFile(classpath)) {
+      throw new IOException(
+          classpath
+              + ": no such file; build it with ./mvnw package -DskipTests -pl opensearch-plugin -am");
+    }
+    String cp =
+        module.resolve("test-classes")
+            + java.io.File.pathSeparator
+            + module.resolve("classes")
+            + java.io.File.pathSeparator
+            + Files.readString(classpath).trim();
+    List<String> command =
+        new ArrayList<>(
+            List.of(TailorHome.java(), "-cp", cp, "dev.tailor.opensearch.DeciderBench"));
+    if (quick) {
+      command.add("--quick");
+    }
+    out.flush();
+    int status = new ProcessBuilder(command).inheritIO().start().waitFor();
+    if (status != 0) {
+      throw new IOException("the decider benchmark exited with status " + status);
+    }
   }
 
   @Spec CommandSpec spec;

@@ -95,6 +95,11 @@ final class NodeDecider implements ConcurrentSearchRequestDecider.Factory {
     return p.query() == query ? p : null;
   }
 
+  /** Drops the calling thread's waiting verdict, if any. */
+  void clearPending() {
+    pending.remove();
+  }
+
   /** Records what a decided query phase cost: its busy time across threads. */
   void measured(Pending p, long costNanos) {
     costs.record(p.key(), costNanos);
