@@ -7,6 +7,7 @@ import dev.tailor.core.Scheduler;
 import dev.tailor.core.SchedulerListener;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.policy.SystemView;
+import dev.tailor.lucene.SchedulingExecutor;
 import java.io.Closeable;
 import java.util.Map;
 import java.util.Set;
@@ -55,6 +56,7 @@ final class LiveScheduler implements Closeable {
   private final class Generation implements SchedulerListener {
     final String spec;
     final Scheduler scheduler;
+    final SchedulingExecutor executor;
     final Map<Long, RequestRecord> completed = new ConcurrentHashMap<>();
 
     Generation(String spec) {
@@ -67,6 +69,7 @@ final class LiveScheduler implements Closeable {
               .listener(this)
               .build();
       this.spec = scheduler.policy().spec();
+      this.executor = new SchedulingExecutor(scheduler);
     }
 
     @Override
@@ -94,6 +97,14 @@ final class LiveScheduler implements Closeable {
 
     RequestContext context() {
       return scope.context();
+    }
+
+    /**
+     * The drop-in's executor for this request's scheduler: it holds a runnable as a unit of the
+     * request open on the calling thread, and runs it inline on any other thread.
+     */
+    SchedulingExecutor executor() {
+      return generation.executor;
     }
 
     /**

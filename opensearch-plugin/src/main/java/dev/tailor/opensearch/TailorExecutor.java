@@ -10,10 +10,13 @@ import org.opensearch.common.util.concurrent.ThreadContext;
  * The node's index-searcher executor: what Lucene's {@code TaskExecutor} gives work to when a shard
  * searches its slices concurrently. {@code TaskExecutor.invokeAll} calls {@link #execute} count − 1
  * times, on the query phase's thread, with runnables that each claim the next slice not yet started
- * and run it, and then runs the remaining slices on that thread itself. This executor hands each
- * runnable to the Tailor request of the query phase ({@link QueryPhaseListener#current()}) as a
- * work unit: the policy's degree decides how many run on helper threads, and those no helper takes
- * are dropped when the request ends, harmlessly, since the calling thread has run their slices.
+ * and run it, and then runs the remaining slices on that thread itself. This executor is the
+ * OpenSearch face of the drop-in's {@code SchedulingExecutor} (the one Lucene applications give
+ * their {@code IndexSearcher}): it gives each runnable, in the query phase's thread context and
+ * counted, to the drop-in executor of the query phase's scheduler ({@link
+ * QueryPhaseListener#current()}), which holds it as a work unit of the phase's Tailor request. The
+ * policy's degree decides how many run on helper threads, and those no helper takes are dropped
+ * when the request ends, harmlessly, since the calling thread has run their slices.
  *
  * <p>It never rejects, which would fail the search. A runnable executed with no Tailor request on
  * the thread (another user of the executor, or a query phase that runs without Tailor) runs at once
@@ -49,8 +52,8 @@ final class TailorExecutor extends AbstractExecutorService {
     Thread owner = Thread.currentThread();
     stats.unitsForked.increment();
     open.entered()
-        .context()
-        .fork(
+        .executor()
+        .execute(
             () -> {
               if (Thread.currentThread() != owner) {
                 stats.unitsOnHelpers.increment();
