@@ -42,6 +42,7 @@ final class LiveScheduler implements Closeable {
   private final AtomicReference<Generation> current = new AtomicReference<>();
   private final Set<Thread> retiring = ConcurrentHashMap.newKeySet();
   private volatile String policyError;
+  private volatile boolean enabled = true;
 
   LiveScheduler(
       String spec, int workers, int queueCapacity, ThreadFactory threads, NodeStats stats) {
@@ -160,6 +161,15 @@ final class LiveScheduler implements Closeable {
         return null;
       }
     }
+  }
+
+  /** Whether Tailor schedules the node's searches ({@code tailor.enabled}). */
+  boolean enabled() {
+    return enabled;
+  }
+
+  void setEnabled(boolean enabled) {
+    this.enabled = enabled;
   }
 
   /** The current policy's specification, or {@code null} once closed. */

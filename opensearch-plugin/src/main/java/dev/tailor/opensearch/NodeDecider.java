@@ -51,7 +51,7 @@ final class NodeDecider implements ConcurrentSearchRequestDecider.Factory {
   /** A decider for one shard request, or none while {@code tailor.decider.enabled} is off. */
   @Override
   public Optional<ConcurrentSearchRequestDecider> create(IndexSettings indexSettings) {
-    if (!enabled) {
+    if (!enabled || !live.enabled()) {
       return Optional.empty();
     }
     return Optional.of(new TailorDecider(this, indexSettings.getIndex().getName()));

@@ -33,6 +33,9 @@ final class NodeStats {
   /** Query phases that ran without Tailor: not concurrent, queue full, or no scheduler. */
   final LongAdder unscheduled = new LongAdder();
 
+  /** Query phases that ran while {@code tailor.enabled} was off: OpenSearch's own search. */
+  final LongAdder bypassed = new LongAdder();
+
   /** Query phases entered while another was open on the same thread; part of the outer one. */
   final LongAdder nested = new LongAdder();
 
@@ -161,6 +164,7 @@ final class NodeStats {
     requests.put("cancelled", cancelled.sum());
     requests.put("unscheduled", unscheduled.sum());
     requests.put("nested", nested.sum());
+    requests.put("bypassed", bypassed.sum());
     requests.put("background", background.sum());
     requests.put("unknown_class", unknownClass.sum());
     out.put("requests", requests);

@@ -68,6 +68,10 @@ final class QueryPhaseListener implements SearchOperationListener {
       return;
     }
     NodeDecider.Pending decided = decider.take(searchContext);
+    if (!live.enabled()) {
+      stats.bypassed.increment(); // OpenSearch's own search, on its own pool
+      return;
+    }
     LiveScheduler.Entered entered = null;
     if (searchContext.shouldUseConcurrentSearch()) {
       entered = live.enter(attributes(decided));

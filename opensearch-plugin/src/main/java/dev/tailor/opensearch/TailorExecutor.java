@@ -3,6 +3,7 @@ package dev.tailor.opensearch;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import org.opensearch.common.util.concurrent.ThreadContext;
 
@@ -18,6 +19,9 @@ import org.opensearch.common.util.concurrent.ThreadContext;
  * policy's degree decides how many run on helper threads, and those no helper takes are dropped
  * when the request ends, harmlessly, since the calling thread has run their slices.
  *
+ * <p>While {@code tailor.enabled} is off, it passes every runnable to OpenSearch's own {@code
+ * index_searcher} pool, as the node would run without the plugin.
+ *
  * <p>It never rejects, which would fail the search. A runnable executed with no Tailor request on
  * the thread (another user of the executor, or a query phase that runs without Tailor) runs at once
  * on the calling thread. Helpers run a unit in the thread context of the query phase that forked it
@@ -31,18 +35,35 @@ final class TailorExecutor extends AbstractExecutorService {
   private final QueryPhaseListener queryPhases;
   private final ThreadContext threadContext;
   private final NodeStats stats;
+  private final LiveScheduler live;
+  private final Executor openSearchOwn;
   private volatile boolean shutdown;
 
-  TailorExecutor(QueryPhaseListener queryPhases, ThreadContext threadContext, NodeStats stats) {
+  /**
+   * @param openSearchOwn OpenSearch's own {@code index_searcher} pool, for while {@code
+   *     tailor.enabled} is off
+   */
+  TailorExecutor(
+      QueryPhaseListener queryPhases,
+      ThreadContext threadContext,
+      NodeStats stats,
+      LiveScheduler live,
+      Executor openSearchOwn) {
     this.queryPhases = queryPhases;
     this.threadContext = threadContext;
     this.stats = stats;
+    this.live = live;
+    this.openSearchOwn = openSearchOwn;
   }
 
   @Override
   public void execute(Runnable command) {
     Objects.requireNonNull(command, "command");
     QueryPhaseListener.Open open = shutdown ? null : queryPhases.current();
+    if (open == null && !shutdown && !live.enabled()) {
+      openSearchOwn.execute(command); // as OpenSearch runs without the plugin
+      return;
+    }
     if (open == null || open.entered() == null) {
       stats.inlineWithoutRequest.increment();
       command.run();

@@ -31,7 +31,15 @@ public final class TailorNode implements Closeable {
             stats);
     this.decider = new NodeDecider(settings, live, stats);
     this.listener = new QueryPhaseListener(live, decider, stats, threadPool.getThreadContext());
-    this.executor = new TailorExecutor(listener, threadPool.getThreadContext(), stats);
+    this.executor =
+        new TailorExecutor(
+            listener,
+            threadPool.getThreadContext(),
+            stats,
+            live,
+            threadPool.executor(ThreadPool.Names.INDEX_SEARCHER));
+    live.setEnabled(TailorSettings.ENABLED.get(settings));
+    clusterSettings.addSettingsUpdateConsumer(TailorSettings.ENABLED, live::setEnabled);
     clusterSettings.addSettingsUpdateConsumer(TailorSettings.POLICY, live::swap);
     decider.watch(clusterSettings);
   }
@@ -52,6 +60,7 @@ public final class TailorNode implements Closeable {
   Map<String, Object> snapshot() {
     Map<String, Object> out =
         stats.snapshot(live.policy(), live.policyError(), live.workers(), live.queueCapacity());
+    out.put("enabled", live.enabled());
     int[] load = live.load();
     out.put("active", load[0]);
     out.put("queued", load[1]);

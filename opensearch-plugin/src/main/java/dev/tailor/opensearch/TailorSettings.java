@@ -45,6 +45,16 @@ final class TailorSettings {
       Setting.intSetting("tailor.queue_capacity", 1000, 1, Property.NodeScope);
 
   /**
+   * Whether Tailor schedules this node's searches. Dynamic; default {@code true}. Off, the node
+   * searches as OpenSearch does without the plugin: slices go to OpenSearch's own {@code
+   * index_searcher} pool, no query phase enters a scheduler, and the decider decides nothing, so
+   * that OpenSearch's own configurations and Tailor's can be compared on the same running nodes.
+   * Query phases open when it changes finish as they started.
+   */
+  static final Setting<Boolean> ENABLED =
+      Setting.boolSetting("tailor.enabled", true, Property.NodeScope, Property.Dynamic);
+
+  /**
    * Whether Tailor's concurrent-search decider takes part in OpenSearch's mode {@code auto} ({@link
    * TailorDecider}). Dynamic; default {@code true}. Off, mode {@code auto} decides as OpenSearch
    * does without Tailor (concurrent only for supported aggregations). No effect under modes {@code
@@ -69,7 +79,7 @@ final class TailorSettings {
   private TailorSettings() {}
 
   static List<Setting<?>> all() {
-    return List.of(POLICY, WORKERS, QUEUE_CAPACITY, DECIDER_ENABLED, DECIDER_MIN_COST);
+    return List.of(ENABLED, POLICY, WORKERS, QUEUE_CAPACITY, DECIDER_ENABLED, DECIDER_MIN_COST);
   }
 
   /**

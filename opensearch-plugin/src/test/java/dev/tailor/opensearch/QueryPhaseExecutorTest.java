@@ -33,6 +33,7 @@ class QueryPhaseExecutorTest {
 
   private final ThreadContext threadContext = new ThreadContext(Settings.EMPTY);
   private final NodeStats stats = new NodeStats();
+  private final List<Runnable> openSearchOwn = new java.util.concurrent.CopyOnWriteArrayList<>();
   private LiveScheduler live;
   private QueryPhaseListener listener;
   private TailorExecutor executor;
@@ -42,7 +43,7 @@ class QueryPhaseExecutorTest {
     listener =
         new QueryPhaseListener(
             live, new NodeDecider(Settings.EMPTY, live, stats), stats, threadContext);
-    executor = new TailorExecutor(listener, threadContext, stats);
+    executor = new TailorExecutor(listener, threadContext, stats, live, openSearchOwn::add);
   }
 
   @AfterEach
@@ -156,6 +157,31 @@ class QueryPhaseExecutorTest {
     Map<String, Object> s = snapshot();
     assertEquals(1L, count(s, "requests", "unscheduled"));
     assertEquals(3L, count(s, "units", "inline_without_request"));
+  }
+
+  @Test
+  void switchedOffTheNodeSearchesAsOpenSearchDoes() {
+    start("fixed:2");
+    live.setEnabled(false);
+    SearchContext ctx = concurrentSearch(true);
+    listener.onPreQueryPhase(ctx);
+    assertNull(listener.current(), "no Tailor request");
+    Runnable slice = () -> {};
+    executor.execute(slice);
+    assertEquals(List.of(slice), openSearchOwn, "the slice went to OpenSearch's own pool");
+    listener.onQueryPhase(ctx, 1);
+    Map<String, Object> s = snapshot();
+    assertEquals(1L, count(s, "requests", "bypassed"));
+    assertEquals(0L, count(s, "units", "forked"));
+    assertEquals(0, stats.sequentialRunning.get());
+    assertTrue(new NodeDecider(Settings.EMPTY, live, stats).create(null).isEmpty());
+
+    live.setEnabled(true);
+    listener.onPreQueryPhase(ctx);
+    executor.execute(slice);
+    listener.onQueryPhase(ctx, 1);
+    assertEquals(1, openSearchOwn.size(), "back on: Tailor's again");
+    assertEquals(1L, count(snapshot(), "units", "forked"));
   }
 
   @Test
