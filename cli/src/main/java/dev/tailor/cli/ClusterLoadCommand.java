@@ -29,10 +29,11 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Load a corpus into an index of the running cluster, then sweep the open-loop load"
-          + " through it for seq (concurrent search off), opensearch (OpenSearch's own"
-          + " concurrent search at its default slice count, the nodes restarted without"
-          + " Tailor's plugin) and each Tailor policy of --policies, and write the usual sweep"
-          + " report.",
+          + " through it for OpenSearch's own seq (concurrent search off), opensearch (mode"
+          + " all, its default slice count) and opensearch-auto (mode auto), each Tailor policy"
+          + " of --policies (mode all) and each of --decider (mode auto, Tailor's decider"
+          + " choosing per shard request), interleaved point by point on the same nodes, and"
+          + " write the usual sweep report.",
       "Each request is a match query of one trace text on the body field, top 10 hits, sent to"
           + " the nodes in turn."
     })
@@ -45,6 +46,14 @@ final class ClusterLoadCommand implements Callable<Integer> {
   @Mixin SweepOptions sweep;
 
   @Mixin PointLength length;
+
+  @Option(
+      names = "--decider",
+      paramLabel = "POLICIES",
+      description =
+          "Tailor policies to run through Tailor's decider under OpenSearch's mode auto, named"
+              + " decider:POLICY in the report (comma-separated; default: none).")
+  String decider;
 
   @Option(
       names = "--corpus",
@@ -147,7 +156,7 @@ final class ClusterLoadCommand implements Callable<Integer> {
     long durationNanos = length.durationNanos();
     Sweep.Plan plan =
         new Sweep.Plan(
-                ClusterLoad.configurations(sweep.policyList),
+                ClusterLoad.configurations(sweep.policyList, decider),
                 sweep.rps,
                 SweepPlan.timed(sweep.arrivals, sweep.seed, durationNanos, length.warmupNanos()),
                 maxBacklog,

@@ -23,10 +23,12 @@ import org.apache.lucene.analysis.en.EnglishAnalyzer;
  * usual sweep report written. Each request is a {@code match} query of one trace text on the body
  * field, top 10 hits.
  *
- * <p>The plan's policies are configurations: {@code seq} (concurrent segment search off), {@code
- * opensearch} (OpenSearch's own concurrent search, the nodes restarted without Tailor's plugin) or
- * a Tailor policy (run by the plugin's executor); {@link #configurations} lists them for a {@code
- * --policies} list. The cluster's plugin is left as it was found.
+ * <p>The plan's policies are configurations: OpenSearch's own {@code seq} (concurrent segment
+ * search off), {@code opensearch} (mode {@code all}) and {@code opensearch-auto} (mode {@code
+ * auto}), a Tailor policy (mode {@code all}, run by the plugin's executor) or {@code
+ * decider:POLICY} (mode {@code auto}, Tailor's decider choosing per shard request); {@link
+ * #configurations} lists them. All run on the same nodes, interleaved; the cluster's plugin is left
+ * as it was found.
  */
 public final class ClusterLoad {
 
@@ -100,7 +102,7 @@ public final class ClusterLoad {
           "Tailor's policies "
               + tailor
               + " need the plugin, but the cluster was started with --no-plugin; give"
-              + " --policies seq,opensearch or start it with the plugin");
+              + " only OpenSearch's own configurations (--policies seq) or start it with the plugin");
     }
     if (cluster.running().size() != layout.nodes()) {
       throw new IOException(
@@ -111,13 +113,18 @@ public final class ClusterLoad {
   }
 
   /**
-   * The configurations a sweep runs for a {@code --policies} list: {@code seq} and {@code
-   * opensearch} always, then every other policy of the list, each once, in the order given.
+   * The configurations a sweep runs for a {@code --policies} and a {@code --decider} list: {@code
+   * seq}, {@code opensearch} and {@code opensearch-auto} always, then every other policy of {@code
+   * policies} under mode {@code all}, then each of {@code deciderPolicies} through Tailor's decider
+   * under mode {@code auto} (named {@code decider:POLICY}), each once, in the order given.
    *
+   * @param deciderPolicies the policies for the decider, or null for none
    * @throws IllegalArgumentException if a policy is unknown or malformed, saying what is expected
    */
-  public static List<String> configurations(String policies) {
-    return Configuration.parse(policies).stream().map(Configuration::name).toList();
+  public static List<String> configurations(String policies, String deciderPolicies) {
+    return Configuration.parse(policies, deciderPolicies).stream()
+        .map(Configuration::name)
+        .toList();
   }
 
   /**

@@ -14,17 +14,20 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * A sweep through the cluster in two parts: the configurations that run OpenSearch as it ships on
- * nodes without Tailor's plugin, and Tailor's policies on the same nodes restarted with it; within
- * each part the points interleave as every sweep's do. The plugin is left as it was found.
+ * A sweep through the cluster: every configuration on the same running nodes, point by point,
+ * interleaved as every sweep's are. Where the cluster has Tailor's plugin, the nodes run with it
+ * loaded throughout (restarted with it first if it was set aside, and back as found after), and
+ * OpenSearch's own configurations switch Tailor off ({@code tailor.enabled}) rather than restart
+ * the nodes; every configuration is warmed up the same way before the first point.
  */
 final class ClusterSweep {
 
   /** The order the report states. */
   static final String ORDER =
       Sweep.ORDER
-          + "; in two parts, each so ordered: seq and opensearch on the nodes without Tailor's"
-          + " plugin, Tailor's policies on the same nodes restarted with it";
+          + "; every configuration on the same running nodes (with Tailor's plugin loaded where the"
+          + " cluster has it, OpenSearch's own configurations with tailor.enabled off), each warmed"
+          + " up with every query once before the first point";
 
   /** How long the warm-up waits for a free slot before it calls the cluster unresponsive. */
   static final Duration WARM_UP_PATIENCE = Duration.ofMinutes(2);
@@ -63,57 +66,42 @@ final class ClusterSweep {
   /** Runs every point of {@code plan}, one policy per configuration; the points in their order. */
   List<PointResult> run(List<Configuration> configs, Sweep.Plan plan, Labels labels)
       throws IOException, InterruptedException {
-    List<Configuration> stock = configs.stream().filter(c -> !c.needsPlugin()).toList();
-    List<Configuration> tailor = configs.stream().filter(Configuration::needsPlugin).toList();
     boolean installed = cluster.layout().plugin();
     boolean enabledAtStart = installed && cluster.pluginEnabled();
-    List<PointResult> points = new ArrayList<>();
-    if (enabledAtStart) {
-      points.addAll(part(tailor, true, plan, labels));
-      logStats();
-      restart(false);
-    }
-    points.addAll(part(stock, false, plan, labels));
-    if (installed) {
-      restart(true); // back as it was found, or for Tailor's policies
-      if (!enabledAtStart) {
-        points.addAll(part(tailor, true, plan, labels));
-        logStats();
-      }
-    }
-    client.put("/_cluster/settings", Configuration.reset(installed));
-    // The report's columns in the order of the configurations: seq, opensearch, Tailor's.
-    List<String> order = configs.stream().map(Configuration::name).toList();
-    points.sort(Comparator.comparingInt(p -> order.indexOf(p.policy())));
-    return points;
-  }
-
-  private List<PointResult> part(
-      List<Configuration> configs, boolean pluginLoaded, Sweep.Plan plan, Labels labels)
-      throws IOException, InterruptedException {
-    if (configs.isEmpty()) {
-      return List.of();
+    if (installed && !enabledAtStart) {
+      restart(true);
     }
     List<String> names = configs.stream().map(Configuration::name).toList();
-    log.accept(
-        String.format(
-            "%s: %s; warming up: every query once under %s",
-            pluginLoaded ? "with Tailor's plugin" : "OpenSearch as it ships", names, names.get(0)));
-    client.put("/_cluster/settings", configs.get(0).settings(pluginLoaded, settings.slices()));
-    try (OpenSearchTarget target = target(names.get(0))) {
-      warmUp(target, texts.size());
+    for (Configuration c : configs) {
+      log.accept(String.format("warming up under %s: every query once", c.name()));
+      client.put("/_cluster/settings", c.settings(installed, settings.slices()));
+      try (OpenSearchTarget target = target(c.name())) {
+        warmUp(target, texts.size());
+      }
     }
-    return Sweep.run(
-        plan.withPolicies(names),
-        name -> {
-          Configuration c = configs.get(names.indexOf(name));
-          client.put("/_cluster/settings", c.settings(pluginLoaded, settings.slices()));
-          return target(name);
-        },
-        texts.size(),
-        labels.environment(),
-        labels.corpus(),
-        labels.onPoint());
+    List<PointResult> points =
+        Sweep.run(
+            plan.withPolicies(names),
+            name -> {
+              Configuration c = configs.get(names.indexOf(name));
+              client.put("/_cluster/settings", c.settings(installed, settings.slices()));
+              return target(name);
+            },
+            texts.size(),
+            labels.environment(),
+            labels.corpus(),
+            labels.onPoint());
+    if (installed) {
+      logStats();
+    }
+    client.put("/_cluster/settings", Configuration.reset(installed));
+    if (installed && !enabledAtStart) {
+      restart(false); // back as it was found
+    }
+    // The report's columns in the order of the configurations.
+    points = new ArrayList<>(points);
+    points.sort(Comparator.comparingInt(p -> names.indexOf(p.policy())));
+    return points;
   }
 
   private OpenSearchTarget target(String policy) throws IOException {
@@ -151,7 +139,7 @@ final class ClusterSweep {
         log.accept(
             String.format(
                 "Tailor's plugin on %s: policy %s, %s requests completed (%s failed), %s units"
-                    + " forked (%s on helpers), degrees %s, threads %s",
+                    + " forked (%s on helpers), degrees %s, threads %s, decider %s",
                 n.path("name").asText(),
                 n.path("policy").asText(),
                 n.path("requests").path("completed").asText(),
@@ -159,7 +147,8 @@ final class ClusterSweep {
                 n.path("units").path("forked").asText(),
                 n.path("units").path("on_helpers").asText(),
                 n.path("degree"),
-                n.path("threads")));
+                n.path("threads"),
+                n.path("decider").path("by_reason")));
       }
     } catch (IOException e) {
       log.accept("Tailor's plugin: no stats (" + e.getMessage() + ")");

@@ -46,7 +46,8 @@ class ClusterLoadTest {
   @Test
   void theConfigurationsAreSeqOpenSearchAndEachTailorPolicyOnce() {
     assertEquals(
-        List.of("seq", "opensearch", "fixed:2"), ClusterLoad.configurations("fixed:2,seq,fixed:2"));
+        List.of("seq", "opensearch", "opensearch-auto", "fixed:2", "decider:fixed:2"),
+        ClusterLoad.configurations("fixed:2,seq,fixed:2", "fixed:2"));
   }
 
   @Test
