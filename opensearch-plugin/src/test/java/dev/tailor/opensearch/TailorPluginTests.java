@@ -161,6 +161,20 @@ public class TailorPluginTests extends OpenSearchIntegTestCase {
     setDecider(
         Settings.builder().putNull("tailor.decider.enabled").putNull("tailor.decider.min_cost"));
     setConcurrentMode("all");
+
+    // Tailor switched off under mode all: OpenSearch's own concurrent search, on its own pool.
+    setDecider(Settings.builder().put("tailor.enabled", false));
+    long bypassedBefore = sum("requests", "bypassed");
+    long completedOff = sum("requests", "completed");
+    for (int i = 0; i < queries.size(); i++) {
+      assertEquals(
+          "tailor.enabled off: " + queries.get(i),
+          expected.get(i),
+          result(client(), queries.get(i)));
+    }
+    assertTrue(sum("requests", "bypassed") >= bypassedBefore + queries.size());
+    assertEquals(completedOff, sum("requests", "completed"));
+    setDecider(Settings.builder().putNull("tailor.enabled"));
   }
 
   private long decided(String field) {
