@@ -205,6 +205,12 @@ public final class AutoPolicy implements Policy {
     return live.get().longThresholdNanos();
   }
 
+  /** The policies swapped in by rebuilds, and swapped back out by rollbacks, so far. */
+  @Override
+  public long tableSwaps() {
+    return rebuilder.replacements();
+  }
+
   @Override
   public String spec() {
     return spec;

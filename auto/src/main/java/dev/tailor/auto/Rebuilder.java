@@ -356,6 +356,11 @@ final class Rebuilder implements AutoCloseable {
     return last;
   }
 
+  /** Swaps and rollbacks so far: how many times the serving policy was replaced. */
+  long replacements() {
+    return swaps + rollbacks;
+  }
+
   /** The account so far, with the policy's count of probed requests. */
   AutoStatus status(long probes) {
     long period;

@@ -67,6 +67,7 @@ class AutoPolicyTest {
       assertEquals(s.rebuilds(), s.failures(), "every rebuild failed: " + s);
       assertTrue(s.lastFailure().contains("fault drill"), s.lastFailure());
       assertEquals("wq-linear:4", s.liveSpec(), "the live policy kept serving");
+      assertEquals(0, auto.tableSwaps(), "no policy was swapped in");
     }
   }
 
@@ -76,7 +77,12 @@ class AutoPolicyTest {
       // In pairs, so that the load is light and requests are probed.
       runExactlyOnce(auto, 3000, 2);
       waitFor(() -> auto.status().rebuilds() >= 1, "a rebuild");
+      long swapsBefore = auto.tableSwaps();
       AutoStatus s = auto.status();
+      long replaced = s.swaps() + s.rollbacks();
+      assertTrue(
+          swapsBefore <= replaced && replaced <= auto.tableSwaps(),
+          "tableSwaps counts swaps and rollbacks: " + s);
       assertEquals(0, s.failures(), s.lastFailure());
       assertTrue(s.probes() > 0);
       assertEquals(s.rebuilds(), s.swaps() + s.kept() + s.skipped());

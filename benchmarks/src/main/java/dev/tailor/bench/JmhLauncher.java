@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,8 +21,23 @@ public final class JmhLauncher {
   /** Where the build puts the shaded JMH jar, relative to the project's root directory. */
   public static final String JAR = "benchmarks/target/benchmarks.jar";
 
-  /** One benchmark method's primary result. */
-  public record Score(double score, double error, String unit) {}
+  /**
+   * One benchmark method's result: its score over every fork, and each fork's median iteration.
+   *
+   * @param forks each fork's median, in the order JMH ran them; empty if JMH gave no raw data
+   */
+  public record Score(double score, double error, String unit, List<Double> forks) {
+
+    /** A score without its forks' figures. */
+    public Score(double score, double error, String unit) {
+      this(score, error, unit, List.of());
+    }
+
+    /** Copies {@code forks}. */
+    public Score {
+      forks = List.copyOf(forks);
+    }
+  }
 
   private final Path jar;
   private final String java;
@@ -39,10 +55,13 @@ public final class JmhLauncher {
    * Runs the benchmarks matching {@code pattern}; {@code quick} asks for one fork and few short
    * iterations: a rough figure in a fraction of the time.
    *
-   * @return the scores by method name, followed by {@code [param=value]} for each parameter
+   * @param options more of JMH's options, e.g. {@code -prof gc} for a profiler
+   * @return the scores by method name, followed by {@code [param=value]} for each parameter; a
+   *     profiler's figures under that key, {@code :} and the figure's name (e.g. {@code
+   *     run[metrics=none]:gc.alloc.rate.norm})
    * @throws IOException if JMH fails or its results cannot be read
    */
-  public Map<String, Score> run(String pattern, boolean quick)
+  public Map<String, Score> run(String pattern, boolean quick, String... options)
       throws IOException, InterruptedException {
     if (!Files.isRegularFile(jar)) {
       throw new IOException(
@@ -64,6 +83,7 @@ public final class JmhLauncher {
       if (quick) {
         command.addAll(List.of("-f", "1", "-wi", "2", "-i", "3", "-w", "1s", "-r", "1s"));
       }
+      command.addAll(List.of(options));
       int status = new ProcessBuilder(command).inheritIO().start().waitFor();
       if (status != 0) {
         throw new IOException("JMH exited with status " + status + " running " + pattern);
@@ -94,14 +114,40 @@ public final class JmhLauncher {
                       .append('=')
                       .append(p.getValue().asText())
                       .append(']'));
-      JsonNode primary = result.path("primaryMetric");
-      scores.put(
-          key.toString(),
-          new Score(
-              primary.path("score").asDouble(),
-              primary.path("scoreError").asDouble(),
-              primary.path("scoreUnit").asText()));
+      scores.put(key.toString(), score(result.path("primaryMetric")));
+      result
+          .path("secondaryMetrics")
+          .properties()
+          .forEach(m -> scores.put(key + ":" + secondaryName(m.getKey()), score(m.getValue())));
     }
     return scores;
+  }
+
+  private static Score score(JsonNode metric) {
+    List<Double> forks = new ArrayList<>();
+    for (JsonNode fork : metric.path("rawData")) {
+      double[] iterations = new double[fork.size()];
+      for (int i = 0; i < iterations.length; i++) {
+        iterations[i] = fork.get(i).asDouble();
+      }
+      if (iterations.length > 0) {
+        Arrays.sort(iterations);
+        int mid = iterations.length / 2;
+        forks.add(
+            iterations.length % 2 == 1
+                ? iterations[mid]
+                : (iterations[mid - 1] + iterations[mid]) / 2);
+      }
+    }
+    return new Score(
+        metric.path("score").asDouble(),
+        metric.path("scoreError").asDouble(),
+        metric.path("scoreUnit").asText(),
+        forks);
+  }
+
+  /** A secondary metric's name without the {@code ·} some JMH versions put before a profiler's. */
+  private static String secondaryName(String name) {
+    return name.startsWith("\u00b7") ? name.substring(1) : name;
   }
 }

@@ -10,6 +10,7 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,6 +40,87 @@ class JmhLauncherTest {
             "tpeRoundTrip", new JmhLauncher.Score(1200.5, 30.0, "ns/op"),
             "released[units=32]", new JmhLauncher.Score(900.0, 5.0, "ns/op")),
         scores);
+  }
+
+  @Test
+  void readsAProfilersFiguresUnderTheScoresKey() throws IOException {
+    Path json =
+        Files.writeString(
+            tmp.resolve("results.json"),
+            """
+            [
+              {"benchmark": "dev.tailor.bench.MetricsOverheadBenchmark.run",
+               "params": {"metrics": "bound"},
+               "primaryMetric": {"score": 400.0, "scoreError": 4.0, "scoreUnit": "ns/op",
+                                 "rawData": [[390.0, 420.0, 400.0], [380.0, 410.0]]},
+               "secondaryMetrics": {
+                 "gc.alloc.rate.norm": {"score": 232.0, "scoreError": 0.1, "scoreUnit": "B/op"},
+                 "\u00b7gc.count": {"score": 3.0, "scoreError": 0.0, "scoreUnit": "counts"}}}
+            ]
+            """);
+    assertEquals(
+        Map.of(
+            "run[metrics=bound]",
+            new JmhLauncher.Score(400.0, 4.0, "ns/op", List.of(400.0, 395.0)),
+            "run[metrics=bound]:gc.alloc.rate.norm",
+            new JmhLauncher.Score(232.0, 0.1, "B/op"),
+            "run[metrics=bound]:gc.count",
+            new JmhLauncher.Score(3.0, 0.0, "counts")),
+        JmhLauncher.read(json));
+  }
+
+  @Test
+  void metricsOverheadPrintsWhatBindingAndScrapingAdd() throws IOException {
+    Map<String, JmhLauncher.Score> s = new LinkedHashMap<>();
+    s.put("run[metrics=none]", new JmhLauncher.Score(1000, 30, "ns/op", List.of(900.0, 1100.0)));
+    s.put("run[metrics=bound]", new JmhLauncher.Score(1040, 40, "ns/op", List.of(950.0, 1130.0)));
+    s.put("run[metrics=scraped]", new JmhLauncher.Score(1300, 300, "ns/op", List.of(1e3, 1.6e3)));
+    // One fork of each allocated 88 B more per request: the JIT's choice, not the binder's.
+    s.put(
+        "run[metrics=none]:gc.alloc.rate.norm",
+        new JmhLauncher.Score(516, 1, "B/op", List.of(472.0, 560.0)));
+    s.put(
+        "run[metrics=bound]:gc.alloc.rate.norm",
+        new JmhLauncher.Score(516, 1, "B/op", List.of(560.01, 472.01)));
+    s.put(
+        "run[metrics=scraped]:gc.alloc.rate.norm",
+        new JmhLauncher.Score(520, 1, "B/op", List.of(475.5, 564.0)));
+    s.put("scrape", new JmhLauncher.Score(1_500_000, 20_000, "ns/op"));
+    s.put("scrape:gc.alloc.rate.norm", new JmhLauncher.Score(2_000_000, 0, "B/op"));
+    StringWriter out = new StringWriter();
+    MetricsOverheadBench.print(s, 2, new PrintWriter(out, true));
+    String report = out.toString();
+    assertTrue(report.contains("one JMH run with -prof gc, 2 forks"), report);
+    assertTrue(report.contains("472.0 560.0"), report);
+    assertTrue(report.contains("+40±50 ns"), report);
+    assertTrue(
+        report.contains("measured (bound, against no registry): +40 ns, +0.01 B -> met"), report);
+    assertTrue(
+        report.contains(
+            "measured (bound and scraped, against no registry): +300 ns, +3.50 B -> NOT met (the"
+                + " time's error, ±301 ns, is above the goal"),
+        report);
+    assertTrue(report.contains("1500±20 µs, 2000 kB allocated"), report);
+  }
+
+  @Test
+  void metricsOverheadPrintsThePairedRounds() {
+    StringWriter out = new StringWriter();
+    MetricsOverheadBench.printPaired(
+        new MetricsOverheadBench.Paired(1200, 1230, 25, 472, 472, 0, 20),
+        new PrintWriter(out, true));
+    assertTrue(
+        out.toString().contains("measured (paired rounds): +25 ns, +0.00 B -> met"),
+        out.toString());
+  }
+
+  @Test
+  void metricsOverheadNamesAMissingResult() {
+    IOException e =
+        assertThrows(
+            IOException.class,
+            () -> MetricsOverheadBench.print(Map.of(), 2, new PrintWriter(new StringWriter())));
+    assertTrue(e.getMessage().contains("JMH results lack run[metrics=none]"), e.getMessage());
   }
 
   @Test

@@ -4,6 +4,7 @@ import dev.tailor.bench.AutoRebuildBench;
 import dev.tailor.bench.FmBuildBench;
 import dev.tailor.bench.JmhLauncher;
 import dev.tailor.bench.LoadClientBench;
+import dev.tailor.bench.MetricsOverheadBench;
 import dev.tailor.bench.PredictorBench;
 import dev.tailor.bench.SchedulerOverheadBench;
 import dev.tailor.bench.SearchBenches;
@@ -52,6 +53,13 @@ final class BenchCommand implements Callable<Integer> {
         SchedulerOverheadBench.NAME,
         (c, out) ->
             SchedulerOverheadBench.run(
+                new JmhLauncher(TailorHome.root().resolve(JmhLauncher.JAR), TailorHome.java()),
+                c.quick,
+                out));
+    BENCHES.put(
+        MetricsOverheadBench.NAME,
+        (c, out) ->
+            MetricsOverheadBench.run(
                 new JmhLauncher(TailorHome.root().resolve(JmhLauncher.JAR), TailorHome.java()),
                 c.quick,
                 out));

@@ -14,6 +14,7 @@ class BenchCommandTest {
 
   private static final String[] NAMES = {
     "scheduler-overhead",
+    "metrics-overhead",
     "search-overhead",
     "speedup",
     "windows",

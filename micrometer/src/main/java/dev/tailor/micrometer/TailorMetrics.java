@@ -43,6 +43,19 @@ import org.HdrHistogram.Histogram;
  *       label requests freely cannot make series without bound. A group or degree first seen after
  *       binding gets its series when {@code tailor.request.groups} (the groups with series of their
  *       own) is next read, so it shows from the next scrape on.
+ *   <li>{@code tailor.helpers}: how many times a thread joined a running request as a helper;
+ *       {@code tailor.units.helpers}: the work units helpers ran (the rest ran on their request's
+ *       own thread).
+ *   <li>{@code tailor.failures}: the failures the scheduler survived, tagged {@code kind} ({@link
+ *       Scheduler#failureCounts()}: a policy, a listener or a scheduler thread that threw, such as
+ *       {@code policy.degree}). A request whose body throws is not one: it counts in {@code
+ *       tailor.requests} as {@code failed}. Kinds are fixed names in the scheduler's code, so the
+ *       series are few; a kind gets its series once it first fails, when {@code
+ *       tailor.failure.kinds} (the kinds failed so far) is next read, so from the next scrape on.
+ *   <li>{@code tailor.table.swaps}: the tables the policy swapped in since it was created ({@link
+ *       dev.tailor.core.policy.Policy#tableSwaps()}): a table-driven policy's file rebuilt and
+ *       reloaded, or the policies a self-tuning one swapped in or rolled back; 0 for a policy with
+ *       no table.
  *   <li>Gauges of the load now: {@code tailor.requests.active}, {@code tailor.requests.queued},
  *       {@code tailor.threads.busy} (threads of the budget at work, requests' own and helpers),
  *       {@code tailor.threads.busy.long} (those on long requests), {@code tailor.workers}, {@code
@@ -121,6 +134,28 @@ public final class TailorMetrics implements MeterBinder {
         "tailor.request.groups",
         "Request groups with series of their own",
         s -> degrees.refresh());
+    counter(
+        registry,
+        "tailor.helpers",
+        "Times a thread joined a running request as a helper",
+        s -> s.metrics().helpers());
+    counter(
+        registry,
+        "tailor.units.helpers",
+        "Work units run by helpers rather than their request's own thread",
+        s -> s.metrics().unitsOnHelpers());
+    counter(
+        registry,
+        "tailor.table.swaps",
+        "Tables (or, for a self-tuning policy, policies) swapped in by the policy",
+        s -> s.policy().tableSwaps());
+    FailureMeters failures = new FailureMeters(scheduler, registry, tags);
+    failures.refresh();
+    gauge(
+        registry,
+        "tailor.failure.kinds",
+        "Kinds of failure the scheduler has survived",
+        s -> failures.refresh());
     gauge(
         registry,
         "tailor.requests.active",
@@ -157,6 +192,14 @@ public final class TailorMetrics implements MeterBinder {
         "tailor.budget.mean",
         "The budget, averaged since the scheduler started",
         Scheduler::meanBudget);
+  }
+
+  private void counter(
+      MeterRegistry registry, String name, String description, ToDoubleFunction<Scheduler> value) {
+    FunctionCounter.builder(name, scheduler, value)
+        .tags(tags)
+        .description(description)
+        .register(registry);
   }
 
   private void gauge(

@@ -1,5 +1,7 @@
 package dev.tailor.core;
 
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -70,6 +72,13 @@ public final class FailureLog {
   public long count(String kind) {
     LongAdder c = counts.get(kind);
     return c == null ? 0 : c.sum();
+  }
+
+  /** How many failures of each kind reported so far, by kind in name order; a copy. */
+  public Map<String, Long> counts() {
+    Map<String, Long> out = new TreeMap<>();
+    counts.forEach((kind, c) -> out.put(kind, c.sum()));
+    return out;
   }
 
   /** How many failures of every kind were reported. */

@@ -160,14 +160,17 @@ final class Request<T> implements RequestView, RequestContext {
 
   /**
    * Runs held units on the calling helper while this request keeps it ({@link #helperStays}), until
-   * none is held. The helper's whole stay counts as work on the request.
+   * none is held. The helper's whole stay counts as work on the request, and in the metrics as one
+   * helper with the units it ran.
    */
   void help() {
     Request<?> outer = CURRENT.get();
     CURRENT.set(this);
     beginWork(pool.nanoTime());
+    int ran = 0;
     try {
       while (!cancelled && units.runOneOnHelper()) {
+        ran++;
         pool.ticker.reevaluate(this, false);
         if (!helperStays()) {
           return;
@@ -175,6 +178,7 @@ final class Request<T> implements RequestView, RequestContext {
       }
     } finally {
       endWork(pool.nanoTime());
+      pool.metrics.recordHelper(ran);
       restore(outer);
     }
   }

@@ -9,6 +9,7 @@ import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.core.policy.PriorityClass;
 import dev.tailor.core.policy.SystemView;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
@@ -195,6 +196,20 @@ public final class Scheduler implements AutoCloseable {
   /** The failures this scheduler survived; for tests. */
   FailureLog failures() {
     return pool.failures;
+  }
+
+  /**
+   * The failures this scheduler survived so far, counted by kind: a policy, a listener or a
+   * scheduler thread that threw, whose first failure of each kind was logged (see the class
+   * comment). A kind names what failed, such as {@code policy.degree}, {@code policy.admit}, {@code
+   * listener.requestCompleted}, {@code ticker} or {@code worker}: a fixed name in the scheduler's
+   * code, so there are a few at most. Only kinds that failed at least once are present. Failures of
+   * requests' own bodies are not here: they fail their request and count in {@link #metrics()}.
+   *
+   * @return a copy, kinds in name order
+   */
+  public Map<String, Long> failureCounts() {
+    return pool.failures.counts();
   }
 
   /** The metrics of every request completed so far. */

@@ -15,6 +15,7 @@ import dev.tailor.core.policy.WorkerPreference;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -189,6 +190,11 @@ class SchedulerFaultsTest {
     assertEquals(requests, scheduler.metrics().count(RequestRecord.Outcome.COMPLETED));
     assertTrue(scheduler.failures().count("policy.admit") > 0);
     assertTrue(scheduler.failures().count("policy.degree") > 0);
+    // The public view counts the same failures, by kind.
+    Map<String, Long> byKind = scheduler.failureCounts();
+    assertEquals(scheduler.failures().count("policy.admit"), byKind.get("policy.admit"));
+    assertTrue(byKind.get("policy.degree") > 0);
+    assertEquals(scheduler.failures().total(), byKind.values().stream().mapToLong(c -> c).sum());
     assertEquals(1, warnings("policy.admit"), "logged once, however often it failed");
     assertEquals(1, warnings("policy.degree"));
   }

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 
@@ -12,7 +13,8 @@ import org.HdrHistogram.Histogram;
  * What a run of requests measured: latency and its breakdown (queueing, dispatch and run, as {@link
  * RequestRecord} defines them) in HdrHistograms, the degree distribution per request group, outcome
  * counts, and the time-weighted number of busy workers. The runtime and the simulator both record
- * into it, so their results share one format.
+ * into it, so their results share one format. The runtime also counts its helpers ({@link
+ * #recordHelper}), which the simulator's fluid model does not.
  *
  * <p>Thread-safe, except those made {@link #singleThreaded}. Recording a request allocates nothing
  * once its group has been seen.
@@ -33,6 +35,8 @@ public final class RunMetrics {
       new ConcurrentHashMap<>();
   private final AtomicLongArray outcomes =
       new AtomicLongArray(RequestRecord.Outcome.values().length);
+  private final LongAdder helpers = new LongAdder();
+  private final LongAdder unitsOnHelpers = new LongAdder();
 
   // Busy-worker integral; its writer serializes the calls (the runtime holds its dispatch lock).
   private long busySinceNanos = Long.MIN_VALUE;
@@ -105,6 +109,17 @@ public final class RunMetrics {
   }
 
   /**
+   * Records that a helper thread left a request it had joined, after running {@code units} of its
+   * work units. Allocates nothing once warm. The runtime calls it; a reader needs only {@link
+   * #helpers()} and {@link #unitsOnHelpers()}.
+   */
+  @Internal
+  public void recordHelper(int units) {
+    helpers.increment();
+    unitsOnHelpers.add(units);
+  }
+
+  /**
    * Notes that the number of busy workers became {@code busy} at {@code nowNanos}. Not thread-safe:
    * calls must come one at a time and in time order, as the runtime makes them under its dispatch
    * lock and the simulator on its single thread.
@@ -159,6 +174,19 @@ public final class RunMetrics {
    */
   public Histogram run() {
     return run == null ? newHistogram(false) : run.copy();
+  }
+
+  /**
+   * How many times a thread joined a running request as a helper (and has left it since): each stay
+   * counts once, however many units it ran.
+   */
+  public long helpers() {
+    return helpers.sum();
+  }
+
+  /** How many work units helpers ran: the units not run by their request's own thread. */
+  public long unitsOnHelpers() {
+    return unitsOnHelpers.sum();
   }
 
   /** How many requests ended with the given outcome. */

@@ -49,6 +49,11 @@ abstract class ForwardingPolicy implements Policy {
   }
 
   @Override
+  public long tableSwaps() {
+    return policy.tableSwaps();
+  }
+
+  @Override
   public String spec() {
     return policy.spec();
   }

@@ -79,6 +79,16 @@ public interface Policy extends AutoCloseable {
   }
 
   /**
+   * How many times a new table replaced the one this policy decides by since it was created: a
+   * table-driven policy's watched file rebuilt, or, for a policy that tunes itself, a new policy
+   * swapped in or rolled back. For monitoring; read without blocking the policy's decisions.
+   * Defaults to 0, for a policy with no table.
+   */
+  default long tableSwaps() {
+    return 0;
+  }
+
+  /**
    * Hears that a running request has completed, with its final view: its arrival, start, work and
    * degree as they ended. For a policy that learns from the requests it serves ({@code auto}); a
    * policy that decides from the present alone ignores it, as the default does. Called once per

@@ -207,6 +207,12 @@ public final class ProgressPolicy implements Policy {
     return targets.current().longThresholdNanos();
   }
 
+  /** The tables its target and threshold sources swapped in since they were created. */
+  @Override
+  public long tableSwaps() {
+    return targets.source().swaps() + (thresholds == null ? 0 : thresholds.source().swaps());
+  }
+
   @Override
   public String spec() {
     return spec;

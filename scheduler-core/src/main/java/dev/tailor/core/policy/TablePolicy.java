@@ -26,6 +26,12 @@ abstract class TablePolicy<T> implements Policy {
     return table.source();
   }
 
+  /** The tables its source swapped in since it was created. */
+  @Override
+  public long tableSwaps() {
+    return table.source().swaps();
+  }
+
   @Override
   public String spec() {
     return spec;

@@ -62,6 +62,7 @@ public final class TableSource<T> implements AutoCloseable {
   private final Reader<T> reader;
   private final AtomicReference<T> current;
   private final AtomicLong rejected = new AtomicLong();
+  private final AtomicLong swaps = new AtomicLong();
   private final AtomicReference<String> lastProblem = new AtomicReference<>();
   private volatile Stamp seen;
   private volatile ScheduledFuture<?> polling;
@@ -137,6 +138,7 @@ public final class TableSource<T> implements AutoCloseable {
     try {
       T next = reader.read(file);
       current.set(next);
+      swaps.incrementAndGet();
       LOG.log(System.Logger.Level.INFO, file + ": swapped in " + next);
       return true;
     } catch (IOException e) {
@@ -153,6 +155,14 @@ public final class TableSource<T> implements AutoCloseable {
     rejected.incrementAndGet();
     lastProblem.set(problem);
     LOG.log(System.Logger.Level.WARNING, "bad file, keeping the current one: " + problem);
+  }
+
+  /**
+   * Tables swapped in since the source was created: valid files read after the first, whether the
+   * poller saw them change or {@link #reload()} was called. Always 0 for a fixed source.
+   */
+  public long swaps() {
+    return swaps.get();
   }
 
   /** Files read after a change and rejected, each leaving the current table serving. */

@@ -176,6 +176,8 @@ class FewToManyPolicyTest {
       assertEquals(false, source.reload(), "a bad file is refused");
       assertEquals(1, fm.degree(request, system), "and the last good table keeps serving");
       assertEquals(Schedule.ofMillis(0, 80, 0), source.current().schedule(2));
+      assertEquals(1, fm.tableSwaps(), "one table swapped in, the bad file not");
+      assertEquals(1, DegreeCap.of(fm, 2).tableSwaps(), "a wrapped policy's swaps show through");
     } finally {
       fm.close();
     }

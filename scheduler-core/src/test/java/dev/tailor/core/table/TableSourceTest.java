@@ -24,15 +24,18 @@ class TableSourceTest {
     try (TableSource<IntervalTable> source =
         TableSource.watch(file, IntervalTable::read, Duration.ofHours(1))) {
       assertEquals(Schedule.ofMillis(0, 50, 0), source.current().schedule(2));
+      assertEquals(0, source.swaps(), "the first table is read, not swapped in");
 
       IntervalTableTest.sample(100).write(file);
       assertTrue(source.reload());
       assertEquals(Schedule.ofMillis(0, 100, 0), source.current().schedule(2));
+      assertEquals(1, source.swaps());
       IntervalTable good = source.current();
 
       Files.writeString(file, Files.readString(file).replace("fm-interval", "other"));
       assertFalse(source.reload());
       assertSame(good, source.current());
+      assertEquals(1, source.swaps(), "a rejected file swaps nothing");
 
       Files.delete(file);
       assertFalse(source.reload());
