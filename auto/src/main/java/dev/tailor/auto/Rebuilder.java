@@ -2,6 +2,7 @@ package dev.tailor.auto;
 
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.SystemView;
+import java.time.Duration;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -42,6 +43,9 @@ final class Rebuilder implements AutoCloseable {
   private final double faultShare;
   private final SplittableRandom faults;
   private final ExecutorService executor; // null when inline
+  // The executor's one thread, once started: close() joins it, as the executor's termination can
+  // be signalled while its thread is still ending.
+  private volatile Thread thread;
   private final long createdWallNanos = System.nanoTime();
 
   // Guarded by this.
@@ -105,6 +109,7 @@ final class Rebuilder implements AutoCloseable {
                   Thread t = new Thread(r, "tailor-auto-rebuild");
                   t.setDaemon(true);
                   t.setPriority(Thread.MIN_PRIORITY);
+                  thread = t;
                   return t;
                 });
   }
@@ -400,8 +405,15 @@ final class Rebuilder implements AutoCloseable {
   public void close() {
     if (executor != null) {
       executor.shutdownNow();
+      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
       try {
-        if (!executor.awaitTermination(1, TimeUnit.MINUTES)) {
+        boolean stopped = executor.awaitTermination(1, TimeUnit.MINUTES);
+        Thread t = thread;
+        if (stopped && t != null) {
+          // Terminated is signalled from the thread's last steps; it has ended once joined.
+          stopped = t.join(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
+        }
+        if (!stopped) {
           LOG.log(System.Logger.Level.WARNING, "auto: a rebuild did not stop within a minute");
         }
       } catch (InterruptedException e) {

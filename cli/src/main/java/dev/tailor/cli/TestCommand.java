@@ -7,27 +7,30 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /**
- * Runs the test suite: {@code ./mvnw -B verify} on this JDK. The {@code ./tailor} script runs it
- * directly, without building the command line first.
+ * Runs the test suite as {@code ./tailor test} does: {@code ./mvnw -B verify}, then every module's
+ * tests again on a Java 21. The {@code ./tailor} script runs it itself, without building the
+ * command line first; this command hands over to it.
  */
 @Command(
     name = "test",
     mixinStandardHelpOptions = true,
-    description = "Run the test suite (./mvnw verify) on a suitable JDK.")
+    description = "Run the test suite (./mvnw verify), then its tests again on Java 21.")
 final class TestCommand implements Callable<Integer> {
 
-  @Parameters(arity = "0..*", paramLabel = "MAVEN_ARG", description = "Passed on to Maven.")
-  List<String> mavenArgs = new ArrayList<>();
+  @Parameters(
+      arity = "0..*",
+      paramLabel = "ARG",
+      description = "Passed on to ./tailor test: --no-jdk21 first, then Maven's arguments.")
+  List<String> args = new ArrayList<>();
 
   @Override
   public Integer call() throws Exception {
-    List<String> command = new ArrayList<>(List.of("./mvnw", "-B", "verify"));
-    command.addAll(mavenArgs);
-    ProcessBuilder pb = new ProcessBuilder(command).directory(TailorHome.root().toFile());
-    pb.environment()
-        .put(
-            "JAVA_HOME",
-            java.nio.file.Path.of(TailorHome.java()).getParent().getParent().toString());
-    return pb.inheritIO().start().waitFor();
+    List<String> command = new ArrayList<>(List.of("./tailor", "test"));
+    command.addAll(args);
+    return new ProcessBuilder(command)
+        .directory(TailorHome.root().toFile())
+        .inheritIO()
+        .start()
+        .waitFor();
   }
 }

@@ -355,13 +355,16 @@ final class Request<T> implements RequestView, RequestContext {
 
   /**
    * Admits the request at {@code now} with {@code degree}: its own thread holds the first slot.
-   * Called under the dispatch lock, on a queued request.
+   * Called under the dispatch lock, on a queued request. A dispatch may run on a clock reading
+   * taken before it had the lock (a thread's body end, say), so before this request arrived: then
+   * it starts at its arrival, never before.
    */
   void markRunning(int degree, long now) {
     assert phase == Phase.QUEUED : phase;
-    startNanos = now;
+    long start = now - arrivalNanos < 0 ? arrivalNanos : now;
+    startNanos = start;
     synchronized (this) {
-      ledger.start(degree, now);
+      ledger.start(degree, start);
       this.degree = degree;
     }
     threads = 1;

@@ -99,6 +99,11 @@ public record AdmissionLimits(
    * alone: their documentation says milliseconds where the JDK reads seconds, and {@link
    * SearchServer} bounds both phases itself.
    *
+   * <p>JDK 21 and JDK 25 read all of these, with the same units and defaults (200 idle
+   * connections), once, in {@code
+   * src/jdk.httpserver/share/classes/sun/net/httpserver/ServerConfig.java}'s static initializer;
+   * checked there and in the classes of Temurin 21.0.8 and 25.0.3 (with {@code javap}).
+   *
    * @param idleSeconds how long an idle keep-alive connection is kept, at least 1
    * @param maxConnections open connections at most, idle ones included, or null for the default
    */

@@ -21,6 +21,12 @@ import java.util.concurrent.atomic.LongAdder;
  * InterruptibleChannel}, so a blocked read or write ends with {@code ClosedByInterruptException}
  * and the connection is closed. Interrupts reach a thread only while it is armed, and disarming
  * waits for one under way and clears it, so none leaks into the next exchange or into a search.
+ *
+ * <p>That is how JDK 21 and JDK 25 both work, checked in the JDK's {@code
+ * src/jdk.httpserver/share/classes/sun/net/httpserver/ServerImpl.java} (a connection is made
+ * blocking when an exchange takes it, and read and written through its channel) and {@code
+ * ServerConfig.java} (the properties, read in a static initializer), and in the classes of Temurin
+ * 21.0.8 and 25.0.3 (with {@code javap}); {@code ./tailor test} runs the server's tests on both.
  */
 final class ClientDeadlines implements AutoCloseable {
 

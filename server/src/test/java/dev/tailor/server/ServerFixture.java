@@ -176,6 +176,26 @@ final class ServerFixture implements AutoCloseable {
     return get("/stats").json();
   }
 
+  /**
+   * The stats once no search is counted in flight. A search leaves the count just after its
+   * response is written, so its client may read the response, and send the next request, a moment
+   * before that: this waits the moment out (asking again at once), failing after the failure
+   * timeout.
+   */
+  JsonNode statsWhenIdle() throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + FAILURE_TIMEOUT.toNanos();
+    while (true) {
+      JsonNode stats = stats();
+      int inFlight = stats.get("http").get("inFlight").asInt();
+      if (inFlight == 0) {
+        return stats;
+      }
+      if (System.nanoTime() - deadline > 0) {
+        throw new AssertionError(inFlight + " searches still counted in flight: " + stats);
+      }
+    }
+  }
+
   /** A raw connection, for what a well-behaved client never sends. */
   Socket connect() throws IOException {
     Socket socket = new Socket();

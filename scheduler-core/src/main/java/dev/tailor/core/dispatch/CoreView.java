@@ -33,7 +33,7 @@ final class CoreView implements SystemView {
 
   @Override
   public int busyWorkers() {
-    return core.budget() - core.freeSlots();
+    return core.busySlots();
   }
 
   @Override

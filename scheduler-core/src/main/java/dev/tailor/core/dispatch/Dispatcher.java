@@ -227,6 +227,11 @@ public final class Dispatcher<R extends RequestView> {
     return slots.free();
   }
 
+  /** The slots held by threads ({@link #budget()} less {@link #freeSlots()}), read whole. */
+  int busySlots() {
+    return slots.busy();
+  }
+
   /** The running requests, oldest admission first. The array must not be modified. */
   public R[] running() {
     return running.all();

@@ -18,6 +18,9 @@ final class Slots {
   private final FailureLog failures;
   private volatile int free;
   private volatile int budget;
+  // budget - free, kept whole: a resize writes free and budget one after the other, so a reader
+  // without the exclusion could pair one's old value with the other's new one. A resize leaves it.
+  private volatile int busy;
   private ElasticBudget elastic; // null: the budget is the pool, always
   private BudgetMeter meter; // the elastic budget's, or null
   private IntConsumer listener;
@@ -38,9 +41,15 @@ final class Slots {
     return budget;
   }
 
+  /** The slots held by threads: the budget less the free slots, read whole. */
+  int busy() {
+    return busy;
+  }
+
   /** A slot goes to a thread at {@code now}. */
   void take(long now) {
     free--;
+    busy++;
     busyChanged(now);
   }
 
@@ -48,12 +57,13 @@ final class Slots {
   void release(int n, long now) {
     if (n != 0) {
       free += n;
+      busy -= n;
       busyChanged(now);
     }
   }
 
   private void busyChanged(long now) {
-    int busy = budget - free;
+    int busy = this.busy;
     if (meter != null) {
       meter.changed(now, busy, budget);
     }
