@@ -37,6 +37,42 @@ public final class JmhLauncher {
     public Score {
       forks = List.copyOf(forks);
     }
+
+    /** The score and its error in whole nanoseconds, such as {@code 1115±85 ns}. */
+    public String nanos() {
+      return String.format("%.0f±%.0f ns", score, error);
+    }
+  }
+
+  /**
+   * The score of {@code key} among {@link #run}'s results: a method name followed by {@code
+   * [param=value]} for each parameter, in any order.
+   *
+   * @throws IOException naming the key and what there is, if the results lack it
+   */
+  public static Score score(Map<String, Score> results, String key) throws IOException {
+    Score score = results.get(key);
+    if (score == null) {
+      String wanted = normalized(key);
+      for (Map.Entry<String, Score> e : results.entrySet()) {
+        if (normalized(e.getKey()).equals(wanted)) {
+          return e.getValue();
+        }
+      }
+      throw new IOException("JMH results lack " + key + "; got " + results.keySet());
+    }
+    return score;
+  }
+
+  /** A key with its parameters in sorted order. */
+  private static String normalized(String key) {
+    int bracket = key.indexOf('[');
+    if (bracket < 0) {
+      return key;
+    }
+    String[] params = key.substring(bracket + 1, key.length() - 1).split("\\]\\[");
+    Arrays.sort(params);
+    return key.substring(0, bracket) + "[" + String.join("][", params) + "]";
   }
 
   private final Path jar;

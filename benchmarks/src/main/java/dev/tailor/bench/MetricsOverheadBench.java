@@ -197,11 +197,11 @@ public final class MetricsOverheadBench {
     JmhLauncher.Score[] time = new JmhLauncher.Score[variants.length];
     JmhLauncher.Score[] bytes = new JmhLauncher.Score[variants.length];
     for (int v = 0; v < variants.length; v++) {
-      time[v] = get(s, "run[metrics=" + variants[v] + "]");
-      bytes[v] = get(s, "run[metrics=" + variants[v] + "]" + ALLOCATION);
+      time[v] = JmhLauncher.score(s, "run[metrics=" + variants[v] + "]");
+      bytes[v] = JmhLauncher.score(s, "run[metrics=" + variants[v] + "]" + ALLOCATION);
     }
-    JmhLauncher.Score scrape = get(s, "scrape");
-    JmhLauncher.Score scrapeBytes = get(s, "scrape" + ALLOCATION);
+    JmhLauncher.Score scrape = JmhLauncher.score(s, "scrape");
+    JmhLauncher.Score scrapeBytes = JmhLauncher.score(s, "scrape" + ALLOCATION);
 
     out.printf(
         "%nmetrics-overhead: measured on this machine (%d cores), one JMH run with -prof gc, %d"
@@ -215,7 +215,7 @@ public final class MetricsOverheadBench {
     out.printf("%n  %-28s %22s %22s %22s%n", "", "no registry", "bound", "bound and scraped");
     out.printf(
         "  %-28s %22s %22s %22s%n",
-        "time per request", nanos(time[0]), nanos(time[1]), nanos(time[2]));
+        "time per request", time[0].nanos(), time[1].nanos(), time[2].nanos());
     out.printf(
         "  %-28s %22s %22s %22s%n",
         "  each fork's median, ns",
@@ -301,18 +301,5 @@ public final class MetricsOverheadBench {
       b.append(b.isEmpty() ? "" : " ").append(String.format(format, f));
     }
     return b.toString();
-  }
-
-  private static String nanos(JmhLauncher.Score score) {
-    return String.format("%.0f±%.0f ns", score.score(), score.error());
-  }
-
-  private static JmhLauncher.Score get(Map<String, JmhLauncher.Score> s, String key)
-      throws IOException {
-    JmhLauncher.Score score = s.get(key);
-    if (score == null) {
-      throw new IOException("JMH results lack " + key + "; got " + s.keySet());
-    }
-    return score;
   }
 }

@@ -7,7 +7,6 @@ import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -86,10 +85,14 @@ public final class SchedulerOverheadBench {
     out.printf(
         "  %-32s %16s %16s %8s %11s%n",
         "per request", "ThreadPoolExec.", "Scheduler (seq)", "ratio", "added");
-    JmhLauncher.Score tpe = get(s, "tpeRoundTrip");
-    JmhLauncher.Score ours = get(s, "schedulerRoundTrip");
+    JmhLauncher.Score tpe = JmhLauncher.score(s, "tpeRoundTrip");
+    JmhLauncher.Score ours = JmhLauncher.score(s, "schedulerRoundTrip");
     row(out, "trivial request, round trip", tpe, ours);
-    row(out, "trivial request, batches of 64", get(s, "tpeBatch"), get(s, "schedulerBatch"));
+    row(
+        out,
+        "trivial request, batches of 64",
+        JmhLauncher.score(s, "tpeBatch"),
+        JmhLauncher.score(s, "schedulerBatch"));
 
     out.printf(
         "%n  %-32s %16s %16s %8s %11s%n",
@@ -101,11 +104,11 @@ public final class SchedulerOverheadBench {
     for (int i = 0; i < spins.length; i++) {
       String spin = "[spinMicros=" + spins[i] + "]";
       String spinLabel = i == 0 ? "spin off" : "spin on";
-      JmhLauncher.Score fewInline = get(s, "inline" + spin + "[units=" + FEW + "]");
-      JmhLauncher.Score manyInline = get(s, "inline" + spin + "[units=" + MANY + "]");
+      JmhLauncher.Score fewInline = JmhLauncher.score(s, "inline" + spin + "[units=" + FEW + "]");
+      JmhLauncher.Score manyInline = JmhLauncher.score(s, "inline" + spin + "[units=" + MANY + "]");
       for (int j = 0; j < ways.length; j++) {
-        JmhLauncher.Score few = get(s, ways[j] + spin + "[units=" + FEW + "]");
-        JmhLauncher.Score many = get(s, ways[j] + spin + "[units=" + MANY + "]");
+        JmhLauncher.Score few = JmhLauncher.score(s, ways[j] + spin + "[units=" + FEW + "]");
+        JmhLauncher.Score many = JmhLauncher.score(s, ways[j] + spin + "[units=" + MANY + "]");
         row(out, spinLabel + ", " + ways[j] + ", N = " + FEW, fewInline, few);
         row(out, spinLabel + ", " + ways[j] + ", N = " + MANY, manyInline, many);
         double fewAdded = few.score() - fewInline.score();
@@ -125,8 +128,8 @@ public final class SchedulerOverheadBench {
         ratio,
         added,
         ratio <= RATIO_GOAL && added <= ADDED_NANOS_GOAL ? "met" : "NOT met");
-    JmhLauncher.Score without = get(s, "withoutBreakdown");
-    JmhLauncher.Score with = get(s, "withBreakdown");
+    JmhLauncher.Score without = JmhLauncher.score(s, "withoutBreakdown");
+    JmhLauncher.Score with = JmhLauncher.score(s, "withBreakdown");
     double breakdown = with.score() - without.score();
     out.printf(
         "%n  latency breakdown (recording a finished request, same run): %.0f ns with it, %.0f ns"
@@ -136,9 +139,9 @@ public final class SchedulerOverheadBench {
         BREAKDOWN_NANOS_GOAL,
         breakdown,
         breakdown <= BREAKDOWN_NANOS_GOAL ? "met" : "NOT met");
-    JmhLauncher.Score noReport = get(s, "noReport");
-    JmhLauncher.Score claim = get(s, "claim");
-    JmhLauncher.Score claimAndRead = get(s, "claimAndRead");
+    JmhLauncher.Score noReport = JmhLauncher.score(s, "noReport");
+    JmhLauncher.Score claim = JmhLauncher.score(s, "claim");
+    JmhLauncher.Score claimAndRead = JmhLauncher.score(s, "claimAndRead");
     double reported = claim.score() - noReport.score();
     double read = claimAndRead.score() - noReport.score();
     out.printf(
@@ -187,43 +190,10 @@ public final class SchedulerOverheadBench {
     out.printf(
         "  %-32s %16s %16s %7.3fx %+8.0f ns%n",
         label,
-        format(base),
-        format(ours),
+        base.nanos(),
+        ours.nanos(),
         ours.score() / base.score(),
         ours.score() - base.score());
-  }
-
-  private static String format(JmhLauncher.Score score) {
-    return String.format("%.0f±%.0f ns", score.score(), score.error());
-  }
-
-  /**
-   * A score by method and parameters, {@code name[p=v]...}, whatever order JMH wrote the parameters
-   * in.
-   */
-  private static JmhLauncher.Score get(Map<String, JmhLauncher.Score> s, String key)
-      throws IOException {
-    JmhLauncher.Score score = s.get(key);
-    if (score == null) {
-      String wanted = normalized(key);
-      for (Map.Entry<String, JmhLauncher.Score> e : s.entrySet()) {
-        if (normalized(e.getKey()).equals(wanted)) {
-          return e.getValue();
-        }
-      }
-      throw new IOException("JMH results lack " + key + "; got " + s.keySet());
-    }
-    return score;
-  }
-
-  private static String normalized(String key) {
-    int bracket = key.indexOf('[');
-    if (bracket < 0) {
-      return key;
-    }
-    String[] params = key.substring(bracket + 1, key.length() - 1).split("\\]\\[");
-    Arrays.sort(params);
-    return key.substring(0, bracket) + "[" + String.join("][", params) + "]";
   }
 
   // ---- processor time -------------------------------------------------------------------------
