@@ -24,21 +24,21 @@ import org.HdrHistogram.HistogramIterationValue;
  * with 1: the report says how many runs each point had.
  *
  * <p>A ratio of two points ({@link #ratioTo}) is paired where the design pairs the runs: two points
- * whose runs are the same rounds of an interleaved sweep (repetition r of every policy at a load ran
- * back to back) draw the same rounds in every replicate, so that a slow round slows both sides of
- * the ratio; points with different rounds are resampled independently.
+ * whose runs are the same rounds of an interleaved sweep (repetition r of every policy at a load
+ * ran back to back) draw the same rounds in every replicate, so that a slow round slows both sides
+ * of the ratio; points with different rounds are resampled independently.
  *
  * <p>Replicates are drawn from a fixed seed, so a report is the same every time it is written, and
  * from the same stream for every point with the same number of runs, which is what pairs them. A
  * replicate's percentile needs no merged histogram: each run is kept as cumulative counts over the
- * union of the recorded values, and the rank is found by binary search over their weighted sum
- * (O(k log values) per replicate). Not safe for use by several threads at once.
+ * union of the recorded values, and the rank is found by binary search over their weighted sum (O(k
+ * log values) per replicate). Not safe for use by several threads at once.
  */
 public final class PooledLatency {
 
   /**
-   * The fewest answered requests for a percentile above P90: below it P99 is the slowest request
-   * or nearly, and says nothing a reader could act on.
+   * The fewest answered requests for a percentile above P90: below it P99 is the slowest request or
+   * nearly, and says nothing a reader could act on.
    */
   public static final long MIN_REQUESTS_ABOVE_P90 = 100;
 
@@ -232,8 +232,8 @@ public final class PooledLatency {
   }
 
   /**
-   * The replicates of a percentile from a resampling stream: stream 0 is shared by every point
-   * with the same number of runs (so that paired points draw the same rounds), stream 1 is another.
+   * The replicates of a percentile from a resampling stream: stream 0 is shared by every point with
+   * the same number of runs (so that paired points draw the same rounds), stream 1 is another.
    */
   private double[] replicates(int stream, double percentile) {
     long key = Double.doubleToLongBits(percentile) * 31 + stream;

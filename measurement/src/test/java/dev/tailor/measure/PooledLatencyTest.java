@@ -45,7 +45,8 @@ class PooledLatencyTest {
     for (double p : new double[] {1, 25, 50, 90, 99, 99.9, 100}) {
       assertEquals(merged.getValueAtPercentile(p), pooled.at(p).value(), "P" + p);
       // The bootstrap's own rule gives the same value with every run drawn once.
-      assertEquals(merged.getValueAtPercentile(p), pooled.valueAt(new long[] {1, 1, 1}, p), "P" + p);
+      assertEquals(
+          merged.getValueAtPercentile(p), pooled.valueAt(new long[] {1, 1, 1}, p), "P" + p);
     }
   }
 
