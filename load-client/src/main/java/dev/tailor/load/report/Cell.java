@@ -1,6 +1,8 @@
 package dev.tailor.load.report;
 
+import dev.tailor.measure.Estimate;
 import dev.tailor.measure.PointResult;
+import dev.tailor.measure.PooledLatency;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -9,47 +11,97 @@ import java.util.Map;
 import java.util.TreeSet;
 
 /**
- * One policy at one load over its repetitions: what a summary's cell shows. Its figure is the
- * {@link Report#SUMMARY_METRIC}'s median over the runs, and its range their least and greatest. A
- * cell counts as saturated when any of its runs saturated: a policy that cannot keep up once in
- * three runs cannot be trusted with that load. Likewise a report flags a cell where any run had
- * failures.
- *
- * @param policy the policy's specification, as the sweep listed it
- * @param load the offered load, requests per second
- * @param runs the repetitions, in order of repetition
+ * One policy at one load over its repetitions: what a summary's cell shows. Its figures are pooled
+ * ({@link PooledLatency}): every run's latency histogram merged, each percentile with a 95%
+ * interval by bootstrap over whole runs, and a comparison of two cells is the ratio of their pooled
+ * percentiles with its interval, paired by round where both ran in the same rounds of an
+ * interleaved sweep. A cell counts as saturated when any of its runs saturated: a policy that
+ * cannot keep up once in three runs cannot be trusted with that load. Likewise a report flags a
+ * cell where any run had failures. Figures that are not latencies (a miss ratio) are read per run,
+ * as their median and range.
  */
-record Cell(String policy, double load, List<PointResult> runs) {
+final class Cell {
 
-  /** How a cell compares with another beyond the noise its repetitions show. */
-  enum Verdict {
-    /** Its range lies wholly below the other's. */
-    BETTER("better"),
-    /** Its range lies wholly above the other's. */
-    WORSE("worse"),
-    /** The ranges overlap: the repetitions cannot tell the two apart. */
-    WITHIN_NOISE("~"),
-    /** No verdict: a side has a single run (no range) or saturated. */
-    NONE("");
+  private final String policy;
+  private final double load;
+  private final List<PointResult> runs;
+  private PooledLatency pooled;
 
-    private final String mark;
-
-    Verdict(String mark) {
-      this.mark = mark;
-    }
-
-    /** How a table marks it: {@code better}, {@code worse}, {@code ~} or nothing. */
-    String mark() {
-      return mark;
-    }
-  }
-
-  /** Copies the runs. */
-  Cell {
-    runs = List.copyOf(runs);
+  /**
+   * @param policy the policy's specification, as the sweep listed it
+   * @param load the offered load, requests per second
+   * @param runs the repetitions, in order of repetition
+   */
+  Cell(String policy, double load, List<PointResult> runs) {
+    this.policy = policy;
+    this.load = load;
+    this.runs = List.copyOf(runs);
     if (runs.isEmpty()) {
       throw new IllegalArgumentException("a cell needs at least one run");
     }
+  }
+
+  /** The policy's specification, as the sweep listed it. */
+  String policy() {
+    return policy;
+  }
+
+  /** The offered load, requests per second. */
+  double load() {
+    return load;
+  }
+
+  /** The repetitions, in order of repetition. */
+  List<PointResult> runs() {
+    return runs;
+  }
+
+  /** The runs' latency histograms pooled (made on first use). */
+  PooledLatency pooled() {
+    if (pooled == null) {
+      pooled = PooledLatency.ofPoints(runs);
+    }
+    return pooled;
+  }
+
+  /** A pooled latency percentile, nanoseconds, with its interval. */
+  Estimate latency(double percentile) {
+    return pooled().at(percentile);
+  }
+
+  /** The pooled {@link Report#SUMMARY_METRIC} with its interval, nanoseconds. */
+  Estimate p99() {
+    return latency(Report.SUMMARY_PERCENTILE);
+  }
+
+  /** The pooled P99's value in nanoseconds, NaN where there is none. */
+  double figure() {
+    return p99().value();
+  }
+
+  /** The answered requests behind the pooled figures. */
+  long requests() {
+    return pooled().requests();
+  }
+
+  /**
+   * This cell's pooled P99 over {@code other}'s, with its interval; no figure where either
+   * saturated (a saturated point's percentiles describe a backlog cut short, not a service).
+   */
+  Estimate ratioTo(Cell other) {
+    if (saturated() || other.saturated()) {
+      return Estimate.NONE;
+    }
+    return pooled().ratioTo(other.pooled(), Report.SUMMARY_PERCENTILE);
+  }
+
+  /**
+   * How this cell compares with {@code other}: better or worse only where the ratio's interval
+   * excludes 1; the same ({@code ~}) where it holds it; no verdict where either has a single run or
+   * saturated.
+   */
+  Estimate.Verdict against(Cell other) {
+    return ratioTo(other).verdict();
   }
 
   /**
@@ -90,12 +142,25 @@ record Cell(String policy, double load, List<PointResult> runs) {
    * median of it, or null.
    */
   static Cell bestBaseline(List<Cell> cells, double load, Metric metric) {
+    return best(cells, load, c -> Report.isBaseline(c.policy()), c -> c.median(metric));
+  }
+
+  /**
+   * The first unsaturated cell at {@code load} that {@code eligible} accepts, with the lowest known
+   * {@code figure}, or null.
+   */
+  static Cell best(
+      List<Cell> cells,
+      double load,
+      java.util.function.Predicate<Cell> eligible,
+      java.util.function.ToDoubleFunction<Cell> figure) {
     Cell best = null;
     for (Cell c : cells) {
-      if (c.load() == load
-          && !c.saturated()
-          && Report.isBaseline(c.policy())
-          && (best == null || c.median(metric) < best.median(metric))) {
+      double v =
+          c.load() == load && !c.saturated() && eligible.test(c)
+              ? figure.applyAsDouble(c)
+              : Double.NaN;
+      if (!Double.isNaN(v) && (best == null || v < figure.applyAsDouble(best))) {
         best = c;
       }
     }
@@ -137,13 +202,6 @@ record Cell(String policy, double load, List<PointResult> runs) {
     return runs.stream().mapToDouble(metric::value).sorted().toArray();
   }
 
-  /**
-   * The median of the summary metric over the runs (the mean of the middle two for an even count).
-   */
-  double median() {
-    return median(Report.SUMMARY_METRIC);
-  }
-
   /** The median of a metric over the runs. */
   double median(Metric metric) {
     double[] v = sorted(metric);
@@ -167,38 +225,10 @@ record Cell(String policy, double load, List<PointResult> runs) {
     return runs.stream().noneMatch(p -> Double.isNaN(metric.value(p)));
   }
 
-  /** The least value of the summary metric over the runs. */
-  double min() {
-    return sorted(Report.SUMMARY_METRIC)[0];
-  }
-
-  /** The greatest value of the summary metric over the runs. */
-  double max() {
-    double[] v = sorted(Report.SUMMARY_METRIC);
-    return v[v.length - 1];
-  }
-
   /** The run whose summary metric is the median (the lower middle one for an even count). */
   PointResult medianRun() {
     List<PointResult> byValue = new ArrayList<>(runs);
     byValue.sort(Comparator.comparingDouble(Report.SUMMARY_METRIC::value));
     return byValue.get((byValue.size() - 1) / 2);
-  }
-
-  /**
-   * How this cell compares with {@code other}: better or worse only when their ranges do not
-   * overlap; within noise when they do; no verdict when either has a single run or saturated.
-   */
-  Verdict against(Cell other) {
-    if (saturated() || other.saturated() || repetitions() < 2 || other.repetitions() < 2) {
-      return Verdict.NONE;
-    }
-    if (max() < other.min()) {
-      return Verdict.BETTER;
-    }
-    if (min() > other.max()) {
-      return Verdict.WORSE;
-    }
-    return Verdict.WITHIN_NOISE;
   }
 }

@@ -1,186 +1,161 @@
 package dev.tailor.load.report;
 
+import dev.tailor.measure.Estimate;
 import dev.tailor.measure.PointResult;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.TreeSet;
-import java.util.function.Function;
 
 /**
- * The one paragraph a sweep's report ends with: at which loads a Tailor policy beats the best
- * static baseline (the better of {@code seq} and {@code fixed}) beyond noise, by how much, and how
- * much of the clairvoyant oracle's headroom it wins; and where nothing does, what the served time
- * of the best static baseline is made of, from the latency breakdown, so that a reader sees which
- * part leaves no room.
+ * The paragraph a sweep's report ends with, answering the question an operator has: against what I
+ * run today (plain Lucene: {@code lucene}, {@code lucene-executor:N}), with one configuration for
+ * all my loads, is Tailor better, and is it ever worse?
  *
- * <p>"Beyond noise" is the report's rule: the policy's range over the repetitions lies wholly below
- * the baseline's. A Tailor policy here is any policy that is neither a baseline nor clairvoyant, so
- * a win is one a deployment could have.
+ * <p>The configuration it speaks for is the Tailor configuration (neither plain Lucene nor
+ * clairvoyant) with the lowest worst-case ratio in the {@link Regret} table; where plain Lucene's
+ * own worst is lower still, it says so. Against each plain-Lucene column it states, load by load,
+ * where the configuration is better (the pooled P99 ratio's 95% interval lies below 1), worse
+ * (above 1), not distinguishable ({@code ~}), or not comparable (a side saturated or has too few
+ * requests). A sweep without plain Lucene is judged against {@code seq}, Tailor's own sequential
+ * policy, which runs every query alone as plain Lucene does.
  */
 final class Conclusion {
 
-  private static final List<String> STATIC = List.of("seq", "fixed");
-  private static final List<String> CLAIRVOYANT =
-      List.of("oracle", "rc", "tpc-oracle", "tc-oracle");
-
   private final List<Cell> cells;
   private final List<Double> loads;
-  private final Function<PointResult, String> breakdown;
+  private final List<String> policies;
+  private final Regret regret;
 
-  /**
-   * @param breakdown what a run's served time is made of, as a phrase (e.g. "run 3.1 ms P99 of 4.0
-   *     ms"), or null where the run has no breakdown
-   */
-  Conclusion(List<PointResult> points, Function<PointResult, String> breakdown) {
+  Conclusion(List<PointResult> points) {
     this.cells = Cell.of(points);
     TreeSet<Double> l = new TreeSet<>();
     points.forEach(p -> l.add(p.offeredRps()));
     this.loads = List.copyOf(l);
-    this.breakdown = breakdown;
+    this.policies = Report.policies(points);
+    this.regret = new Regret(cells, loads, policies);
   }
 
-  /** One load's comparison. */
-  record AtLoad(
-      double load, Cell baseline, Cell oracle, Cell best, boolean oracleWins, boolean bestWins) {
-
-    /** The oracle's headroom won by the best Tailor policy, or NaN where there is none. */
-    double share() {
-      if (oracle == null || best == null) {
-        return Double.NaN;
-      }
-      return Summary.headroomShare(baseline.median(), oracle.median(), best.median());
-    }
+  /** Whether a specification is a configuration Tailor can recommend. */
+  static boolean isTailorConfiguration(String spec) {
+    return !Report.isClairvoyant(spec) && !Report.isPlainLucene(spec);
   }
 
-  /** Each load's comparison, where the load has an unsaturated static baseline. */
-  List<AtLoad> atLoads() {
-    List<AtLoad> out = new ArrayList<>();
-    for (double load : loads) {
-      Cell baseline = best(load, STATIC::contains);
-      if (baseline == null) {
-        continue;
-      }
-      Cell oracle = best(load, "oracle"::equals);
-      Cell tailor = best(load, n -> !Report.isBaseline(n) && !CLAIRVOYANT.contains(n));
-      out.add(
-          new AtLoad(
-              load,
-              baseline,
-              oracle,
-              tailor,
-              oracle != null && oracle.against(baseline) == Cell.Verdict.BETTER,
-              tailor != null && tailor.against(baseline) == Cell.Verdict.BETTER));
+  /** The Tailor configuration with the lowest worst-case ratio, or null. */
+  Regret.Row recommended() {
+    return regret.lowestWorst(Conclusion::isTailorConfiguration);
+  }
+
+  /** What the recommended configuration is judged against: plain Lucene's columns, else seq. */
+  List<String> references() {
+    List<String> out = policies.stream().filter(Report::isPlainLucene).toList();
+    if (out.isEmpty() && policies.contains("seq")) {
+      return List.of("seq");
     }
     return out;
   }
 
-  private Cell best(double load, java.util.function.Predicate<String> name) {
-    Cell best = null;
-    for (Cell c : cells) {
-      if (c.load() == load
-          && !c.saturated()
-          && name.test(Report.baseName(c.policy()))
-          && (best == null || c.median() < best.median())) {
-        best = c;
-      }
-    }
-    return best;
-  }
-
   /** The paragraph, or a sentence saying why there is none. */
   String paragraph() {
-    List<AtLoad> at = atLoads();
-    if (at.isEmpty()) {
-      return "No load has an unsaturated seq or fixed run to compare with.";
+    Regret.Row chosen = recommended();
+    if (chosen == null) {
+      return "No Tailor configuration has a figure at any load that a policy served unsaturated.";
     }
     int runs = cells.stream().mapToInt(Cell::repetitions).max().orElse(0);
-    if (runs < 2) {
-      return "One run per point: no difference can be told from noise; repeat the points"
-          + " (--repeat) for a verdict.";
-    }
     StringBuilder s = new StringBuilder();
-    List<String> oracleWins = new ArrayList<>();
-    List<String> tailorWins = new ArrayList<>();
-    List<AtLoad> none = new ArrayList<>();
-    for (AtLoad a : at) {
-      if (a.oracleWins()) {
-        oracleWins.add(
-            String.format(
-                Locale.ROOT,
-                "%s rps (%s against %s's %s, x%.2f)",
-                load(a.load()),
-                ms(a.oracle().median()),
-                Report.displayName(a.baseline().policy()),
-                ms(a.baseline().median()),
-                a.oracle().median() / a.baseline().median()));
-      }
-      if (a.bestWins()) {
-        double share = a.share();
-        tailorWins.add(
-            String.format(
-                Locale.ROOT,
-                "%s at %s rps (%s against %s's %s, x%.2f%s)",
-                Report.displayName(a.best().policy()),
-                load(a.load()),
-                ms(a.best().median()),
-                Report.displayName(a.baseline().policy()),
-                ms(a.baseline().median()),
-                a.best().median() / a.baseline().median(),
-                Double.isNaN(share)
-                    ? ""
-                    : String.format(
-                        Locale.ROOT, ", %.0f%% of the oracle's headroom", 100 * share)));
-      } else {
-        none.add(a);
-      }
-    }
     s.append(
         String.format(
             Locale.ROOT,
-            "Verdict (median P99 of %d interleaved runs per point; better means beyond the runs'"
-                + " ranges): ",
-            runs));
-    if (oracleWins.isEmpty()) {
-      s.append(
-          "the clairvoyant oracle beats the best static baseline (seq or fixed) at no load, so"
-              + " on this machine and workload there is no headroom for scheduling to win. ");
-    } else {
-      s.append("the clairvoyant oracle beats the best static baseline (seq or fixed) at ")
-          .append(String.join("; ", oracleWins))
-          .append(". ");
+            "Verdict (pooled P99 over %d run%s per point; 95%% intervals by bootstrap over whole"
+                + " runs; \"better\" or \"worse\" only where the ratio's interval excludes 1): ",
+            runs,
+            runs == 1 ? "" : "s"));
+    if (runs < 2) {
+      s.append("with one run per point there are no intervals, so nothing below is a verdict;")
+          .append(" repeat the points (--repeat) for one. ");
     }
-    if (tailorWins.isEmpty()) {
-      s.append("No Tailor policy beats the best static baseline beyond noise at any load. ");
-    } else {
-      s.append("A Tailor policy beats it at ").append(String.join("; ", tailorWins)).append(". ");
+    s.append("one configuration for every load: ")
+        .append(Report.displayName(chosen.policy()))
+        .append(", whose worst ratio to the best policy at each load is ")
+        .append(Regret.worstText(chosen))
+        .append('.');
+    Regret.Row overall = regret.lowestWorst(p -> !Report.isClairvoyant(p));
+    if (overall != null
+        && !overall.policy().equals(chosen.policy())
+        && overall.worstValue() < chosen.worstValue()) {
+      s.append(" Plain Lucene's ")
+          .append(Report.displayName(overall.policy()))
+          .append(" has a lower worst ratio still (")
+          .append(Regret.worstText(overall))
+          .append(").");
     }
-    if (!none.isEmpty()) {
-      List<String> why = new ArrayList<>();
-      for (AtLoad a : none) {
-        String parts = breakdown == null ? null : breakdown.apply(a.baseline().medianRun());
-        why.add(
-            String.format(
-                Locale.ROOT,
-                "at %s rps%s",
-                load(a.load()),
-                parts == null
-                    ? ""
-                    : " "
-                        + Report.displayName(a.baseline().policy())
-                        + "'s served time is "
-                        + parts));
-      }
-      s.append("Where no Tailor policy wins: ").append(String.join("; ", why)).append('.');
+    List<String> refs = references();
+    if (refs.isEmpty()) {
+      s.append(" The sweep has neither plain Lucene nor seq to judge it against.");
+    }
+    for (String ref : refs) {
+      s.append(' ').append(against(chosen.policy(), ref));
     }
     return s.toString().trim();
   }
 
-  private static String load(double rps) {
-    return String.format(Locale.ROOT, "%.0f", rps);
+  /** One sentence: where {@code policy} is better, worse, the same, or not comparable with ref. */
+  String against(String policy, String ref) {
+    List<String> better = new ArrayList<>();
+    List<String> worse = new ArrayList<>();
+    List<String> same = new ArrayList<>();
+    List<String> none = new ArrayList<>();
+    for (double load : loads) {
+      Cell c = Cell.find(cells, policy, load);
+      Cell r = Cell.find(cells, ref, load);
+      if (c == null || r == null) {
+        continue;
+      }
+      String at = Metric.load(load) + " rps";
+      if (c.saturated() || r.saturated()) {
+        none.add(
+            at
+                + " ("
+                + (c.saturated() && r.saturated()
+                    ? "both saturated"
+                    : (c.saturated() ? Report.displayName(policy) : Report.displayName(ref))
+                        + " saturated")
+                + ")");
+        continue;
+      }
+      Estimate ratio = c.ratioTo(r);
+      String figure = at + " (" + ratio.format("%.2f") + ")";
+      switch (ratio.verdict()) {
+        case BETTER -> better.add(figure);
+        case WORSE -> worse.add(figure);
+        case SAME -> same.add(figure);
+        case NONE ->
+            none.add(ratio.known() ? figure + ", no interval" : at + " (too few requests)");
+      }
+    }
+    StringBuilder s =
+        new StringBuilder("Against ")
+            .append(Report.displayName(ref))
+            .append(", ")
+            .append(Report.displayName(policy))
+            .append(" (ratio of pooled P99s) is ");
+    if (better.isEmpty() && worse.isEmpty() && same.isEmpty() && none.isEmpty()) {
+      return s.append("never run at the same load.").toString();
+    }
+    List<String> parts = new ArrayList<>();
+    parts.add(better.isEmpty() ? "better at no load" : "better at " + String.join(", ", better));
+    parts.add(worse.isEmpty() ? "worse at none" : "worse at " + String.join(", ", worse));
+    if (!same.isEmpty()) {
+      parts.add("not distinguishable (~) at " + String.join(", ", same));
+    }
+    if (!none.isEmpty()) {
+      parts.add("not comparable at " + String.join(", ", none));
+    }
+    return s.append(String.join("; ", parts)).append('.').toString();
   }
 
-  private static String ms(double nanos) {
-    return String.format(Locale.ROOT, "%.2f ms", nanos / 1e6);
+  /** The regret table the verdict rests on. */
+  Regret regret() {
+    return regret;
   }
 }

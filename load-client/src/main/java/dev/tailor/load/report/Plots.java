@@ -31,7 +31,8 @@ final class Plots {
 
   /**
    * A percentile of latency against offered load, one line per policy, as the papers plot it: at
-   * each load the median over the repetitions, left out where any repetition saturated.
+   * each load the pooled percentile of the repetitions ({@link Cell#latency}), left out where any
+   * repetition saturated or the point has too few requests for it.
    */
   static void latencyAgainstLoad(List<PointResult> points, String percentile, Path file)
       throws IOException {
@@ -43,12 +44,11 @@ final class Plots {
             LOAD_AXIS,
             percentile.toUpperCase(Locale.ROOT) + " latency (ms, log scale)");
     chart.getStyler().setYAxisLogarithmic(true);
-    Metric metric = Metric.latency(percentile);
     againstLoad(
         chart,
         points,
         c -> c.runs().stream().allMatch(p -> p.latency().containsKey(percentile)),
-        c -> c.median(metric));
+        c -> c.latency(Double.parseDouble(percentile.substring(1))).value() / 1e6);
     save(chart, file);
   }
 

@@ -43,6 +43,8 @@ public final class Report {
    */
   static final Set<String> BASELINES =
       Set.of(
+          "lucene",
+          "lucene-executor",
           "seq",
           "fixed",
           "adaptive",
@@ -66,6 +68,13 @@ public final class Report {
   public static final String SUMMARY = "summary.md";
 
   /**
+   * The CSV of every policy's ratio to the best non-clairvoyant policy at each load, and its worst
+   * across loads ({@code policy, offered_rps, best, ratio, ratio_low, ratio_high}; a row {@code
+   * worst} per policy).
+   */
+  public static final String REGRET = "regret.csv";
+
+  /**
    * The CSV of the load each policy sustains at the latency target ({@code policy, target,
    * sustained_rps, crossing_rps}), written only where the report has a target.
    */
@@ -79,6 +88,21 @@ public final class Report {
 
   /** The figure the summary compares policies by. */
   static final Metric SUMMARY_METRIC = Metric.P99;
+
+  /** {@link #SUMMARY_METRIC} as a percentile. */
+  static final double SUMMARY_PERCENTILE = 99;
+
+  /** Plain Lucene with no executor: what a deployment without Tailor runs. */
+  static final String LUCENE = "lucene";
+
+  /** Plain Lucene with its own executor ({@code lucene-executor:N}). */
+  static final String LUCENE_EXECUTOR = "lucene-executor";
+
+  /**
+   * Policies that are told each request's time before it runs: ceilings a deployment cannot have,
+   * never a configuration to recommend.
+   */
+  static final Set<String> CLAIRVOYANT = Set.of("oracle", "rc", "tpc-oracle", "tc-oracle");
 
   private Report() {}
 
@@ -199,6 +223,7 @@ public final class Report {
     AtomicFiles.writeString(dir.resolve(RESULTS), ResultsCsv.of(points));
     Summary cells = new Summary(points, conditions.targetNanos());
     AtomicFiles.writeString(dir.resolve(CELLS), cells.csv());
+    AtomicFiles.writeString(dir.resolve(REGRET), cells.regret().csv());
     String summary = cells.markdown(points.isEmpty() ? null : points.get(0), workload, conditions);
     AtomicFiles.writeString(dir.resolve(SUMMARY), summary);
     Plots.latencyAgainstLoad(points, "p99", dir.resolve("p99.png"));
@@ -267,7 +292,7 @@ public final class Report {
    * static baseline's served time is made of (its latency breakdown).
    */
   public static String verdict(List<PointResult> points) {
-    return new Conclusion(points, BreakdownTable::phrase).paragraph();
+    return new Conclusion(points).paragraph();
   }
 
   /**
@@ -276,6 +301,17 @@ public final class Report {
    */
   public static String displayName(String spec) {
     return spec.replaceAll("(?<=:)[^,]*/([^/,]+)", "$1");
+  }
+
+  /** Whether a specification names a clairvoyant policy ({@link #CLAIRVOYANT}). */
+  static boolean isClairvoyant(String spec) {
+    return CLAIRVOYANT.contains(baseName(spec));
+  }
+
+  /** Whether a specification is plain Lucene, with or without its executor. */
+  static boolean isPlainLucene(String spec) {
+    String name = baseName(spec);
+    return name.equals(LUCENE) || name.equals(LUCENE_EXECUTOR);
   }
 
   /** Whether a specification names a baseline, with or without an {@code @} suffix. */

@@ -10,26 +10,27 @@ import java.util.TreeSet;
  * as the cells' CSV.
  *
  * <ul>
- *   <li>Every cell against the best baseline at its load (the unsaturated baseline with the lowest
- *       median): the ratio of medians, and whether the ranges over the repetitions overlap.
+ *   <li>Every cell's pooled P50, P99 and P99.9 with their 95% intervals ({@link Cell}), and the
+ *       ratio of its pooled P99 to the reference's at its load (plain Lucene, else {@code seq}),
+ *       with its interval: better or worse only where that interval excludes 1.
+ *   <li>Every policy's ratio to the best non-clairvoyant policy at each load and its worst across
+ *       loads ({@link Regret}).
  *   <li>Where the sweep has an oracle (the clairvoyant ceiling), each policy's share of the
- *       headroom between the best baseline and the oracle.
- *   <li>Where it has {@code adaptive}, every policy against it alone, as the Few-to-Many paper
- *       compares.
+ *       headroom between the reference and the oracle.
  *   <li>Where the report has a latency target, every cell's share of requests that missed it and
  *       each policy's sustained load ({@link Misses}), tail-control's objective.
  *   <li>Where the points have a latency breakdown, each part's P50 and P99 per cell ({@link
  *       BreakdownTable}).
- *   <li>The verdict ({@link Conclusion}): where a Tailor policy beats the best static baseline
- *       beyond noise, and where nothing does, what the served time is made of.
+ *   <li>The verdict ({@link Conclusion}): the Tailor configuration with the lowest worst-case
+ *       ratio, and where it is better, worse or not distinguishable from plain Lucene.
  * </ul>
  */
 final class Summary {
 
   /**
-   * The least headroom, as a fraction of the best baseline's median, for which a share of it is
-   * given: below it the oracle is not measurably better than the best baseline and any share would
-   * be noise divided by noise.
+   * The least headroom, as a fraction of the reference's pooled P99, for which a share of it is
+   * given: below it the oracle is not measurably better than the reference and any share would be
+   * noise divided by noise.
    */
   static final double MIN_HEADROOM = 0.01;
 
@@ -38,8 +39,9 @@ final class Summary {
   private final List<String> policies;
   private final List<Double> loads;
   private final String oracle;
-  private final String adaptive;
+  private final String reference;
   private final Misses misses;
+  private final Conclusion conclusion;
 
   /** The comparisons of the points, with no latency target. */
   Summary(List<PointResult> points) {
@@ -59,7 +61,9 @@ final class Summary {
     points.forEach(p -> l.add(p.offeredRps()));
     this.loads = List.copyOf(l);
     this.oracle = first(policies, "oracle");
-    this.adaptive = first(policies, "adaptive");
+    this.conclusion = new Conclusion(points);
+    List<String> refs = conclusion.references();
+    this.reference = refs.isEmpty() ? null : refs.get(0);
     this.misses = targetNanos > 0 ? new Misses(cells, targetNanos) : null;
   }
 
@@ -73,9 +77,23 @@ final class Summary {
     return oracle;
   }
 
-  /** The sweep's adaptive column, or null. */
-  String adaptive() {
-    return adaptive;
+  /**
+   * The column every cell's ratio is to: {@code lucene} (plain Lucene with no executor, what a
+   * deployment without Tailor runs) where the sweep has it, else the first other plain-Lucene
+   * column, else {@code seq}; null where the sweep has none of them.
+   */
+  String reference() {
+    return reference;
+  }
+
+  /** The verdict and the regret table it rests on. */
+  Conclusion conclusion() {
+    return conclusion;
+  }
+
+  /** The regret table. */
+  Regret regret() {
+    return conclusion.regret();
   }
 
   /** The most repetitions any cell has. */
@@ -88,16 +106,16 @@ final class Summary {
     return Cell.find(cells, policy, load);
   }
 
-  /** The best baseline at a load: the unsaturated baseline cell with the lowest median, or null. */
-  Cell bestBaseline(double load) {
-    return Cell.bestBaseline(cells, load, Report.SUMMARY_METRIC);
+  /** The reference's cell at a load, or null. */
+  Cell referenceCell(double load) {
+    return reference == null ? null : cell(reference, load);
   }
 
   /**
-   * A policy's share of the headroom between the best baseline and the oracle: {@code (best -
-   * policy) / (best - oracle)}, 1 where it matches the oracle, 0 where it is no better than the
-   * best baseline, negative where it is worse; NaN where the headroom is not positive or smaller
-   * than {@link #MIN_HEADROOM} of the best baseline.
+   * A policy's share of the headroom between the reference and the oracle: {@code (reference -
+   * policy) / (reference - oracle)}, 1 where it matches the oracle, 0 where it is no better than
+   * the reference, negative where it is worse; NaN where the headroom is not positive or smaller
+   * than {@link #MIN_HEADROOM} of the reference.
    */
   static double headroomShare(double bestBaseline, double oracle, double policy) {
     double headroom = bestBaseline - oracle;
@@ -109,12 +127,12 @@ final class Summary {
 
   /** A cell's share of the headroom at its load, or NaN where there is none to give. */
   double headroomShare(Cell c) {
-    Cell best = bestBaseline(c.load());
+    Cell ref = referenceCell(c.load());
     Cell ceiling = oracle == null ? null : cell(oracle, c.load());
-    if (best == null || ceiling == null || ceiling.saturated() || c.saturated()) {
+    if (ref == null || ref.saturated() || ceiling == null || ceiling.saturated() || c.saturated()) {
       return Double.NaN;
     }
-    return headroomShare(best.median(), ceiling.median(), c.median());
+    return headroomShare(ref.figure(), ceiling.figure(), c.figure());
   }
 
   /** The markdown summary ({@link SummaryMarkdown}). */

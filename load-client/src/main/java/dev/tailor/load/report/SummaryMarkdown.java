@@ -1,6 +1,8 @@
 package dev.tailor.load.report;
 
+import dev.tailor.measure.Estimate;
 import dev.tailor.measure.PointResult;
+import dev.tailor.measure.PooledLatency;
 import dev.tailor.sim.HindsightOracle;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,25 +58,31 @@ final class SummaryMarkdown {
                     + " per request, for every policy"
                 : "none (no cap)")
         .append(".\n\n");
-    md.append("Each cell: the median ")
-        .append(metric)
-        .append(" in ")
-        .append(unit)
-        .append(reps > 1 ? " over the repetitions and its range [least-greatest]" : "")
-        .append(
-            ", and in brackets the ratio of its median to the best baseline's at that load (the"
-                + " unsaturated baseline with the lowest median; baselines: seq, fixed, adaptive (TPC's"
-                + " AP), wq-linear, rampup, pred, rc, and tail-control's steal-first and"
-                + " admit-first, with or without an @ suffix; the oracle is not one).");
-    if (reps > 1) {
-      md.append(
-          " A policy that is not a baseline is marked \"better\" or \"worse\" only where its"
-              + " range and the best baseline's do not overlap, and \"~\" (within noise) where they"
-              + " do; a cell with a single run gets no mark.");
-    } else {
-      md.append(
-          " With one run per point there is no range, so no cell is marked better or worse: a"
-              + " single run cannot rank policies beyond noise (--repeat, --seeds).");
+    String ref = summary.reference();
+    md.append("Figures are pooled: each point's runs' latency histograms merged into one, so a")
+        .append(" percentile rests on every request of every run (the number of answered requests")
+        .append(" behind each point is in the last table). In brackets, the 95% interval, by")
+        .append(" bootstrap over whole runs (")
+        .append(PooledLatency.REPLICATES)
+        .append(" replicates; requests within a run are correlated, so runs are what is")
+        .append(" resampled); none with a single run. Percentiles above P90 are left out of points")
+        .append(" with fewer than ")
+        .append(PooledLatency.MIN_REQUESTS_ABOVE_P90)
+        .append(" answered requests (\"-\"), where P99 would be the slowest request or nearly.");
+    if (ref != null) {
+      md.append(" Each cell's second figure is its pooled ")
+          .append(metric)
+          .append(" over ")
+          .append(Report.displayName(ref))
+          .append("'s at the same load")
+          .append(
+              Report.isPlainLucene(ref)
+                  ? " (plain Lucene, what a deployment without Tailor runs)"
+                  : " (no plain-Lucene column in this sweep; seq runs every query alone, as plain"
+                      + " Lucene does)")
+          .append(", with its interval, paired by round where both ran in the same rounds:")
+          .append(" \"better\" or \"worse\" where the interval excludes 1, \"~\" where it")
+          .append(" holds it.");
     }
     md.append(
         " \"sat.\" marks a cell where any repetition saturated (its backlog grew without bound)"
@@ -87,26 +95,38 @@ final class SummaryMarkdown {
       md.append(" \"" + FLAG + "\" marks a cell where a run had failures (listed below).");
     }
     md.append("\n\n");
+    md.append("### Pooled ").append(metric).append(" (").append(unit).append(")\n\n");
+    table(md, summary.policies(), c -> cellText(c, summary.referenceCell(c.load())));
+    for (double percentile : new double[] {50, 99.9}) {
+      md.append("\n### Pooled P")
+          .append(percentile == Math.rint(percentile) ? "" + (long) percentile : "" + percentile)
+          .append(" (")
+          .append(unit)
+          .append(")\n\n");
+      table(md, summary.policies(), c -> c.saturated() ? saturated(c) : ms(c.latency(percentile)));
+    }
+    md.append("\n### Requests behind each point\n\n")
+        .append("Answered requests over the point's runs, and how many runs.\n\n");
     table(
         md,
         summary.policies(),
-        c -> cellText(c, summary.bestBaseline(c.load()), Report.isBaseline(c.policy())));
+        c ->
+            String.format(Locale.ROOT, "%,d", c.requests())
+                + " ("
+                + c.repetitions()
+                + (c.repetitions() == 1 ? " run)" : " runs)"));
     if (summary.hasFailures()) {
       failures(md);
     }
     if (summary.oracle() != null) {
       headroom(md, metric, unit);
     }
-    if (summary.adaptive() != null) {
-      againstAdaptive(md, metric);
-    }
+    summary.regret().appendMarkdown(md);
     if (summary.misses() != null) {
       missesAtTheTarget(md);
     }
     BreakdownTable.append(md, summary.cells());
-    md.append("\n## Verdict\n\n")
-        .append(new Conclusion(summary.points(), BreakdownTable::phrase).paragraph())
-        .append('\n');
+    md.append("\n## Verdict\n\n").append(summary.conclusion().paragraph()).append('\n');
     return md.toString();
   }
 
@@ -159,27 +179,41 @@ final class SummaryMarkdown {
 
   private void headroom(StringBuilder md, String metric, String unit) {
     String oracle = summary.oracle();
+    String ref = summary.reference();
     List<String> contenders = new ArrayList<>();
     for (String p : summary.policies()) {
-      if (!Report.isBaseline(p) && !p.equals(oracle)) {
+      if (!p.equals(ref) && !p.equals(oracle) && !Report.isClairvoyant(p)) {
         contenders.add(p);
       }
     }
-    md.append("\n## Headroom to the oracle\n\n")
-        .append("The oracle (")
+    md.append("\n## Headroom to the oracle\n\n");
+    if (ref == null) {
+      md.append("No plain-Lucene or seq column to measure the headroom from.\n");
+      return;
+    }
+    md.append("The oracle (")
         .append(
             HindsightOracle.isTuned(oracle)
                 ? "clairvoyant: told each request's time and speedup, its budget tuned per load"
                     + " with hindsight"
                 : "clairvoyant")
-        .append(") is the ceiling, not a baseline. Each policy's share of the headroom it won:")
-        .append(" (best baseline - policy) / (best baseline - oracle), by medians; 100% matches")
-        .append(" the oracle, 0% is no better than the best baseline, negative is worse. \"n/a\"")
-        .append(" where the oracle is not at least ")
+        .append(") is the ceiling, not a configuration. Each policy's share of the headroom")
+        .append(" between ")
+        .append(Report.displayName(ref))
+        .append(" and the oracle: (")
+        .append(Report.displayName(ref))
+        .append(" - policy) / (")
+        .append(Report.displayName(ref))
+        .append(" - oracle), by pooled ")
+        .append(metric)
+        .append("; 100% matches the oracle, 0% is no better, negative is worse. \"n/a\" where")
+        .append(" the oracle is not at least ")
         .append(Math.round(Summary.MIN_HEADROOM * 100))
-        .append("% below the best baseline (no headroom to win) or where it or every baseline")
-        .append(" saturated; \"sat.\" where the policy saturated.\n\n");
-    md.append("| load (rps) | best baseline | its ")
+        .append("% below it (no headroom to win) or where either saturated; \"sat.\" where the")
+        .append(" policy saturated.\n\n");
+    md.append("| load (rps) | ")
+        .append(Report.displayName(ref))
+        .append(' ')
         .append(metric)
         .append(" (")
         .append(unit)
@@ -191,15 +225,14 @@ final class SummaryMarkdown {
     for (String p : contenders) {
       md.append(' ').append(Report.displayName(p)).append(" |");
     }
-    md.append("\n|---|---|---|---|").append("---|".repeat(contenders.size())).append('\n');
+    md.append("\n|---|---|---|").append("---|".repeat(contenders.size())).append('\n');
     for (double load : summary.loads()) {
-      Cell best = summary.bestBaseline(load);
+      Cell base = summary.referenceCell(load);
       Cell ceiling = summary.cell(oracle, load);
       md.append("| ").append(Metric.load(load)).append(" | ");
-      md.append(best == null ? "none unsaturated" : Report.displayName(best.policy()));
-      md.append(" | ").append(best == null ? "-" : value(best.median()));
+      md.append(base == null ? "-" : base.saturated() ? "sat." : ms(base.p99()));
       md.append(" | ")
-          .append(ceiling == null ? "-" : ceiling.saturated() ? "sat." : value(ceiling.median()))
+          .append(ceiling == null ? "-" : ceiling.saturated() ? "sat." : ms(ceiling.p99()))
           .append(" |");
       for (String p : contenders) {
         Cell c = summary.cell(p, load);
@@ -291,40 +324,6 @@ final class SummaryMarkdown {
         + (Double.isNaN(s.crossingRps()) ? "" : " (crosses at " + value(s.crossingRps()) + ")");
   }
 
-  private void againstAdaptive(StringBuilder md, String metric) {
-    String adaptive = summary.adaptive();
-    List<String> others = new ArrayList<>(summary.policies());
-    others.remove(adaptive);
-    md.append("\n## Against ")
-        .append(Report.displayName(adaptive))
-        .append(" alone\n\n")
-        .append("As the Few-to-Many paper compares: each policy's median ")
-        .append(metric)
-        .append(" over ")
-        .append(Report.displayName(adaptive))
-        .append("'s at the same load (below 1 is faster)")
-        .append(
-            summary.repetitions() > 1
-                ? ", marked as above, its range against " + Report.displayName(adaptive) + "'s"
-                : "")
-        .append(".\n\n");
-    table(
-        md,
-        others,
-        c -> {
-          Cell ad = summary.cell(adaptive, c.load());
-          if (c.saturated()) {
-            return saturated(c);
-          }
-          if (ad == null || ad.saturated()) {
-            return "n/a";
-          }
-          String mark = c.against(ad).mark();
-          return String.format(Locale.ROOT, "%.2f", c.median() / ad.median())
-              + (mark.isEmpty() ? "" : " " + mark);
-        });
-  }
-
   /** A table of loads by {@code columns}, each cell written by {@code text}. */
   private void table(StringBuilder md, List<String> columns, Function<Cell, String> text) {
     md.append("| load (rps) |");
@@ -344,21 +343,34 @@ final class SummaryMarkdown {
     }
   }
 
-  /** The first table's cell: median, range, ratio to the best baseline and verdict. */
-  static String cellText(Cell c, Cell best, boolean baseline) {
+  /**
+   * The first table's cell: the pooled P99 in milliseconds with its interval, then its ratio to the
+   * reference's with its interval and verdict ({@code 20.1 [18.0-22.4] · 0.71 [0.61-0.86] better}).
+   */
+  static String cellText(Cell c, Cell reference) {
     if (c.saturated()) {
       return saturated(c);
     }
-    StringBuilder s = new StringBuilder(value(c.median()));
-    if (c.repetitions() > 1) {
-      s.append(" [").append(value(c.min())).append('-').append(value(c.max())).append(']');
-    }
-    if (best != null && best.median() > 0) {
-      s.append(String.format(Locale.ROOT, " (%.2f", c.median() / best.median()));
-      String mark = baseline ? "" : c.against(best).mark();
-      s.append(mark.isEmpty() ? "" : " " + mark).append(')');
+    StringBuilder s = new StringBuilder(ms(c.p99()));
+    if (reference != null && reference != c && !reference.saturated()) {
+      Estimate ratio = c.ratioTo(reference);
+      if (ratio.known()) {
+        s.append(" · ").append(ratio.format("%.2f"));
+        String mark = ratio.verdict().mark();
+        s.append(mark.isEmpty() ? "" : " " + mark);
+      }
     }
     return s.toString();
+  }
+
+  /** A latency estimate in nanoseconds as milliseconds, with its interval. */
+  static String ms(Estimate nanos) {
+    if (!nanos.known()) {
+      return "-";
+    }
+    Estimate e = nanos.times(1e-6);
+    String v = value(e.value());
+    return e.hasInterval() ? v + " [" + value(e.low()) + "-" + value(e.high()) + "]" : v;
   }
 
   private static String saturated(Cell c) {

@@ -105,8 +105,8 @@ class FailuresReportTest {
             ReportedWorkload.unprofiled(200),
             null,
             Report.Conditions.UNSTATED.withTarget(20 * MS));
-    assertTrue(summary.contains("| 100 | 12.0 (1.50) | 8.00 (1.00) |"), summary);
-    assertTrue(summary.contains("| 200 | 15.0 (3.00) ! | 5.00 (1.00) ! |"), summary);
+    assertTrue(summary.contains("| 100 | 12.0 | 8.00 · 0.67 |"), summary);
+    assertTrue(summary.contains("| 200 | 15.0 ! | 5.00 · 0.33 ! |"), summary);
     assertTrue(summary.contains("\"!\" marks a cell where a run had failures"), summary);
     assertTrue(
         summary.contains(

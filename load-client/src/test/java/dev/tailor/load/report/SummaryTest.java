@@ -5,34 +5,25 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.load.Sweep;
+import dev.tailor.measure.Estimate;
 import dev.tailor.measure.PointResult;
-import dev.tailor.measure.PointResultBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The summary's medians, ranges, verdicts beyond noise, headroom to the oracle and adaptive. */
+/** The summary's pooled figures, ratios to plain Lucene, headroom to the oracle, and its CSV. */
 class SummaryTest {
 
-  private static final long MS = 1_000_000L;
-
-  /** A point whose every request took {@code ms}, so its P99 is {@code ms} (within 0.1%). */
+  /** A point of 200 requests that each took {@code ms}. */
   private static PointResult point(
       String policy, double rps, int repetition, double ms, boolean saturated) {
-    Histogram h = new Histogram(1, 3_600_000_000_000L, 3);
-    h.recordValueWithCount((long) (ms * MS), 100);
-    return new PointResultBuilder(policy, h)
-        .labels(rps, "poisson(" + rps + "/s)", 42, "measured on this machine (2 cores)", "test")
-        .repetition(repetition)
-        .outcome(1_000 * MS, 100, 100, 0, saturated)
-        .build();
+    return ConclusionTest.point(policy, rps, repetition, ms, 200, saturated);
   }
 
-  /** Three repetitions of a policy at a load, with these P99s. */
+  /** Runs of a policy at a load, round r taking {@code ms[r-1]}. */
   private static void add(List<PointResult> out, String policy, double rps, double... ms) {
     for (int r = 0; r < ms.length; r++) {
       out.add(point(policy, rps, r + 1, ms[r], false));
@@ -41,26 +32,22 @@ class SummaryTest {
 
   private static List<PointResult> sweep() {
     List<PointResult> points = new ArrayList<>();
-    // At 100 rps the best baseline is fixed:2 (median 9 [8-10]); seq has median 11.
-    add(points, "seq", 100, 10, 12, 11);
-    add(points, "fixed:2@admit-first", 100, 9, 8, 10);
-    add(points, "adaptive:1,2", 100, 12, 12, 12);
+    // Round 3 is slow for everyone at 100 rps.
+    add(points, "lucene", 100, 10, 10, 20);
+    add(points, "fixed:2@admit-first", 100, 8, 8, 16);
     points.add(point("wq-linear:2", 100, 1, 9, false));
     points.add(point("wq-linear:2", 100, 2, 50, true));
     points.add(point("wq-linear:2", 100, 3, 9, false));
-    add(points, "fm-wc:/some/dir/t.json", 100, 5, 6, 7); // wholly below 8: better
-    add(points, "fm:/some/dir/t.json", 100, 8.5, 9.5, 20); // overlaps: within noise
-    add(points, "rampdown:3", 100, 11, 12, 13); // wholly above 10: worse
-    add(points, "oracle", 100, 3, 3, 3);
-    // At 200 rps the oracle is no better than the best baseline: no headroom to share.
+    add(points, "fm-wc:/some/dir/t.json", 100, 5, 5, 10); // half of lucene's in every round
+    add(points, "rampdown:3", 100, 11, 12, 13); // against a slow round: not distinguishable
+    add(points, "oracle", 100, 4, 4, 8);
+    // At 200 rps the oracle is no better than lucene: no headroom to share.
     for (String p :
         List.of(
-            "seq",
+            "lucene",
             "fixed:2@admit-first",
-            "adaptive:1,2",
             "wq-linear:2",
             "fm-wc:/some/dir/t.json",
-            "fm:/some/dir/t.json",
             "rampdown:3",
             "oracle")) {
       add(points, p, 200, 20, 20, 20);
@@ -69,54 +56,43 @@ class SummaryTest {
   }
 
   @Test
-  void aCellIsTheMedianOverItsRepetitionsWithItsRange() {
+  void aCellPoolsItsRunsAndComparesByRatioOfPooledPercentiles() {
     List<Cell> cells = Cell.of(sweep());
-    Cell seq = Cell.find(cells, "seq", 100);
-    assertEquals(3, seq.repetitions());
-    assertEquals(11, seq.median(), 0.02);
-    assertEquals(10, seq.min(), 0.02);
-    assertEquals(12, seq.max(), 0.02);
-    assertEquals(3, seq.medianRun().repetition());
+    Cell lucene = Cell.find(cells, "lucene", 100);
+    assertEquals(3, lucene.repetitions());
+    assertEquals(600, lucene.requests());
+    // Pooled: 400 requests at 10 ms, 200 at 20 ms; P50 is 10 ms, P99 20 ms.
+    assertEquals(10e6, lucene.latency(50).value(), 0.01e6);
+    assertEquals(20e6, lucene.p99().value(), 0.02e6);
+    Cell fm = Cell.find(cells, "fm-wc:/some/dir/t.json", 100);
+    Estimate ratio = fm.ratioTo(lucene);
+    assertEquals(0.5, ratio.low(), 0.002);
+    assertEquals(0.5, ratio.high(), 0.002);
+    assertEquals(Estimate.Verdict.BETTER, fm.against(lucene));
+    assertEquals(Estimate.Verdict.WORSE, lucene.against(fm));
     Cell wq = Cell.find(cells, "wq-linear:2", 100);
     assertTrue(wq.saturated());
-    assertEquals(1, wq.saturatedRuns());
-    assertEquals(
-        "sat. (1/3)",
-        SummaryMarkdown.cellText(wq, Cell.find(cells, "fixed:2@admit-first", 100), true));
-    // An even count's median is the mean of the middle two.
-    Cell two =
-        Cell.of(List.of(point("seq", 1, 1, 10, false), point("seq", 1, 2, 20, false))).get(0);
-    assertEquals(15, two.median(), 0.05);
+    assertEquals(Estimate.Verdict.NONE, wq.against(lucene));
+    assertEquals("sat. (1/3)", SummaryMarkdown.cellText(wq, lucene));
   }
 
   @Test
-  void onlyRangesThatDoNotOverlapCountAsBetterOrWorse() {
-    Summary s = new Summary(sweep());
-    Cell best = s.bestBaseline(100);
-    assertEquals("fixed:2@admit-first", best.policy(), "a baseline with an @ suffix is one");
-    assertEquals(Cell.Verdict.BETTER, s.cell("fm-wc:/some/dir/t.json", 100).against(best));
-    assertEquals(Cell.Verdict.WITHIN_NOISE, s.cell("fm:/some/dir/t.json", 100).against(best));
-    assertEquals(Cell.Verdict.WORSE, s.cell("rampdown:3", 100).against(best));
-    assertEquals(Cell.Verdict.BETTER, s.cell("oracle", 100).against(best));
-    // A single run has no range, so no verdict.
-    Cell once = Cell.of(List.of(point("fm", 1, 1, 1, false))).get(0);
-    assertEquals(Cell.Verdict.NONE, once.against(best));
-
+  void theFirstTableGivesPooledP99sAndTheirRatioToPlainLucene() {
     String md = Report.summary(sweep(), ReportedWorkload.unprofiled(5));
     assertTrue(
         md.contains(
-            "| 100 | 11.0 [10.0-12.0] (1.22) | 9.00 [8.00-10.0] (1.00) | 12.0 [12.0-12.0] (1.33)"
-                + " | sat. (1/3) | 6.00 [5.00-7.00] (0.67 better) | 9.50 [8.50-20.0] (1.06 ~)"
-                + " | 12.0 [11.0-13.0] (1.33 worse) | 3.00 [3.00-3.00] (0.33 better) |"),
+            "| load (rps) | lucene | fixed:2@admit-first | wq-linear:2 | fm-wc:t.json"
+                + " | rampdown:3 | oracle |"),
         md);
     assertTrue(
-        md.contains(
-            "| load (rps) | seq | fixed:2@admit-first | adaptive:1,2 | wq-linear:2 | fm-wc:t.json"
-                + " | fm:t.json | rampdown:3 | oracle |"),
-        md);
+        md.contains("| 100 | 20.0 [10.0-20.0] | 16.0 [8.00-16.0] · 0.80 [0.80-0.80] better"), md);
+    assertTrue(md.contains("| sat. (1/3) | 10.0 [5.00-10.0] · 0.50 [0.50-0.50] better |"), md);
+    assertTrue(md.contains("Each cell's second figure is its pooled P99 over lucene's"), md);
+    assertTrue(md.contains("### Pooled P50 (ms)"), md);
+    assertTrue(md.contains("### Pooled P99.9 (ms)"), md);
+    assertTrue(md.contains("| 100 | 600 (3 runs) |"), md);
     assertTrue(md.contains("Each point ran 3 times."), md);
     assertTrue(md.contains("Degree cap: none (no cap)."), md);
-    assertTrue(md.contains("\"~\" (within noise)"), md);
   }
 
   @Test
@@ -133,27 +109,16 @@ class SummaryTest {
     assertTrue(md.contains("## Headroom to the oracle"), md);
     assertTrue(
         md.contains(
-            "| load (rps) | best baseline | its P99 (ms) | oracle P99 (ms) | fm-wc:t.json"
-                + " | fm:t.json | rampdown:3 |"),
+            "| load (rps) | lucene P99 (ms) | oracle P99 (ms) | fixed:2@admit-first | wq-linear:2"
+                + " | fm-wc:t.json | rampdown:3 |"),
         md);
-    // Best baseline 9, oracle 3: fm-wc at 6 won half the gap, fm at 9.5 lost a twelfth of it.
-    assertTrue(md.contains("| 100 | fixed:2@admit-first | 9.00 | 3.00 | 50% | -8% | -50% |"), md);
-    assertTrue(md.contains("| 200 | seq | 20.0 | 20.0 | n/a | n/a | n/a |"), md);
+    // lucene 20, oracle 8: fixed:2 at 16 won a third of the gap, fm-wc at 10 five sixths.
+    assertTrue(md.contains("| 33% | sat. (1/3) | 83% | 58% |"), md);
+    assertTrue(md.contains("| 200 | 20.0 [20.0-20.0] | 20.0 [20.0-20.0] | n/a |"), md);
   }
 
   @Test
-  void everyPolicyIsComparedWithAdaptiveAlone() {
-    String md = Report.summary(sweep(), ReportedWorkload.unprofiled(5));
-    assertTrue(md.contains("## Against adaptive:1,2 alone"), md);
-    assertTrue(
-        md.contains(
-            "| 100 | 0.92 ~ | 0.75 better | sat. (1/3) | 0.50 better | 0.79 ~ | 1.00 ~ | 0.25"
-                + " better |"),
-        md);
-  }
-
-  @Test
-  void noOracleNoHeadroomTableAndOneRunNoVerdict() {
+  void oneRunGivesFiguresButNoIntervalsAndNoVerdict() {
     List<PointResult> points =
         List.of(
             point("seq", 10, 1, 10, false),
@@ -163,11 +128,10 @@ class SummaryTest {
         Report.summary(
             points, ReportedWorkload.unprofiled(5), new Report.Conditions(4, Sweep.ORDER));
     assertFalse(md.contains("Headroom"), md);
-    assertFalse(md.contains("Against"), md);
-    assertTrue(md.contains("| 10 | 10.0 (1.25) | 8.00 (1.00) | 4.00 (0.50) |"), md);
+    assertTrue(md.contains("| 10 | 10.0 | 8.00 · 0.80 | 4.00 · 0.40 |"), md);
     assertTrue(md.contains("Each point ran once (at each load every repetition"), md);
     assertTrue(md.contains("Degree cap: at most 4 threads per request, for every policy."), md);
-    assertTrue(md.contains("a single run cannot rank policies beyond noise"), md);
+    assertTrue(md.contains("with one run per point there are no intervals"), md);
   }
 
   @Test
@@ -183,24 +147,23 @@ class SummaryTest {
     try (var files = Files.list(dir.resolve("points"))) {
       assertEquals(2 * points.size(), files.count(), "a JSON and a .hgrm per point");
     }
-    assertTrue(Files.exists(dir.resolve("points/seq@100rps.json")));
-    assertTrue(Files.exists(dir.resolve("points/seq@100rps-r3.json")));
-    assertEquals(3, PointResult.read(dir.resolve("points/seq@100rps-r3.json")).repetition());
-    List<String> results = Files.readAllLines(dir.resolve(Report.RESULTS));
-    assertTrue(results.get(0).startsWith("policy,repetition,seed,offered_rps,"), results.get(0));
+    assertTrue(Files.exists(dir.resolve("points/lucene@100rps.json")));
+    assertTrue(Files.exists(dir.resolve("points/lucene@100rps-r3.json")));
+    assertEquals(3, PointResult.read(dir.resolve("points/lucene@100rps-r3.json")).repetition());
     List<String> cells = Files.readAllLines(dir.resolve(Report.CELLS));
+    List<String> header = List.of(cells.get(0).split(","));
     assertEquals(
-        "policy,offered_rps,repetitions,saturated_runs,p99_median_ms,p99_min_ms,p99_max_ms,"
-            + "best_baseline,ratio_to_best_baseline,vs_best_baseline,ratio_to_adaptive,"
-            + "vs_adaptive,headroom_share,miss_median,miss_min,miss_max,failed_runs,failed,"
-            + "failed_ratio",
-        cells.get(0));
+        List.of("policy", "offered_rps", "repetitions", "saturated_runs", "requests", "p50_ms"),
+        header.subList(0, 6));
     String fmWc =
         cells.stream().filter(l -> l.startsWith("fm-wc:/some/dir/t.json,100,")).findFirst().get();
-    assertTrue(fmWc.contains(",better,"), fmWc);
-    int share = List.of(cells.get(0).split(",")).indexOf("headroom_share");
-    assertEquals(0.5, Double.parseDouble(fmWc.split(",", -1)[share]), 0.01, fmWc);
+    String[] row = fmWc.split(",", -1);
+    assertEquals("better", row[header.indexOf("vs_reference")], fmWc);
+    assertEquals("lucene", row[header.indexOf("reference")], fmWc);
+    assertEquals(0.5, Double.parseDouble(row[header.indexOf("ratio_to_reference")]), 0.002);
+    assertEquals(10, Double.parseDouble(row[header.indexOf("p99_ms")]), 0.02);
+    assertEquals(5 / 6.0, Double.parseDouble(row[header.indexOf("headroom_share")]), 0.01);
     assertTrue(fmWc.endsWith(",,,,0,0,0.00000"), "no target, no misses, no failures: " + fmWc);
-    assertEquals(1 + 2 * 8, cells.size());
+    assertEquals(1 + 2 * 6, cells.size());
   }
 }
