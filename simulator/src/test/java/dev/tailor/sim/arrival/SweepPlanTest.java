@@ -60,5 +60,23 @@ class SweepPlanTest {
             .getMessage()
             .contains("unknown arrivals 'uniform'"));
     assertThrows(IllegalArgumentException.class, () -> SweepPlan.counted("poisson", 1, 0));
+    assertThrows(IllegalArgumentException.class, () -> SweepPlan.sized("poisson", 1, 0, MS));
+    assertThrows(IllegalArgumentException.class, () -> SweepPlan.sized("poisson", 1, 10, -1));
+  }
+
+  @Test
+  void aSizedPointMeasuresItsRequestsAfterTheWarmUpTimeAtEveryRate() {
+    SweepPlan plan = SweepPlan.sized("poisson", 7, 400, 1_000 * MS);
+    for (double rps : new double[] {30, 250}) {
+      PointPlan point = plan.point(rps, 13);
+      assertEquals(400, point.measuredRequests());
+      long[] warm = ArrivalProcess.poisson(rps, 7).schedule(1_000 * MS);
+      assertEquals(warm.length, point.warmupRequests());
+      // The warm-up's arrivals are the timed plan's, and the measured ones follow them.
+      assertArrayEquals(warm, java.util.Arrays.copyOf(point.offsetsNanos(), warm.length));
+      assertTrue(point.measureFromNanos() >= 1_000 * MS);
+    }
+    assertEquals(1_000 * MS + 2_000 * MS, plan.expectedNanos(200));
+    assertTrue(plan.toString().contains("400 measured requests per run"), plan.toString());
   }
 }
