@@ -148,6 +148,13 @@ final class ClusterLoadCommand implements Callable<Integer> {
       throw new ParameterException(
           spec.commandLine(), "--max-degree caps the in-process scheduler; a cluster runs its own");
     }
+    Usage.check(
+        spec,
+        "",
+        () -> {
+          sweep.resolveLoads(null, 0);
+          return null;
+        });
     IndexShape shape = new IndexShape(shards, replicas, refreshEvery, segmentsPerTier);
     Duration wait = Duration.ofNanos(Durations.parseNanos(timeout));
     ClusterLoad.Settings settings =

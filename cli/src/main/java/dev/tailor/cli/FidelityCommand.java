@@ -3,7 +3,9 @@ package dev.tailor.cli;
 import dev.tailor.core.Durations;
 import dev.tailor.load.fidelity.FidelityReport;
 import dev.tailor.load.fidelity.FidelityTable;
+import dev.tailor.load.fidelity.MeasuredReport;
 import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.PointResult;
 import dev.tailor.sim.Calibration;
 import dev.tailor.sim.arrival.SweepPlan;
 import java.io.PrintWriter;
@@ -25,8 +27,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Simulate every measured point of a replay's report as it was replayed, and print simulated"
-          + " beside measured P50 and P99 (also the report's fidelity.md); --duration and --warmup"
-          + " must be the replay's."
+          + " beside measured P50 and P99 (also the report's fidelity.md); --duration (or"
+          + " --requests-per-point) and --warmup must be the replay's."
     })
 final class FidelityCommand implements Callable<Integer> {
 
@@ -61,7 +63,15 @@ final class FidelityCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    SweepPlan plan = SweepPlan.timed(arrivals, 0, length.durationNanos(), length.warmupNanos());
+    // A replay sized by requests split them between its runs: as many runs as its points say.
+    int repetitions =
+        length.timed()
+            ? 1
+            : MeasuredReport.read(replayed.report).points().stream()
+                .mapToInt(PointResult::repetition)
+                .max()
+                .orElse(1);
+    SweepPlan plan = Usage.check(spec, "", () -> length.plan(arrivals, 0, repetitions));
     long quantumNanos = Usage.duration(spec, "--quantum", quantum.quantum);
     PrintWriter err = spec.commandLine().getErr();
     FidelityReport.Written written;

@@ -114,9 +114,16 @@ final class ReplayCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
+    int budget = workers != null ? workers : Runtime.getRuntime().availableProcessors();
+    DemandProfile demand = profile != null ? DemandProfile.read(profile) : null;
+    Usage.check(
+        spec,
+        "",
+        () -> {
+          sweep.resolveLoads(demand, budget);
+          return null;
+        });
     List<String> policies = sweep.policies();
-    long durationNanos = length.durationNanos();
-    long warmupNanos = length.warmupNanos();
     int cap = sweep.degreeCap();
     boolean oracle = policies.stream().anyMatch(HindsightOracle::isTuned);
     if (server != null && cap > 0) {
@@ -129,20 +136,20 @@ final class ReplayCommand implements Callable<Integer> {
           spec.commandLine(),
           "the tuned oracle needs --profile: it is tuned per load by simulating the profile");
     }
+    SweepPlan pointPlan =
+        Usage.check(spec, "", () -> length.plan(sweep.arrivals, sweep.seed, sweep.repetitions()));
     Sweep.Plan plan =
         new Sweep.Plan(
                 policies,
                 sweep.rps,
-                SweepPlan.timed(sweep.arrivals, sweep.seed, durationNanos, warmupNanos),
+                pointPlan,
                 maxBacklog,
-                drainNanos(durationNanos),
+                drainNanos(pointPlan.expectedNanos(java.util.Collections.min(sweep.rps))),
                 sweep.targetNanos())
             .withRepetitions(sweep.repetitions());
     Path dir = sweep.reportDir("replay");
-    int budget = workers != null ? workers : Runtime.getRuntime().availableProcessors();
     String environment =
         "measured on this machine (" + Runtime.getRuntime().availableProcessors() + " cores)";
-    DemandProfile demand = profile != null ? DemandProfile.read(profile) : null;
     try (IndexedTrace opened = input.open();
         ModelPredictor predictor =
             model == null ? null : ModelPredictor.watch(opened.reader(), model)) {
@@ -161,8 +168,8 @@ final class ReplayCommand implements Callable<Integer> {
                     err));
       }
       err.printf(
-          "replaying %d queries of %s on %s (%s): %d policies x %d loads x %d repetitions, %s"
-              + " each (%s warm-up), %s%n",
+          "replaying %d queries of %s on %s (%s): %d policies x %d loads x %d repetitions, %s,"
+              + " %s%n",
           entries.size(),
           input.trace.getFileName(),
           input.index.getFileName(),
@@ -170,8 +177,7 @@ final class ReplayCommand implements Callable<Integer> {
           server != null ? 1 : policies.size(),
           sweep.rps.size(),
           plan.repetitions(),
-          length.duration,
-          length.warmup,
+          length.describe(plan.repetitions()),
           cap > 0 ? "degrees capped at " + cap : "no degree cap");
       err.flush();
       Sweep.Plan run = server != null ? plan.withPolicies(List.of("server")) : plan;

@@ -98,7 +98,6 @@ final class SimulateCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
-    List<String> policies = sweep.policies();
     Usage.require(spec, seeds >= 1, "--seeds must be >= 1, got " + seeds);
     Usage.require(
         spec,
@@ -120,6 +119,14 @@ final class SimulateCommand implements Callable<Integer> {
             ? scaled
             : Usage.check(spec, "--synthetic-error: ", () -> scaled.predicted(syntheticError));
     DemandProfile profile = workload.profile();
+    Usage.check(
+        spec,
+        "",
+        () -> {
+          sweep.resolveLoads(profile, maxCores);
+          return null;
+        });
+    List<String> policies = sweep.policies();
     if (saveProfile != null) {
       profile.write(saveProfile);
     }

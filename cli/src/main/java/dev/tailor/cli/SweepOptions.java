@@ -1,6 +1,9 @@
 package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
+import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.WorkloadSpread;
+import dev.tailor.studies.DemoSweep;
 import dev.tailor.studies.PolicyList;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -30,7 +33,7 @@ final class SweepOptions {
   static final String DEFAULT_ARRIVALS = "poisson";
 
   /** A replayed point's default warm-up, as {@link #DEFAULT_DURATION}. */
-  static final String DEFAULT_WARMUP = "10s";
+  static final String DEFAULT_WARMUP = "2s";
 
   @Option(
       names = "--policies",
@@ -38,8 +41,17 @@ final class SweepOptions {
       description = "Policy specifications, comma-separated (default ${DEFAULT-VALUE}).")
   String policyList;
 
-  @Option(names = "--rps", split = ",", required = true, description = "Offered loads, req/s.")
+  @Option(names = "--rps", split = ",", description = "Offered loads, req/s (or --loads).")
   List<Double> rps;
+
+  @Option(
+      names = "--loads",
+      split = ",",
+      paramLabel = "SHARE",
+      description =
+          "Offered loads as shares of the capacity the --profile says the cores sustain running"
+              + " each query alone, each in (0, 1.5], e.g. 0.05,0.15,0.4,0.7 (or --rps).")
+  List<Double> loads;
 
   @Option(
       names = "--arrivals",
@@ -83,6 +95,31 @@ final class SweepOptions {
 
   @Option(names = "--max-degree", paramLabel = "N", description = "Degree cap (default: none).")
   Integer maxDegree;
+
+  /**
+   * Sets the offered loads: {@code --rps} as given, or {@code --loads} as shares of what {@code
+   * cores} sustain by the profile ({@link DemoSweep#loads}). Call before reading {@link #rps}.
+   *
+   * @param demand the sweep's demand profile, or null where it has none
+   * @throws IllegalArgumentException if neither or both are given, {@code --loads} has no profile,
+   *     or a share is outside (0, 1.5]
+   */
+  void resolveLoads(DemandProfile demand, int cores) {
+    if (rps != null && loads != null) {
+      throw new IllegalArgumentException("give --rps or --loads, not both");
+    }
+    if (loads != null) {
+      if (demand == null) {
+        throw new IllegalArgumentException(
+            "--loads are shares of the capacity a demand profile gives: add --profile");
+      }
+      rps = DemoSweep.loads(WorkloadSpread.of(demand), cores, loads);
+    }
+    if (rps == null || rps.isEmpty()) {
+      throw new IllegalArgumentException(
+          "give the offered loads: --rps (requests/s) or --loads (shares of capacity)");
+    }
+  }
 
   /** The policy specifications ({@link PolicyList}); an unknown name fails, listing the known. */
   List<String> policies() {

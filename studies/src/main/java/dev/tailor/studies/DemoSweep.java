@@ -9,13 +9,19 @@ import java.util.Locale;
 
 /**
  * What {@code tailor demo} sweeps, chosen from its demand profile: the loads (shares of what the
- * profile says the cores sustain), the default latency target, the policies that need no table with
- * their thresholds read off the profile, and the grid step of Few-to-Many's tables.
+ * profile says the cores sustain, as {@code replay --loads} takes them), the default latency
+ * target, the policies, and the grid step of Few-to-Many's tables.
  */
 public final class DemoSweep {
 
-  /** The sweep's loads, as shares of the requests/s the profile says the cores sustain. */
-  public static final List<Double> LOAD_SHARES = List.of(0.2, 0.35, 0.5, 0.6);
+  /**
+   * The sweep's loads, as shares of the requests/s the profile says the cores sustain: from a
+   * lightly loaded node, where most deployments spend most hours, to saturation.
+   */
+  public static final List<Double> LOAD_SHARES = List.of(0.05, 0.15, 0.4, 0.7);
+
+  /** The highest share of capacity a sweep may ask for: beyond it every point saturates. */
+  public static final double MAX_SHARE = 1.5;
 
   /** How many times the profile's median sequential time the default latency target is. */
   public static final int TARGET_MEDIANS = 3;
@@ -27,15 +33,39 @@ public final class DemoSweep {
    * {@code cores} sustain running every request sequentially.
    */
   public static List<Double> loads(WorkloadSpread spread, int cores) {
-    double capacity = cores * 1000.0 / (spread.meanNanos() / 1e6); // requests/s, sequentially
-    // Served queries take longer than isolated ones (the load client shares the cores, queries
-    // share the caches, a request pays its hand-off): on TB05 a served P50 is about twice the
-    // profile's, and every policy saturated at 70% of this capacity. So the sweep stops at 60%.
+    return loads(spread, cores, LOAD_SHARES);
+  }
+
+  /**
+   * Loads in requests/s, whole numbers of at least 1: {@code shares} of what {@code cores} sustain
+   * running every request sequentially ({@code cores / mean sequential time}). Served queries take
+   * longer than profiled ones (the load client shares the cores, queries share the caches), so a
+   * policy may saturate below a share of 1.
+   *
+   * @throws IllegalArgumentException naming the share if one is outside (0, {@value #MAX_SHARE}]
+   */
+  public static List<Double> loads(WorkloadSpread spread, int cores, List<Double> shares) {
+    double capacity = capacity(spread, cores);
     List<Double> loads = new ArrayList<>();
-    for (double share : LOAD_SHARES) {
+    for (double share : shares) {
+      if (!(share > 0 && share <= MAX_SHARE)) {
+        throw new IllegalArgumentException(
+            "--loads: "
+                + share
+                + " is not a share of capacity in (0, "
+                + MAX_SHARE
+                + "] (e.g. 0.05 for 5%; capacity here is "
+                + Math.round(capacity)
+                + " requests/s)");
+      }
       loads.add((double) Math.round(Math.max(1, share * capacity)));
     }
     return loads;
+  }
+
+  /** What {@code cores} sustain running every profiled request alone, requests/s. */
+  public static double capacity(WorkloadSpread spread, int cores) {
+    return cores * 1e9 / spread.meanNanos();
   }
 
   /**
