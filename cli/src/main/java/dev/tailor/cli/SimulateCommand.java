@@ -98,7 +98,7 @@ final class SimulateCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
-    List<String> policies = sweep.policies();
+    List<String> policies = sweep.simulatedPolicies();
     Usage.require(spec, seeds >= 1, "--seeds must be >= 1, got " + seeds);
     Usage.require(
         spec,
