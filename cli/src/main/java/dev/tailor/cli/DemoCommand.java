@@ -4,6 +4,7 @@ import dev.tailor.core.Durations;
 import dev.tailor.corpora.index.IndexManifest;
 import dev.tailor.corpora.trace.IndexedTrace;
 import dev.tailor.load.InProcessSweep;
+import dev.tailor.load.LuceneTarget;
 import dev.tailor.load.OracleResolver;
 import dev.tailor.load.ProfiledTrace;
 import dev.tailor.load.Sweep;
@@ -113,7 +114,9 @@ final class DemoCommand implements Callable<Integer> {
       names = "--policies",
       split = ",",
       paramLabel = "NAME",
-      description = "Run only these of the demo's policies, e.g. seq,fm-wc (default: every one).")
+      description =
+          "Run only these of the demo's policies, e.g. seq,fm-wc (default: every one); lucene and"
+              + " lucene-executor:N add plain Lucene as baselines.")
   List<String> only;
 
   @Option(
@@ -253,6 +256,8 @@ final class DemoCommand implements Callable<Integer> {
       policies.add(AUTO);
     }
     policies.removeIf(p -> !wanted(p.replaceAll(":.*", "")));
+    policies.addAll(baselines(only));
+    boolean simulated = policies.stream().anyMatch(p -> !LuceneTarget.isSpec(p));
     if (policies.isEmpty()) {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--policies: none of " + only + " is a policy of the demo");
@@ -293,7 +298,7 @@ final class DemoCommand implements Callable<Integer> {
         7,
         "open-loop sweep: %d policies x loads %s requests/s (%.0f-%.0f%% of what the profile says"
             + " %d cores sustain), %d runs of each point interleaved, degrees capped at %d for"
-            + " every policy",
+            + " every policy of Tailor's",
         policies.size(),
         loads.stream()
             .map(l -> String.format(Locale.ROOT, "%.0f", l))
@@ -310,6 +315,15 @@ final class DemoCommand implements Callable<Integer> {
         8,
         "simulator fidelity: the same profile, policies, loads and arrivals, simulated with the"
             + " calibration");
+    if (!simulated) {
+      out.println("   skipped: the plain Lucene baselines are real-run only, nothing to simulate");
+      out.println();
+      out.println("report: " + root.relativize(report));
+      out.println();
+      out.println(Report.verdict(points));
+      out.flush();
+      return 0;
+    }
     // The profile with the predictions attached: the simulated tpc, tp and pred see what the
     // predictor said, as the real ones did.
     FidelityReport.Written fidelity =
@@ -408,6 +422,24 @@ final class DemoCommand implements Callable<Integer> {
       out.flush();
       return points;
     }
+  }
+
+  /**
+   * The plain Lucene baselines {@code --policies} asks for ({@link LuceneTarget}), in its order:
+   * they run only when asked for, the demo's own list being Tailor's policies.
+   *
+   * @param only {@code --policies}, or null
+   * @throws IllegalArgumentException naming a baseline whose arguments are bad
+   */
+  static List<String> baselines(List<String> only) {
+    List<String> out = new ArrayList<>();
+    for (String p : only == null ? List.<String>of() : only) {
+      if (LuceneTarget.isSpec(p)) {
+        LuceneTarget.executorThreads(p); // fails now, naming what was expected
+        out.add(p.trim());
+      }
+    }
+    return out;
   }
 
   /** Whether {@code --policies} asks for any of these policies (by name), or for every policy. */

@@ -4,6 +4,7 @@ import dev.tailor.corpora.trace.IndexedTrace;
 import dev.tailor.load.HttpTarget;
 import dev.tailor.load.InProcessSweep;
 import dev.tailor.load.InProcessTarget;
+import dev.tailor.load.LuceneTarget;
 import dev.tailor.load.OracleResolver;
 import dev.tailor.load.ProfiledTrace;
 import dev.tailor.load.Sweep;
@@ -178,7 +179,13 @@ final class ReplayCommand implements Callable<Integer> {
           sweep.rps.size(),
           plan.repetitions(),
           length.describe(plan.repetitions()),
-          cap > 0 ? "degrees capped at " + cap : "no degree cap");
+          cap == 0
+              ? "no degree cap"
+              : "degrees capped at "
+                  + cap
+                  + (server == null && policies.stream().anyMatch(LuceneTarget::isSpec)
+                      ? " (not the plain Lucene baselines')"
+                      : ""));
       err.flush();
       Sweep.Plan run = server != null ? plan.withPolicies(List.of("server")) : plan;
       Consumer<PointResult> printPoint = pointPrinter(err, run.size());

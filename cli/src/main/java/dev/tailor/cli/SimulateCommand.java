@@ -126,7 +126,7 @@ final class SimulateCommand implements Callable<Integer> {
           sweep.resolveLoads(profile, maxCores);
           return null;
         });
-    List<String> policies = sweep.policies();
+    List<String> policies = sweep.simulatedPolicies();
     if (saveProfile != null) {
       profile.write(saveProfile);
     }

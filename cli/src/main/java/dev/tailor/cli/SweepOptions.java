@@ -38,7 +38,9 @@ final class SweepOptions {
   @Option(
       names = "--policies",
       defaultValue = "seq,fixed:2",
-      description = "Policy specifications, comma-separated (default ${DEFAULT-VALUE}).")
+      description =
+          "Policy specifications, comma-separated (default ${DEFAULT-VALUE}); a real sweep also"
+              + " runs plain Lucene: lucene, lucene-executor:N.")
   String policyList;
 
   @Option(names = "--rps", split = ",", description = "Offered loads, req/s (or --loads).")
@@ -121,9 +123,20 @@ final class SweepOptions {
     }
   }
 
-  /** The policy specifications ({@link PolicyList}); an unknown name fails, listing the known. */
+  /**
+   * The policy specifications of a real sweep ({@link PolicyList#parse}), the plain Lucene
+   * baselines among them; an unknown name fails, listing the known.
+   */
   List<String> policies() {
     return PolicyList.parse(policyList, rps);
+  }
+
+  /**
+   * The policy specifications of a simulated sweep ({@link PolicyList#parseSimulated}): a plain
+   * Lucene baseline fails, saying that only a real sweep runs it.
+   */
+  List<String> simulatedPolicies() {
+    return PolicyList.parseSimulated(policyList, rps);
   }
 
   /** The repetitions; an {@link IllegalArgumentException} if {@code --repeat} is below 1. */

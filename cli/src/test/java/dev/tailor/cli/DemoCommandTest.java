@@ -3,9 +3,11 @@ package dev.tailor.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The demo's choices that do not need its data: its --target, the workloads' files. */
@@ -55,5 +57,19 @@ class DemoCommandTest {
     assertNotEquals(0, cli.run("demo", "--workload", "msmarco"));
     assertTrue(cli.err().contains("--workload"), cli.err());
     assertTrue(cli.err().toLowerCase(java.util.Locale.ROOT).contains("tb05"), cli.err());
+  }
+
+  @Test
+  void thePlainLuceneBaselinesRunOnlyWhenAskedFor() {
+    assertEquals(List.of(), DemoCommand.baselines(null));
+    assertEquals(List.of(), DemoCommand.baselines(List.of("seq", "fm-wc")));
+    assertEquals(
+        List.of("lucene", "lucene-executor:2"),
+        DemoCommand.baselines(List.of("seq", "lucene", " lucene-executor:2")));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> DemoCommand.baselines(List.of("lucene-executor:0")));
+    assertTrue(e.getMessage().contains("'lucene-executor:0'"), e.getMessage());
   }
 }

@@ -9,16 +9,23 @@ import dev.tailor.corpora.index.IndexManifest;
 import dev.tailor.lucene.TailorSearcher;
 import dev.tailor.measure.PointResult;
 import dev.tailor.server.SearchServer;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code tailor replay} with repetitions, a degree cap and the tuned oracle, on a small index. */
+/**
+ * {@code tailor replay} with repetitions, a degree cap, the tuned oracle and the plain Lucene
+ * baselines, on a small index.
+ */
 class ReplayCommandTest {
 
   @TempDir Path tmp;
@@ -219,5 +226,79 @@ class ReplayCommandTest {
     assertTrue(summary.contains("Each point ran 2 times; at each load every repetition"), summary);
     assertTrue(summary.contains("Degree cap: at most 1 thread per request"), summary);
     assertTrue(summary.contains("| load (rps) | best baseline |"), summary);
+  }
+
+  @Test
+  void thePlainLuceneBaselinesRunBesideAPolicyUncappedAndAreNotSimulated() throws Exception {
+    Path index = tmp.resolve("index");
+    Path trace = tmp.resolve("trace.tasks");
+    Path report = tmp.resolve("report");
+    indexAndTrace(index, trace);
+    assertEquals(
+        0,
+        cli.run(
+            "replay",
+            "--index",
+            index.toString(),
+            "--trace",
+            trace.toString(),
+            "--policies",
+            "seq,lucene,lucene-executor:2",
+            "--workers",
+            "2",
+            "--max-degree",
+            "1",
+            "--rps",
+            "40",
+            "--duration",
+            "400ms",
+            "--warmup",
+            "100ms",
+            "--out",
+            report.toString()),
+        cli.err());
+    assertTrue(cli.err().contains("(not the plain Lucene baselines')"), cli.err());
+    List<PointResult> points;
+    try (var files = Files.list(report.resolve("points"))) {
+      points =
+          files
+              .filter(f -> f.toString().endsWith(".json"))
+              .map(
+                  f -> {
+                    try {
+                      return PointResult.read(f);
+                    } catch (IOException e) {
+                      throw new UncheckedIOException(e);
+                    }
+                  })
+              .toList();
+    }
+    assertEquals(
+        Set.of("seq", "lucene", "lucene-executor:2"),
+        points.stream().map(PointResult::policy).collect(Collectors.toSet()));
+    for (PointResult p : points) {
+      assertEquals(p.sent(), p.completed(), p.policy());
+      assertTrue(p.breakdown() != null, p.policy() + ": the server's timing is reported");
+      // Only the scheduler knows degrees; the baselines have none to report.
+      assertEquals(p.policy().equals("seq"), p.degreeDistribution() != null, p.policy());
+    }
+
+    Cli simulate = new Cli();
+    assertNotEquals(
+        0,
+        simulate.run(
+            "simulate",
+            "--parametric",
+            "100",
+            "--requests",
+            "100",
+            "--rps",
+            "5",
+            "--policies",
+            "seq,lucene-executor:2",
+            "--out",
+            tmp.resolve("simulated").toString()));
+    assertTrue(
+        simulate.err().contains("'lucene-executor:2' is a real-run baseline only"), simulate.err());
   }
 }

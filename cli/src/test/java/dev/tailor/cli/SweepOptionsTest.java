@@ -30,6 +30,18 @@ class SweepOptionsTest {
   }
 
   @Test
+  void aRealSweepTakesThePlainLuceneBaselinesAndASimulatedOneRefusesThem() {
+    assertEquals(
+        List.of("seq", "lucene", "lucene-executor:2"),
+        options("seq,lucene,lucene-executor:2").policies());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class, () -> options("seq,lucene").simulatedPolicies());
+    assertTrue(e.getMessage().contains("'lucene' is a real-run baseline only"), e.getMessage());
+    assertEquals(List.of("seq", "fixed:2"), options("seq,fixed:2").simulatedPolicies());
+  }
+
+  @Test
   void theTargetJoinsTheRecordedTargetsOnce() {
     SweepOptions o = options("seq");
     o.targets = List.of("50ms", "100ms");

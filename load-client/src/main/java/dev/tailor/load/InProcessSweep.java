@@ -19,7 +19,10 @@ import org.apache.lucene.search.Query;
  * A sweep against a scheduler in this process: the trace's queries run a few times first, so that
  * the first policy measured does not pay alone for the JIT compiler and a cold index, then the
  * {@link Sweep} (its own warm-up run of every policy, then every point, interleaved) against a
- * fresh {@link InProcessTarget} per point.
+ * fresh {@link InProcessTarget} per point, or for the plain Lucene baselines ({@link
+ * LuceneTarget#isSpec}: {@code lucene}, {@code lucene-executor:N}) a fresh {@link LuceneTarget},
+ * interleaved with the policies like any of them, on the same workers, queue limit and total-hits
+ * threshold.
  */
 public final class InProcessSweep {
 
@@ -29,12 +32,14 @@ public final class InProcessSweep {
   /**
    * The in-process server.
    *
-   * @param workers the parallelism budget
-   * @param queue the admission queue limit
-   * @param unitsPerQuery the units each query is cut into
-   * @param maxDegree the degree cap of every policy ({@link DegreeCap}), or 0 for none
+   * @param workers the parallelism budget; for a Lucene baseline, its request threads
+   * @param queue the admission queue limit; for a Lucene baseline, its request queue's
+   * @param unitsPerQuery the units each query is cut into; not the Lucene baselines', which cut
+   *     queries into Lucene's own slices
+   * @param maxDegree the degree cap of every policy ({@link DegreeCap}), or 0 for none; the Lucene
+   *     baselines are not capped, no policy of Tailor's deciding their threads
    * @param predictor predicts each query's sequential time as it is sent, for the policies that are
-   *     not clairvoyant; null for none
+   *     not clairvoyant; null for none. The Lucene baselines predict nothing
    * @param totalHitsThreshold each search counts its hits exactly up to this many ({@link
    *     TotalHits#EXACT} for all): as the profile of the replayed queries did
    */
@@ -109,17 +114,25 @@ public final class InProcessSweep {
     return Sweep.run(
         plan,
         policy ->
-            new InProcessTarget(
+            LuceneTarget.isSpec(policy)
+                ? new LuceneTarget(
                     reader,
                     entries,
                     policy,
                     server.workers(),
                     server.queue(),
-                    server.unitsPerQuery(),
-                    server.maxDegree(),
-                    server.predictor(),
-                    UnaryOperator.identity())
-                .totalHitsThreshold(server.totalHitsThreshold()),
+                    server.totalHitsThreshold())
+                : new InProcessTarget(
+                        reader,
+                        entries,
+                        policy,
+                        server.workers(),
+                        server.queue(),
+                        server.unitsPerQuery(),
+                        server.maxDegree(),
+                        server.predictor(),
+                        UnaryOperator.identity())
+                    .totalHitsThreshold(server.totalHitsThreshold()),
         entries.size(),
         environment,
         corpus,

@@ -24,6 +24,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.function.UnaryOperator;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.search.Query;
+import org.apache.lucene.search.TopDocs;
 
 /**
  * A {@link Scheduler} with the drop-in searcher over an index, in this process: each request is a
@@ -69,9 +70,13 @@ public final class InProcessTarget implements Target {
    */
   private final ConcurrentHashMap<Long, Answer> running = new ConcurrentHashMap<>();
 
-  /** A search's answer: the record the scheduler made of it, once it completed. */
+  /**
+   * A search's answer: the record the scheduler made of it, once it completed, and its hits (set
+   * before the future completes with it).
+   */
   private static final class Answer {
     volatile RequestRecord record;
+    TopDocs topDocs;
   }
 
   /**
@@ -173,7 +178,11 @@ public final class InProcessTarget implements Target {
                 return searcher.search(entry.query(), TotalHits.topTen(totalHitsThreshold));
               },
               attributes(entry))
-          .thenApply(topDocs -> answer);
+          .thenApply(
+              topDocs -> {
+                answer.topDocs = topDocs;
+                return answer;
+              });
     } catch (RejectedExecutionException e) {
       return CompletableFuture.failedFuture(
           new RequestFailedException(Failures.Kind.REJECTED, e.getMessage(), e));
@@ -198,6 +207,11 @@ public final class InProcessTarget implements Target {
   /** Searches that ran and whose record has not come yet: none once every answer came. */
   int awaitingRecords() {
     return running.size();
+  }
+
+  /** The top 10 of the search answered with {@code answer}, for tests. */
+  static TopDocs topDocs(Object answer) {
+    return ((Answer) answer).topDocs;
   }
 
   /** The scheduler's record of the search answered with {@code answer}. */

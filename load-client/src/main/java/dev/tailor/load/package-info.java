@@ -1,2 +1,4 @@
-/** The open-loop load client: replays, targets (in-process, HTTP, no-op) and sweeps. */
+/**
+ * The open-loop load client: replays, targets (in-process, plain Lucene, HTTP, no-op) and sweeps.
+ */
 package dev.tailor.load;

@@ -1,6 +1,7 @@
 package dev.tailor.studies;
 
 import dev.tailor.core.policy.PolicyRegistry;
+import dev.tailor.load.LuceneTarget;
 import dev.tailor.load.Sweep;
 import dev.tailor.sim.HindsightOracle;
 import java.util.ArrayList;
@@ -9,26 +10,54 @@ import java.util.List;
 /**
  * A sweep's policies as written on a command line, comma-separated: each specification checked
  * against the registry, one with {@value Sweep#LOAD} at each load of the sweep, and a bare {@value
- * HindsightOracle#SPEC} kept as it is for the sweep to tune at every point.
+ * HindsightOracle#SPEC} kept as it is for the sweep to tune at every point. A real sweep also takes
+ * the plain Lucene baselines, {@value LuceneTarget#PLAIN} and {@value LuceneTarget#EXECUTOR}{@code
+ * :N} ({@link LuceneTarget}), which are no policy of the registry's; a simulated one refuses them.
  */
 public final class PolicyList {
 
   private PolicyList() {}
 
   /**
-   * The specifications of {@code list}.
+   * The specifications of {@code list} for a real sweep ({@code replay}, {@code demo}), the plain
+   * Lucene baselines among them.
    *
    * @param rates the sweep's loads, requests per second
    * @throws IllegalArgumentException naming what was expected if a specification is unknown or bad,
    *     or the list names none
    */
   public static List<String> parse(String list, List<Double> rates) {
+    return parse(list, rates, false);
+  }
+
+  /**
+   * The specifications of {@code list} for a simulated sweep, which runs only Tailor's policies.
+   *
+   * @param rates the sweep's loads, requests per second
+   * @throws IllegalArgumentException as {@link #parse(String, List)} does, and saying why if the
+   *     list names a plain Lucene baseline, which only a real sweep runs ({@link
+   *     LuceneTarget#notSimulated})
+   */
+  public static List<String> parseSimulated(String list, List<Double> rates) {
+    return parse(list, rates, true);
+  }
+
+  private static List<String> parse(String list, List<Double> rates, boolean simulated) {
     List<String> out = new ArrayList<>();
     StringBuilder run = new StringBuilder();
     for (String piece : list.split(",", -1)) {
       if (HindsightOracle.isTuned(piece)) {
         addAll(out, run);
         out.add(HindsightOracle.SPEC);
+      } else if (LuceneTarget.isSpec(piece)) {
+        // Taken out before the registry splits the list: it would fail on the unknown name, or
+        // after a policy's key=value setting take it for one of that policy's flags.
+        addAll(out, run);
+        if (simulated) {
+          throw new IllegalArgumentException(LuceneTarget.notSimulated(piece));
+        }
+        LuceneTarget.executorThreads(piece); // fails now, naming what was expected
+        out.add(piece.trim());
       } else {
         run.append(run.isEmpty() ? "" : ",").append(piece);
       }

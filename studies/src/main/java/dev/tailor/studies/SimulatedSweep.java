@@ -3,6 +3,7 @@ package dev.tailor.studies;
 import dev.tailor.core.policy.DegreeCap;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
+import dev.tailor.load.LuceneTarget;
 import dev.tailor.load.Sweep;
 import dev.tailor.load.report.Report;
 import dev.tailor.measure.DemandProfile;
@@ -23,7 +24,8 @@ import java.util.List;
  * @param plan the arrivals of every point, reseeded per repetition
  * @param rates the offered loads, requests per second
  * @param policies the policy specifications; {@value Sweep#LOAD} stands for the point's load, and a
- *     bare {@value HindsightOracle#SPEC} is tuned at every point
+ *     bare {@value HindsightOracle#SPEC} is tuned at every point; no plain Lucene baseline ({@link
+ *     LuceneTarget#isSpec}), which only a real sweep runs
  * @param seeds how many repetitions, seeds {@code seed}, {@code seed + 1}, ...
  * @param cap the degree cap of every policy, or 0 for none
  */
@@ -37,6 +39,20 @@ public record SimulatedSweep(
     int seeds,
     long seed,
     int cap) {
+
+  /**
+   * Copies the policies.
+   *
+   * @throws IllegalArgumentException saying why if a policy is a plain Lucene baseline
+   */
+  public SimulatedSweep {
+    policies = List.copyOf(policies);
+    for (String policy : policies) {
+      if (LuceneTarget.isSpec(policy)) {
+        throw new IllegalArgumentException(LuceneTarget.notSimulated(policy));
+      }
+    }
+  }
 
   /**
    * Simulates every point, the policies innermost, each result carrying its repetition; a line per

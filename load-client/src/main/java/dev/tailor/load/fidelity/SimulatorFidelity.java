@@ -3,6 +3,7 @@ package dev.tailor.load.fidelity;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
+import dev.tailor.load.LuceneTarget;
 import dev.tailor.load.Sweep;
 import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.measure.DemandProfile;
@@ -24,7 +25,8 @@ import java.util.Map;
  * and rate, and from the replay's {@link SweepPlan} (with each point's recorded seed) the same
  * arrivals, query order and warm-up. Each point is simulated under every work model the profile
  * allows: fluid (Few-to-Many's, the tables') always, units (the runtime's) where the profile has
- * unit times.
+ * unit times. The points of the plain Lucene baselines ({@link LuceneTarget}) are left out: they
+ * ran no policy of Tailor's, and the simulator has no model of Lucene's own threads.
  */
 public final class SimulatorFidelity {
 
@@ -47,7 +49,7 @@ public final class SimulatorFidelity {
    *
    * @param workers the simulated threads
    * @param models the work models simulated, in column order
-   * @param rows one per measured point, by load then policy
+   * @param rows one per measured point of a Tailor policy, by load then policy
    * @param mismatches the simulations (of unsaturated points) that counted another number of
    *     requests than the replay did: a sign that the plan was not the replay's
    */
@@ -126,7 +128,8 @@ public final class SimulatorFidelity {
    * @param quantumNanos the policies' tick, as the replay's scheduler had it
    * @param targetNanos the latency target, or 0 for none
    * @param calibration the machine's calibration, or null for nothing beyond the profile
-   * @throws IllegalArgumentException if the plan's arrivals are not those a point records
+   * @throws IllegalArgumentException if the plan's arrivals are not those a point records, or every
+   *     point is a plain Lucene baseline's
    */
   public static Comparison compare(
       MeasuredReport report,
@@ -142,6 +145,9 @@ public final class SimulatorFidelity {
     // Repetitions of a point share its plan, so they share its simulation.
     Map<String, PointResult> simulated = new HashMap<>();
     for (PointResult real : report.points()) {
+      if (LuceneTarget.isSpec(real.policy())) {
+        continue; // a real-run baseline: nothing in the simulator to compare it with
+      }
       PointPlan point =
           plan.withSeed(real.seed()).point(real.offeredRps(), profile.requests().size());
       if (!point.arrivals().equals(real.arrivals())) {
@@ -189,6 +195,13 @@ public final class SimulatorFidelity {
         sims.add(sim);
       }
       rows.add(new Row(real, sims));
+    }
+    if (rows.isEmpty() && !report.points().isEmpty()) {
+      throw new IllegalArgumentException(
+          "report "
+              + report.dir()
+              + " measured only the plain Lucene baselines, which the simulator cannot run; replay"
+              + " a policy of Tailor's beside them (seq is plain lucene's nearest equivalent)");
     }
     return new Comparison(workers, models, rows, mismatches);
   }

@@ -1,10 +1,16 @@
 package dev.tailor.load.fidelity;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tailor.core.Scheduler;
+import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.PointResult;
+import dev.tailor.sim.Simulator;
+import dev.tailor.sim.arrival.SweepPlan;
 import dev.tailor.sim.model.ParametricProfile;
 import java.nio.file.Path;
 import java.util.List;
@@ -62,6 +68,49 @@ class SimulatorFidelityTest {
                     profileOf("/data/nq.txt", 30)));
     assertTrue(e.getMessage().contains("20 queries"), e.getMessage());
     assertTrue(e.getMessage().contains("30 queries"), e.getMessage());
+  }
+
+  @Test
+  void theLuceneBaselinesPointsAreNotSimulated() {
+    DemandProfile profile = ParametricProfile.generate(40, 4, 5);
+    SweepPlan plan = SweepPlan.counted("poisson", 3, 200);
+    Simulator.Config config =
+        new Simulator.Config(
+            4,
+            5_000_000,
+            Scheduler.DEFAULT_LONG_THRESHOLD_NANOS,
+            0,
+            100_000,
+            List.of(),
+            Simulator.WorkModel.FLUID);
+    PointResult seq =
+        new Simulator(profile, PolicyRegistry.of("seq"), config)
+            .run(plan.point(100, profile.requests().size()), "t");
+    List<PointResult> measured =
+        List.of(seq, seq.withPolicy("lucene"), seq.withPolicy("lucene-executor:2"));
+    SimulatorFidelity.Comparison c =
+        SimulatorFidelity.compare(
+            new MeasuredReport(Path.of("/reports/replay"), measured, null),
+            profile,
+            plan,
+            4,
+            5_000_000,
+            0,
+            null);
+    assertEquals(List.of("seq"), c.rows().stream().map(r -> r.measured().policy()).toList());
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                SimulatorFidelity.compare(
+                    new MeasuredReport(Path.of("/reports/replay"), measured.subList(1, 3), null),
+                    profile,
+                    plan,
+                    4,
+                    5_000_000,
+                    0,
+                    null));
+    assertTrue(e.getMessage().contains("only the plain Lucene baselines"), e.getMessage());
   }
 
   @Test
