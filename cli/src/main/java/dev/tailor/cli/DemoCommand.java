@@ -75,14 +75,28 @@ final class DemoCommand implements Callable<Integer> {
   @Mixin DataOptions dataOptions;
 
   /** The workload the demo runs unless {@code --workload} says otherwise (its option's default). */
-  static final DemoWorkload DEFAULT_WORKLOAD = DemoWorkload.TB05;
+  static final DemoWorkload DEFAULT_WORKLOAD = DemoWorkload.TB05_EXACT;
 
   /** The documents the demo indexes unless {@code --docs} says otherwise. */
-  static final int DEFAULT_DOCS = 1_000_000;
+  static final int DEFAULT_DOCS = DEFAULT_WORKLOAD.defaultDocs;
+
+  /**
+   * The policies the demo runs unless {@code --policies} says otherwise, by name: plain Lucene
+   * alone and with its own executor of one thread per core (what deployments run today), the
+   * recommended Tailor configuration ({@code wq-linear}: no table, fewer threads per request as the
+   * queue grows, so that it neither wastes the cores at light load nor saturates them at heavy
+   * load), the clairvoyant oracle (the ceiling), and one paper policy (Few-to-Many with its paper
+   * table). {@code --policies all} runs every policy of the demo.
+   */
+  static final List<String> DEFAULT_POLICIES =
+      List.of("lucene", "lucene-executor", "wq-linear", "oracle", "fm");
+
+  /** What {@code --policies} takes for every policy of the demo. */
+  static final String ALL = "all";
 
   @Option(
       names = "--workload",
-      defaultValue = "tb05",
+      defaultValue = "tb05-exact",
       paramLabel = "tb05|tb05-exact|nq",
       converter = WorkloadName.class,
       description =
@@ -104,7 +118,7 @@ final class DemoCommand implements Callable<Integer> {
   @Option(
       names = "--docs",
       paramLabel = "N",
-      description = "Synthetic documents to index (default: 1000000; 6000000 for tb05-exact).")
+      description = "Synthetic documents to index (default: 2000000 for tb05-exact; 1000000 else).")
   Integer docsOption;
 
   /** The documents indexed: {@code --docs}, else the workload's default. */
@@ -115,8 +129,8 @@ final class DemoCommand implements Callable<Integer> {
       split = ",",
       paramLabel = "NAME",
       description =
-          "Run only these of the demo's policies, e.g. seq,fm-wc (default: every one); lucene and"
-              + " lucene-executor:N add plain Lucene as baselines.")
+          "Run these of the demo's policies, e.g. lucene,seq,fm-wc, or all of them (all);"
+              + " default: lucene, lucene-executor:CORES, wq-linear, oracle and fm.")
   List<String> only;
 
   @Option(
@@ -130,9 +144,17 @@ final class DemoCommand implements Callable<Integer> {
 
   @Option(
       names = "--duration",
-      defaultValue = "5s",
-      description = "Each point's length (default ${DEFAULT-VALUE}).")
+      description = "Each run's length, warm-up included (default: sized by --requests-per-point).")
   String duration;
+
+  @Option(
+      names = "--requests-per-point",
+      paramLabel = "N",
+      defaultValue = "" + PointLength.DEFAULT_REQUESTS_PER_POINT,
+      description =
+          "Measured requests each point gets over its runs (default ${DEFAULT-VALUE}: a P99 on 20"
+              + " slower requests), unless --duration is given.")
+  int requestsPerPoint;
 
   @Option(
       names = "--warmup",
@@ -142,7 +164,7 @@ final class DemoCommand implements Callable<Integer> {
 
   @Option(
       names = "--repeat",
-      defaultValue = "3",
+      defaultValue = "5",
       paramLabel = "N",
       description =
           "Runs of every point, interleaved across the policies (default ${DEFAULT-VALUE}).")
@@ -150,6 +172,33 @@ final class DemoCommand implements Callable<Integer> {
 
   /** Runs of {@code seq} at the lightest load the calibration is derived from. */
   static final int CALIBRATION_RUNS = 3;
+
+  /** The measured requests of the calibration's point, over its runs. */
+  static final int CALIBRATION_REQUESTS = 600;
+
+  /**
+   * Every point's arrivals: {@code --duration} long, else {@code requests} measured over {@code
+   * runs} runs, after {@code --warmup}.
+   */
+  private SweepPlan pointPlan(int requests, int runs) {
+    long warmupNanos = Durations.parseNanos(warmup);
+    if (duration != null) {
+      return SweepPlan.timed(
+          SweepOptions.DEFAULT_ARRIVALS,
+          SweepOptions.DEFAULT_SEED,
+          Durations.parseNanos(duration),
+          warmupNanos);
+    }
+    if (requests < 1) {
+      throw new CommandLine.ParameterException(
+          spec.commandLine(), "--requests-per-point must be >= 1, got " + requests);
+    }
+    return SweepPlan.sized(
+        SweepOptions.DEFAULT_ARRIVALS,
+        SweepOptions.DEFAULT_SEED,
+        (requests + runs - 1) / runs,
+        warmupNanos);
+  }
 
   @Option(
       names = "--target",
@@ -239,7 +288,7 @@ final class DemoCommand implements Callable<Integer> {
     List<String> policies = new ArrayList<>(DemoSweep.untabledPolicies(demand));
     DemoTables tables = new DemoTables(profile, cores, loads, this::run);
     if (wanted("fm", "fm-wc")) {
-      policies.addAll(tables.fewToMany(spread));
+      policies.addAll(tables.fewToMany(spread, wanted("fm"), wanted("fm-wc")));
     }
     DemoTables.Tpc tpc =
         wanted("pred", "tp", "tpc", "tpc-oracle", "progress") ? tables.tpc() : null;
@@ -256,19 +305,14 @@ final class DemoCommand implements Callable<Integer> {
       policies.add(AUTO);
     }
     policies.removeIf(p -> !wanted(p.replaceAll(":.*", "")));
-    policies.addAll(baselines(only));
+    policies.addAll(0, baselines(only, cores));
     boolean simulated = policies.stream().anyMatch(p -> !LuceneTarget.isSpec(p));
     if (policies.isEmpty()) {
       throw new CommandLine.ParameterException(
           spec.commandLine(), "--policies: none of " + only + " is a policy of the demo");
     }
     Path report = root.resolve("reports").resolve("demo");
-    plan =
-        SweepPlan.timed(
-            SweepOptions.DEFAULT_ARRIVALS,
-            SweepOptions.DEFAULT_SEED,
-            Durations.parseNanos(duration),
-            Durations.parseNanos(warmup));
+    plan = pointPlan(requestsPerPoint, repeat);
     step(
         out,
         6,
@@ -283,7 +327,8 @@ final class DemoCommand implements Callable<Integer> {
             calibrationRun,
             null,
             null,
-            CALIBRATION_RUNS);
+            CALIBRATION_RUNS,
+            pointPlan(CALIBRATION_REQUESTS, CALIBRATION_RUNS));
     Calibration calibration =
         CalibrationFit.fromReport(
             new MeasuredReport(calibrationRun, alone, null), DemandProfile.read(profile));
@@ -309,7 +354,7 @@ final class DemoCommand implements Callable<Integer> {
         repeat,
         cores);
     List<PointResult> points =
-        sweep(policies, loads, report, tpc == null ? null : tpc.model(), calibration, repeat);
+        sweep(policies, loads, report, tpc == null ? null : tpc.model(), calibration, repeat, plan);
     step(
         out,
         8,
@@ -364,7 +409,8 @@ final class DemoCommand implements Callable<Integer> {
       Path report,
       Path model,
       Calibration calibration,
-      int repetitions)
+      int repetitions,
+      SweepPlan pointPlan)
       throws IOException, InterruptedException {
     PrintWriter out = spec.commandLine().getOut();
     int totalHits = workload.totalHitsThreshold;
@@ -376,9 +422,9 @@ final class DemoCommand implements Callable<Integer> {
         new Sweep.Plan(
             policies,
             loads,
-            plan,
+            pointPlan,
             ReplayCommand.DEFAULT_MAX_BACKLOG,
-            ReplayCommand.drainNanos(Durations.parseNanos(duration)),
+            ReplayCommand.drainNanos(pointPlan.expectedNanos(java.util.Collections.min(loads))),
             LatencyTarget.withTarget(
                 List.of(Durations.parseNanos("5ms"), Durations.parseNanos("20ms")), targetNanos));
     sweep = sweep.withRepetitions(repetitions);
@@ -425,15 +471,21 @@ final class DemoCommand implements Callable<Integer> {
   }
 
   /**
-   * The plain Lucene baselines {@code --policies} asks for ({@link LuceneTarget}), in its order:
-   * they run only when asked for, the demo's own list being Tailor's policies.
+   * The plain Lucene baselines the demo runs ({@link LuceneTarget}), in {@code --policies}' order:
+   * {@code lucene} and {@code lucene-executor:CORES} by default or with {@code all}; a bare {@code
+   * lucene-executor} gets one thread per core.
    *
    * @param only {@code --policies}, or null
    * @throws IllegalArgumentException naming a baseline whose arguments are bad
    */
-  static List<String> baselines(List<String> only) {
+  static List<String> baselines(List<String> only, int cores) {
+    List<String> asked = only == null || only.contains(ALL) ? DEFAULT_POLICIES : only;
     List<String> out = new ArrayList<>();
-    for (String p : only == null ? List.<String>of() : only) {
+    for (String listed : asked) {
+      String p =
+          listed.trim().equals(LuceneTarget.EXECUTOR)
+              ? LuceneTarget.EXECUTOR + ":" + cores
+              : listed;
       if (LuceneTarget.isSpec(p)) {
         LuceneTarget.executorThreads(p); // fails now, naming what was expected
         out.add(p.trim());
@@ -442,9 +494,13 @@ final class DemoCommand implements Callable<Integer> {
     return out;
   }
 
-  /** Whether {@code --policies} asks for any of these policies (by name), or for every policy. */
+  /**
+   * Whether the demo runs any of these policies (by name): {@code --policies} names one, or is
+   * {@code all}, or is not given and {@link #DEFAULT_POLICIES} names one.
+   */
   private boolean wanted(String... names) {
-    return only == null || Arrays.stream(names).anyMatch(only::contains);
+    List<String> chosen = only == null ? DEFAULT_POLICIES : only;
+    return chosen.contains(ALL) || Arrays.stream(names).anyMatch(chosen::contains);
   }
 
   /** Prints step {@code n}'s heading: {@code what}, formatted with {@code values} if any. */

@@ -66,23 +66,30 @@ final class DemoTables {
    * (degrees asked at unit boundaries, as the runtime asks them), for {@code fm-wc}. A table is
    * rebuilt when the profile or the rule changed.
    */
-  List<String> fewToMany(WorkloadSpread spread) {
+  List<String> fewToMany(WorkloadSpread spread, boolean paperTable, boolean tunedTable) {
     String step = Durations.format(DemoSweep.fmStepNanos(spread));
-    Path paper = profile.resolveSibling(base + ".fm-paper-table.json");
-    if (!isBuiltFrom(paper, profile, true)) {
-      run.run(
-          "tables build fm --profile %s --cores %s --mode paper --target-parallelism %s"
-              + " --max-degree %s --step %s --out %s",
-          profile, cores, cores, cores, step, paper);
+    List<String> out = new java.util.ArrayList<>();
+    if (paperTable) {
+      Path paper = profile.resolveSibling(base + ".fm-paper-table.json");
+      if (!isBuiltFrom(paper, profile, true)) {
+        run.run(
+            "tables build fm --profile %s --cores %s --mode paper --target-parallelism %s"
+                + " --max-degree %s --step %s --out %s",
+            profile, cores, cores, cores, step, paper);
+      }
+      out.add("fm:" + paper);
     }
-    Path tuned = profile.resolveSibling(base + ".fm-table.json");
-    if (!isBuiltFrom(tuned, profile, false)) {
-      run.run(
-          "tables tune fm --profile %s --cores %s --max-degree %s --step %s --rps %s"
-              + " --requests 10000 --model units --out %s",
-          profile, cores, cores, step, rates(), tuned);
+    if (tunedTable) {
+      Path tuned = profile.resolveSibling(base + ".fm-table.json");
+      if (!isBuiltFrom(tuned, profile, false)) {
+        run.run(
+            "tables tune fm --profile %s --cores %s --max-degree %s --step %s --rps %s"
+                + " --requests 10000 --model units --out %s",
+            profile, cores, cores, step, rates(), tuned);
+      }
+      out.add("fm-wc:" + tuned);
     }
-    return List.of("fm:" + paper, "fm-wc:" + tuned);
+    return out;
   }
 
   /**

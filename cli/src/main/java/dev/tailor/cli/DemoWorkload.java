@@ -32,7 +32,7 @@ enum DemoWorkload {
       "topics.terabyte05.efficiency.txt",
       "TREC 2005 Terabyte efficiency queries, every hit counted",
       1000,
-      6_000_000,
+      2_000_000,
       TotalHits.EXACT),
   /** The Natural Questions test questions: costs close to one another, kept for comparison. */
   NQ(

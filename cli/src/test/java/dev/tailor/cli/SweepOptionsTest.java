@@ -82,4 +82,40 @@ class SweepOptionsTest {
     o.repeat = 0;
     assertThrows(IllegalArgumentException.class, o::repetitions);
   }
+
+  @Test
+  void loadsAreRatesOrSharesOfAProfilesCapacityNeverBoth() {
+    SweepOptions o = options("seq");
+    IllegalArgumentException none =
+        assertThrows(IllegalArgumentException.class, () -> o.resolveLoads(null, 2));
+    assertTrue(none.getMessage().contains("--rps (requests/s) or --loads"), none.getMessage());
+    o.loads = List.of(0.5);
+    IllegalArgumentException noProfile =
+        assertThrows(IllegalArgumentException.class, () -> o.resolveLoads(null, 2));
+    assertTrue(noProfile.getMessage().contains("add --profile"), noProfile.getMessage());
+    o.rps = List.of(10.0);
+    IllegalArgumentException both =
+        assertThrows(IllegalArgumentException.class, () -> o.resolveLoads(null, 2));
+    assertTrue(both.getMessage().contains("not both"), both.getMessage());
+    SweepOptions rates = options("seq");
+    rates.rps = List.of(10.0, 20.0);
+    rates.resolveLoads(null, 2);
+    assertEquals(List.of(10.0, 20.0), rates.rps);
+  }
+
+  @Test
+  void aPointsRequestsAreSplitBetweenItsRuns() {
+    PointLength length = new PointLength();
+    length.requestsPerPoint = 2000;
+    length.warmup = "1s";
+    assertEquals(400, length.requestsPerRun(5));
+    assertEquals(667, length.requestsPerRun(3));
+    assertTrue(length.plan("poisson", 1, 5).toString().contains("400 measured requests per run"));
+    length.duration = "10s";
+    assertTrue(length.timed());
+    assertTrue(length.plan("poisson", 1, 5).toString().contains("10s per point"));
+    length.requestsPerPoint = 0;
+    length.duration = null;
+    assertThrows(IllegalArgumentException.class, () -> length.requestsPerRun(1));
+  }
 }

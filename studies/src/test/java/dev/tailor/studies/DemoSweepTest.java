@@ -33,4 +33,24 @@ class DemoSweepTest {
   private static long targetFor(double medianMillis) {
     return DemoSweep.defaultTargetNanos(WorkloadSpread.of(new double[] {medianMillis * 1e6}));
   }
+
+  @Test
+  void loadsAreSharesOfWhatTheCoresSustainRunningEachQueryAlone() {
+    // Mean 2 ms: 2 cores sustain 1000 requests/s.
+    WorkloadSpread spread = WorkloadSpread.of(new double[] {1e6, 3e6});
+    org.junit.jupiter.api.Assertions.assertEquals(1000, DemoSweep.capacity(spread, 2), 1e-9);
+    org.junit.jupiter.api.Assertions.assertEquals(
+        java.util.List.of(50.0, 150.0, 400.0, 700.0), DemoSweep.loads(spread, 2));
+    org.junit.jupiter.api.Assertions.assertEquals(
+        java.util.List.of(1500.0), DemoSweep.loads(spread, 2, java.util.List.of(1.5)));
+    for (double bad : new double[] {0, -0.1, 1.51, Double.NaN}) {
+      IllegalArgumentException e =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              IllegalArgumentException.class,
+              () -> DemoSweep.loads(spread, 2, java.util.List.of(0.05, bad)));
+      org.junit.jupiter.api.Assertions.assertTrue(
+          e.getMessage().contains("--loads: " + bad + " is not a share of capacity in (0, 1.5]"),
+          e.getMessage());
+    }
+  }
 }
