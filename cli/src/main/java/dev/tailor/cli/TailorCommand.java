@@ -37,6 +37,7 @@ import picocli.CommandLine.Spec;
       BudgetCommand.class,
       AggregateCommand.class,
       FidelityCommand.class,
+      AgreementCommand.class,
       CalibrateCommand.class,
       BenchCommand.class,
       TestCommand.class,

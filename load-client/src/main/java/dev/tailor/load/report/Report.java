@@ -328,6 +328,29 @@ public final class Report {
     return (colon < 0 ? s : s.substring(0, colon)).trim().toLowerCase(Locale.ROOT);
   }
 
+  /**
+   * Every point of a report directory ({@code points/*.json}), in file-name order.
+   *
+   * @throws IllegalArgumentException naming the directory if it has no points
+   * @throws IOException naming the file if a point does not read
+   */
+  public static List<PointResult> readPoints(Path dir) throws IOException {
+    Path points = dir.resolve("points");
+    if (!Files.isDirectory(points)) {
+      throw new IllegalArgumentException(points + ": not a directory; is " + dir + " a report?");
+    }
+    List<PointResult> out = new ArrayList<>();
+    try (java.util.stream.Stream<Path> files = Files.list(points)) {
+      for (Path f : files.filter(p -> p.toString().endsWith(".json")).sorted().toList()) {
+        out.add(PointResult.read(f));
+      }
+    }
+    if (out.isEmpty()) {
+      throw new IllegalArgumentException(points + ": no point");
+    }
+    return out;
+  }
+
   /** The points' policies in order of first appearance. */
   static List<String> policies(List<PointResult> points) {
     Set<String> out = new LinkedHashSet<>();
