@@ -66,7 +66,7 @@ public final class NoiseMeter implements AutoCloseable {
    * The default sleep period, 5 ms, so that the meter costs at most 1% of one core. jHiccup's
    * default is 1 ms, but on the 2-core virtual machine Tailor is measured on a wake-up costs 20-40
    * µs of CPU (a C loop of {@code nanosleep} costs as much: it is the machine's timer and wake-up,
-   * not Java's), so that 1 ms costs 2.0-2.4% of a core, 2 ms 1.1% and 5 ms 0.4-0.8% ({@code
+   * not Java's), so that 1 ms costs 1.9-2.4% of a core, 2 ms 1.0-1.1% and 5 ms 0.5-0.8% ({@code
    * ./tailor bench noise-meter}). The oversleeps are measured as precisely at 5 ms; there are fewer
    * of them (200 a second), and a stall shorter than the period gets no correction.
    */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -179,6 +180,17 @@ class NoiseMeterTest {
         assertTrue(n.otherCpuFraction() >= 0 && n.otherCpuFraction() <= 1);
       }
     }
+  }
+
+  @Test
+  void measuringAStretchReadsItAndStopsItsMeter() throws InterruptedException {
+    MachineNoise n = NoiseMeter.measure(Duration.ofMillis(50));
+    assertEquals(NoiseMeter.DEFAULT_PERIOD_NANOS, n.periodNanos());
+    assertTrue(n.windowNanos() >= TimeUnit.MILLISECONDS.toNanos(50), n.toString());
+    assertTrue(
+        Thread.getAllStackTraces().keySet().stream()
+            .noneMatch(t -> t.getName().equals(NoiseMeter.THREAD_NAME) && t.isAlive()),
+        "its thread is gone");
   }
 
   @Test
