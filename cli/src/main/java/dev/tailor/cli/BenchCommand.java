@@ -5,6 +5,7 @@ import dev.tailor.bench.FmBuildBench;
 import dev.tailor.bench.JmhLauncher;
 import dev.tailor.bench.LoadClientBench;
 import dev.tailor.bench.MetricsOverheadBench;
+import dev.tailor.bench.NoiseMeterBench;
 import dev.tailor.bench.PredictorBench;
 import dev.tailor.bench.SchedulerOverheadBench;
 import dev.tailor.bench.SearchBenches;
@@ -84,6 +85,7 @@ final class BenchCommand implements Callable<Integer> {
                         c.quick,
                         out)));
     BENCHES.put(LoadClientBench.NAME, (c, out) -> LoadClientBench.run(c.quick, out));
+    BENCHES.put(NoiseMeterBench.NAME, (c, out) -> NoiseMeterBench.run(c.quick, out));
     BENCHES.put(SimulatorBench.NAME, (c, out) -> SimulatorBench.run(c.quick, out));
     BENCHES.put(FmBuildBench.NAME, (c, out) -> FmBuildBench.run(c.quick, out));
     BENCHES.put(TpcBuildBench.NAME, (c, out) -> TpcBuildBench.run(c.quick, out));

@@ -16,6 +16,8 @@ import dev.tailor.load.report.Report;
 import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TotalHits;
 import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.MachineNoise;
+import dev.tailor.measure.NoiseMeter;
 import dev.tailor.measure.PointResult;
 import dev.tailor.measure.WorkloadSpread;
 import dev.tailor.predictor.ModelPredictor;
@@ -26,6 +28,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -353,6 +356,7 @@ final class DemoCommand implements Callable<Integer> {
         cores,
         repeat,
         cores);
+    printIdleNoise(out);
     List<PointResult> points =
         sweep(policies, loads, report, tpc == null ? null : tpc.model(), calibration, repeat, plan);
     step(
@@ -468,6 +472,20 @@ final class DemoCommand implements Callable<Integer> {
       out.flush();
       return points;
     }
+  }
+
+  /**
+   * Measures the machine's noise idle for a few seconds and prints it, so that the sweep's figures
+   * can be read against what the machine does on its own (each point also carries its own).
+   */
+  private static void printIdleNoise(PrintWriter out) throws InterruptedException {
+    Duration idle = Duration.ofSeconds(5);
+    MachineNoise noise = NoiseMeter.measure(idle);
+    out.printf("   machine noise (%d s idle): %s%n", idle.toSeconds(), noise.describe());
+    if (noise.stallsExceed(MachineNoise.DEFAULT_STALL_BOUND_NANOS)) {
+      out.println("   (a noisy machine: its stalls alone move the sweep's tail latencies)");
+    }
+    out.flush();
   }
 
   /**

@@ -20,6 +20,7 @@ class BenchCommandTest {
     "windows",
     "predictor",
     "load-client",
+    "noise-meter",
     "simulator",
     "fm-build",
     "tpc-build"

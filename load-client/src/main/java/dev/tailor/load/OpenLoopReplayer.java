@@ -3,6 +3,8 @@ package dev.tailor.load;
 import dev.tailor.core.metrics.RunMetrics;
 import dev.tailor.measure.Failures;
 import dev.tailor.measure.LatencyBreakdown;
+import dev.tailor.measure.MachineNoise;
+import dev.tailor.measure.NoiseMeter;
 import dev.tailor.measure.PointResult;
 import dev.tailor.measure.PointResultBuilder;
 import java.lang.management.ManagementFactory;
@@ -35,6 +37,11 @@ import org.HdrHistogram.Histogram;
  * also gets its {@link LatencyBreakdown}: for each request answered with a result, its send lag,
  * its server's queued, dispatch and run parts, and the rest of its latency as completion, so that
  * the parts of every request add up to its latency.
+ *
+ * <p>Given a {@link NoiseMeter}, the point also gets the machine's noise ({@link MachineNoise}:
+ * stalls, GC pauses, steal, other processes' CPU) over a window of the meter's from the first
+ * measured request's intended send until the last answer came (or the drain deadline passed). The
+ * meter's own thread begins the window, so that the sending thread pays nothing for it.
  */
 public final class OpenLoopReplayer {
 
@@ -68,7 +75,8 @@ public final class OpenLoopReplayer {
   private OpenLoopReplayer() {}
 
   /**
-   * Runs a point on the system's clock.
+   * Runs a point on the system's clock, without measuring the machine's noise (its {@link
+   * PointResult#noise} is null).
    *
    * @param offsetsNanos intended send times from the start, ascending
    * @param queryOrder the query sent as request {@code i}
@@ -76,10 +84,29 @@ public final class OpenLoopReplayer {
   public static PointResult run(
       Target target, long[] offsetsNanos, int[] queryOrder, Settings settings, Labels labels)
       throws InterruptedException {
-    return run(target, offsetsNanos, queryOrder, settings, labels, ReplayClock.SYSTEM);
+    return run(target, offsetsNanos, queryOrder, settings, labels, ReplayClock.SYSTEM, null);
   }
 
-  /** Runs a point on {@code clock}. */
+  /**
+   * Runs a point on the system's clock, with the machine's noise over its measured window read from
+   * {@code noise} (a window of its own; the meter stays open).
+   *
+   * @param offsetsNanos intended send times from the start, ascending
+   * @param queryOrder the query sent as request {@code i}
+   * @param noise the meter, or null not to measure the machine's noise
+   */
+  public static PointResult run(
+      Target target,
+      long[] offsetsNanos,
+      int[] queryOrder,
+      Settings settings,
+      Labels labels,
+      NoiseMeter noise)
+      throws InterruptedException {
+    return run(target, offsetsNanos, queryOrder, settings, labels, ReplayClock.SYSTEM, noise);
+  }
+
+  /** Runs a point on {@code clock}, without measuring the machine's noise. */
   static PointResult run(
       Target target,
       long[] offsetsNanos,
@@ -88,8 +115,47 @@ public final class OpenLoopReplayer {
       Labels labels,
       ReplayClock clock)
       throws InterruptedException {
-    Histogram lag = new Histogram(1, HIGHEST, 3);
+    return run(target, offsetsNanos, queryOrder, settings, labels, clock, null);
+  }
+
+  /**
+   * Runs a point on {@code clock}, reading the machine's noise from {@code noise} unless it is
+   * null; a meter's windows keep {@link System#nanoTime} time, so it goes with the system's clock.
+   */
+  static PointResult run(
+      Target target,
+      long[] offsetsNanos,
+      int[] queryOrder,
+      Settings settings,
+      Labels labels,
+      ReplayClock clock,
+      NoiseMeter noise)
+      throws InterruptedException {
     long start = clock.nanoTime() + LEAD_NANOS;
+    NoiseMeter.Window window = null;
+    try {
+      if (noise != null) {
+        window = noise.windowFrom(start + settings.warmupNanos());
+      }
+      return replay(target, offsetsNanos, queryOrder, settings, labels, clock, start, window);
+    } finally {
+      if (window != null) {
+        window.close();
+      }
+    }
+  }
+
+  private static PointResult replay(
+      Target target,
+      long[] offsetsNanos,
+      int[] queryOrder,
+      Settings settings,
+      Labels labels,
+      ReplayClock clock,
+      long start,
+      NoiseMeter.Window noise)
+      throws InterruptedException {
+    Histogram lag = new Histogram(1, HIGHEST, 3);
     long measureFrom = start + settings.warmupNanos();
     Answers answers = new Answers(target, clock, start, offsetsNanos, settings.warmupNanos());
     RunMetrics serverSide = target.measureFrom(measureFrom);
@@ -117,6 +183,7 @@ public final class OpenLoopReplayer {
           .whenComplete((result, error) -> answers.answer(request, result, error));
     }
     boolean drained = answers.drain(i, clock.nanoTime() + settings.drainNanos());
+    MachineNoise machine = noise == null ? null : noise.read();
     long lastIntended = start + (i == 0 ? 0 : offsetsNanos[i - 1]);
     long end =
         saturated
@@ -144,6 +211,7 @@ public final class OpenLoopReplayer {
         .missTargets(settings.targetsNanos())
         .degreeDistribution(serverSide == null ? null : serverSide.degreeDistribution())
         .breakdown(answers.breakdown())
+        .noise(machine)
         .build();
   }
 

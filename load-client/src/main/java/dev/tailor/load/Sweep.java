@@ -1,6 +1,7 @@
 package dev.tailor.load;
 
 import dev.tailor.load.report.Metric;
+import dev.tailor.measure.NoiseMeter;
 import dev.tailor.measure.PointResult;
 import dev.tailor.sim.arrival.PointPlan;
 import dev.tailor.sim.arrival.SweepPlan;
@@ -24,6 +25,10 @@ import java.util.function.Consumer;
  * behind, does not always fall on the same policy. Before the first measured point every policy
  * runs the first load's warm-up once, unrecorded, so that the first measured point is not the one
  * that pays for a cold JVM.
+ *
+ * <p>One {@link NoiseMeter} runs through the sweep, and every measured point carries the machine's
+ * noise over its measured window ({@link PointResult#noise}), so that a point the machine slowed
+ * (stalls, GC pauses, steal, other processes) can be told from one its policy did.
  */
 public final class Sweep {
 
@@ -202,6 +207,20 @@ public final class Sweep {
       String corpus,
       Consumer<PointResult> onPoint)
       throws IOException, InterruptedException {
+    try (NoiseMeter noise = NoiseMeter.start()) {
+      return run(plan, targets, queries, environment, corpus, onPoint, noise);
+    }
+  }
+
+  private static List<PointResult> run(
+      Plan plan,
+      Targets targets,
+      int queries,
+      String environment,
+      String corpus,
+      Consumer<PointResult> onPoint,
+      NoiseMeter noise)
+      throws IOException, InterruptedException {
     List<PointResult> results = new ArrayList<>();
     List<String> policies = plan.policies();
     Map<String, String> resolved = new HashMap<>();
@@ -226,7 +245,9 @@ public final class Sweep {
           String run = resolved.get(listed);
           PointResult p;
           try (Target target = targets.open(run)) {
-            p = OpenLoopReplayer.run(target, point.offsetsNanos(), point.order(), settings, labels);
+            p =
+                OpenLoopReplayer.run(
+                    target, point.offsetsNanos(), point.order(), settings, labels, noise);
           }
           if (!run.equals(listed)) {
             p = p.withPolicy(listed);

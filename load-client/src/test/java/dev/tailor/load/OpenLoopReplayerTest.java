@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.measure.Failures;
 import dev.tailor.measure.LatencyBreakdown;
+import dev.tailor.measure.MachineNoise;
+import dev.tailor.measure.NoiseMeter;
 import dev.tailor.measure.PointResult;
 import dev.tailor.sim.arrival.ArrivalProcess;
 import java.io.IOException;
@@ -180,6 +182,30 @@ class OpenLoopReplayerTest {
       assertFalse(r.saturated());
       assertEquals((double) counted, r.sendLag().get("count"));
       assertTrue(r.achievedRps() > 0);
+      assertNull(r.noise(), "no meter, no noise");
+    }
+  }
+
+  @Test
+  void aMeterGivesEachPointTheMachinesNoiseOverItsMeasuredWindow() throws Exception {
+    long[] offsets = ArrivalProcess.poisson(400, 3).schedule(400 * MS);
+    long warmup = 100 * MS;
+    OpenLoopReplayer.Settings settings =
+        new OpenLoopReplayer.Settings(warmup, 1_000, TimeUnit.SECONDS.toNanos(5), List.of());
+    try (NoiseMeter meter = NoiseMeter.start();
+        NoopTarget target = new NoopTarget()) {
+      for (int point = 0; point < 2; point++) {
+        long before = System.nanoTime();
+        PointResult r =
+            OpenLoopReplayer.run(
+                target, offsets, order(offsets.length, 1), settings, labels(400), meter);
+        long elapsed = System.nanoTime() - before;
+        MachineNoise noise = r.noise();
+        assertTrue(noise != null, "the point carries the meter's reading");
+        assertEquals(NoiseMeter.DEFAULT_PERIOD_NANOS, noise.periodNanos());
+        // The window begins after the warm-up and ends within the run: this point's alone.
+        assertTrue(noise.windowNanos() <= elapsed - warmup, noise + " in " + elapsed + " ns");
+      }
     }
   }
 

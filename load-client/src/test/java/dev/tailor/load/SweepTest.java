@@ -115,6 +115,7 @@ class SweepTest {
     List<String> measured = opened.subList(3, opened.size());
     assertEquals(12, measured.size());
     assertEquals(12, points.size());
+    assertTrue(points.stream().allMatch(p -> p.noise() != null), "every point has its noise");
 
     // Round k is repetition k % 2 at load k / 2, in the k-th row of the design.
     List<String> listed = plan.policies();

@@ -29,6 +29,11 @@ import org.HdrHistogram.Histogram;
  * (written before) is still read: its histogram may hold its failed requests' latencies too, and
  * its failures are not split by kind ({@code failures} is null).
  *
+ * <p>Since version 4, a real point also carries the machine's own noise over its measured window
+ * ({@link MachineNoise}: stalls, GC pauses, steal and other processes' CPU), so that a point the
+ * machine slowed can be told from one the policy did; simulated points, and points read from older
+ * files, have none.
+ *
  * @param format always {@value #FORMAT}
  * @param version {@value #VERSION}, or 1 for a point read from an older file
  * @param policy the policy's specification
@@ -59,6 +64,9 @@ import org.HdrHistogram.Histogram;
  * @param breakdown where the answered requests' served time went, part by part ({@link
  *     LatencyBreakdown}), or null where the target did not report its timings (and in points older
  *     than version 3)
+ * @param noise what a {@link NoiseMeter} saw of the machine over the measured window (from the
+ *     first measured request's intended send until the last answer), or null where nothing measured
+ *     it: a simulated point, one measured without a meter, and every point older than version 4
  */
 public record PointResult(
     String format,
@@ -84,16 +92,17 @@ public record PointResult(
     Map<String, Double> missRatio,
     Map<String, long[]> degreeDistribution,
     String latencyHistogram,
-    LatencyBreakdown breakdown) {
+    LatencyBreakdown breakdown,
+    MachineNoise noise) {
 
   /** The value of {@code format}. */
   public static final String FORMAT = "tailor-point-result";
 
   /**
-   * The version this code writes: 3, with the latency breakdown (version 2's latencies already
-   * leave failed requests out).
+   * The version this code writes: 4, with the machine's noise (version 3 added the latency
+   * breakdown, version 2 left failed requests out of the latencies).
    */
-  public static final int VERSION = 3;
+  public static final int VERSION = 4;
 
   /** The oldest version this code reads. */
   public static final int OLDEST_VERSION = 1;
@@ -175,7 +184,8 @@ public record PointResult(
         missRatio,
         degreeDistribution,
         latencyHistogram,
-        breakdown);
+        breakdown,
+        noise);
   }
 
   /** The latency histogram, decoded. */
@@ -255,7 +265,54 @@ public record PointResult(
           numbers(fields.object(root, "missRatio", ""), "missRatio."),
           counts(fields.optionalObject(root, "degreeDistribution", ""), "degreeDistribution."),
           fields.text(root, "latencyHistogram", ""),
-          breakdown(fields.optionalObject(root, "breakdown", "")));
+          breakdown(fields.optionalObject(root, "breakdown", "")),
+          noise(fields.optionalObject(root, "noise", "")));
+    }
+
+    /** The machine's noise, or null where the point has none. */
+    private MachineNoise noise(JsonNode n) throws IOException {
+      if (n == null) {
+        return null;
+      }
+      String at = "noise.";
+      long stallP50 = fields.integer(n, "stallP50Nanos", at, 0);
+      long stallP99 = fields.integer(n, "stallP99Nanos", at, stallP50);
+      long stallP999 = fields.integer(n, "stallP999Nanos", at, stallP99);
+      long stallMax = fields.integer(n, "stallMaxNanos", at, stallP999);
+      try {
+        return new MachineNoise(
+            fields.integer(n, "windowNanos", at, 0),
+            fields.integer(n, "periodNanos", at, 1),
+            fields.integer(n, "stallSamples", at, 0),
+            stallP50,
+            stallP99,
+            stallP999,
+            stallMax,
+            fields.integer(n, "gcPauses", at, 0),
+            fields.integer(n, "gcPauseTotalNanos", at, 0),
+            fields.integer(n, "gcPauseMaxNanos", at, 0),
+            fraction(n, "stealFraction", at, 1),
+            fraction(n, "otherCpuFraction", at, 1),
+            fraction(n, "meterCpuFraction", at, Double.POSITIVE_INFINITY));
+      } catch (IllegalArgumentException e) {
+        throw fields.problem("noise", e.getMessage());
+      }
+    }
+
+    /**
+     * A fraction in {@code 0..max}, or NaN for unknown: Jackson writes NaN as the string {@code
+     * "NaN"}, and null reads as unknown too.
+     */
+    private double fraction(JsonNode node, String field, String at, double max) throws IOException {
+      JsonNode v = node.get(field);
+      if (v == null || v.isNull() || (v.isTextual() && "NaN".equals(v.textValue()))) {
+        return Double.NaN;
+      }
+      if (!v.isNumber() || !(v.doubleValue() >= 0 && v.doubleValue() <= max)) {
+        String range = max == 1 ? "a fraction in 0..1" : "a number >= 0";
+        throw fields.problem(at + field, "expected " + range + " or \"NaN\", got " + v);
+      }
+      return v.doubleValue();
     }
 
     /** The breakdown, or null where the point has none. */

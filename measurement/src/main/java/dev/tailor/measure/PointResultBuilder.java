@@ -8,10 +8,10 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Builds a {@link PointResult} from what a point recorded: its latency histogram and counts, and
- * where known its queueing delays, the client's send lag, its CPU time and its degree distribution.
- * The load client and the simulator both build their results here, so that the figures derived from
- * the histograms (percentiles, miss ratios, achieved rate, the encoded histogram) are derived one
- * way.
+ * where known its queueing delays, the client's send lag, its CPU time, its degree distribution and
+ * the machine's noise. The load client and the simulator both build their results here, so that the
+ * figures derived from the histograms (percentiles, miss ratios, achieved rate, the encoded
+ * histogram) are derived one way.
  *
  * <p>Not thread-safe; build once the point has finished recording.
  */
@@ -37,6 +37,7 @@ public final class PointResultBuilder {
   private List<Long> targetsNanos = List.of();
   private Map<String, long[]> degreeDistribution;
   private LatencyBreakdown breakdown;
+  private MachineNoise noise;
 
   /**
    * A builder of {@code policy}'s point, whose latencies (warm-up left out) are {@code latency}:
@@ -159,6 +160,15 @@ public final class PointResultBuilder {
     return this;
   }
 
+  /**
+   * What a {@link NoiseMeter} saw of the machine over the measured window; null (the default) where
+   * nothing measured it, as in a simulation.
+   */
+  public PointResultBuilder noise(MachineNoise noise) {
+    this.noise = noise;
+    return this;
+  }
+
   /** The point's result. */
   public PointResult build() {
     return new PointResult(
@@ -185,7 +195,8 @@ public final class PointResultBuilder {
         missRatios(),
         degreeDistribution,
         PointResult.encode(latency),
-        breakdown);
+        breakdown,
+        noise);
   }
 
   /**

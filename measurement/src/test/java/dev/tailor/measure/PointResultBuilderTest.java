@@ -35,7 +35,18 @@ class PointResultBuilderTest {
     assertEquals(-1, p.cpuNanos());
     assertNull(p.queueing());
     assertNull(p.sendLag());
+    assertNull(p.noise(), "nothing measured the machine");
     assertEquals(100, p.decodeLatency().getTotalCount());
+  }
+
+  @Test
+  void theMachinesNoiseIsCarried() {
+    PointResult p =
+        new PointResultBuilder("seq", new Histogram(3))
+            .outcome(MS, 0, 0, 0, false)
+            .noise(PointResultJsonTest.NOISE)
+            .build();
+    assertEquals(PointResultJsonTest.NOISE, p.noise());
   }
 
   @Test

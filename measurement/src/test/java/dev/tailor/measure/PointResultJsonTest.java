@@ -19,11 +19,32 @@ class PointResultJsonTest {
 
   @TempDir Path tmp;
 
+  /** A reading with every figure distinct, steal unknown. */
+  static final MachineNoise NOISE =
+      new MachineNoise(
+          2_000_000_000L,
+          NoiseMeter.DEFAULT_PERIOD_NANOS,
+          401,
+          90_000,
+          1_500_000,
+          4_000_000,
+          6_100_000,
+          2,
+          7_000_000,
+          5_000_000,
+          Double.NaN,
+          0.031,
+          0.006);
+
   private static PointResult point() {
-    return point(Failures.NONE);
+    return point(Failures.NONE, null);
   }
 
   private static PointResult point(Failures failures) {
+    return point(failures, null);
+  }
+
+  private static PointResult point(Failures failures, MachineNoise noise) {
     Histogram h = new Histogram(3);
     h.recordValue(1_000_000);
     h.recordValue(5_000_000);
@@ -51,7 +72,8 @@ class PointResultJsonTest {
         Map.of("100ms", 0.0),
         Map.of("long", new long[] {0, 1, 1}),
         PointResult.encode(h),
-        LatencyBreakdown.of(h, h, h, h, h));
+        LatencyBreakdown.of(h, h, h, h, h),
+        noise);
   }
 
   @Test
@@ -76,7 +98,8 @@ class PointResultJsonTest {
     point().write(file);
     String v2 =
         Files.readString(file)
-            .replaceFirst("\"version\" : 3", "\"version\" : 2")
+            .replaceFirst("\"version\" : 4", "\"version\" : 2")
+            .replaceFirst(",\\s*\"noise\" : null", "")
             .replaceFirst("(?s),\\s*\"breakdown\" : \\{.*}\\s*}\\s*}\\s*}\\s*$", "\n}");
     Files.writeString(file, v2);
     PointResult back = PointResult.read(file);
@@ -153,7 +176,7 @@ class PointResultJsonTest {
     point(new Failures(0, 0, 5, 0)).write(file);
     String v1 =
         Files.readString(file)
-            .replaceFirst("\"version\" : 3", "\"version\" : 1")
+            .replaceFirst("\"version\" : 4", "\"version\" : 1")
             .replaceFirst("\"failures\" : \\{[^}]*},", "");
     Files.writeString(file, v1);
     PointResult back = PointResult.read(file);
@@ -182,8 +205,68 @@ class PointResultJsonTest {
     Path file = tmp.resolve("point.json");
     point().write(file);
     Files.writeString(
-        file, Files.readString(file).replaceFirst("\"version\" : 3", "\"version\" : 4"));
+        file, Files.readString(file).replaceFirst("\"version\" : 4", "\"version\" : 5"));
     IOException e = assertThrows(IOException.class, () -> PointResult.read(file));
-    assertEquals(file + ": version: this Tailor reads versions 1 to 3, got 4", e.getMessage());
+    assertEquals(file + ": version: this Tailor reads versions 1 to 4, got 5", e.getMessage());
+  }
+
+  @Test
+  void theMachinesNoiseRoundTrips() throws IOException {
+    Path file = tmp.resolve("point.json");
+    PointResult p = point(Failures.NONE, NOISE);
+    p.write(file);
+    assertTrue(Files.readString(file).contains("\"stealFraction\" : \"NaN\""), "unknown is NaN");
+    PointResult back = PointResult.read(file);
+    assertEquals(PointResult.VERSION, back.version());
+    assertEquals(NOISE, back.noise());
+    assertTrue(Double.isNaN(back.noise().stealFraction()));
+    assertEquals(
+        NOISE, back.withPolicy("oracle").withRepetition(2).noise(), "relabelling keeps it");
+    point().write(file);
+    assertNull(PointResult.read(file).noise(), "a point measured without a meter");
+  }
+
+  @Test
+  void aVersionThreePointReadsWithoutNoise() throws IOException {
+    Path file = tmp.resolve("point.json");
+    point(Failures.NONE, NOISE).write(file);
+    String v3 =
+        Files.readString(file)
+            .replaceFirst("\"version\" : 4", "\"version\" : 3")
+            .replaceFirst("(?s),\\s*\"noise\" : \\{[^}]*}", "");
+    assertFalse(v3.contains("noise"), v3);
+    Files.writeString(file, v3);
+    PointResult back = PointResult.read(file);
+    assertEquals(3, back.version());
+    assertNull(back.noise());
+    assertEquals(point().breakdown(), back.breakdown());
+  }
+
+  @Test
+  void aBadNoiseFieldIsNamed() throws IOException {
+    Path file = tmp.resolve("point.json");
+    point(Failures.NONE, NOISE).write(file);
+    String good = Files.readString(file);
+
+    Files.writeString(file, good.replace("\"stallP99Nanos\" : 1500000", "\"stallP99Nanos\" : 5"));
+    IOException order = assertThrows(IOException.class, () -> PointResult.read(file));
+    assertEquals(file + ": noise.stallP99Nanos: must be >= 90000, got 5", order.getMessage());
+
+    Files.writeString(
+        file, good.replace("\"otherCpuFraction\" : 0.031", "\"otherCpuFraction\" : 1.5"));
+    IOException share = assertThrows(IOException.class, () -> PointResult.read(file));
+    assertEquals(
+        file + ": noise.otherCpuFraction: expected a fraction in 0..1 or \"NaN\", got 1.5",
+        share.getMessage());
+
+    Files.writeString(file, good.replaceFirst("\\s*\"gcPauses\" : 2,", ""));
+    IOException missing = assertThrows(IOException.class, () -> PointResult.read(file));
+    assertEquals(
+        file + ": noise.gcPauses: expected a whole number >= 0, got nothing", missing.getMessage());
+
+    Files.writeString(
+        file, good.replace("\"gcPauseMaxNanos\" : 5000000", "\"gcPauseMaxNanos\" : 9000000"));
+    IOException longest = assertThrows(IOException.class, () -> PointResult.read(file));
+    assertTrue(longest.getMessage().startsWith(file + ": noise: "), longest.getMessage());
   }
 }

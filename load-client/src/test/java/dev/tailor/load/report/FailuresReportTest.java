@@ -168,6 +168,7 @@ class FailuresReportTest {
             p.missRatio(),
             p.degreeDistribution(),
             p.latencyHistogram(),
+            null,
             null);
     Cell cell = Cell.of(List.of(v1)).get(0);
     assertEquals(
