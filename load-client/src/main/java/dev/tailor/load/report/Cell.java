@@ -1,6 +1,7 @@
 package dev.tailor.load.report;
 
 import dev.tailor.measure.Estimate;
+import dev.tailor.measure.MachineNoise;
 import dev.tailor.measure.PointResult;
 import dev.tailor.measure.PooledLatency;
 import java.util.ArrayList;
@@ -165,6 +166,25 @@ final class Cell {
       }
     }
     return best;
+  }
+
+  /**
+   * Whether any run's noise reading has stalls past {@link MachineNoise#DEFAULT_STALL_BOUND_NANOS}.
+   */
+  boolean noisy() {
+    return runs.stream()
+        .anyMatch(
+            p ->
+                p.noise() != null
+                    && p.noise().stallsExceed(MachineNoise.DEFAULT_STALL_BOUND_NANOS));
+  }
+
+  /** The run whose noise reading has the highest stall P99, or null where no run has one. */
+  PointResult noisiestRun() {
+    return runs.stream()
+        .filter(p -> p.noise() != null)
+        .max(Comparator.comparingLong(p -> p.noise().stallP99Nanos()))
+        .orElse(null);
   }
 
   /** How many runs the cell has. */

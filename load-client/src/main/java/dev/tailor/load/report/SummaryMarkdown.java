@@ -1,6 +1,7 @@
 package dev.tailor.load.report;
 
 import dev.tailor.measure.Estimate;
+import dev.tailor.measure.MachineNoise;
 import dev.tailor.measure.PointResult;
 import dev.tailor.measure.PooledLatency;
 import dev.tailor.sim.HindsightOracle;
@@ -17,6 +18,9 @@ import java.util.function.Function;
  * the verdict).
  */
 final class SummaryMarkdown {
+
+  /** What marks a P99 whose point had a run with stalls past the bound. */
+  static final String NOISY = "(noisy)";
 
   /** What marks a cell, in every table, where a run had failures. */
   static final String FLAG = "!";
@@ -96,7 +100,10 @@ final class SummaryMarkdown {
     }
     md.append("\n\n");
     md.append("### Pooled ").append(metric).append(" (").append(unit).append(")\n\n");
-    table(md, summary.policies(), c -> cellText(c, summary.referenceCell(c.load())));
+    table(
+        md,
+        summary.policies(),
+        c -> cellText(c, summary.referenceCell(c.load())) + (c.noisy() ? " " + NOISY : ""));
     for (double percentile : new double[] {50, 99.9}) {
       md.append("\n### Pooled P")
           .append(percentile == Math.rint(percentile) ? "" + (long) percentile : "" + percentile)
@@ -115,6 +122,9 @@ final class SummaryMarkdown {
                 + " ("
                 + c.repetitions()
                 + (c.repetitions() == 1 ? " run)" : " runs)"));
+    if (summary.cells().stream().anyMatch(c -> c.noisiestRun() != null)) {
+      noise(md);
+    }
     if (summary.hasFailures()) {
       failures(md);
     }
@@ -128,6 +138,47 @@ final class SummaryMarkdown {
     BreakdownTable.append(md, summary.cells());
     md.append("\n## Verdict\n\n").append(summary.conclusion().paragraph()).append('\n');
     return md.toString();
+  }
+
+  /**
+   * The machine's noise while each point ran ({@link MachineNoise}): the run with the highest stall
+   * P99, its GC pauses, the CPU stolen by the hypervisor and used by other processes, and the load
+   * client's send lag.
+   */
+  private void noise(StringBuilder md) {
+    md.append("\n### The machine's noise while each point ran\n\n")
+        .append("For each point, its noisiest run (by stall P99): the stalls a thread that sleeps")
+        .append(" and records its oversleep saw (jHiccup's method), the GC's pauses, the share")
+        .append(" of all cores stolen by the hypervisor and used by other processes, and the load")
+        .append(" client's send lag P99. ")
+        .append(NOISY)
+        .append(" beside a P99 above marks a point with a run whose stall P99 passed ")
+        .append(value(MachineNoise.DEFAULT_STALL_BOUND_NANOS / 1e6))
+        .append(" ms: there the machine, not the policy, may have set the tail.\n\n");
+    table(
+        md,
+        summary.policies(),
+        c -> {
+          PointResult p = c.noisiestRun();
+          if (p == null) {
+            return "-";
+          }
+          MachineNoise n = p.noise();
+          Double lag = p.sendLag() == null ? null : p.sendLag().get("p99");
+          return String.format(
+              Locale.ROOT,
+              "stalls %s ms, GC %d (%s ms), steal %s, other %s, lag %s ms",
+              value(n.stallP99Nanos() / 1e6),
+              n.gcPauses(),
+              value(n.gcPauseTotalNanos() / 1e6),
+              share(n.stealFraction()),
+              share(n.otherCpuFraction()),
+              lag == null ? "-" : value(lag / 1e6));
+        });
+  }
+
+  private static String share(double fraction) {
+    return Double.isNaN(fraction) ? "?" : String.format(Locale.ROOT, "%.1f%%", 100 * fraction);
   }
 
   /** The failures' section: every point that had any, with its count, share and kinds. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.load.Sweep;
 import dev.tailor.measure.Estimate;
+import dev.tailor.measure.MachineNoise;
 import dev.tailor.measure.PointResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -165,5 +166,72 @@ class SummaryTest {
     assertEquals(5 / 6.0, Double.parseDouble(row[header.indexOf("headroom_share")]), 0.01);
     assertTrue(fmWc.endsWith(",,,,0,0,0.00000"), "no target, no misses, no failures: " + fmWc);
     assertEquals(1 + 2 * 6, cells.size());
+  }
+
+  @Test
+  void aPointWithStallsPastTheBoundIsMarkedAndEveryPointsNoiseShown() {
+    long ms = 1_000_000;
+    MachineNoise quiet =
+        new MachineNoise(
+            1_000 * ms,
+            5 * ms,
+            200,
+            80_000,
+            250_000,
+            400_000,
+            3 * ms,
+            1,
+            2 * ms,
+            2 * ms,
+            0.001,
+            0.03,
+            0.005);
+    MachineNoise noisy =
+        new MachineNoise(
+            1_000 * ms, 5 * ms, 200, 80_000, 9 * ms, 12 * ms, 15 * ms, 0, 0, 0, 0.2, 0.5, 0.005);
+    List<PointResult> points = new ArrayList<>();
+    for (int r = 1; r <= 2; r++) {
+      PointResult lucene = point("lucene", 50, r, 10, false);
+      PointResult wq = point("wq-linear", 50, r, 8, false);
+      points.add(withNoise(lucene, quiet));
+      points.add(withNoise(wq, r == 2 ? noisy : quiet));
+    }
+    String md = Report.summary(points, ReportedWorkload.unprofiled(5));
+    assertTrue(md.contains("### The machine's noise while each point ran"), md);
+    assertTrue(md.contains("better (noisy) |"), md);
+    assertTrue(
+        md.contains(
+            "| 50 | stalls 0.250 ms, GC 1 (2.00 ms), steal 0.1%, other 3.0%, lag - ms | stalls 9.00"
+                + " ms, GC 0 (0.000 ms), steal 20.0%, other 50.0%, lag - ms |"),
+        md);
+  }
+
+  private static PointResult withNoise(PointResult p, MachineNoise noise) {
+    return new PointResult(
+        p.format(),
+        p.version(),
+        p.policy(),
+        p.offeredRps(),
+        p.arrivals(),
+        p.seed(),
+        p.repetition(),
+        p.environment(),
+        p.corpus(),
+        p.durationNanos(),
+        p.sent(),
+        p.completed(),
+        p.failed(),
+        p.failures(),
+        p.saturated(),
+        p.achievedRps(),
+        p.cpuNanos(),
+        p.latency(),
+        p.queueing(),
+        p.sendLag(),
+        p.missRatio(),
+        p.degreeDistribution(),
+        p.latencyHistogram(),
+        p.breakdown(),
+        noise);
   }
 }
