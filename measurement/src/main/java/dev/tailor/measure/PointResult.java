@@ -67,6 +67,8 @@ import org.HdrHistogram.Histogram;
  * @param noise what a {@link NoiseMeter} saw of the machine over the measured window (from the
  *     first measured request's intended send until the last answer), or null where nothing measured
  *     it: a simulated point, one measured without a meter, and every point older than version 4
+ * @param provenance the build that made the point and the machine it ran on ({@link Provenance}),
+ *     or null in points written before it was recorded
  */
 public record PointResult(
     String format,
@@ -93,7 +95,8 @@ public record PointResult(
     Map<String, long[]> degreeDistribution,
     String latencyHistogram,
     LatencyBreakdown breakdown,
-    MachineNoise noise) {
+    MachineNoise noise,
+    Provenance provenance) {
 
   /** The value of {@code format}. */
   public static final String FORMAT = "tailor-point-result";
@@ -185,7 +188,8 @@ public record PointResult(
         degreeDistribution,
         latencyHistogram,
         breakdown,
-        noise);
+        noise,
+        provenance);
   }
 
   /** The latency histogram, decoded. */
@@ -266,7 +270,17 @@ public record PointResult(
           counts(fields.optionalObject(root, "degreeDistribution", ""), "degreeDistribution."),
           fields.text(root, "latencyHistogram", ""),
           breakdown(fields.optionalObject(root, "breakdown", "")),
-          noise(fields.optionalObject(root, "noise", "")));
+          noise(fields.optionalObject(root, "noise", "")),
+          provenance(fields.optionalObject(root, "provenance", "")));
+    }
+
+    /** The provenance, or null where the point has none. */
+    private Provenance provenance(JsonNode n) throws IOException {
+      if (n == null) {
+        return null;
+      }
+      return new Provenance(
+          fields.text(n, "build", "provenance."), fields.text(n, "machine", "provenance."));
     }
 
     /** The machine's noise, or null where the point has none. */

@@ -196,7 +196,8 @@ public final class PointResultBuilder {
         degreeDistribution,
         PointResult.encode(latency),
         breakdown,
-        noise);
+        noise,
+        Provenance.current());
   }
 
   /**

@@ -73,7 +73,8 @@ class PointResultJsonTest {
         Map.of("long", new long[] {0, 1, 1}),
         PointResult.encode(h),
         LatencyBreakdown.of(h, h, h, h, h),
-        noise);
+        noise,
+        new Provenance("tailor test 0123456789ab", "host, 2 cores, CPU unknown, amd64, Java 25"));
   }
 
   @Test
@@ -100,6 +101,7 @@ class PointResultJsonTest {
         Files.readString(file)
             .replaceFirst("\"version\" : 4", "\"version\" : 2")
             .replaceFirst(",\\s*\"noise\" : null", "")
+            .replaceFirst(",\\s*\"provenance\" : \\{[^}]*}", "")
             .replaceFirst("(?s),\\s*\"breakdown\" : \\{.*}\\s*}\\s*}\\s*}\\s*$", "\n}");
     Files.writeString(file, v2);
     PointResult back = PointResult.read(file);

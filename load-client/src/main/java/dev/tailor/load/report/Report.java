@@ -2,6 +2,7 @@ package dev.tailor.load.report;
 
 import dev.tailor.core.io.AtomicFiles;
 import dev.tailor.measure.PointResult;
+import dev.tailor.measure.Provenance;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -196,6 +197,8 @@ public final class Report {
       throws IOException {
     // A report holds one sweep: its points replace a previous report's rather than mix with them,
     // and the fidelity table made from those goes with them.
+    // Refused before anything is written: a report pools the runs of one build, machine and corpus.
+    Provenance.checkSame(points);
     Files.createDirectories(dir);
     // The points are written into a hidden sibling directory that replaces the old one whole, once
     // every file in it is written and forced to disk: a reader sees the old points or the new.

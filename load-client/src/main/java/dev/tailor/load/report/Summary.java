@@ -1,6 +1,7 @@
 package dev.tailor.load.report;
 
 import dev.tailor.measure.PointResult;
+import dev.tailor.measure.Provenance;
 import java.util.List;
 import java.util.TreeSet;
 
@@ -52,8 +53,11 @@ final class Summary {
    * The comparisons of the points, and their misses at a latency target.
    *
    * @param targetNanos the latency target, or 0 for none
+   * @throws IllegalArgumentException naming the field if the points are of different builds,
+   *     machines, environments or corpora ({@link Provenance#checkSame})
    */
   Summary(List<PointResult> points, long targetNanos) {
+    Provenance.checkSame(points);
     this.points = List.copyOf(points);
     this.cells = Cell.of(points);
     this.policies = Report.policies(points);

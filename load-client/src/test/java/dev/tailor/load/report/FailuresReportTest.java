@@ -169,6 +169,7 @@ class FailuresReportTest {
             p.degreeDistribution(),
             p.latencyHistogram(),
             null,
+            null,
             null);
     Cell cell = Cell.of(List.of(v1)).get(0);
     assertEquals(

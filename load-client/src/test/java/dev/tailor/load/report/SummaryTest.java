@@ -232,6 +232,7 @@ class SummaryTest {
         p.degreeDistribution(),
         p.latencyHistogram(),
         p.breakdown(),
-        noise);
+        noise,
+        p.provenance());
   }
 }
