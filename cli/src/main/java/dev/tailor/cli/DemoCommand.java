@@ -454,7 +454,12 @@ final class DemoCommand implements Callable<Integer> {
               profiled.entries(),
               sweep,
               new InProcessSweep.Server(
-                  cores, ReplayCommand.DEFAULT_QUEUE, 4 * cores, cores, predictor, totalHits),
+                  cores,
+                  ReplayCommand.DEFAULT_QUEUE,
+                  Slicing.DEFAULT_WINDOWS_PER_THREAD * cores,
+                  cores,
+                  predictor,
+                  totalHits),
               "measured on this machine (" + cores + " cores)",
               opened.manifest().sourceLabel(),
               ReplayCommand.pointPrinter(spec.commandLine().getErr(), sweep.size()));

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.QueryTimeout;
 import org.apache.lucene.search.BulkScorer;
@@ -80,6 +81,10 @@ final class WindowedSearch<C extends Collector, T> {
   private final UnitListener listener;
   private final RequestContext ctx;
   private final AtomicInteger cursor = new AtomicInteger();
+  // The pace of the windows finished so far, over every thread: a prompt helper's claims are sized
+  // by it ({@link GuidedClaims#helperSize}).
+  private final AtomicLong finishedNanos = new AtomicLong();
+  private final AtomicInteger finishedWindows = new AtomicInteger();
 
   /**
    * Set on a failure or a timeout: no thread takes another window. A cancellation is the request's
@@ -316,7 +321,10 @@ final class WindowedSearch<C extends Collector, T> {
      * left once its pace says that is shorter than a helper's hand-off ({@link
      * GuidedClaims#takesTheRest}). One window at a time while the windows' times are being
      * recorded, and all of them with no request to share them. The request's own thread claims by
-     * {@link GuidedClaims#probingSize} when its policy watches progress.
+     * {@link GuidedClaims#probingSize} when its policy watches progress. A helper of a scheduler
+     * that admits promptly ({@link dev.tailor.core.Scheduler#promptAdmission()}) claims no more
+     * than {@link GuidedClaims#PROMPT_NANOS} at the search's pace so far ({@link
+     * GuidedClaims#helperSize}), so that an arrival waits about that long at most for its thread.
      */
     private int claimSize(boolean helper) {
       int from = cursor.get();
@@ -338,8 +346,16 @@ final class WindowedSearch<C extends Collector, T> {
         // Small, growing claims so that the projection is refined early; no run to a leaf's end.
         return GuidedClaims.probingSize(left, sharers, false, priority, claimed);
       }
-      int end = from + GuidedClaims.size(left, sharers, helper, priority);
-      int most = from + GuidedClaims.most(left, sharers, helper, priority);
+      int size = GuidedClaims.size(left, sharers, helper, priority);
+      int most = GuidedClaims.most(left, sharers, helper, priority);
+      if (helper && ctx.scheduler().promptAdmission()) {
+        // A prompt helper holds its thread for about a millisecond at most, and so does not run
+        // on to a leaf's end: an arrival waits for its claim to end.
+        size = GuidedClaims.helperSize(size, finishedNanos.get(), finishedWindows.get());
+        most = size;
+      }
+      int end = from + size;
+      most = from + most;
       while (end < most && continuesLeaf(end)) {
         end++;
       }
@@ -379,6 +395,10 @@ final class WindowedSearch<C extends Collector, T> {
       }
       scoreStretch(runLeaf, runMin, runMax);
       long nanos = timed ? System.nanoTime() - start : 0;
+      if (timed && !timedOut) {
+        finishedNanos.addAndGet(nanos);
+        finishedWindows.addAndGet(to - from);
+      }
       if (listener != null) {
         listener.unitSearched(windows[from].partitions, nanos);
       }

@@ -183,6 +183,15 @@ public final class Scheduler implements AutoCloseable {
     return policy;
   }
 
+  /**
+   * Whether arrivals are admitted promptly ({@link Builder#promptAdmission(boolean)}): then a
+   * helper claims at most {@link dev.tailor.core.model.GuidedClaims#PROMPT_NANOS} of its request's
+   * work at a time.
+   */
+  public boolean promptAdmission() {
+    return pool.dispatch.promptAdmission();
+  }
+
   /** The live load measures policies see. */
   public SystemView systemView() {
     return pool.dispatch.view();
@@ -392,6 +401,21 @@ public final class Scheduler implements AutoCloseable {
      */
     public Builder spinBeforePark(Duration spin) {
       settings.spinBeforePark(spin);
+      return this;
+    }
+
+    /**
+     * Whether a request that arrives while every thread is busy is admitted promptly; default on.
+     * On, a helper claims at most about a millisecond of its request's windows at a time, by the
+     * request's pace so far, and at the end of a claim gives its thread to a request of the same
+     * class that waits for admission when the policy would admit it now; a free thread goes to such
+     * a request before any running request gets a helper, whatever the policy's preference. A
+     * request's own thread is never preempted. Off, a policy that helps first (tail-control's
+     * steal-first) keeps free threads on running requests while they want helpers, as the paper
+     * describes it (Li et al., PPoPP'16, Section 4).
+     */
+    public Builder promptAdmission(boolean on) {
+      settings.promptAdmission(on);
       return this;
     }
 

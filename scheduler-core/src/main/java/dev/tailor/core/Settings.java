@@ -31,6 +31,7 @@ final class Settings {
   int queueCapacity = 10_000;
   long quantumNanos = Scheduler.DEFAULT_QUANTUM_NANOS;
   long spinNanos = Runtime.getRuntime().availableProcessors() > 1 ? DEFAULT_SPIN_NANOS : 0;
+  boolean promptAdmission = true;
   long longThresholdNanos = Scheduler.DEFAULT_LONG_THRESHOLD_NANOS;
   RequestGroups groups = RequestGroups.tpcDefault();
   SchedulerListener listener;
@@ -86,6 +87,11 @@ final class Settings {
     }
     once("spinBeforePark");
     this.spinNanos = saturatedNanos(spin); // the longest: spin until there is work
+  }
+
+  void promptAdmission(boolean on) {
+    once("promptAdmission");
+    this.promptAdmission = on;
   }
 
   void longRequestThreshold(Duration threshold) {

@@ -78,6 +78,7 @@ final class WorkerPool {
             false,
             b.classFloors());
     dispatch.decisionListener(b.decisions);
+    dispatch.promptAdmission(b.promptAdmission);
     this.returnedCores = new ReturnedCores(b.workers, b.workers);
     this.elasticBudget = b.budgetPolicy != null;
     this.budgetPeriodNanos = elasticBudget ? b.budgetPeriodNanos : Long.MAX_VALUE;

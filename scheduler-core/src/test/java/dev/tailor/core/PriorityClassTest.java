@@ -91,12 +91,21 @@ class PriorityClassTest {
   }
 
   @Test
-  void aHelperStaysWhenTheWaitingRequestIsOfItsOwnClass() throws Exception {
+  void withoutPromptAdmissionAHelperStaysWhenTheWaitingRequestIsOfItsOwnClass() throws Exception {
     policy.degree = 2;
-    scheduler = Scheduler.builder().policy(policy).workers(2).build();
+    scheduler = Scheduler.builder().policy(policy).workers(2).promptAdmission(false).build();
     Outcome o = run(RequestAttributes.NONE, RequestAttributes.NONE);
     assertTrue(o.mayContinue, "an interactive helper is not preempted by interactive work");
     assertEquals(List.of("unit 2", "waiting"), o.events, "the helper stayed for the held unit");
+  }
+
+  @Test
+  void underPromptAdmissionAHelperGivesWayToAWaitingRequestOfItsOwnClass() throws Exception {
+    policy.degree = 2;
+    scheduler = Scheduler.builder().policy(policy).workers(2).build();
+    Outcome o = run(RequestAttributes.NONE, RequestAttributes.NONE);
+    assertFalse(o.mayContinue, "the helper is told to leave");
+    assertEquals(List.of("waiting", "unit 2"), o.events, "the waiting request took its slot");
   }
 
   @Test

@@ -75,4 +75,16 @@ class SchedulerBuilderTest {
             + " workers",
         e.getMessage());
   }
+
+  @Test
+  void arrivalsAreAdmittedPromptlyUnlessTurnedOff() {
+    try (Scheduler on = Scheduler.builder().workers(1).build();
+        Scheduler off = Scheduler.builder().workers(1).promptAdmission(false).build()) {
+      org.junit.jupiter.api.Assertions.assertTrue(on.promptAdmission());
+      org.junit.jupiter.api.Assertions.assertFalse(off.promptAdmission());
+    }
+    org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalStateException.class,
+        () -> Scheduler.builder().promptAdmission(true).promptAdmission(false));
+  }
 }

@@ -514,19 +514,32 @@ class SchedulerTest {
 
   @Test
   void admitFirstAdmitsBeforeHelpingAndHelpFirstHelpsBeforeAdmitting() throws Exception {
-    assertEquals(List.of("B", "U"), order(WorkerPreference.ADMIT_FIRST));
-    assertEquals(List.of("U", "B"), order(WorkerPreference.HELP_FIRST));
+    assertEquals(List.of("B", "U"), order(WorkerPreference.ADMIT_FIRST, false));
+    assertEquals(List.of("U", "B"), order(WorkerPreference.HELP_FIRST, false));
+  }
+
+  @Test
+  void underPromptAdmissionAWaitingRequestIsAdmittedBeforeHelpingWhateverThePreference()
+      throws Exception {
+    assertEquals(List.of("B", "U"), order(WorkerPreference.ADMIT_FIRST, true));
+    assertEquals(List.of("B", "U"), order(WorkerPreference.HELP_FIRST, true));
   }
 
   /**
    * Two workers: A (degree 2) holds one unit U and waits for B; C blocks the other worker while B
    * queues. When C finishes, the freed worker either helps A with U or admits B.
    */
-  private List<String> order(WorkerPreference preference) throws Exception {
+  private List<String> order(WorkerPreference preference, boolean prompt) throws Exception {
     if (scheduler != null) {
       scheduler.shutdownNow();
     }
-    start(2);
+    scheduler =
+        Scheduler.builder()
+            .policy(policy)
+            .workers(2)
+            .quantum(QUANTUM)
+            .promptAdmission(prompt)
+            .build();
     policy.degree = 2;
     policy.preference = preference;
     List<String> order = new CopyOnWriteArrayList<>();

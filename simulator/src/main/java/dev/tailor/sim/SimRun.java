@@ -54,6 +54,7 @@ final class SimRun {
     latencies = new long[classCount][16];
     latencyCount = new int[classCount];
     dispatcher.decisionListener(sim.decisions);
+    dispatcher.promptAdmission(sim.promptAdmission);
     if (sim.budgetPolicy != null) {
       dispatcher.elasticBudget(sim.budgetPolicy, sim.minBudget, sim.budgetPeriodNanos, 0);
     }
@@ -153,7 +154,14 @@ final class SimRun {
     SimRequest s =
         sim.units != null
             ? new UnitRequest(
-                id, arrival, r, sim.units[index], dispatcher.view(), told, sim.probesProgress)
+                id,
+                arrival,
+                r,
+                sim.units[index],
+                dispatcher.view(),
+                told,
+                sim.probesProgress,
+                dispatcher.promptAdmission())
             : new FluidRequest(id, arrival, r, sim.curves[index], dispatcher.view(), told);
     if (kinds != null) {
       PriorityClass c = kinds[(int) id];

@@ -180,6 +180,7 @@ public final class Simulator {
   final Config config;
   final RequestGroups classes;
   Dispatcher.DecisionListener decisions;
+  boolean promptAdmission = true;
   CompletionListener completions;
   ClassMix mix;
   boolean prioritized = true;
@@ -262,6 +263,14 @@ public final class Simulator {
   private PointResult run(long[] arrivalsNanos, int[] order, int warmupRequests, Labels labels) {
     last = new SimRun(this);
     return last.run(arrivalsNanos, order, warmupRequests, labels);
+  }
+
+  /**
+   * Whether later runs admit arrivals promptly, as the runtime's {@code
+   * Scheduler.Builder.promptAdmission} says; default on, as in the runtime.
+   */
+  public void promptAdmission(boolean on) {
+    this.promptAdmission = on;
   }
 
   /**

@@ -44,6 +44,7 @@ final class UnitRequest extends SimRequest {
   private boolean done;
   private final WindowProgress progress = new WindowProgress();
   private final boolean probing; // the own thread's claims start at one unit
+  private final boolean prompt; // helpers claim by time (GuidedClaims.helperSize)
 
   UnitRequest(
       long id,
@@ -52,10 +53,12 @@ final class UnitRequest extends SimRequest {
       UnitWork units,
       SystemView clock,
       SimRequest.Told told,
-      boolean probing) {
+      boolean probing,
+      boolean prompt) {
     super(id, arrival, demand, clock, told);
     this.units = units;
     this.probing = probing;
+    this.prompt = prompt;
     progress.planned(units.units());
   }
 
@@ -159,8 +162,10 @@ final class UnitRequest extends SimRequest {
 
   /**
    * How many units a thread claims at {@code at}: as many as {@link GuidedClaims} says (for the own
-   * thread of a request whose progress is watched, {@link GuidedClaims#probingSize}), or all that
-   * is left when the own thread is alone and its pace says they take less than a hand-off.
+   * thread of a request whose progress is watched, {@link GuidedClaims#probingSize}; for a helper
+   * under prompt admission, no more than {@link GuidedClaims#helperSize} allows at the units' pace
+   * so far), or all that is left when the own thread is alone and its pace says they take less than
+   * a hand-off, as the runtime's searches claim.
    */
   private int claimSize(boolean helper, long at) {
     int left = units.units() - nextUnit;
@@ -172,6 +177,9 @@ final class UnitRequest extends SimRequest {
       n = GuidedClaims.probingSize(left, sharers, false, priorityClass(), ownClaimed);
     } else {
       n = GuidedClaims.size(left, sharers, helper, priorityClass());
+      if (helper && prompt) {
+        n = GuidedClaims.helperSize(n, progress.finishedNanos(), progress.finished());
+      }
     }
     if (!helper) {
       ownClaimed += n;

@@ -86,8 +86,15 @@ class SimulatorClassesTest {
     classes.classesPerArrival(new PriorityClass[] {B, I}, Dispatcher.defaultFloors());
     classes.run(arrivals, order, LABELS);
     assertEquals(15 * MS, classes.classStats(I).p99Nanos(), "admitted at 20 ms, done at 30 ms");
-    // Both interactive: the helper stays, and the request waits until the units are done.
+    // Both interactive: under prompt admission the helper gives its thread to the waiting request
+    // of its own class at the same boundary; without, the helper stays, and the request waits
+    // until the units are done.
+    Simulator prompt = new Simulator(p, PolicyRegistry.of("fixed:2"), units(2));
+    prompt.classesPerArrival(new PriorityClass[] {I, I}, Dispatcher.defaultFloors());
+    prompt.run(arrivals, order, LABELS);
+    assertEquals(15 * MS, prompt.classStats(I).p50Nanos(), "admitted at 20 ms, done at 30 ms");
     Simulator oneClass = new Simulator(p, PolicyRegistry.of("fixed:2"), units(2));
+    oneClass.promptAdmission(false);
     oneClass.classesPerArrival(new PriorityClass[] {I, I}, Dispatcher.defaultFloors());
     oneClass.run(arrivals, order, LABELS);
     assertEquals(35 * MS, oneClass.classStats(I).p50Nanos(), "admitted at 40 ms, done at 50 ms");
@@ -174,5 +181,30 @@ class SimulatorClassesTest {
         "mix entry 'background:1:10': scale must be written xF (e.g. x10), got 10",
         assertThrows(IllegalArgumentException.class, () -> ClassMix.parse("background:1:10"))
             .getMessage());
+  }
+
+  @Test
+  void promptAdmissionGivesAHelpersThreadToAnArrivalUnderStealFirst() {
+    // A: ten units of 10 ms on both threads (steal-first helps it). B and C, 1 ms each, arrive at
+    // 5 and 6 ms. Promptly, the helper gives way at its first boundary (10 ms: a prompt helper
+    // claims one unit, which is longer than a millisecond) and B then C run there; otherwise they
+    // wait until no unit of A is left to steal.
+    DemandProfile p = profile(request(100, 10, 10, 10, 10, 10, 10, 10, 10, 10, 10), request(1, 1));
+    long[] arrivals = {0, 5 * MS, 6 * MS};
+    int[] order = {0, 1, 1};
+    PriorityClass[] kinds = {I, I, I};
+    Simulator prompt = new Simulator(p, PolicyRegistry.of("steal-first"), units(2));
+    prompt.classesPerArrival(kinds, Dispatcher.defaultFloors());
+    prompt.run(arrivals, order, LABELS);
+    assertTrue(
+        prompt.classStats(I).p50Nanos() <= 10 * MS,
+        "B and C served near A's first boundary: p50 " + prompt.classStats(I).p50Nanos());
+    Simulator late = new Simulator(p, PolicyRegistry.of("steal-first"), units(2));
+    late.promptAdmission(false);
+    late.classesPerArrival(kinds, Dispatcher.defaultFloors());
+    late.run(arrivals, order, LABELS);
+    assertTrue(
+        late.classStats(I).p50Nanos() >= 30 * MS,
+        "B and C wait for A's units: p50 " + late.classStats(I).p50Nanos());
   }
 }

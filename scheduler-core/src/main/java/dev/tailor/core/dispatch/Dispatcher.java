@@ -92,6 +92,7 @@ public final class Dispatcher<R extends RequestView> {
   private final RunningRequests<R> running;
   private final Slots slots;
   private DecisionListener decisions;
+  private volatile boolean promptAdmission = true;
 
   /**
    * A dispatch core with {@code workers} free slots and nothing queued or running.
@@ -285,7 +286,10 @@ public final class Dispatcher<R extends RequestView> {
 
   private Assignment<R> takeWorkIn(
       ClassQueue<R> cq, long now, boolean poolThread, boolean helpFirst) {
-    R r = helpFirst ? help(cq, now) : null;
+    // Promptness: a head the policy would be asked about now is admitted before any helping, even
+    // under a policy that helps first, so that a helper that gave way for it hands it its slot.
+    boolean help = helpFirst && !(promptAdmission && cq.headAdmissible(now));
+    R r = help ? help(cq, now) : null;
     if (r != null) {
       return new Assignment<>(r, true);
     }
@@ -293,7 +297,7 @@ public final class Dispatcher<R extends RequestView> {
     if (r != null) {
       return new Assignment<>(r, false);
     }
-    if (helpFirst || !poolThread) {
+    if (help || !poolThread) {
       return null;
     }
     r = help(cq, now);
@@ -310,6 +314,23 @@ public final class Dispatcher<R extends RequestView> {
   public record Assignment<R>(R request, boolean help) {}
 
   // ---- helpers ------------------------------------------------------------------------------
+
+  /**
+   * Whether an arrival is admitted promptly (the default): a request that waits for admission, when
+   * the policy would admit it now, gets the next slot before any running request gets a helper, and
+   * a helper of its class gives its slot back at its next boundary ({@link Helpers#yields}). Off, a
+   * policy that helps first keeps every free thread on running requests while they want helpers, as
+   * tail-control's steal-first is described (Li et al., PPoPP'16, Section 4), and arrivals wait for
+   * a thread to run out of work to steal.
+   */
+  public void promptAdmission(boolean on) {
+    this.promptAdmission = on;
+  }
+
+  /** Whether arrivals are admitted promptly ({@link #promptAdmission(boolean)}). */
+  public boolean promptAdmission() {
+    return promptAdmission;
+  }
 
   /** Whether threads may join, or must leave, running requests: the core's decisions on helpers. */
   public Helpers<R> helpers() {

@@ -9,10 +9,12 @@ import dev.tailor.core.policy.RequestView;
  * it, whether a helper leaves it at its boundary, and how many leave at once. A request may take a
  * thread while it holds fewer than its degree (at least one); a helper leaves when the request
  * holds more, when a budget that shrank is exceeded, or for promptness (Singer et al., "Prompt
- * I-Cilk", SPAA'23, Section 3), when a higher priority class waits and the request's class holds
- * more than its floor of threads. The host asks and moves threads accordingly; it decides none of
- * this itself. Every method may be called without the host's exclusion: its answer is then a hint
- * that the dispatch, under the exclusion, confirms or corrects.
+ * I-Cilk", SPAA'23, Section 3): when a request of its own class waits for admission and every slot
+ * is taken (the slot it gives back goes to that request), or when a higher priority class waits and
+ * the request's class holds more than its floor of threads. The host asks and moves threads
+ * accordingly; it decides none of this itself. Every method may be called without the host's
+ * exclusion: its answer is then a hint that the dispatch, under the exclusion, confirms or
+ * corrects.
  *
  * @param <R> the host's request type
  */
@@ -84,6 +86,9 @@ public final class Helpers<R extends RequestView> {
   }
 
   private boolean promptnessYields(R request) {
+    if (core.promptAdmission() && arrivalWaits(request)) {
+      return true;
+    }
     PriorityClass c = request.priorityClass();
     if (c == null || c.ordinal() == 0) {
       return false;
@@ -92,6 +97,14 @@ public final class Helpers<R extends RequestView> {
         core.queues.queued() > 0 && core.queues.higherHeadAdmissible(c, core.host.nanoTime());
     return (higherWaits || higherRunningWantsHelper(c))
         && threadsOf(c) > core.queues.byClass[c.ordinal()].floor;
+  }
+
+  /**
+   * Whether a request of {@code request}'s own class waits for admission that the policy would be
+   * asked about now, and no slot is free for it: a helper's slot is what it waits for.
+   */
+  private boolean arrivalWaits(R request) {
+    return core.freeSlots() <= 0 && core.queues.of(request).headAdmissible(core.host.nanoTime());
   }
 
   /**
@@ -121,6 +134,10 @@ public final class Helpers<R extends RequestView> {
     int overBudget = Math.min(helpers, Math.max(0, -core.freeSlots()));
     if (overBudget == helpers || !promptnessYields(request)) {
       return overBudget;
+    }
+    if (core.promptAdmission() && arrivalWaits(request)) {
+      // A slot for each waiting head of its class, as far as its helpers go.
+      return Math.max(overBudget, Math.min(helpers, core.queues.of(request).queued));
     }
     int aboveFloor =
         threadsOf(request.priorityClass())

@@ -34,6 +34,17 @@ public final class GuidedClaims {
    */
   public static final long HANDOFF_NANOS = 50_000;
 
+  /**
+   * The most work a helper claims at once, by the request's pace: a request that arrives while
+   * every thread is busy waits at most about this long (one window more where a window is longer)
+   * for a helper to give way, since a helper looks at its request's degree and at the admission
+   * queue only between claims. Prompt I-Cilk (Singer et al., SPAA'23, Section 3) bounds the time
+   * ready work waits for a core; tail-control (Li et al., PPoPP'16, Section 4) admits a waiting
+   * request at every steal. A millisecond is a tenth of the long queries' time in the papers'
+   * workloads and about a fortieth of a window's restart cost in claims of a few windows.
+   */
+  public static final long PROMPT_NANOS = 1_000_000;
+
   private GuidedClaims() {}
 
   /**
@@ -60,6 +71,29 @@ public final class GuidedClaims {
   public static int probingSize(
       int left, int sharers, boolean helper, PriorityClass priority, int claimed) {
     return Math.min(size(left, sharers, helper, priority), Math.max(1, claimed));
+  }
+
+  /**
+   * The units a helper claims: {@code size} ({@link #size}), but no more than take {@link
+   * #PROMPT_NANOS} at the request's pace so far ({@code finishedNanos} over {@code finishedUnits}
+   * of its units that have finished), at least one; one unit while none has finished, when its pace
+   * is not known. The request's own thread is never held to this: it finishes what it starts.
+   *
+   * @param size the claim {@link #size} gives
+   * @param finishedNanos the time the request's finished units took
+   * @param finishedUnits how many of its units have finished
+   */
+  public static int helperSize(int size, long finishedNanos, int finishedUnits) {
+    if (size <= 1) {
+      return size;
+    }
+    if (finishedUnits <= 0 || finishedNanos <= 0) {
+      return 1;
+    }
+    // units that fit: PROMPT / (finishedNanos / finishedUnits), without the division's rounding;
+    // PROMPT_NANOS * finishedUnits stays far below Long.MAX_VALUE for any int count.
+    long fit = PROMPT_NANOS * finishedUnits / finishedNanos;
+    return (int) Math.max(1, Math.min(size, fit));
   }
 
   /**

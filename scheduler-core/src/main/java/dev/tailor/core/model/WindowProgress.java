@@ -37,6 +37,16 @@ public final class WindowProgress {
     }
   }
 
+  /** How many of the request's windows have finished. */
+  public int finished() {
+    return Math.min(finished, windows);
+  }
+
+  /** The time the finished windows took. */
+  public long finishedNanos() {
+    return finishedNanos;
+  }
+
   /**
    * The request's projected sequential time by {@link Projection}'s rule, from the windows finished
    * so far.

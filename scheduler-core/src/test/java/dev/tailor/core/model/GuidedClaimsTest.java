@@ -85,4 +85,15 @@ class GuidedClaimsTest {
     assertFalse(GuidedClaims.takesTheRest(0, 0, 16), "nothing claimed yet: no pace to judge by");
     assertFalse(GuidedClaims.takesTheRest(h / 4, 8, 0), "nothing left to take");
   }
+
+  @Test
+  void aPromptHelperClaimsAboutAMillisecondAtTheRequestsPace() {
+    long p = GuidedClaims.PROMPT_NANOS;
+    assertEquals(4, GuidedClaims.helperSize(8, p, 4), "units of p/4: four fit");
+    assertEquals(8, GuidedClaims.helperSize(8, p, 100), "units of p/100: the guided claim rules");
+    assertEquals(1, GuidedClaims.helperSize(8, 10 * p, 4), "units longer than p: one at a time");
+    assertEquals(1, GuidedClaims.helperSize(8, 0, 0), "no pace yet: one unit");
+    assertEquals(0, GuidedClaims.helperSize(0, p, 4), "nothing to claim");
+    assertEquals(1, GuidedClaims.helperSize(1, 0, 0));
+  }
 }
