@@ -131,6 +131,7 @@ class ProgressSameDecisionsTest {
             demand.unitWork(),
             system,
             new SimRequest.Told(PRIOR, false, Long.MAX_VALUE),
+            true,
             true);
     ProgressPolicy policy = policy();
     List<String> log = new ArrayList<>();

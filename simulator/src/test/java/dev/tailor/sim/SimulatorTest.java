@@ -205,10 +205,16 @@ class SimulatorTest {
     assertTrue(units.queueing().get("max") < MS, units.queueing().toString());
     assertEquals(2, units.completed());
 
-    // The fluid model keeps both threads on A (100 ms at speedup 1.2) until it ends: B queues.
-    PointResult fluid =
-        new Simulator(p, PolicyRegistry.of("fixed:2"), config(2)).run(arrivals, order, LABELS);
+    // Without prompt admission the fluid model keeps both threads on A (100 ms at speedup 1.2)
+    // until it ends: B queues. Promptly, A's helper gives B its thread at the next tick.
+    Simulator fluidLate = new Simulator(p, PolicyRegistry.of("fixed:2"), config(2));
+    fluidLate.promptAdmission(false);
+    PointResult fluid = fluidLate.run(arrivals, order, LABELS);
     assertTrue(fluid.queueing().get("max") > 40 * MS, fluid.queueing().toString());
+    PointResult fluidPrompt =
+        new Simulator(p, PolicyRegistry.of("fixed:2"), config(2)).run(arrivals, order, LABELS);
+    assertTrue(
+        fluidPrompt.queueing().get("max") <= 5 * MS, "within a tick: " + fluidPrompt.queueing());
   }
 
   @Test
