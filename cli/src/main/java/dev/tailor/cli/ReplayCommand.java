@@ -107,6 +107,31 @@ final class ReplayCommand implements Callable<Integer> {
   @Mixin CalibrationOption calibration;
 
   @Option(
+      names = "--prompt-admission",
+      paramLabel = "on|off",
+      defaultValue = "on",
+      converter = OnOff.class,
+      description =
+          "Whether the in-process scheduler admits arrivals promptly, its helpers giving way within"
+              + " about 1 ms (default ${DEFAULT-VALUE}); off keeps steal-first's free threads on"
+              + " running requests.")
+  boolean promptAdmission;
+
+  /** Reads {@code on} or {@code off}. */
+  static final class OnOff implements picocli.CommandLine.ITypeConverter<Boolean> {
+    @Override
+    public Boolean convert(String value) {
+      return switch (value) {
+        case "on" -> true;
+        case "off" -> false;
+        default ->
+            throw new picocli.CommandLine.TypeConversionException(
+                "expected on or off, got '" + value + "'");
+      };
+    }
+  }
+
+  @Option(
       names = "--model",
       paramLabel = "FILE",
       description = "A predictor model, watched, for tpc, tp and pred.")
@@ -170,7 +195,7 @@ final class ReplayCommand implements Callable<Integer> {
       }
       err.printf(
           "replaying %d queries of %s on %s (%s): %d policies x %d loads x %d repetitions, %s,"
-              + " %s%n",
+              + " %s, prompt admission %s%n",
           entries.size(),
           input.trace.getFileName(),
           input.index.getFileName(),
@@ -185,7 +210,8 @@ final class ReplayCommand implements Callable<Integer> {
                   + cap
                   + (server == null && policies.stream().anyMatch(LuceneTarget::isSpec)
                       ? " (not the plain Lucene baselines')"
-                      : ""));
+                      : ""),
+          promptAdmission ? "on" : "off");
       err.flush();
       Sweep.Plan run = server != null ? plan.withPolicies(List.of("server")) : plan;
       Consumer<PointResult> printPoint = pointPrinter(err, run.size());
@@ -220,7 +246,8 @@ final class ReplayCommand implements Callable<Integer> {
                     totalHitsThreshold(trace)),
                 environment,
                 opened.manifest().sourceLabel(),
-                printPoint);
+                printPoint,
+                b -> b.promptAdmission(promptAdmission));
       }
       String summary =
           Report.write(

@@ -110,6 +110,26 @@ public final class InProcessSweep {
       String corpus,
       Consumer<PointResult> onPoint)
       throws IOException, InterruptedException {
+    return run(
+        reader, entries, plan, server, environment, corpus, onPoint, UnaryOperator.identity());
+  }
+
+  /**
+   * Warms up, then runs every point, as {@link #run(IndexReader, List, Sweep.Plan, Server, String,
+   * String, Consumer)} does, every scheduler's builder passed through {@code configure} last (for
+   * settings the server has no field for, such as {@link Scheduler.Builder#promptAdmission}); the
+   * plain-Lucene baselines have no scheduler to configure.
+   */
+  public static List<PointResult> run(
+      IndexReader reader,
+      List<InProcessTarget.TraceEntry> entries,
+      Sweep.Plan plan,
+      Server server,
+      String environment,
+      String corpus,
+      Consumer<PointResult> onPoint,
+      UnaryOperator<Scheduler.Builder> configure)
+      throws IOException, InterruptedException {
     warmUp(reader, entries, server.workers(), server.totalHitsThreshold());
     return Sweep.run(
         plan,
@@ -131,7 +151,7 @@ public final class InProcessSweep {
                         server.unitsPerQuery(),
                         server.maxDegree(),
                         server.predictor(),
-                        UnaryOperator.identity())
+                        configure)
                     .totalHitsThreshold(server.totalHitsThreshold()),
         entries.size(),
         environment,
