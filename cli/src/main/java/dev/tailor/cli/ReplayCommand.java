@@ -110,25 +110,16 @@ final class ReplayCommand implements Callable<Integer> {
       names = "--prompt-admission",
       paramLabel = "on|off",
       defaultValue = "on",
-      converter = OnOff.class,
       description =
           "Whether the in-process scheduler admits arrivals promptly, its helpers giving way within"
               + " about 1 ms (default ${DEFAULT-VALUE}); off keeps steal-first's free threads on"
               + " running requests.")
-  boolean promptAdmission;
+  Switch promptAdmission;
 
-  /** Reads {@code on} or {@code off}. */
-  static final class OnOff implements picocli.CommandLine.ITypeConverter<Boolean> {
-    @Override
-    public Boolean convert(String value) {
-      return switch (value) {
-        case "on" -> true;
-        case "off" -> false;
-        default ->
-            throw new picocli.CommandLine.TypeConversionException(
-                "expected on or off, got '" + value + "'");
-      };
-    }
+  /** An option that is on or off. */
+  enum Switch {
+    ON,
+    OFF
   }
 
   @Option(
@@ -211,7 +202,7 @@ final class ReplayCommand implements Callable<Integer> {
                   + (server == null && policies.stream().anyMatch(LuceneTarget::isSpec)
                       ? " (not the plain Lucene baselines')"
                       : ""),
-          promptAdmission ? "on" : "off");
+          promptAdmission == Switch.ON ? "on" : "off");
       err.flush();
       Sweep.Plan run = server != null ? plan.withPolicies(List.of("server")) : plan;
       Consumer<PointResult> printPoint = pointPrinter(err, run.size());
@@ -247,7 +238,7 @@ final class ReplayCommand implements Callable<Integer> {
                 environment,
                 opened.manifest().sourceLabel(),
                 printPoint,
-                b -> b.promptAdmission(promptAdmission));
+                b -> b.promptAdmission(promptAdmission == Switch.ON));
       }
       String summary =
           Report.write(

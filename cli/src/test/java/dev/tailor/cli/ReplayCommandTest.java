@@ -301,4 +301,22 @@ class ReplayCommandTest {
     assertTrue(
         simulate.err().contains("'lucene-executor:2' is a real-run baseline only"), simulate.err());
   }
+
+  @Test
+  void promptAdmissionIsOnUnlessTurnedOffAndABadValueIsNamed() {
+    ReplayCommand on = new ReplayCommand();
+    new picocli.CommandLine(on)
+        .setCaseInsensitiveEnumValuesAllowed(true)
+        .parseArgs("--index", "i", "--trace", "t", "--rps", "1");
+    assertEquals(ReplayCommand.Switch.ON, on.promptAdmission);
+    ReplayCommand off = new ReplayCommand();
+    new picocli.CommandLine(off)
+        .setCaseInsensitiveEnumValuesAllowed(true)
+        .parseArgs("--index", "i", "--trace", "t", "--rps", "1", "--prompt-admission", "off");
+    assertEquals(ReplayCommand.Switch.OFF, off.promptAdmission);
+    assertNotEquals(
+        0, cli.run("replay", "--index", "i", "--trace", "t", "--prompt-admission", "maybe"));
+    assertTrue(cli.err().contains("--prompt-admission"), cli.err());
+    assertTrue(cli.err().contains("'maybe'"), cli.err());
+  }
 }
