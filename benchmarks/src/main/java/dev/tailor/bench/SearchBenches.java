@@ -28,7 +28,7 @@ public final class SearchBenches {
   private static final int SLICED_UNITS = 32;
 
   private static final List<Base> BENCHES =
-      List.of(new Overhead(), new Speedup(), new WindowSizes());
+      List.of(new Overhead(), new Speedup(), new WindowSizes(), new PromptClaims());
 
   /** The search benchmarks' names, as {@code ./tailor bench} knows them. */
   public static final List<String> NAMES = BENCHES.stream().map(Base::name).toList();
@@ -126,8 +126,18 @@ public final class SearchBenches {
           SearchTimings.MIN_SAMPLE_NANOS / 1_000_000,
           warmup.toSeconds());
       int cores = Math.max(2, Runtime.getRuntime().availableProcessors());
-      try (Scheduler a = Scheduler.builder().policy(baselinePolicy()).workers(cores).build();
-          Scheduler b = Scheduler.builder().policy(candidatePolicy()).workers(cores).build()) {
+      try (Scheduler a =
+              Scheduler.builder()
+                  .policy(baselinePolicy())
+                  .workers(cores)
+                  .promptAdmission(baselinePrompt())
+                  .build();
+          Scheduler b =
+              Scheduler.builder()
+                  .policy(candidatePolicy())
+                  .workers(cores)
+                  .promptAdmission(candidatePrompt())
+                  .build()) {
         Run run = new Run(input.reader(), b, input.queries(), warmup, repetitions, out);
         List<SearchTimings.Timed> timed =
             run.compare(baseline(input.reader(), a), candidate(input.reader(), b));
@@ -141,6 +151,16 @@ public final class SearchBenches {
 
     String candidatePolicy() {
       return "seq";
+    }
+
+    /** Whether the baseline's scheduler admits promptly (the default, as every scheduler does). */
+    boolean baselinePrompt() {
+      return true;
+    }
+
+    /** Whether the candidate's scheduler admits promptly. */
+    boolean candidatePrompt() {
+      return true;
     }
 
     /** What the candidate is compared with: plain Lucene, unless a benchmark says otherwise. */
@@ -254,6 +274,66 @@ public final class SearchBenches {
           median(which.stream().map(single::get).toList(), SearchTimings.Timed::ratio),
           median(which.stream().map(same::get).toList(), SearchTimings.Timed::ratio));
       return ratio;
+    }
+  }
+
+  /**
+   * {@code bench prompt-claims}: what prompt admission's time-sized helper claims cost a search
+   * with nothing else to run: degree 2 with prompt admission against degree 2 without, both
+   * TailorSearcher with the same windows. A ratio above 1 is the price of the extra claims (each a
+   * cursor move, a degree look and, across leaves, a scorer restart) that let an arrival have a
+   * helper's thread within about a millisecond.
+   */
+  static final class PromptClaims extends Base {
+    @Override
+    String name() {
+      return "prompt-claims";
+    }
+
+    @Override
+    String baselinePolicy() {
+      return "fixed:2";
+    }
+
+    @Override
+    String candidatePolicy() {
+      return "fixed:2";
+    }
+
+    @Override
+    boolean baselinePrompt() {
+      return false;
+    }
+
+    @Override
+    IndexSearcher baseline(IndexReader reader, Scheduler scheduler) {
+      return new TailorSearcher(reader, scheduler, Slicing.unitsPerQuery(SLICED_UNITS));
+    }
+
+    @Override
+    IndexSearcher candidate(IndexReader reader, Scheduler scheduler) {
+      return new TailorSearcher(reader, scheduler, Slicing.unitsPerQuery(SLICED_UNITS));
+    }
+
+    @Override
+    void report(List<SearchTimings.Timed> timed, Run run, PrintWriter out) {
+      out.printf(
+          "  ratio = time at degree 2 with prompt admission / without, both TailorSearcher with %d"
+              + " units%n",
+          SLICED_UNITS);
+      byCategory(timed, out, "ratio", SearchTimings.Timed::ratio);
+      List<SearchTimings.Timed> longest = longest(timed);
+      out.printf(
+          "  all %d queries: median ratio %.3f, mean %.3f%n",
+          timed.size(),
+          median(timed, SearchTimings.Timed::ratio),
+          mean(timed, SearchTimings.Timed::ratio));
+      out.printf(
+          "  longest 5%% (%d queries, from %.1f ms): median ratio %.3f, mean %.3f%n",
+          longest.size(),
+          longest.get(longest.size() - 1).baselineNanos() / 1e6,
+          median(longest, SearchTimings.Timed::ratio),
+          mean(longest, SearchTimings.Timed::ratio));
     }
   }
 

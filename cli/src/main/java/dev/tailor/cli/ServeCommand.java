@@ -64,7 +64,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--policy",
-      defaultValue = "seq",
+      defaultValue = Scheduler.DEFAULT_POLICY,
       description = "The scheduling policy (./tailor policies; default ${DEFAULT-VALUE}).")
   String policy;
 

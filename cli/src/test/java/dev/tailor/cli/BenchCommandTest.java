@@ -18,6 +18,7 @@ class BenchCommandTest {
     "search-overhead",
     "speedup",
     "windows",
+    "prompt-claims",
     "predictor",
     "load-client",
     "noise-meter",

@@ -1,5 +1,6 @@
 package dev.tailor.opensearch;
 
+import dev.tailor.core.Scheduler;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
 import java.util.List;
@@ -16,14 +17,19 @@ final class TailorSettings {
   /**
    * The Tailor policy specification, as {@link PolicyRegistry#of} parses it ({@code seq}, {@code
    * fixed:2}, {@code rampup:10ms,4}, {@code fm:/path/table.json}, ...). Dynamic: an update swaps
-   * the policy without losing a request. Default {@code seq}: one thread per request, as with
-   * concurrent segment search off. A specification that fails to parse is refused when it is set;
-   * one naming a table file validates the file on the node that validates the update, so the file
-   * must be on every node at the same path.
+   * the policy without losing a request. Default {@value Scheduler#DEFAULT_POLICY}, the scheduler's
+   * own default: no table, a free thread helps a running query phase, an arriving one takes a
+   * helper's thread within about a millisecond. A specification that fails to parse is refused when
+   * it is set; one naming a table file validates the file on the node that validates the update, so
+   * the file must be on every node at the same path.
    */
   static final Setting<String> POLICY =
       Setting.simpleString(
-          POLICY_KEY, "seq", TailorSettings::validatePolicy, Property.NodeScope, Property.Dynamic);
+          POLICY_KEY,
+          Scheduler.DEFAULT_POLICY,
+          TailorSettings::validatePolicy,
+          Property.NodeScope,
+          Property.Dynamic);
 
   /**
    * The thread budget of the node's scheduler: helper threads, and slots shared with the search

@@ -25,7 +25,7 @@ final class Settings {
   /** How long idle threads spin before they park unless configured: 20 µs (0 on one core). */
   static final long DEFAULT_SPIN_NANOS = 20_000L;
 
-  Policy policy = PolicyRegistry.of("seq");
+  Policy policy = PolicyRegistry.of(Scheduler.DEFAULT_POLICY);
   boolean ownsPolicy = true;
   int workers = Runtime.getRuntime().availableProcessors();
   int queueCapacity = 10_000;
