@@ -1,6 +1,7 @@
 package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
+import dev.tailor.core.Scheduler;
 import dev.tailor.corpora.index.IndexManifest;
 import dev.tailor.corpora.trace.IndexedTrace;
 import dev.tailor.load.InProcessSweep;
@@ -86,13 +87,12 @@ final class DemoCommand implements Callable<Integer> {
   /**
    * The policies the demo runs unless {@code --policies} says otherwise, by name: plain Lucene
    * alone and with its own executor of one thread per core (what deployments run today), the
-   * recommended Tailor configuration ({@code wq-linear}: no table, fewer threads per request as the
-   * queue grows, so that it neither wastes the cores at light load nor saturates them at heavy
-   * load), the clairvoyant oracle (the ceiling), and one paper policy (Few-to-Many with its paper
-   * table). {@code --policies all} runs every policy of the demo.
+   * recommended Tailor configuration (the scheduler's default, {@value Scheduler#DEFAULT_POLICY}
+   * with prompt admission: no table), the clairvoyant oracle (the ceiling), and one paper policy
+   * (Few-to-Many with its paper table). {@code --policies all} runs every policy of the demo.
    */
   static final List<String> DEFAULT_POLICIES =
-      List.of("lucene", "lucene-executor", "wq-linear", "oracle", "fm");
+      List.of("lucene", "lucene-executor", Scheduler.DEFAULT_POLICY, "oracle", "fm");
 
   /** What {@code --policies} takes for every policy of the demo. */
   static final String ALL = "all";
@@ -133,7 +133,7 @@ final class DemoCommand implements Callable<Integer> {
       paramLabel = "NAME",
       description =
           "Run these of the demo's policies, e.g. lucene,seq,fm-wc, or all of them (all);"
-              + " default: lucene, lucene-executor:CORES, wq-linear, oracle and fm.")
+              + " default: lucene, lucene-executor:CORES, steal-first, oracle and fm.")
   List<String> only;
 
   @Option(
@@ -298,8 +298,11 @@ final class DemoCommand implements Callable<Integer> {
     if (tpc != null) {
       policies.addAll(tpc.policies());
     }
-    if (wanted("steal-first", "admit-first", "tc", "tc-oracle")) {
+    if (wanted("tc", "tc-oracle")) {
       policies.addAll(tables.tailControl(targetNanos));
+    } else {
+      // Steal-first and admit-first need no threshold table: none is built for them alone.
+      policies.addAll(List.of("steal-first", "admit-first"));
     }
     if (wanted("progress")) {
       policies.add(tables.progress(tpc, targetNanos));
