@@ -106,6 +106,15 @@ final class ServeCommand implements Callable<Integer> {
   String clientTimeout;
 
   @Option(
+      names = "--prompt-bound",
+      defaultValue = "1ms",
+      paramLabel = "DURATION",
+      description =
+          "The most a helper's claim takes before an arriving search may have its thread (default"
+              + " ${DEFAULT-VALUE}); positive, and no longer than --client-timeout.")
+  String promptBound;
+
+  @Option(
       names = "--idle-timeout",
       defaultValue = "30s",
       paramLabel = "DURATION",
@@ -158,6 +167,7 @@ final class ServeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
+    Duration bound = promptBound();
     if (!Files.isDirectory(index)) {
       throw new IllegalArgumentException(index + ": no such index directory");
     }
@@ -182,6 +192,7 @@ final class ServeCommand implements Callable<Integer> {
             .policy(policy)
             .workers(limits.workers())
             .queueCapacity(limits.queue())
+            .promptBound(bound)
             .listener(timings);
     budget.apply(builder);
     CountDownLatch stopped = new CountDownLatch(1);
@@ -238,6 +249,23 @@ final class ServeCommand implements Callable<Integer> {
       stopped.await();
     }
     return 0;
+  }
+
+  /**
+   * {@code --prompt-bound}, refused when not positive or longer than {@code --client-timeout}: a
+   * client would give up on a search before an arrival could have a helper's thread.
+   */
+  private Duration promptBound() {
+    Duration bound = duration("--prompt-bound", promptBound);
+    Duration client = duration("--client-timeout", clientTimeout);
+    if (bound.isZero() || bound.isNegative() || bound.compareTo(client) > 0) {
+      throw new IllegalArgumentException(
+          "--prompt-bound: expected a positive duration no longer than --client-timeout ("
+              + clientTimeout
+              + "), got "
+              + promptBound);
+    }
+    return bound;
   }
 
   private static Duration duration(String option, String text) {

@@ -72,4 +72,22 @@ class ErrorMessagesTest {
     assertTrue(build.err().startsWith("tailor tables build fm: "), build.err());
     assertTrue(build.err().contains(missing.toString()), build.err());
   }
+
+  @Test
+  void aPromptBoundThatIsNotPositiveOrOutlastsTheClientTimeoutIsRefusedNamingTheOption() {
+    for (String[] bad :
+        new String[][] {
+          {"--prompt-bound", "0ms"}, {"--prompt-bound", "20s", "--client-timeout", "10s"}
+        }) {
+      String[] args = new String[3 + bad.length];
+      args[0] = "serve";
+      args[1] = "--index";
+      args[2] = tmp.resolve("nonexistent").toString();
+      System.arraycopy(bad, 0, args, 3, bad.length);
+      assertNotEquals(0, cli.run(args));
+      assertTrue(
+          cli.err().contains("--prompt-bound: expected a positive duration no longer than"),
+          cli.err());
+    }
+  }
 }

@@ -323,8 +323,9 @@ final class WindowedSearch<C extends Collector, T> {
      * recorded, and all of them with no request to share them. The request's own thread claims by
      * {@link GuidedClaims#probingSize} when its policy watches progress. A helper of a scheduler
      * that admits promptly ({@link dev.tailor.core.Scheduler#promptAdmission()}) claims no more
-     * than {@link GuidedClaims#PROMPT_NANOS} at the search's pace so far ({@link
-     * GuidedClaims#helperSize}), so that an arrival waits about that long at most for its thread.
+     * than its prompt bound ({@link dev.tailor.core.Scheduler#promptBoundNanos()}) at the search's
+     * pace so far ({@link GuidedClaims#helperSize}), so that an arrival waits about that long at
+     * most for its thread.
      */
     private int claimSize(boolean helper) {
       int from = cursor.get();
@@ -351,7 +352,12 @@ final class WindowedSearch<C extends Collector, T> {
       if (helper && ctx.scheduler().promptAdmission()) {
         // A prompt helper holds its thread for about a millisecond at most, and so does not run
         // on to a leaf's end: an arrival waits for its claim to end.
-        size = GuidedClaims.helperSize(size, finishedNanos.get(), finishedWindows.get());
+        size =
+            GuidedClaims.helperSize(
+                size,
+                finishedNanos.get(),
+                finishedWindows.get(),
+                ctx.scheduler().promptBoundNanos());
         most = size;
       }
       int end = from + size;

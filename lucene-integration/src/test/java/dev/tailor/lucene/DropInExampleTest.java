@@ -35,7 +35,7 @@ class DropInExampleTest {
       try (IndexReader reader = DirectoryReader.open(dir)) {
         TopDocs hits;
         // --- README example starts
-        Scheduler scheduler = Scheduler.builder().policy("rampup:10ms,4").build();
+        Scheduler scheduler = Scheduler.builder().build(); // steal-first, prompt admission
 
         // was: IndexSearcher searcher = new IndexSearcher(reader, executor);
         IndexSearcher searcher = new TailorSearcher(reader, scheduler);
@@ -43,6 +43,7 @@ class DropInExampleTest {
         hits = searcher.search(new TermQuery(new Term("body", "lucene")), 10);
         // --- README example ends
         assertEquals(2, hits.totalHits.value());
+        assertEquals(Scheduler.DEFAULT_POLICY, scheduler.policy().spec());
         scheduler.close();
       }
     }

@@ -38,10 +38,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The drop-in returns exactly what a plain {@link IndexSearcher} returns: top-10 doc ids and
  * scores, exact total hits, a sorted search and a count, for over a thousand queries of every type
- * on a multi-segment index cut into intra-segment partitions, under eight policies (seq, fixed:2,
- * fixed:4, rampup, adaptive, wq-linear and a chaos policy that changes degrees at random, with the
- * claims of a policy that watches progress and without), on callers' threads and on the pool, with
- * degrees changing in the middle of queries.
+ * on a multi-segment index cut into intra-segment partitions, under ten settings (seq, fixed:2,
+ * fixed:4, rampup, adaptive, wq-linear, a chaos policy that changes degrees at random, with the
+ * claims of a policy that watches progress and without, and the default policy with its prompt
+ * admission, at its bound and at a bound that cuts every helper claim to one window), on callers'
+ * threads and on the pool, with degrees changing in the middle of queries. Every setting admits
+ * promptly, the default.
  */
 class ResultEqualityTest {
 
@@ -104,17 +106,26 @@ class ResultEqualityTest {
         "adaptive",
         "wq-linear:4",
         "chaos",
-        "chaos-probing"
+        "chaos-probing",
+        "default",
+        "default-cut"
       })
   void everyQueryGivesPlainLuceneResults(String spec) throws Exception {
+    // "default": the scheduler's default policy and prompt admission; "default-cut": the same with
+    // a prompt bound of a microsecond, so that every helper claim is one window and helpers leave
+    // at whatever window an arrival finds them.
     Policy policy =
         spec.startsWith("chaos")
             ? new ChaosPolicy(4, spec.equals("chaos-probing"))
-            : PolicyRegistry.of(spec);
+            : PolicyRegistry.of(spec.startsWith("default") ? Scheduler.DEFAULT_POLICY : spec);
     AtomicInteger parallel = new AtomicInteger();
     try (Scheduler scheduler =
         Scheduler.builder()
             .policy(policy)
+            .promptBound(
+                spec.equals("default-cut")
+                    ? Duration.ofNanos(1_000)
+                    : Duration.ofNanos(dev.tailor.core.model.GuidedClaims.PROMPT_NANOS))
             .workers(4)
             .quantum(Duration.ofMillis(1))
             .listener(

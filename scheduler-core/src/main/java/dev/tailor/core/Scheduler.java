@@ -66,6 +66,7 @@ public final class Scheduler implements AutoCloseable {
   private final Policy policy;
   private final boolean ownsPolicy;
   private final int workers;
+  private final long promptBoundNanos;
   private final AtomicLong ids = new AtomicLong();
   private final WorkerPool pool;
 
@@ -73,6 +74,7 @@ public final class Scheduler implements AutoCloseable {
     this.policy = s.policy;
     this.ownsPolicy = s.ownsPolicy;
     this.workers = s.workers;
+    this.promptBoundNanos = s.promptBoundNanos;
     this.pool = new WorkerPool(this, s);
   }
 
@@ -202,6 +204,15 @@ public final class Scheduler implements AutoCloseable {
    */
   public boolean promptAdmission() {
     return pool.dispatch.promptAdmission();
+  }
+
+  /**
+   * The most time a helper's claim takes under prompt admission ({@link
+   * Builder#promptBound(Duration)}): how long an arriving request waits, about, for a helper's
+   * thread.
+   */
+  public long promptBoundNanos() {
+    return promptBoundNanos;
   }
 
   /** The live load measures policies see. */
@@ -428,6 +439,20 @@ public final class Scheduler implements AutoCloseable {
      */
     public Builder promptAdmission(boolean on) {
       settings.promptAdmission(on);
+      return this;
+    }
+
+    /**
+     * Under prompt admission, the most time a helper's claim of its request's windows takes, at the
+     * request's pace so far: about how long an arrival waits for a helper's thread (a window more
+     * where one window is longer). Default 1 ms ({@link
+     * dev.tailor.core.model.GuidedClaims#PROMPT_NANOS}). Shorter bounds cost more claims; {@code
+     * ./tailor bench prompt-claims} prints what the default costs.
+     *
+     * @throws IllegalArgumentException if {@code bound} is zero, negative or longer than a minute
+     */
+    public Builder promptBound(Duration bound) {
+      settings.promptBound(bound);
       return this;
     }
 

@@ -3,6 +3,7 @@ package dev.tailor.core;
 import dev.tailor.core.budget.BudgetPolicy;
 import dev.tailor.core.dispatch.Dispatcher;
 import dev.tailor.core.metrics.RequestGroups;
+import dev.tailor.core.model.GuidedClaims;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.core.policy.PriorityClass;
@@ -32,6 +33,7 @@ final class Settings {
   long quantumNanos = Scheduler.DEFAULT_QUANTUM_NANOS;
   long spinNanos = Runtime.getRuntime().availableProcessors() > 1 ? DEFAULT_SPIN_NANOS : 0;
   boolean promptAdmission = true;
+  long promptBoundNanos = GuidedClaims.PROMPT_NANOS;
   long longThresholdNanos = Scheduler.DEFAULT_LONG_THRESHOLD_NANOS;
   RequestGroups groups = RequestGroups.tpcDefault();
   SchedulerListener listener;
@@ -93,6 +95,19 @@ final class Settings {
     once("promptAdmission");
     this.promptAdmission = on;
   }
+
+  void promptBound(Duration bound) {
+    Objects.requireNonNull(bound, "promptBound");
+    if (bound.isZero() || bound.isNegative() || bound.compareTo(MAX_PROMPT_BOUND) > 0) {
+      throw new IllegalArgumentException(
+          "promptBound must be positive and at most " + MAX_PROMPT_BOUND + ", got " + bound);
+    }
+    once("promptBound");
+    this.promptBoundNanos = bound.toNanos();
+  }
+
+  /** The longest prompt bound: longer, a helper's claim would be no prompt bound at all. */
+  static final Duration MAX_PROMPT_BOUND = Duration.ofMinutes(1);
 
   void longRequestThreshold(Duration threshold) {
     Objects.requireNonNull(threshold, "threshold");

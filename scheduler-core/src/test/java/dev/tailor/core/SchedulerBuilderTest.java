@@ -87,4 +87,28 @@ class SchedulerBuilderTest {
         IllegalStateException.class,
         () -> Scheduler.builder().promptAdmission(true).promptAdmission(false));
   }
+
+  @Test
+  void aPromptBoundOfZeroNegativeOrOverAMinuteIsRefusedNamingTheSetting() {
+    for (java.time.Duration bad :
+        java.util.List.of(
+            java.time.Duration.ZERO,
+            java.time.Duration.ofMillis(-1),
+            java.time.Duration.ofMinutes(2))) {
+      IllegalArgumentException e =
+          org.junit.jupiter.api.Assertions.assertThrows(
+              IllegalArgumentException.class, () -> Scheduler.builder().promptBound(bad));
+      org.junit.jupiter.api.Assertions.assertTrue(
+          e.getMessage().startsWith("promptBound must be positive"), e.getMessage());
+    }
+    try (Scheduler s =
+        Scheduler.builder().workers(1).promptBound(java.time.Duration.ofMillis(3)).build()) {
+      org.junit.jupiter.api.Assertions.assertEquals(3_000_000L, s.promptBoundNanos());
+    }
+    try (Scheduler s = Scheduler.builder().workers(1).build()) {
+      org.junit.jupiter.api.Assertions.assertEquals(
+          dev.tailor.core.model.GuidedClaims.PROMPT_NANOS, s.promptBoundNanos());
+      org.junit.jupiter.api.Assertions.assertEquals(Scheduler.DEFAULT_POLICY, s.policy().spec());
+    }
+  }
 }

@@ -4,6 +4,7 @@ import dev.tailor.core.dispatch.DispatchHost;
 import dev.tailor.core.dispatch.Dispatcher;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.metrics.RunMetrics;
+import dev.tailor.core.model.GuidedClaims;
 import dev.tailor.core.policy.PriorityClass;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.PointResult;
@@ -161,7 +162,7 @@ final class SimRun {
                 dispatcher.view(),
                 told,
                 sim.probesProgress,
-                dispatcher.promptAdmission())
+                dispatcher.promptAdmission() ? GuidedClaims.PROMPT_NANOS : 0)
             : new FluidRequest(id, arrival, r, sim.curves[index], dispatcher.view(), told);
     if (kinds != null) {
       PriorityClass c = kinds[(int) id];

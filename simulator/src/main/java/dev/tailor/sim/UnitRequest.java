@@ -44,7 +44,7 @@ final class UnitRequest extends SimRequest {
   private boolean done;
   private final WindowProgress progress = new WindowProgress();
   private final boolean probing; // the own thread's claims start at one unit
-  private final boolean prompt; // helpers claim by time (GuidedClaims.helperSize)
+  private final long promptBoundNanos; // helpers claim by time (GuidedClaims.helperSize); 0: off
 
   UnitRequest(
       long id,
@@ -54,11 +54,11 @@ final class UnitRequest extends SimRequest {
       SystemView clock,
       SimRequest.Told told,
       boolean probing,
-      boolean prompt) {
+      long promptBoundNanos) {
     super(id, arrival, demand, clock, told);
     this.units = units;
     this.probing = probing;
-    this.prompt = prompt;
+    this.promptBoundNanos = promptBoundNanos;
     progress.planned(units.units());
   }
 
@@ -177,8 +177,10 @@ final class UnitRequest extends SimRequest {
       n = GuidedClaims.probingSize(left, sharers, false, priorityClass(), ownClaimed);
     } else {
       n = GuidedClaims.size(left, sharers, helper, priorityClass());
-      if (helper && prompt) {
-        n = GuidedClaims.helperSize(n, progress.finishedNanos(), progress.finished());
+      if (helper && promptBoundNanos > 0) {
+        n =
+            GuidedClaims.helperSize(
+                n, progress.finishedNanos(), progress.finished(), promptBoundNanos);
       }
     }
     if (!helper) {

@@ -132,7 +132,7 @@ class ProgressSameDecisionsTest {
             system,
             new SimRequest.Told(PRIOR, false, Long.MAX_VALUE),
             true,
-            true);
+            dev.tailor.core.model.GuidedClaims.PROMPT_NANOS);
     ProgressPolicy policy = policy();
     List<String> log = new ArrayList<>();
     r.start(1, 0);

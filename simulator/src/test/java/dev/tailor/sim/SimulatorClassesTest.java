@@ -207,4 +207,45 @@ class SimulatorClassesTest {
         late.classStats(I).p50Nanos() >= 30 * MS,
         "B and C wait for A's units: p50 " + late.classStats(I).p50Nanos());
   }
+
+  @Test
+  void anArrivalIsAdmittedWithinThePromptBoundAndTheRunningRequestsOwnThreadIsNotCut() {
+    // A: 40 units of 0.25 ms on both threads under steal-first. B, one unit of 0.25 ms, arrives at
+    // 2 ms, while A's helper runs A's units. A prompt helper claims 1 ms of units at A's pace (4),
+    // so B waits at most the bound and one unit more; A's own thread keeps working throughout, so
+    // A still ends within its work on one thread (10 ms) plus B's unit.
+    long unit = MS / 4;
+    long[] aUnits = new long[40];
+    Arrays.fill(aUnits, unit);
+    DemandProfile.Request a =
+        new DemandProfile.Request(
+            "a",
+            null,
+            "q",
+            40 * unit,
+            aUnits,
+            new double[] {1.0},
+            new double[] {1.9},
+            new DemandProfile.Features("test", 1, new long[0], 0));
+    DemandProfile.Request b =
+        new DemandProfile.Request(
+            "b",
+            null,
+            "q",
+            unit,
+            new long[] {unit},
+            new double[] {1.0},
+            new double[] {1.0},
+            new DemandProfile.Features("test", 1, new long[0], 0));
+    DemandProfile p = profile(a, b);
+    long[] arrivals = {0, 2 * MS};
+    int[] order = {0, 1};
+    PointResult r =
+        new Simulator(p, PolicyRegistry.of("steal-first"), units(2)).run(arrivals, order, LABELS);
+    assertEquals(2, r.completed());
+    assertTrue(
+        r.queueing().get("max") <= dev.tailor.core.model.GuidedClaims.PROMPT_NANOS + unit,
+        "B waited at most the bound and a unit: " + r.queueing());
+    assertTrue(r.latency().get("max") <= 12 * MS, "A's own thread was not cut: " + r.latency());
+  }
 }

@@ -26,7 +26,15 @@ class UnitRequestProjectionTest {
   private UnitRequest request(long predictedNanos) {
     DemandProfile.Request demand = UnevenRequest.demand();
     SimRequest.Told told = new SimRequest.Told(predictedNanos, false, Long.MAX_VALUE);
-    return new UnitRequest(0, 0, demand, demand.unitWork(), clock, told, false, true);
+    return new UnitRequest(
+        0,
+        0,
+        demand,
+        demand.unitWork(),
+        clock,
+        told,
+        false,
+        dev.tailor.core.model.GuidedClaims.PROMPT_NANOS);
   }
 
   /**

@@ -2,7 +2,6 @@ package dev.tailor.load.report;
 
 import dev.tailor.measure.LatencyBreakdown;
 import dev.tailor.measure.PointResult;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -73,33 +72,6 @@ final class BreakdownTable {
     }
     int n = v.length;
     return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-  }
-
-  /**
-   * A run's breakdown in one phrase for the report's conclusion: each part's P50 / P99, e.g.
-   * "queued 0.01 / 0.20 ms, ... (P50 / P99)", or null where the run has no breakdown.
-   */
-  static String phrase(PointResult p) {
-    LatencyBreakdown b = p.breakdown();
-    if (b == null) {
-      return null;
-    }
-    String[] parts =
-        LatencyBreakdown.PARTS.stream()
-            .map(
-                name ->
-                    String.format(
-                        Locale.ROOT,
-                        "%s %s / %s ms",
-                        name,
-                        ms(b.part(name).p50Nanos()),
-                        ms(b.part(name).p99Nanos())))
-            .toArray(String[]::new);
-    return String.join(", ", Arrays.asList(parts))
-        + String.format(
-            Locale.ROOT,
-            " (P50 / P99, of a latency P99 of %s ms)",
-            ms(p.latency().getOrDefault("p99", Double.NaN)));
   }
 
   private static String ms(double nanos) {

@@ -17,17 +17,18 @@ import java.util.Set;
 /**
  * Writes a sweep's report into a directory: a JSON and an HdrHistogram {@code .hgrm} per point (a
  * repetition beyond the first named so), one CSV of every point (a column per {@link Metric}), one
- * CSV of every cell (a policy at a load over its repetitions, with the summary's comparisons), a
- * Markdown summary (rows are loads, columns policies, each cell the median {@link #SUMMARY_METRIC}
- * over the repetitions, its range and its ratio to the best baseline at that load, judged against
- * the repetitions' noise; the headroom to an oracle and the comparison with {@code adaptive} where
- * the sweep has them) and PNG plots (median P99 and P99.9 against load, the latency CDF at one
- * load). Given a latency target, the summary, the cells' CSV and a plot also give each cell's share
- * of requests that missed it, and {@value #SUSTAINED} the load each policy sustains with at most 1%
- * missing: tail-control's objective (Li et al., PPoPP'16, §5). Real runs and simulations write the
- * same report. Every file is written to a hidden sibling and moved into place, so a reader never
- * sees half of one. Every summary states the workload's spread ({@link ReportedWorkload}): whether
- * parallelism can matter depends on it.
+ * CSV of every cell (a policy at a load over its repetitions, with the summary's comparisons), the
+ * regret CSV ({@value #REGRET}), a Markdown summary (rows are loads, columns policies, each cell
+ * the pooled {@link #SUMMARY_METRIC} of its repetitions with its 95% interval by bootstrap over
+ * runs, and its ratio to plain Lucene's, or {@code seq}'s, at that load with the ratio's interval;
+ * the pooled P50 and P99.9, the requests behind each point, the machine's noise, the regret table,
+ * the headroom to an oracle where the sweep has one, and the verdict) and PNG plots (pooled P99 and
+ * P99.9 against load, the latency CDF at one load). Given a latency target, the summary, the cells'
+ * CSV and a plot also give each cell's share of requests that missed it, and {@value #SUSTAINED}
+ * the load each policy sustains with at most 1% missing: tail-control's objective (Li et al.,
+ * PPoPP'16, §5). Real runs and simulations write the same report. Every file is written to a hidden
+ * sibling and moved into place, so a reader never sees half of one. Every summary states the
+ * workload's spread ({@link ReportedWorkload}): whether parallelism can matter depends on it.
  *
  * <p>Every figure of latency is of the requests answered with a result. Requests that got none
  * (rejected, another HTTP status, an error, unanswered) are counted apart by kind, in the CSV's
@@ -276,11 +277,11 @@ public final class Report {
 
   /**
    * The Markdown summary: the workload's spread, how the points ran (repetitions, their order, the
-   * degree cap), then per load and policy the median {@link #SUMMARY_METRIC} over the repetitions
-   * with its range and its ratio to the best baseline, marked better or worse only beyond the
-   * repetitions' noise; with an oracle, each policy's share of the headroom to it; with {@code
-   * adaptive}, every policy against it alone; with a latency target, each cell's share of requests
-   * that missed it and the load each policy sustains with at most 1% missing.
+   * degree cap), then per load and policy the pooled {@link #SUMMARY_METRIC} with its interval and
+   * its ratio to the reference (plain Lucene, else {@code seq}), marked better or worse only where
+   * the ratio's interval excludes 1; the regret table; with an oracle, each policy's share of the
+   * headroom to it; with a latency target, each cell's share of requests that missed it and the
+   * load each policy sustains with at most 1% missing; the verdict.
    */
   public static String summary(
       List<PointResult> points, ReportedWorkload workload, Conditions conditions) {
@@ -289,10 +290,9 @@ public final class Report {
   }
 
   /**
-   * The paragraph a summary ends with: at which loads a Tailor policy (neither a baseline nor
-   * clairvoyant) beats the best static baseline (seq or fixed) beyond the repetitions' noise, by
-   * how much and with what share of the oracle's headroom, and where none does, what the best
-   * static baseline's served time is made of (its latency breakdown).
+   * The paragraph a summary ends with ({@link Conclusion}): the Tailor configuration with the
+   * lowest worst-case ratio across loads, and load by load where it is better than, worse than or
+   * not distinguishable from plain Lucene (else {@code seq}), by the pooled P99 ratio's interval.
    */
   public static String verdict(List<PointResult> points) {
     return new Conclusion(points).paragraph();

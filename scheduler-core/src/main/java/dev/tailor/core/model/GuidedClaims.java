@@ -35,14 +35,15 @@ public final class GuidedClaims {
   public static final long HANDOFF_NANOS = 50_000;
 
   /**
-   * The most work a helper claims at once, by the request's pace: a request that arrives while
-   * every thread is busy waits at most about this long (one window more where a window is longer)
-   * for a helper to give way, since a helper looks at its request's degree and at the admission
-   * queue only between claims. Prompt I-Cilk (Singer et al., SPAA'23, Section 3) bounds the time
-   * ready work waits for a core; tail-control (Li et al., PPoPP'16, Section 4) admits a waiting
-   * request at every steal. A millisecond is under a tenth of the slowest queries of the demo's
-   * workload (P99 about 14 ms sequential) and many times what a claim costs (a cursor move and a
-   * look at the degree), so the bound is short against the tail yet costs few extra claims.
+   * The most work a helper claims at once by default ({@code Scheduler.Builder.promptBound}), by
+   * the request's pace: a request that arrives while every thread is busy waits at most about this
+   * long (one window more where a window is longer) for a helper to give way, since a helper looks
+   * at its request's degree and at the admission queue only between claims. Prompt I-Cilk (Singer
+   * et al., SPAA'23, Section 3) bounds the time ready work waits for a core; tail-control (Li et
+   * al., PPoPP'16, Section 4) admits a waiting request at every steal. A millisecond is under a
+   * tenth of the slowest queries of the demo's workload (P99 about 14 ms sequential) and many times
+   * what a claim costs (a cursor move and a look at the degree), so the bound is short against the
+   * tail yet costs few extra claims.
    */
   public static final long PROMPT_NANOS = 1_000_000;
 
@@ -75,25 +76,27 @@ public final class GuidedClaims {
   }
 
   /**
-   * The units a helper claims: {@code size} ({@link #size}), but no more than take {@link
-   * #PROMPT_NANOS} at the request's pace so far ({@code finishedNanos} over {@code finishedUnits}
-   * of its units that have finished), at least one; one unit while none has finished, when its pace
-   * is not known. The request's own thread is never held to this: it finishes what it starts.
+   * The units a helper claims: {@code size} ({@link #size}), but no more than take {@code
+   * boundNanos} at the request's pace so far ({@code finishedNanos} over {@code finishedUnits} of
+   * its units that have finished), at least one; one unit while none has finished, when its pace is
+   * not known. The request's own thread is never held to this: it finishes what it starts.
    *
    * @param size the claim {@link #size} gives
    * @param finishedNanos the time the request's finished units took
    * @param finishedUnits how many of its units have finished
+   * @param boundNanos the most time a claim should take ({@link #PROMPT_NANOS} by default), at most
+   *     about an hour
    */
-  public static int helperSize(int size, long finishedNanos, int finishedUnits) {
+  public static int helperSize(int size, long finishedNanos, int finishedUnits, long boundNanos) {
     if (size <= 1) {
       return size;
     }
     if (finishedUnits <= 0 || finishedNanos <= 0) {
       return 1;
     }
-    // units that fit: PROMPT / (finishedNanos / finishedUnits), without the division's rounding;
-    // PROMPT_NANOS * finishedUnits stays far below Long.MAX_VALUE for any int count.
-    long fit = PROMPT_NANOS * finishedUnits / finishedNanos;
+    // units that fit: bound / (finishedNanos / finishedUnits), without the division's rounding;
+    // bound * finishedUnits stays below Long.MAX_VALUE for a bound under an hour and any int count.
+    long fit = boundNanos * finishedUnits / finishedNanos;
     return (int) Math.max(1, Math.min(size, fit));
   }
 

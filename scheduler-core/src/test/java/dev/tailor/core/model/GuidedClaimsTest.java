@@ -89,11 +89,12 @@ class GuidedClaimsTest {
   @Test
   void aPromptHelperClaimsAboutAMillisecondAtTheRequestsPace() {
     long p = GuidedClaims.PROMPT_NANOS;
-    assertEquals(4, GuidedClaims.helperSize(8, p, 4), "units of p/4: four fit");
-    assertEquals(8, GuidedClaims.helperSize(8, p, 100), "units of p/100: the guided claim rules");
-    assertEquals(1, GuidedClaims.helperSize(8, 10 * p, 4), "units longer than p: one at a time");
-    assertEquals(1, GuidedClaims.helperSize(8, 0, 0), "no pace yet: one unit");
-    assertEquals(0, GuidedClaims.helperSize(0, p, 4), "nothing to claim");
-    assertEquals(1, GuidedClaims.helperSize(1, 0, 0));
+    assertEquals(4, GuidedClaims.helperSize(8, p, 4, p), "units of p/4: four fit");
+    assertEquals(8, GuidedClaims.helperSize(8, p, 100, p), "units of p/100: the guided rules");
+    assertEquals(1, GuidedClaims.helperSize(8, 10 * p, 4, p), "units longer than p: one at a time");
+    assertEquals(1, GuidedClaims.helperSize(8, 0, 0, p), "no pace yet: one unit");
+    assertEquals(0, GuidedClaims.helperSize(0, p, 4, p), "nothing to claim");
+    assertEquals(1, GuidedClaims.helperSize(1, 0, 0, p));
+    assertEquals(2, GuidedClaims.helperSize(8, p, 4, p / 2), "half the bound: half the units");
   }
 }
