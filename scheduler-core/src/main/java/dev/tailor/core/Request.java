@@ -69,6 +69,7 @@ final class Request<T> implements RequestView, RequestContext {
   private final WindowProgress windows = new WindowProgress();
   private long firstRunNanos = UNKNOWN; // when beginOwn first ran
   private volatile Thread ownThread; // written under this, read without it by mayContinue
+  private final java.util.function.BooleanSupplier helperStays = this::helperStays; // made once
 
   Request(
       Scheduler scheduler,
@@ -160,8 +161,10 @@ final class Request<T> implements RequestView, RequestContext {
 
   /**
    * Runs held units on the calling helper while this request keeps it ({@link #helperStays}), until
-   * none is held. The helper's whole stay counts as work on the request, and in the metrics as one
-   * helper with the units it ran.
+   * none is held. The helper asks before its first unit too: it was sent when the degree had room,
+   * but a thread is slow to wake, and by the time it takes a unit the request may have been
+   * serialized (tail-control's mark) or an arrival may wait for its slot. The helper's whole stay
+   * counts as work on the request, and in the metrics as one helper with the units it ran.
    */
   void help() {
     Request<?> outer = CURRENT.get();
@@ -169,12 +172,9 @@ final class Request<T> implements RequestView, RequestContext {
     beginWork(pool.nanoTime());
     int ran = 0;
     try {
-      while (!cancelled && units.runOneOnHelper()) {
+      while (!cancelled && helperStays() && units.runOneOnHelper(helperStays)) {
         ran++;
         pool.ticker.reevaluate(this, false);
-        if (!helperStays()) {
-          return;
-        }
       }
     } finally {
       endWork(pool.nanoTime());

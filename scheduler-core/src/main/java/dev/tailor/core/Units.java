@@ -1,6 +1,6 @@
 package dev.tailor.core;
 
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -15,7 +15,7 @@ import java.util.function.BooleanSupplier;
  */
 final class Units {
 
-  private final ConcurrentLinkedQueue<Runnable> held = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedDeque<Runnable> held = new ConcurrentLinkedDeque<>();
 
   /** Units taken by helpers and not yet finished; the own thread's join waits for zero. */
   private final AtomicInteger inFlight = new AtomicInteger();
@@ -54,10 +54,20 @@ final class Units {
     return failure.get();
   }
 
-  /** Runs one held unit on a helper; returns false if none was held. */
-  boolean runOneOnHelper() {
+  /**
+   * Runs one held unit on a helper, if the helper still {@code stays} once it holds the unit;
+   * returns false if none was held or the helper gave it back. Asked after the unit is taken, so
+   * that a unit forked after the request stopped wanting this helper (a degree that fell, a
+   * tail-control mark, an arrival to give way to) is seen with that change and goes back to the
+   * front of the queue for the request's own thread.
+   */
+  boolean runOneOnHelper(BooleanSupplier stays) {
     inFlight.incrementAndGet();
-    Runnable unit = held.poll();
+    Runnable unit = held.pollFirst();
+    if (unit != null && !stays.getAsBoolean()) {
+      held.offerFirst(unit);
+      unit = null;
+    }
     if (unit == null) {
       unitDone();
       return false;

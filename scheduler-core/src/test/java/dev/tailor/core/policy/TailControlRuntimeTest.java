@@ -86,7 +86,10 @@ class TailControlRuntimeTest {
       assertEquals("done", result);
       assertNotSame(owner[0], ranOn[0], "the first unit ran on a helper");
       for (int i = 1; i < ranOn.length; i++) {
-        assertSame(owner[0], ranOn[i], "unit " + i + " forked after the mark ran serially");
+        assertSame(
+            owner[0],
+            ranOn[i],
+            "unit " + i + " forked after the mark ran serially; unit 0 ran on " + ranOn[0]);
       }
       assertEquals(List.of("4->0"), changes, "marked once, and the mark stays");
       scheduler.shutdown();
