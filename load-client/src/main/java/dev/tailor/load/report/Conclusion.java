@@ -27,13 +27,29 @@ final class Conclusion {
   private final List<String> policies;
   private final Regret regret;
 
+  /** The verdict on the points' cells. */
   Conclusion(List<PointResult> points) {
-    this.cells = Cell.of(points);
+    this(Cell.of(points), loads(points), Report.policies(points));
+  }
+
+  /**
+   * The verdict on cells already made (a summary's, so that their pooled figures are computed
+   * once).
+   *
+   * @param loads the loads, ascending
+   * @param policies the policies, in the report's order
+   */
+  Conclusion(List<Cell> cells, List<Double> loads, List<String> policies) {
+    this.cells = List.copyOf(cells);
+    this.loads = List.copyOf(loads);
+    this.policies = List.copyOf(policies);
+    this.regret = new Regret(this.cells, this.loads, this.policies);
+  }
+
+  private static List<Double> loads(List<PointResult> points) {
     TreeSet<Double> l = new TreeSet<>();
     points.forEach(p -> l.add(p.offeredRps()));
-    this.loads = List.copyOf(l);
-    this.policies = Report.policies(points);
-    this.regret = new Regret(cells, loads, policies);
+    return List.copyOf(l);
   }
 
   /** Whether a specification is a configuration Tailor can recommend. */

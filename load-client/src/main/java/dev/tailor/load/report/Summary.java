@@ -65,7 +65,7 @@ final class Summary {
     points.forEach(p -> l.add(p.offeredRps()));
     this.loads = List.copyOf(l);
     this.oracle = first(policies, "oracle");
-    this.conclusion = new Conclusion(points);
+    this.conclusion = new Conclusion(cells, loads, policies);
     List<String> refs = conclusion.references();
     this.reference = refs.isEmpty() ? null : refs.get(0);
     this.misses = targetNanos > 0 ? new Misses(cells, targetNanos) : null;
