@@ -59,6 +59,15 @@ final class SimulateCommand implements Callable<Integer> {
 
   @Mixin CalibrationOption calibration;
 
+  @Option(
+      names = "--prompt-admission",
+      paramLabel = "on|off",
+      defaultValue = "on",
+      description =
+          "Whether the simulated scheduler admits arrivals promptly, as the runtime does by default"
+              + " (default ${DEFAULT-VALUE}); off re-creates results simulated before it.")
+  ReplayCommand.Switch promptAdmission;
+
   @Mixin SimulatedCores simulated;
 
   @Option(
@@ -141,12 +150,13 @@ final class SimulateCommand implements Callable<Integer> {
             profile,
             workload.corpus(),
             Workloads.counted(
-                maxCores,
-                Usage.duration(spec, "--quantum", quantum.quantum),
-                requests,
-                sweep.targetNanos(),
-                model,
-                calibration.load(profile, err)),
+                    maxCores,
+                    Usage.duration(spec, "--quantum", quantum.quantum),
+                    requests,
+                    sweep.targetNanos(),
+                    model,
+                    calibration.load(profile, err))
+                .withPromptAdmission(promptAdmission == ReplayCommand.Switch.ON),
             SweepPlan.counted(sweep.arrivals, sweep.seed, requests),
             sweep.rps,
             policies,

@@ -359,4 +359,38 @@ class SimulateCommandTest {
     // At 0.5 rps on 4 cores nothing queues: a request's latency is its own time.
     assertEquals(2 * p50[0], p50[1], 0.01 * p50[1]);
   }
+
+  @Test
+  void promptAdmissionCanBeTurnedOffToReCreateEarlierResults(@TempDir Path tmp) throws Exception {
+    // Steal-first near saturation: off, arrivals wait for free threads to run out of work to steal.
+    String[] p99 = new String[2];
+    String[] modes = {"on", "off"};
+    for (int i = 0; i < 2; i++) {
+      Cli cli = new Cli();
+      Path out = tmp.resolve(modes[i]);
+      assertEquals(
+          0,
+          cli.run(
+              "simulate",
+              "--lognormal",
+              "20ms,40ms",
+              "--cores",
+              "4",
+              "--policies",
+              "steal-first",
+              "--rps",
+              "150",
+              "--requests",
+              "2000",
+              "--model",
+              "units",
+              "--prompt-admission",
+              modes[i],
+              "--out",
+              out.toString()),
+          cli.err());
+      p99[i] = Files.readAllLines(out.resolve("cells.csv")).get(1);
+    }
+    org.junit.jupiter.api.Assertions.assertNotEquals(p99[0], p99[1], "the same sweep, on and off");
+  }
 }

@@ -62,6 +62,8 @@ public final class Simulator {
    * @param calibration what a served request costs on the measured machine beyond its profiled time
    *     ({@link Calibration}), charged to every simulated request; null for nothing beyond the
    *     profile
+   * @param promptAdmission whether arrivals are admitted promptly, as the runtime's {@code
+   *     Scheduler.Builder.promptAdmission} says (on by default, as there)
    */
   public record Config(
       int workers,
@@ -71,7 +73,8 @@ public final class Simulator {
       int maxBacklog,
       List<Long> targetsNanos,
       WorkModel model,
-      Calibration calibration) {
+      Calibration calibration,
+      boolean promptAdmission) {
 
     /** Checks the configuration. */
     public Config {
@@ -85,7 +88,29 @@ public final class Simulator {
       }
     }
 
-    /** A configuration that charges nothing beyond the profile. */
+    /** A configuration charging {@code calibration}, admitting arrivals promptly. */
+    public Config(
+        int workers,
+        long quantumNanos,
+        long longThresholdNanos,
+        int warmupRequests,
+        int maxBacklog,
+        List<Long> targetsNanos,
+        WorkModel model,
+        Calibration calibration) {
+      this(
+          workers,
+          quantumNanos,
+          longThresholdNanos,
+          warmupRequests,
+          maxBacklog,
+          targetsNanos,
+          model,
+          calibration,
+          true);
+    }
+
+    /** A configuration that charges nothing beyond the profile, admitting arrivals promptly. */
     public Config(
         int workers,
         long quantumNanos,
@@ -115,7 +140,25 @@ public final class Simulator {
           maxBacklog,
           targetsNanos,
           model,
-          c);
+          c,
+          promptAdmission);
+    }
+
+    /**
+     * This configuration with prompt admission on or off, as the runtime's {@code
+     * Scheduler.Builder.promptAdmission} (on by default, as there).
+     */
+    public Config withPromptAdmission(boolean on) {
+      return new Config(
+          workers,
+          quantumNanos,
+          longThresholdNanos,
+          warmupRequests,
+          maxBacklog,
+          targetsNanos,
+          model,
+          calibration,
+          on);
     }
 
     /**
@@ -180,7 +223,7 @@ public final class Simulator {
   final Config config;
   final RequestGroups classes;
   Dispatcher.DecisionListener decisions;
-  boolean promptAdmission = true;
+  boolean promptAdmission;
   CompletionListener completions;
   ClassMix mix;
   boolean prioritized = true;
@@ -211,6 +254,7 @@ public final class Simulator {
     this.clairvoyant = policy.clairvoyant();
     this.probesProgress = policy.watchesProgress();
     this.config = config;
+    this.promptAdmission = config.promptAdmission();
     // Table 2's classes (Jeon et al., ASPLOS'16), scaled to this workload's times.
     this.classes =
         RequestGroups.tpcScaled(
