@@ -166,14 +166,22 @@ public final class PooledLatency {
    * @param percentile in (0, 100], e.g. 99
    */
   public Estimate at(double percentile) {
-    if (!available(percentile)) {
+    double value = percentile(percentile);
+    if (Double.isNaN(value)) {
       return Estimate.NONE;
     }
-    double value = merged.getValueAtPercentile(percentile);
     if (runs() < 2) {
       return new Estimate(value, Double.NaN, Double.NaN);
     }
     return interval(value, replicates(0, percentile));
+  }
+
+  /**
+   * A percentile of the merged histogram alone, without its interval (no bootstrap): NaN where
+   * {@link #at} gives no figure.
+   */
+  public double percentile(double percentile) {
+    return available(percentile) ? merged.getValueAtPercentile(percentile) : Double.NaN;
   }
 
   /** Whether this point has a figure at {@code percentile} ({@link #at}'s rule). */

@@ -48,7 +48,7 @@ final class Plots {
         chart,
         points,
         c -> c.runs().stream().allMatch(p -> p.latency().containsKey(percentile)),
-        c -> c.latency(Double.parseDouble(percentile.substring(1))).value() / 1e6);
+        c -> c.pooled().percentile(Double.parseDouble(percentile.substring(1))) / 1e6);
     save(chart, file);
   }
 

@@ -2,7 +2,6 @@ package dev.tailor.load.report;
 
 import dev.tailor.core.io.AtomicFiles;
 import dev.tailor.measure.PointResult;
-import dev.tailor.measure.Provenance;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -198,8 +197,9 @@ public final class Report {
       throws IOException {
     // A report holds one sweep: its points replace a previous report's rather than mix with them,
     // and the fidelity table made from those goes with them.
-    // Refused before anything is written: a report pools the runs of one build, machine and corpus.
-    Provenance.checkSame(points);
+    // Made first, so that points a report may not pool (another build, machine or corpus) are
+    // refused before anything is written.
+    Summary cells = new Summary(points, conditions.targetNanos());
     Files.createDirectories(dir);
     // The points are written into a hidden sibling directory that replaces the old one whole, once
     // every file in it is written and forced to disk: a reader sees the old points or the new.
@@ -225,7 +225,6 @@ public final class Report {
     }
     workload.write(dir);
     AtomicFiles.writeString(dir.resolve(RESULTS), ResultsCsv.of(points));
-    Summary cells = new Summary(points, conditions.targetNanos());
     AtomicFiles.writeString(dir.resolve(CELLS), cells.csv());
     AtomicFiles.writeString(dir.resolve(REGRET), cells.regret().csv());
     String summary = cells.markdown(points.isEmpty() ? null : points.get(0), workload, conditions);
