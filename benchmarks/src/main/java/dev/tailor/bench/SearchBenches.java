@@ -307,33 +307,23 @@ public final class SearchBenches {
 
     @Override
     IndexSearcher baseline(IndexReader reader, Scheduler scheduler) {
-      return new TailorSearcher(reader, scheduler, Slicing.unitsPerQuery(SLICED_UNITS));
+      return sliced(reader, scheduler);
     }
 
     @Override
     IndexSearcher candidate(IndexReader reader, Scheduler scheduler) {
-      return new TailorSearcher(reader, scheduler, Slicing.unitsPerQuery(SLICED_UNITS));
+      return sliced(reader, scheduler);
     }
 
     @Override
     void report(List<SearchTimings.Timed> timed, Run run, PrintWriter out) {
-      out.printf(
-          "  ratio = time at degree 2 with prompt admission / without, both TailorSearcher with %d"
-              + " units%n",
-          SLICED_UNITS);
-      byCategory(timed, out, "ratio", SearchTimings.Timed::ratio);
-      List<SearchTimings.Timed> longest = longest(timed);
-      out.printf(
-          "  all %d queries: median ratio %.3f, mean %.3f%n",
-          timed.size(),
-          median(timed, SearchTimings.Timed::ratio),
-          mean(timed, SearchTimings.Timed::ratio));
-      out.printf(
-          "  longest 5%% (%d queries, from %.1f ms): median ratio %.3f, mean %.3f%n",
-          longest.size(),
-          longest.get(longest.size() - 1).baselineNanos() / 1e6,
-          median(longest, SearchTimings.Timed::ratio),
-          mean(longest, SearchTimings.Timed::ratio));
+      reportFigure(
+          timed,
+          out,
+          "ratio = time at degree 2 with prompt admission / without",
+          "ratio",
+          SearchTimings.Timed::ratio,
+          "%.3f");
     }
   }
 
@@ -356,32 +346,57 @@ public final class SearchBenches {
 
     @Override
     IndexSearcher baseline(IndexReader reader, Scheduler scheduler) {
-      return new TailorSearcher(reader, scheduler, Slicing.unitsPerQuery(SLICED_UNITS));
+      return sliced(reader, scheduler);
     }
 
     @Override
     IndexSearcher candidate(IndexReader reader, Scheduler scheduler) {
-      return new TailorSearcher(reader, scheduler, Slicing.unitsPerQuery(SLICED_UNITS));
+      return sliced(reader, scheduler);
     }
 
     @Override
     void report(List<SearchTimings.Timed> timed, Run run, PrintWriter out) {
-      out.printf(
-          "  speedup = time at degree 1 / time at degree 2, both TailorSearcher with %d units%n",
-          SLICED_UNITS);
-      ToDoubleFunction<SearchTimings.Timed> speedup = t -> 1.0 / t.ratio();
-      byCategory(timed, out, "speedup", speedup);
-      List<SearchTimings.Timed> longest = longest(timed);
-      out.printf(
-          "  all %d queries: median speedup %.2f, mean %.2f%n",
-          timed.size(), median(timed, speedup), mean(timed, speedup));
-      out.printf(
-          "  longest 5%% (%d queries, from %.1f ms): median speedup %.2f, mean %.2f%n",
-          longest.size(),
-          longest.get(longest.size() - 1).baselineNanos() / 1e6,
-          median(longest, speedup),
-          mean(longest, speedup));
+      reportFigure(
+          timed,
+          out,
+          "speedup = time at degree 1 / time at degree 2",
+          "speedup",
+          t -> 1.0 / t.ratio(),
+          "%.2f");
     }
+  }
+
+  /**
+   * The drop-in searcher on {@value #SLICED_UNITS} windows a query: each side of speedup,
+   * prompt-claims.
+   */
+  private static IndexSearcher sliced(IndexReader reader, Scheduler scheduler) {
+    return new TailorSearcher(reader, scheduler, Slicing.unitsPerQuery(SLICED_UNITS));
+  }
+
+  /**
+   * Prints one figure per query of a pair benchmark: what it is ({@code heading}), by category, and
+   * its median and mean over all queries and over the longest 5%, each in {@code format}.
+   */
+  private static void reportFigure(
+      List<SearchTimings.Timed> timed,
+      PrintWriter out,
+      String heading,
+      String name,
+      ToDoubleFunction<SearchTimings.Timed> figure,
+      String format) {
+    out.printf("  %s, both TailorSearcher with %d units%n", heading, SLICED_UNITS);
+    byCategory(timed, out, name, figure);
+    List<SearchTimings.Timed> longest = longest(timed);
+    String stats = "median " + name + " " + format + ", mean " + format + "%n";
+    out.printf(
+        "  all %d queries: " + stats, timed.size(), median(timed, figure), mean(timed, figure));
+    out.printf(
+        "  longest 5%% (%d queries, from %.1f ms): " + stats,
+        longest.size(),
+        longest.get(longest.size() - 1).baselineNanos() / 1e6,
+        median(longest, figure),
+        mean(longest, figure));
   }
 
   /**
