@@ -1,7 +1,6 @@
 package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
-import dev.tailor.core.Scheduler;
 import dev.tailor.corpora.index.IndexManifest;
 import dev.tailor.corpora.trace.IndexedTrace;
 import dev.tailor.load.InProcessSweep;
@@ -31,7 +30,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -83,19 +81,6 @@ final class DemoCommand implements Callable<Integer> {
 
   /** The documents the demo indexes unless {@code --docs} says otherwise. */
   static final int DEFAULT_DOCS = DEFAULT_WORKLOAD.defaultDocs;
-
-  /**
-   * The policies the demo runs unless {@code --policies} says otherwise, by name: plain Lucene
-   * alone and with its own executor of one thread per core (what deployments run today), the
-   * recommended Tailor configuration (the scheduler's default, {@value Scheduler#DEFAULT_POLICY}
-   * with prompt admission: no table), the clairvoyant oracle (the ceiling), and one paper policy
-   * (Few-to-Many with its paper table). {@code --policies all} runs every policy of the demo.
-   */
-  static final List<String> DEFAULT_POLICIES =
-      List.of("lucene", "lucene-executor", Scheduler.DEFAULT_POLICY, "oracle", "fm");
-
-  /** What {@code --policies} takes for every policy of the demo. */
-  static final String ALL = "all";
 
   @Option(
       names = "--workload",
@@ -288,30 +273,31 @@ final class DemoCommand implements Callable<Integer> {
                 DemoSweep.TARGET_MEDIANS,
                 spread.medianNanos() / 1e6));
     List<Double> loads = DemoSweep.loads(spread, cores);
+    DemoPolicies chosen = new DemoPolicies(only);
     List<String> policies = new ArrayList<>(DemoSweep.untabledPolicies(demand));
     DemoTables tables = new DemoTables(profile, cores, loads, this::run);
-    if (wanted("fm", "fm-wc")) {
-      policies.addAll(tables.fewToMany(spread, wanted("fm"), wanted("fm-wc")));
+    if (chosen.wants("fm", "fm-wc")) {
+      policies.addAll(tables.fewToMany(spread, chosen.wants("fm"), chosen.wants("fm-wc")));
     }
     DemoTables.Tpc tpc =
-        wanted("pred", "tp", "tpc", "tpc-oracle", "progress") ? tables.tpc() : null;
+        chosen.wants("pred", "tp", "tpc", "tpc-oracle", "progress") ? tables.tpc() : null;
     if (tpc != null) {
       policies.addAll(tpc.policies());
     }
-    if (wanted("tc", "tc-oracle")) {
+    if (chosen.wants("tc", "tc-oracle")) {
       policies.addAll(tables.tailControl(targetNanos));
     } else {
       // Steal-first and admit-first need no threshold table: none is built for them alone.
       policies.addAll(List.of("steal-first", "admit-first"));
     }
-    if (wanted("progress")) {
+    if (chosen.wants("progress")) {
       policies.add(tables.progress(tpc, targetNanos));
     }
-    if (wanted("auto")) {
+    if (chosen.wants("auto")) {
       policies.add(AUTO);
     }
-    policies.removeIf(p -> !wanted(p.replaceAll(":.*", "")));
-    policies.addAll(0, baselines(only, cores));
+    policies.removeIf(p -> !chosen.wants(p.replaceAll(":.*", "")));
+    policies.addAll(0, DemoPolicies.baselines(only, cores));
     boolean simulated = policies.stream().anyMatch(p -> !LuceneTarget.isSpec(p));
     if (policies.isEmpty()) {
       throw new CommandLine.ParameterException(
@@ -494,39 +480,6 @@ final class DemoCommand implements Callable<Integer> {
       out.println("   (a noisy machine: its stalls alone move the sweep's tail latencies)");
     }
     out.flush();
-  }
-
-  /**
-   * The plain Lucene baselines the demo runs ({@link LuceneTarget}), in {@code --policies}' order:
-   * {@code lucene} and {@code lucene-executor:CORES} by default or with {@code all}; a bare {@code
-   * lucene-executor} gets one thread per core.
-   *
-   * @param only {@code --policies}, or null
-   * @throws IllegalArgumentException naming a baseline whose arguments are bad
-   */
-  static List<String> baselines(List<String> only, int cores) {
-    List<String> asked = only == null || only.contains(ALL) ? DEFAULT_POLICIES : only;
-    List<String> out = new ArrayList<>();
-    for (String listed : asked) {
-      String p =
-          listed.trim().equals(LuceneTarget.EXECUTOR)
-              ? LuceneTarget.EXECUTOR + ":" + cores
-              : listed;
-      if (LuceneTarget.isSpec(p)) {
-        LuceneTarget.executorThreads(p); // fails now, naming what was expected
-        out.add(p.trim());
-      }
-    }
-    return out;
-  }
-
-  /**
-   * Whether the demo runs any of these policies (by name): {@code --policies} names one, or is
-   * {@code all}, or is not given and {@link #DEFAULT_POLICIES} names one.
-   */
-  private boolean wanted(String... names) {
-    List<String> chosen = only == null ? DEFAULT_POLICIES : only;
-    return chosen.contains(ALL) || Arrays.stream(names).anyMatch(chosen::contains);
   }
 
   /** Prints step {@code n}'s heading: {@code what}, formatted with {@code values} if any. */

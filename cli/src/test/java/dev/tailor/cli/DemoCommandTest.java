@@ -61,18 +61,18 @@ class DemoCommandTest {
 
   @Test
   void plainLuceneRunsByDefaultAndWhenAskedFor() {
-    assertEquals(List.of("lucene", "lucene-executor:4"), DemoCommand.baselines(null, 4));
-    assertEquals(List.of("lucene", "lucene-executor:2"), DemoCommand.baselines(List.of("all"), 2));
-    assertEquals(List.of(), DemoCommand.baselines(List.of("seq", "fm-wc"), 2));
+    assertEquals(List.of("lucene", "lucene-executor:4"), DemoPolicies.baselines(null, 4));
+    assertEquals(List.of("lucene", "lucene-executor:2"), DemoPolicies.baselines(List.of("all"), 2));
+    assertEquals(List.of(), DemoPolicies.baselines(List.of("seq", "fm-wc"), 2));
     assertEquals(
         List.of("lucene", "lucene-executor:2"),
-        DemoCommand.baselines(List.of("seq", "lucene", " lucene-executor:2"), 8));
+        DemoPolicies.baselines(List.of("seq", "lucene", " lucene-executor:2"), 8));
     assertEquals(
-        List.of("lucene-executor:3"), DemoCommand.baselines(List.of("lucene-executor"), 3));
+        List.of("lucene-executor:3"), DemoPolicies.baselines(List.of("lucene-executor"), 3));
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
-            () -> DemoCommand.baselines(List.of("lucene-executor:0"), 2));
+            () -> DemoPolicies.baselines(List.of("lucene-executor:0"), 2));
     assertTrue(e.getMessage().contains("'lucene-executor:0'"), e.getMessage());
   }
 }
