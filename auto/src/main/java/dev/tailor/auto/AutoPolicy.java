@@ -1,11 +1,13 @@
 package dev.tailor.auto;
 
 import dev.tailor.core.Experimental;
+import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.policy.Admission;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.RequestView;
 import dev.tailor.core.policy.SystemView;
 import dev.tailor.core.policy.WorkerPreference;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -71,9 +73,9 @@ public final class AutoPolicy implements Policy {
   private final String spec;
   private volatile int cores = 1;
   private volatile int workers = 1; // the most threads a request may get
-  // Changed only under the runtime's dispatch lock (admit and exited are asked under it), read
-  // without it by degree(): a count of zero lets most questions skip the table's monitor.
-  private volatile int probesInFlight;
+  // Raised by admit (under the runtime's dispatch lock), lowered by completed (outside it), read
+  // by degree(): a count of zero lets most questions skip the table's monitor.
+  private final AtomicInteger probesInFlight = new AtomicInteger();
 
   private AutoPolicy(AutoSettings settings, double faultShare) {
     this.settings = settings;
@@ -150,7 +152,7 @@ public final class AutoPolicy implements Policy {
       if (d > 0
           && (d == 1 || system.idleWorkers() >= d - 1 && system.queuedRequests() <= 1)
           && probes.put(request.id(), d)) {
-        probesInFlight++;
+        probesInFlight.incrementAndGet();
         probesTaken.incrementAndGet();
         return Admission.start(d);
       }
@@ -160,7 +162,7 @@ public final class AutoPolicy implements Policy {
 
   @Override
   public int degree(RequestView request, SystemView system) {
-    if (probesInFlight > 0) {
+    if (probesInFlight.get() > 0) {
       int d = probes.get(request.id());
       if (d > 0) {
         return d;
@@ -169,23 +171,26 @@ public final class AutoPolicy implements Policy {
     return live.get().degree(request, system);
   }
 
+  /**
+   * Learns from a completed request: its run time, work and, for a probe, the degree it was probed
+   * at. Called outside the runtime's dispatch lock, so a rebuild it makes due (inline in the
+   * simulator) holds up no decision; its state is the reservoirs' and the probe table's, each
+   * guarded by its own monitor.
+   */
   @Override
-  public void exited(RequestView request, SystemView system) {
+  public void completed(RequestRecord record, SystemView system) {
     int d = 0;
-    if (probesInFlight > 0) {
-      d = probes.remove(request.id());
+    if (probesInFlight.get() > 0) {
+      d = probes.remove(record.id());
       if (d > 0) {
-        probesInFlight--;
+        probesInFlight.decrementAndGet();
       }
     }
-    long now = system.nanoTime();
-    long start = request.startNanos();
-    if (start != RequestView.UNKNOWN) {
-      // One reading of the clock for completion and run time, so that they agree.
-      reservoir.add(request.arrivalNanos(), now, now - start, request.workNanos(), d);
-      if (d > 0) {
-        probed.add(request.arrivalNanos(), now, now - start, request.workNanos(), d);
-      }
+    long now = record.endNanos();
+    long run = now - record.startNanos();
+    reservoir.add(record.arrivalNanos(), now, run, record.workNanos(), d);
+    if (d > 0) {
+      probed.add(record.arrivalNanos(), now, run, record.workNanos(), d);
     }
     rebuilder.requestCompleted(now, system, cores, workers);
   }

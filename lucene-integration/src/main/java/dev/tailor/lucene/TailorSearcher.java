@@ -10,7 +10,6 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.QueryTimeout;
@@ -64,7 +63,6 @@ public final class TailorSearcher extends IndexSearcher {
   private final Scheduler scheduler;
   private final Slicing slicing;
   private final UnitListener unitListener;
-  private final ConcurrentHashMap<RequestContext, Deadline> deadlines = new ConcurrentHashMap<>();
   private final RequestTimeout requestTimeout = new RequestTimeout();
   private volatile QueryTimeout userTimeout;
   private final int maxHelpers;
@@ -186,49 +184,57 @@ public final class TailorSearcher extends IndexSearcher {
   public <C extends Collector, T> SearchOutcome<T> search(
       Query query, CollectorManager<C, T> manager, RequestAttributes attributes, Duration timeout)
       throws IOException {
-    if (timeout == null) {
-      Deadline none = new Deadline(0, true);
-      T result = inRequest(query, attributes, () -> windowed(query, manager, none));
-      return new SearchOutcome<>(result, none.stopped);
+    long deadline = timeout == null ? NO_DEADLINE : deadlineAfter(System.nanoTime(), timeout);
+    return inRequest(
+        query,
+        attributes,
+        () -> {
+          RequestContext ctx = RequestContext.current();
+          long outer = ctx.stopAt(deadline);
+          try {
+            T result = windowed(query, manager);
+            return new SearchOutcome<>(result, ctx.stoppedEarly());
+          } finally {
+            ctx.restoreDeadline(outer);
+          }
+        });
+  }
+
+  /** No deadline: {@link RequestContext#stopAt}'s value for none. */
+  static final long NO_DEADLINE = Long.MAX_VALUE;
+
+  /**
+   * Timeouts from this long on never pass: {@code nanoTime} differences are exact only within
+   * 2<sup>63</sup> ns (292 years), so a deadline stays comparable while half of that is left.
+   */
+  static final long NEVER_NANOS = Long.MAX_VALUE / 2;
+
+  /**
+   * The deadline {@code timeout} after {@code now} on {@link System#nanoTime()}, with saturating
+   * arithmetic: {@link #NO_DEADLINE} for a timeout too long to pass, {@code now} for a negative
+   * one. The sum may wrap around, as {@code nanoTime} may; deadlines are compared by differences,
+   * which stay exact while the timeout is below 2<sup>62</sup>.
+   */
+  static long deadlineAfter(long now, Duration timeout) {
+    if (timeout.isNegative() || timeout.isZero()) {
+      return now;
     }
-    Deadline deadline = Deadline.after(System.nanoTime(), timeout);
-    T result =
-        inRequest(
-            query,
-            attributes,
-            () -> {
-              RequestContext ctx = RequestContext.current();
-              Deadline outer = deadlines.get(ctx);
-              if (outer != null) {
-                deadline.keepEarlier(outer);
-              }
-              deadlines.put(ctx, deadline);
-              try {
-                return windowed(query, manager, deadline);
-              } finally {
-                if (outer == null) {
-                  deadlines.remove(ctx);
-                } else {
-                  deadlines.put(ctx, outer);
-                }
-              }
-            });
-    return new SearchOutcome<>(result, deadline.passed || deadline.stopped);
+    if (timeout.compareTo(Duration.ofNanos(NEVER_NANOS)) >= 0) {
+      return NO_DEADLINE;
+    }
+    long at = now + timeout.toNanos();
+    return at == NO_DEADLINE ? at - 1 : at;
   }
 
   /**
    * Searches as {@code IndexSearcher.search(Query, CollectorManager)} does, with the same rewrite,
    * weight and reduction, but in windows claimed by the threads of the current request ({@link
-   * WindowedSearch}) instead of one collector per slice. Called inside a request.
+   * WindowedSearch}) instead of one collector per slice. Called inside a request. A search stopped
+   * early (its request's deadline, or the user's timeout) returns what it found and marks the
+   * searcher as {@link #timedOut()}.
    */
   private <C extends Collector, T> T windowed(Query query, CollectorManager<C, T> manager)
       throws IOException {
-    return windowed(query, manager, null);
-  }
-
-  /** {@link #windowed(Query, CollectorManager)}, noting on {@code deadline} a timeout's stop. */
-  private <C extends Collector, T> T windowed(
-      Query query, CollectorManager<C, T> manager, Deadline deadline) throws IOException {
     C first = manager.newCollector();
     ScoreMode mode = first.scoreMode();
     Query rewritten = rewrite(mode.needsScores() ? query : new ConstantScoreQuery(query));
@@ -243,11 +249,8 @@ public final class TailorSearcher extends IndexSearcher {
         new WindowedSearch<>(
             weight, manager, first, windows, timeoutFor(ctx), wholeSegments, unitListener, ctx);
     T result = search.run(maxHelpers);
-    if (search.timedOut()) {
+    if (ctx.stoppedEarly()) {
       partialResult = true;
-      if (deadline != null) {
-        deadline.stopped = true;
-      }
     }
     return result;
   }
@@ -257,8 +260,7 @@ public final class TailorSearcher extends IndexSearcher {
    * has a deadline or the user set a timeout.
    */
   private QueryTimeout timeoutFor(RequestContext ctx) {
-    boolean deadline = ctx != null && !deadlines.isEmpty() && deadlines.containsKey(ctx);
-    return deadline || userTimeout != null ? requestTimeout : null;
+    return ctx.deadlineNanos() != NO_DEADLINE || userTimeout != null ? requestTimeout : null;
   }
 
   /** One window per non-empty segment, for the queries that cannot take less. */
@@ -359,79 +361,26 @@ public final class TailorSearcher extends IndexSearcher {
   }
 
   /**
-   * A request's deadline on the {@link System#nanoTime()} clock; passed once the timeout has seen
-   * it pass, stopped once a timeout (it or the user's) stopped a search under it.
-   */
-  static final class Deadline {
-    /**
-     * Timeouts from this long on never pass: {@code nanoTime} differences are exact only within
-     * 2<sup>63</sup> ns (292 years), so a deadline stays comparable while half of that is left.
-     */
-    static final long NEVER_NANOS = Long.MAX_VALUE / 2;
-
-    // Set before the deadline is published to the map the timeout reads it from.
-    private long atNanos;
-    private boolean never;
-    volatile boolean passed;
-    volatile boolean stopped;
-
-    Deadline(long atNanos, boolean never) {
-      this.atNanos = atNanos;
-      this.never = never;
-    }
-
-    /**
-     * The deadline {@code timeout} after {@code now}, with saturating arithmetic: no overflow for a
-     * timeout of any length, a negative one already passed.
-     */
-    static Deadline after(long now, Duration timeout) {
-      if (timeout.isNegative() || timeout.isZero()) {
-        return new Deadline(now, false);
-      }
-      if (timeout.compareTo(Duration.ofNanos(NEVER_NANOS)) >= 0) {
-        return new Deadline(0, true);
-      }
-      // The sum may wrap around, as nanoTime may; hasPassed compares differences, which stay exact
-      // while the timeout is below 2^62.
-      return new Deadline(now + timeout.toNanos(), false);
-    }
-
-    boolean hasPassed(long now) {
-      return !never && now - atNanos >= 0;
-    }
-
-    /** Moves this deadline, not yet published, to {@code other}'s if that one comes first. */
-    void keepEarlier(Deadline other) {
-      if (!other.never && (never || other.atNanos - atNanos < 0)) {
-        atNanos = other.atNanos;
-        never = false;
-      }
-    }
-  }
-
-  /**
    * The searcher's one {@link QueryTimeout}, installed at construction: Lucene polls it between
-   * scoring steps, on whichever thread searches a unit. It says exit once the deadline of the
-   * request that thread works for has passed, or the user's own timeout says so.
+   * scoring steps, on whichever thread searches a unit. It says exit once the request that thread
+   * works for has stopped (its deadline passed), or the user's own timeout says so, which stops the
+   * request early too: one stop state, the request's, that every thread of the search reads.
    */
   private final class RequestTimeout implements QueryTimeout {
     @Override
     public boolean shouldExit() {
-      if (!deadlines.isEmpty()) {
-        RequestContext ctx = RequestContext.current();
-        Deadline deadline = ctx == null ? null : deadlines.get(ctx);
-        if (deadline != null) {
-          if (!deadline.passed && deadline.hasPassed(System.nanoTime())) {
-            deadline.passed = true;
-            ctx.dropHeldUnits();
-          }
-          if (deadline.passed) {
-            return true;
-          }
-        }
+      RequestContext ctx = RequestContext.current();
+      if (ctx != null && ctx.stoppedEarly()) {
+        return true;
       }
       QueryTimeout user = userTimeout;
-      return user != null && user.shouldExit();
+      if (user != null && user.shouldExit()) {
+        if (ctx != null) {
+          ctx.stopEarly();
+        }
+        return true;
+      }
+      return false;
     }
   }
 }

@@ -87,12 +87,11 @@ final class WindowedSearch<C extends Collector, T> {
   private final AtomicInteger finishedWindows = new AtomicInteger();
 
   /**
-   * Set on a failure or a timeout: no thread takes another window. A cancellation is the request's
-   * own flag, read at the end of every claim ({@link RequestContext#mayContinue()}).
+   * Set on a failure: no thread takes another window. A cancellation, a deadline and a timeout are
+   * the request's own stop state, read at the end of every claim ({@link
+   * RequestContext#mayContinue()}) and by the timeout's polls.
    */
-  private volatile boolean stop;
-
-  private volatile boolean timedOut;
+  private volatile boolean failed;
 
   // Guarded by this: who takes part, and the first failure.
   private final List<C> collectors = new ArrayList<>();
@@ -154,16 +153,11 @@ final class WindowedSearch<C extends Collector, T> {
     return manager.reduce(all);
   }
 
-  /** Whether a timeout stopped the search before every window was searched. */
-  boolean timedOut() {
-    return timedOut;
-  }
-
   /** A helper joins: a collector of its own, then windows until none is left or it must leave. */
   private void join() {
     C collector;
     synchronized (this) {
-      if (closed || stop || cursor.get() >= windows.length) {
+      if (closed || stopped() || cursor.get() >= windows.length) {
         return; // a join task that came too late: nothing to do
       }
       try {
@@ -180,7 +174,7 @@ final class WindowedSearch<C extends Collector, T> {
       helpers++;
     }
     try {
-      if (new ThreadPart(collector).work(true) && !stop && cursor.get() < windows.length) {
+      if (new ThreadPart(collector).work(true) && !stopped() && cursor.get() < windows.length) {
         rejoinLater();
       }
     } catch (Throwable t) {
@@ -236,8 +230,13 @@ final class WindowedSearch<C extends Collector, T> {
     }
   }
 
+  /** Whether no thread takes another window: a failure, or the request stopped or cancelled. */
+  private boolean stopped() {
+    return failed || (ctx != null && (ctx.isCancelled() || ctx.stoppedEarly()));
+  }
+
   private void failLocked(Throwable t) {
-    stop = true;
+    failed = true;
     if (failure == null) {
       failure = t;
     } else if (failure != t) {
@@ -269,6 +268,7 @@ final class WindowedSearch<C extends Collector, T> {
     private BulkScorer scorer;
     private Bits liveDocs;
     private boolean leafDone;
+    private boolean leafStopped; // a timeout cut this thread's claim short
     private int next; // no match in the current leaf before this document
     private int step = FIRST_STEP;
     private long startNanos; // when this thread's first claim began
@@ -288,7 +288,7 @@ final class WindowedSearch<C extends Collector, T> {
     boolean work(boolean helper) throws IOException {
       boolean left = false;
       startNanos = System.nanoTime();
-      while (!stop) {
+      while (!failed) {
         int run = claimSize(helper);
         int w = cursor.getAndAdd(run);
         if (w >= windows.length) {
@@ -298,8 +298,8 @@ final class WindowedSearch<C extends Collector, T> {
         claimed += to - w;
         search(w, to);
         if (ctx != null && !ctx.mayContinue()) {
-          if (ctx.isCancelled()) {
-            break; // the request's own flag, which every thread of the search reads here
+          if (ctx.isCancelled() || ctx.stoppedEarly()) {
+            break; // the request's own stop state, which every thread of the search reads here
           }
           if (helper) {
             left = true;
@@ -401,14 +401,14 @@ final class WindowedSearch<C extends Collector, T> {
       }
       scoreStretch(runLeaf, runMin, runMax);
       long nanos = timed ? System.nanoTime() - start : 0;
-      if (timed && !timedOut) {
+      if (timed && !leafStopped) {
         finishedNanos.addAndGet(nanos);
         finishedWindows.addAndGet(to - from);
       }
       if (listener != null) {
         listener.unitSearched(windows[from].partitions, nanos);
       }
-      if (ctx != null && !timedOut) {
+      if (ctx != null && !leafStopped) {
         ctx.windowsFinished(to - from, nanos); // a timeout cut them short: they tell no pace
       }
     }
@@ -477,10 +477,12 @@ final class WindowedSearch<C extends Collector, T> {
       }
     }
 
-    /** The timeout said exit: this leaf is done, and no thread takes another window. */
+    /**
+     * The timeout said exit (the request has stopped early): this leaf is done, and no thread takes
+     * another window.
+     */
     private void stopAtTimeout() {
-      timedOut = true;
-      stop = true;
+      leafStopped = true;
       leafDone = true;
     }
 

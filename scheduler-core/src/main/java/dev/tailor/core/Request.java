@@ -8,25 +8,35 @@ import dev.tailor.core.policy.PriorityClass;
 import dev.tailor.core.policy.RequestView;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
- * One request in a {@link Scheduler}: its body, its held work units, its degree and its accounting.
- * It is both the view policies read and the context its own code forks units into.
+ * One request in a {@link Scheduler}: a state machine with one owner. It is the view policies read;
+ * its own code reaches it through a separate {@link BodyContext}, so that a policy cannot cast its
+ * view into something that acts.
  *
- * <p>Three kinds of state, three kinds of guard. Admission state ({@link #threads}, {@link
- * #bodyDone}, {@link #phase}) changes only under the scheduler's dispatch lock and is volatile so
- * that hot paths may read it without the lock, and only this class writes it. Accounting (a {@link
- * RequestLedger}: work, degree history; {@link WindowProgress}) is guarded by this object's
- * monitor. Forked units are {@link Units}, lock-free.
+ * <p>Its life is one atomic control word, as {@code ThreadPoolExecutor}'s {@code ctl} is: the phase
+ * (queued, running, out of the dispatch), whether its body has returned, whether it has terminated,
+ * and how many slots of the budget its threads hold. The word moves forward only; every change of
+ * phase and thread count happens under the scheduler's dispatch lock, and the word makes them
+ * readable without it. {@link #terminate} is the one exit: the only place that records the request,
+ * tells the listener and the policy, and hands its result to whoever waits (its caller's thread, or
+ * its future), exactly once.
+ *
+ * <p>Its stop state is one piece too: cancellation, a deadline and an early stop (a partial result)
+ * are read by every thread of the request at its boundaries ({@link #mayContinue}).
+ *
+ * <p>Accounting (a {@link RequestLedger}: work, degree history; {@link WindowProgress}) is guarded
+ * by this object's monitor. Forked units are {@link Units}, lock-free.
  */
-final class Request<T> implements RequestView, RequestContext {
+final class Request<T> implements RequestView {
 
   private static final ThreadLocal<Request<?>> CURRENT = new ThreadLocal<>();
 
   /**
    * Where a request is in its life. It moves forward only: from {@code QUEUED} to {@code RUNNING}
-   * when admitted ({@link #markRunning}), and to {@code DONE} from either ({@link #markDone}), and
-   * only this class writes it.
+   * when admitted, and to {@code DONE} (out of the dispatch) from either.
    */
   enum Phase {
     /** Waiting for admission. */
@@ -37,11 +47,29 @@ final class Request<T> implements RequestView, RequestContext {
     DONE
   }
 
+  // The control word: phase in bits 0-1, BODY_DONE, TERMINATED, then the slots held.
+  private static final int PHASE_BITS = 3;
+  private static final int BODY_DONE = 4;
+  private static final int TERMINATED = 8;
+  private static final int ONE_THREAD = 16;
+  private static final Phase[] PHASES = Phase.values();
+
+  // The stop state.
+  private static final int LIVE = 0;
+  private static final int STOPPED = 1; // early, by a deadline or a timeout: the result is partial
+  private static final int CANCELLED = 2;
+
+  /** {@link #deadlineNanos} without a deadline. */
+  static final long NO_DEADLINE = Long.MAX_VALUE;
+
   final Scheduler scheduler;
   final WorkerPool pool;
   final long id;
   final RequestAttributes attributes;
   final RequestBody<T> body;
+  final BodyContext context = new BodyContext(this);
+
+  /** The future {@link Scheduler#submit} returns; null for a request run on its caller. */
   final RequestFuture<T> future;
 
   /** The application thread that runs the body ({@link Scheduler#run}), or null for a worker. */
@@ -50,19 +78,20 @@ final class Request<T> implements RequestView, RequestContext {
   final long arrivalNanos;
   final Units units = new Units(this::isCancelled);
 
-  // Admission state: written only here, under the dispatch lock.
-  private volatile Phase phase = Phase.QUEUED;
-  private volatile int threads;
-  private volatile boolean bodyDone;
-  volatile long startNanos = UNKNOWN;
+  private final AtomicInteger ctl = new AtomicInteger(Phase.QUEUED.ordinal());
+  private volatile int stop = LIVE;
+  private volatile long deadlineNanos = NO_DEADLINE; // on System.nanoTime()
 
+  /** Whether its own thread runs on a slot lent by a request that waits for it (never its own). */
+  private boolean borrowsSlot;
+
+  volatile long startNanos = UNKNOWN;
   volatile int degree;
-  private volatile boolean cancelled;
   private volatile boolean isLong;
 
-  // Outcome of the body; written by the own thread before bodyDone is published under the lock.
-  T result;
-  Throwable bodyFailure;
+  // Outcome of the body; written by the own thread before it leaves, under the lock.
+  private T result;
+  private Throwable bodyFailure;
 
   // Accounting; guarded by this.
   private final RequestLedger ledger = new RequestLedger();
@@ -86,30 +115,101 @@ final class Request<T> implements RequestView, RequestContext {
     this.body = body;
     this.caller = caller;
     this.arrivalNanos = arrivalNanos;
-    this.future = new RequestFuture<>(this);
+    this.future = caller == null ? new RequestFuture<>(this) : null;
   }
 
+  /** The request whose body or unit the calling thread runs, or null. */
   static Request<?> current() {
     return CURRENT.get();
+  }
+
+  // ---- the control word -----------------------------------------------------------------------
+
+  /** Where the request is in its life; may be read without the dispatch lock. */
+  Phase phase() {
+    return PHASES[ctl.get() & PHASE_BITS];
+  }
+
+  /** Whether the body has returned (or will never run); may be read without the lock. */
+  boolean bodyDone() {
+    return (ctl.get() & BODY_DONE) != 0;
+  }
+
+  /**
+   * Admits the request at {@code now} with {@code degree}: its own thread holds the first slot.
+   * Called under the dispatch lock, on a queued request. A dispatch may run on a clock reading
+   * taken before it had the lock (a thread's body end, say), so before this request arrived: then
+   * it starts at its arrival, never before.
+   */
+  void markRunning(int degree, long now) {
+    long start = now - arrivalNanos < 0 ? arrivalNanos : now;
+    startNanos = start;
+    synchronized (this) {
+      ledger.start(degree, start);
+      this.degree = degree;
+    }
+    int c = ctl.get();
+    assert (c & PHASE_BITS) == Phase.QUEUED.ordinal() : phase();
+    ctl.set((c & ~PHASE_BITS) | Phase.RUNNING.ordinal() | ONE_THREAD);
+  }
+
+  /**
+   * Its own thread will run on the slot of a request that waits for it ({@link WaiterRuns}), and
+   * give back none when its body returns. Called under the dispatch lock, before it is admitted.
+   */
+  void lendSlot() {
+    borrowsSlot = true;
+  }
+
+  /** A helper the dispatch core sent joins: one more slot held. Called under the dispatch lock. */
+  void helperJoined() {
+    ctl.addAndGet(ONE_THREAD);
+  }
+
+  /**
+   * A thread leaves the request, its body's own thread if {@code body} (then the body has returned
+   * and held units are dropped). Called under the dispatch lock.
+   *
+   * @return the slots the leaving thread gives back to the budget: 1, or 0 for an adopted request's
+   *     own thread, whose slot stays with the request that lent it
+   */
+  int threadLeft(boolean body) {
+    if (body) {
+      units.drop();
+    }
+    ctl.addAndGet((body ? BODY_DONE : 0) - ONE_THREAD);
+    return body && borrowsSlot ? 0 : 1;
+  }
+
+  /** Whether nobody is left on the request and its body has returned: it exits the dispatch. */
+  boolean exits() {
+    int c = ctl.get();
+    return (c & BODY_DONE) != 0 && c >>> 4 == 0;
+  }
+
+  /** Takes the request out of the dispatch for good. Called under the dispatch lock. */
+  void markDone() {
+    int c = ctl.get();
+    ctl.set((c & ~PHASE_BITS) | Phase.DONE.ordinal() | BODY_DONE);
   }
 
   // ---- running the body and units -------------------------------------------------------------
 
   /**
    * Runs the body on the calling thread, which already holds one of the budget's slots. A request
-   * cancelled before its body starts does not run it.
+   * stopped before its body starts does not run it.
    *
    * @param poolThread whether the thread is a pool worker, whose interrupt flag the body may not
-   *     leave behind for what the worker runs next (the dependent stages of the request's future)
+   *     leave behind for what the worker runs next
    * @return when the body returned
    */
   long runBody(boolean poolThread) {
-    if (cancelled) {
+    if (stop != LIVE) {
       return pool.nanoTime();
     }
     Request<?> outer = beginOwn();
     try {
-      result = body.run(this);
+      result = body.run(context);
     } catch (Throwable t) {
       bodyFailure = t;
     } finally {
@@ -172,9 +272,9 @@ final class Request<T> implements RequestView, RequestContext {
     beginWork(pool.nanoTime());
     int ran = 0;
     try {
-      while (!cancelled && helperStays() && units.runOneOnHelper(helperStays)) {
+      while (helperStays() && units.runOneOnHelper(helperStays)) {
         ran++;
-        pool.ticker.reevaluate(this, false);
+        pool.reevaluate(this, false);
       }
     } finally {
       endWork(pool.nanoTime());
@@ -191,22 +291,20 @@ final class Request<T> implements RequestView, RequestContext {
     }
   }
 
-  // ---- RequestContext -------------------------------------------------------------------------
+  // ---- what the body's context does -----------------------------------------------------------
 
-  @Override
-  public void fork(Runnable unit) {
-    if (bodyDone) {
+  void fork(Runnable unit) {
+    if (bodyDone()) {
       throw new IllegalStateException("request " + id + " has finished; it takes no more units");
     }
-    if (cancelled) {
+    if (stop == CANCELLED) {
       return;
     }
     units.hold(unit); // a unit forked by a unit: a joining own thread may run it
     pool.unitForked(this);
   }
 
-  @Override
-  public void joinUnits() {
+  void joinUnits() {
     synchronized (this) {
       if (ownThread != Thread.currentThread()) {
         throw new IllegalStateException(
@@ -218,11 +316,11 @@ final class Request<T> implements RequestView, RequestContext {
       if (units.helpersBusy()) {
         awaitHelpers();
       }
-      if ((cancelled || units.noneHeld()) && !units.helpersBusy()) {
+      if ((isCancelled() || units.noneHeld()) && !units.helpersBusy()) {
         break;
       }
     }
-    if (cancelled) {
+    if (isCancelled()) {
       throw new CancellationException("request " + id + " was cancelled");
     }
     Throwable failure = units.failure();
@@ -241,30 +339,29 @@ final class Request<T> implements RequestView, RequestContext {
     }
   }
 
-  @Override
-  public void dropHeldUnits() {
-    units.drop();
-  }
-
-  @Override
-  public boolean mayContinue() {
-    if (cancelled) {
+  /**
+   * Whether the calling thread takes its next piece of work: not once the request stopped (see
+   * {@link #stopped}); on a helper, not when the dispatch core says it leaves. Re-reads the degree
+   * first, so that a rising degree sends a helper at once.
+   */
+  boolean mayContinue() {
+    if (stopped()) {
       return false;
     }
-    pool.ticker.reevaluate(this, false);
+    pool.reevaluate(this, false);
     if (ownThread == Thread.currentThread()) {
-      return !cancelled; // the own thread finishes what it started, whatever the degree
+      return !stopped(); // the own thread finishes what it started, whatever the degree
     }
     return helperStays();
   }
 
   /**
-   * Whether a helper stays for another unit or claim: not once the request was cancelled or its
-   * body returned, and not when the dispatch core says it leaves ({@link
+   * Whether a helper stays for another unit or claim: not once the request stopped or its body
+   * returned, and not when the dispatch core says it leaves ({@link
    * dev.tailor.core.dispatch.Helpers#leaves}: over the degree, a budget that shrank, promptness).
    */
   private boolean helperStays() {
-    return !(cancelled || bodyDone || pool.dispatch.helpers().leaves(this));
+    return !(stopped() || bodyDone() || pool.dispatch.helpers().leaves(this));
   }
 
   /**
@@ -273,61 +370,172 @@ final class Request<T> implements RequestView, RequestContext {
    * is the dispatch core's to say ({@link dev.tailor.core.dispatch.Helpers#wants}).
    */
   boolean hasWorkForHelper() {
-    return !bodyDone && !cancelled && !units.noneHeld();
+    return !bodyDone() && stop != CANCELLED && !units.noneHeld();
   }
 
-  /** A helper the dispatch core sent joins: one more slot held. Called under the dispatch lock. */
-  void helperJoined() {
-    threads++;
-  }
-
-  /**
-   * A thread leaves the request, its body's own thread if {@code body} (then the body has returned
-   * and held units are dropped): one slot fewer. Called under the dispatch lock.
-   *
-   * @return whether nobody is left on the request, whose body has returned: it exits
-   */
-  boolean threadLeft(boolean body) {
-    if (body) {
-      bodyDone = true;
-      units.drop();
-    }
-    threads--;
-    return bodyDone && threads == 0;
-  }
+  // ---- the stop state -------------------------------------------------------------------------
 
   /**
    * Flags the request cancelled and drops its held units; its threads see the flag at their next
-   * boundary. Called under the dispatch lock.
+   * boundary.
    */
-  void markCancelled() {
-    cancelled = true;
+  void cancel() {
+    stop = CANCELLED;
     units.drop();
   }
 
-  @Override
-  public synchronized void windowsPlanned(int n) {
+  boolean isCancelled() {
+    return stop == CANCELLED;
+  }
+
+  /**
+   * Whether the request's threads should stop taking work: it was cancelled, stopped early, or its
+   * deadline has passed (which stops it early now).
+   */
+  boolean stopped() {
+    if (stop != LIVE) {
+      return true;
+    }
+    long d = deadlineNanos;
+    if (d != NO_DEADLINE && System.nanoTime() - d >= 0) {
+      stopEarly();
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * Stops the request early, its result partial, and drops its held units. A cancellation stays a
+   * cancellation.
+   */
+  void stopEarly() {
+    if (stop == LIVE) {
+      stop = STOPPED;
+      units.drop();
+    }
+  }
+
+  /** Whether the request was stopped early, by its deadline or {@link #stopEarly}. */
+  boolean stoppedEarly() {
+    return stop == STOPPED;
+  }
+
+  /**
+   * Sets the deadline, on {@link System#nanoTime()}, to {@code nanoTime} if that is earlier than
+   * the one it has. Returns the deadline it had, for {@link #restoreDeadline}.
+   */
+  long deadline(long nanoTime) {
+    long old = deadlineNanos;
+    if (old == NO_DEADLINE || nanoTime - old < 0) {
+      deadlineNanos = nanoTime;
+    }
+    return old;
+  }
+
+  /** Puts back a deadline {@link #deadline} returned, once a nested search is over. */
+  void restoreDeadline(long nanoTime) {
+    deadlineNanos = nanoTime;
+  }
+
+  /** The deadline on {@link System#nanoTime()}, or {@link #NO_DEADLINE}. */
+  long deadlineNanos() {
+    return deadlineNanos;
+  }
+
+  synchronized void windowsPlanned(int n) {
     windows.planned(n);
   }
 
-  @Override
-  public synchronized void windowsFinished(int n, long nanos) {
+  synchronized void windowsFinished(int n, long nanos) {
     windows.finished(n, nanos);
   }
 
-  @Override
-  public boolean isCancelled() {
-    return cancelled;
+  // ---- the one exit ---------------------------------------------------------------------------
+
+  /**
+   * Ends the request, once, outside the dispatch lock: records it, tells the listener and the
+   * policy, then hands its outcome to whoever waits: its future, or its caller's thread. A request
+   * already terminated is left alone, so a second call is harmless.
+   *
+   * @param end when its last thread left it, or when it left the queue
+   */
+  void terminate(long end) {
+    int c;
+    do {
+      c = ctl.get();
+      if ((c & TERMINATED) != 0) {
+        return;
+      }
+    } while (!ctl.compareAndSet(c, c | TERMINATED));
+    RequestRecord.Outcome outcome = outcome();
+    RequestRecord record = record(end, outcome);
+    // The report comes first, so that whoever waits on the request finds it in the metrics.
+    pool.reportCompleted(this, record, startNanos != UNKNOWN);
+    if (future != null) {
+      switch (outcome) {
+        case CANCELLED -> future.cancelFromRequest();
+        case FAILED -> future.failFromRequest(failure());
+        case COMPLETED -> future.completeFromRequest(result);
+      }
+    } else if (caller != Thread.currentThread()) {
+      LockSupport.unpark(caller);
+    }
+    pool.terminated();
   }
 
-  @Override
-  public Scheduler scheduler() {
-    return scheduler;
+  /** Whether {@link #terminate} has run. */
+  boolean isTerminated() {
+    return (ctl.get() & TERMINATED) != 0;
   }
 
-  @Override
-  public RequestView view() {
-    return this;
+  /**
+   * On the caller's thread, after its body returned: waits until the request has terminated (its
+   * helpers finish their current unit quickly, so an interrupt does not end the wait; the flag is
+   * restored), then returns the result or throws the outcome: the body's exception as it threw it,
+   * a unit's failure it did not see wrapped once in a {@link CompletionException}, or a {@link
+   * CancellationException}.
+   */
+  T awaitOnCaller() throws Exception {
+    boolean interrupted = false;
+    while (!isTerminated()) {
+      LockSupport.park(this);
+      interrupted |= Thread.interrupted();
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    return outcomeOnCaller();
+  }
+
+  private T outcomeOnCaller() throws Exception {
+    switch (outcome()) {
+      case CANCELLED -> throw new CancellationException("request " + id + " was cancelled");
+      case FAILED -> {
+        if (bodyFailure instanceof Exception e) {
+          throw e;
+        }
+        if (bodyFailure instanceof Error e) {
+          throw e;
+        }
+        throw new CompletionException(failure());
+      }
+      default -> {
+        return result;
+      }
+    }
+  }
+
+  /** The body's failure, else the first unit's, else null. */
+  private Throwable failure() {
+    return bodyFailure != null ? bodyFailure : units.failure();
+  }
+
+  /** How the request ended. */
+  private RequestRecord.Outcome outcome() {
+    if (stop == CANCELLED || (future != null && future.isCancelled())) {
+      return RequestRecord.Outcome.CANCELLED;
+    }
+    return failure() != null ? RequestRecord.Outcome.FAILED : RequestRecord.Outcome.COMPLETED;
   }
 
   // ---- accounting -----------------------------------------------------------------------------
@@ -346,34 +554,6 @@ final class Request<T> implements RequestView, RequestContext {
     if (isLong) {
       pool.longThreads.decrementAndGet();
     }
-  }
-
-  /** Where the request is in its life; may be read without the dispatch lock. */
-  Phase phase() {
-    return phase;
-  }
-
-  /**
-   * Admits the request at {@code now} with {@code degree}: its own thread holds the first slot.
-   * Called under the dispatch lock, on a queued request. A dispatch may run on a clock reading
-   * taken before it had the lock (a thread's body end, say), so before this request arrived: then
-   * it starts at its arrival, never before.
-   */
-  void markRunning(int degree, long now) {
-    assert phase == Phase.QUEUED : phase;
-    long start = now - arrivalNanos < 0 ? arrivalNanos : now;
-    startNanos = start;
-    synchronized (this) {
-      ledger.start(degree, start);
-      this.degree = degree;
-    }
-    threads = 1;
-    phase = Phase.RUNNING;
-  }
-
-  /** Takes the request out of the dispatch for good. Called under the dispatch lock. */
-  void markDone() {
-    phase = Phase.DONE;
   }
 
   /** Changes a running request's degree and returns the old one. */
@@ -403,32 +583,10 @@ final class Request<T> implements RequestView, RequestContext {
     return ledger.workNanos(now);
   }
 
-  synchronized RequestRecord record(long end, RequestRecord.Outcome outcome) {
+  private synchronized RequestRecord record(long end, RequestRecord.Outcome outcome) {
     long start = startNanos == UNKNOWN ? end : startNanos;
     long firstRun = firstRunNanos == UNKNOWN ? start : Math.clamp(firstRunNanos, start, end);
     return ledger.record(id, attributes.label(), arrivalNanos, start, firstRun, end, outcome);
-  }
-
-  /** How the request ended; asked once, when it completes. */
-  RequestRecord.Outcome outcome() {
-    if (future.isCancelled() || cancelled) {
-      return RequestRecord.Outcome.CANCELLED;
-    }
-    return bodyFailure != null || units.failure() != null
-        ? RequestRecord.Outcome.FAILED
-        : RequestRecord.Outcome.COMPLETED;
-  }
-
-  /** Completes the future with the body's result, its failure or the cancellation. */
-  void complete() {
-    Throwable failure = bodyFailure != null ? bodyFailure : units.failure();
-    if (cancelled) {
-      future.cancel(false);
-    } else if (failure != null) {
-      future.failFromRequest(failure);
-    } else {
-      future.completeFromRequest(result);
-    }
   }
 
   // ---- RequestView ----------------------------------------------------------------------------
@@ -466,7 +624,7 @@ final class Request<T> implements RequestView, RequestContext {
 
   @Override
   public int threads() {
-    return threads;
+    return ctl.get() >>> 4;
   }
 
   @Override
@@ -501,6 +659,6 @@ final class Request<T> implements RequestView, RequestContext {
 
   @Override
   public String toString() {
-    return "Request[" + id + ", degree " + degree + ", threads " + threads + "]";
+    return "Request[" + id + ", degree " + degree + ", threads " + threads() + "]";
   }
 }

@@ -15,7 +15,8 @@ public interface RequestContext {
 
   /** The request whose body or unit the calling thread is running, or {@code null} if none. */
   static RequestContext current() {
-    return Request.current();
+    Request<?> r = Request.current();
+    return r == null ? null : r.context;
   }
 
   /**
@@ -55,7 +56,8 @@ public interface RequestContext {
    * class is at its floor of threads. On the request's own thread, which must finish what it
    * started, it says only whether the request is still live.
    *
-   * @return {@code false} if the request was cancelled or, on a helper, if the helper should leave
+   * @return {@code false} if the request was cancelled or stopped early (its deadline passed) or,
+   *     on a helper, if the helper should leave
    */
   boolean mayContinue();
 
@@ -77,6 +79,41 @@ public interface RequestContext {
 
   /** Whether the request has been cancelled; a long body should check and stop early. */
   boolean isCancelled();
+
+  /**
+   * Gives the request a deadline on {@link System#nanoTime()}, or keeps the one it has if that is
+   * earlier. Once it passes, the request stops early: {@link #mayContinue()} says no on every
+   * thread, and {@link #stoppedEarly()} says its result is partial. A search nested in a request
+   * with a deadline keeps the earlier of the two and puts the request's back when it returns
+   * ({@link #restoreDeadline}).
+   *
+   * @return the deadline the request had, {@link Long#MAX_VALUE} for none
+   */
+  @Experimental
+  long stopAt(long deadlineNanos);
+
+  /** Puts back the deadline {@link #stopAt} returned; {@link Long#MAX_VALUE} for none. */
+  @Experimental
+  void restoreDeadline(long deadlineNanos);
+
+  /** The request's deadline on {@link System#nanoTime()}, {@link Long#MAX_VALUE} for none. */
+  @Experimental
+  long deadlineNanos();
+
+  /**
+   * Stops the request early, its result partial: held units are dropped and {@link #mayContinue()}
+   * says no on every thread; units already running finish. For a body whose own timeout has passed.
+   * A cancelled request stays cancelled.
+   */
+  @Experimental
+  void stopEarly();
+
+  /**
+   * Whether the request was stopped early ({@link #stopEarly()}, or its deadline passed): its
+   * result is partial.
+   */
+  @Experimental
+  boolean stoppedEarly();
 
   /** The scheduler the request runs in. */
   Scheduler scheduler();

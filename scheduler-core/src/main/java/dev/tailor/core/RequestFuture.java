@@ -86,35 +86,9 @@ final class RequestFuture<T> extends CompletableFuture<T> {
     return super.join();
   }
 
-  /**
-   * Waits, on the caller that ran the body, for the request to complete: its helpers finish their
-   * current unit quickly, so an interrupt does not end the wait (the flag is restored). Returns the
-   * result, or throws the failure as the body threw it.
-   */
-  T awaitOnCaller() throws Exception {
-    boolean interrupted = false;
-    try {
-      while (true) {
-        try {
-          return super.get();
-        } catch (InterruptedException e) {
-          interrupted = true;
-        } catch (ExecutionException e) {
-          Throwable cause = e.getCause();
-          if (cause instanceof Exception ex) {
-            throw ex;
-          }
-          if (cause instanceof Error err) {
-            throw err;
-          }
-          throw e;
-        }
-      }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
+  /** Cancels with the request's own cancellation; the scheduler's path, which abandons nothing. */
+  boolean cancelFromRequest() {
+    return super.cancel(false);
   }
 
   /** Completes with the request's own result; the scheduler's path, which abandons nothing. */

@@ -1,8 +1,5 @@
 package dev.tailor.core;
 
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.ExecutionException;
-
 /**
  * A request of a {@link Scheduler} opened on the calling thread by {@link Scheduler#enter} and
  * closed later on the same thread: for a caller whose work is not a body it can hand over, such as
@@ -62,7 +59,7 @@ public final class RequestScope implements AutoCloseable {
 
   /** The request, as its own code sees it: the place to fork units. */
   public RequestContext context() {
-    return request;
+    return request.context;
   }
 
   /**
@@ -107,19 +104,10 @@ public final class RequestScope implements AutoCloseable {
     }
     long end = request.endOwn(outer);
     pool.closeOnCaller(request, end);
-    boolean interrupted = false;
-    while (true) {
-      try {
-        request.future.get();
-        break;
-      } catch (InterruptedException e) {
-        interrupted = true;
-      } catch (ExecutionException | CancellationException e) {
-        break; // the outcome is reported to the metrics and the listener; the caller knows its own
-      }
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
+    try {
+      request.awaitOnCaller();
+    } catch (Exception e) {
+      // The outcome is reported to the metrics and the listener; the caller knows its own.
     }
   }
 

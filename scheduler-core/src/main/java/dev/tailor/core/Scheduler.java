@@ -63,8 +63,9 @@ import java.util.function.LongSupplier;
  */
 public final class Scheduler implements AutoCloseable {
 
-  private final Policy policy;
-  private final boolean ownsPolicy;
+  private final Object policyLock = new Object(); // orders swaps and the close
+  private volatile Policy policy;
+  private volatile boolean ownsPolicy;
   private final int workers;
   private final long promptBoundNanos;
   private final AtomicLong ids = new AtomicLong();
@@ -127,8 +128,10 @@ public final class Scheduler implements AutoCloseable {
    * request of this scheduler, the body runs at once as part of that request, so nested work can
    * never deadlock waiting for a slot its own caller holds.
    *
-   * @return the body's result
-   * @throws Exception what the body threw, or the first failure of one of its units
+   * @return the body's result, handed back on this thread (no future is made)
+   * @throws Exception what the body threw, as it threw it; a failure of one of its units that the
+   *     body did not see (it forked and returned without joining) as a {@link
+   *     java.util.concurrent.CompletionException} whose cause is that failure
    * @throws CancellationException if the request was cancelled or the scheduler shut down now
    * @throws RejectedExecutionException if the scheduler is shut down or the admission queue is full
    * @throws InterruptedException if interrupted while waiting for admission (the request leaves the
@@ -137,7 +140,7 @@ public final class Scheduler implements AutoCloseable {
   public <T> T run(RequestBody<T> body, RequestAttributes attributes) throws Exception {
     Request<?> outer = Request.current();
     if (outer != null && outer.scheduler == this) {
-      return body.run(outer);
+      return body.run(outer.context);
     }
     Request<T> r = newRequest(body, attributes, Thread.currentThread());
     pool.enqueue(r);
@@ -145,8 +148,8 @@ public final class Scheduler implements AutoCloseable {
     if (r.phase() == Request.Phase.DONE) {
       throw new CancellationException("request " + r.id + " was cancelled before it ran");
     }
-    pool.runOnCaller(r);
-    return r.future.awaitOnCaller();
+    pool.runOnThisThread(r);
+    return r.awaitOnCaller();
   }
 
   /** {@link #run(RequestBody, RequestAttributes)} with no attributes. */
@@ -192,9 +195,48 @@ public final class Scheduler implements AutoCloseable {
     return new Request<>(this, pool, ids.incrementAndGet(), attrs, body, caller, pool.nanoTime());
   }
 
-  /** The policy deciding admissions and degrees. */
+  /** The policy deciding admissions and degrees now. */
   public Policy policy() {
     return policy;
+  }
+
+  /**
+   * Swaps the policy, live: every later question (admissions, degrees of running requests too) goes
+   * to {@code policy}, on the same threads and queue; a question being answered as it is swapped
+   * may still reach the old one. The scheduler does not own {@code policy}: whoever made it closes
+   * it. The policy it replaces is returned; if the scheduler owned that one (built from a
+   * specification) it has been closed.
+   *
+   * @return the policy that decided until now
+   */
+  public Policy setPolicy(Policy policy) {
+    return swapPolicy(Objects.requireNonNull(policy, "policy"), false);
+  }
+
+  /**
+   * {@link #setPolicy(Policy)} with the policy named by a specification, through {@link
+   * PolicyRegistry#standard()}: the scheduler owns it and closes it when it is swapped out or the
+   * scheduler is closed.
+   *
+   * @throws IllegalArgumentException if the specification names no policy or its arguments are bad
+   */
+  public Policy setPolicy(String spec) {
+    return swapPolicy(PolicyRegistry.of(spec), true);
+  }
+
+  private Policy swapPolicy(Policy next, boolean owned) {
+    Policy old;
+    boolean closeOld;
+    synchronized (policyLock) {
+      old = pool.setPolicy(next);
+      closeOld = ownsPolicy;
+      policy = next;
+      ownsPolicy = owned;
+    }
+    if (closeOld) {
+      old.close();
+    }
+    return old;
   }
 
   /**
@@ -330,8 +372,11 @@ public final class Scheduler implements AutoCloseable {
         }
       }
     }
-    if (ownsPolicy) {
-      policy.close();
+    synchronized (policyLock) {
+      if (ownsPolicy) {
+        policy.close();
+        ownsPolicy = false;
+      }
     }
     if (interrupted) {
       Thread.currentThread().interrupt();
@@ -522,11 +567,10 @@ public final class Scheduler implements AutoCloseable {
     }
 
     /**
-     * Hears every decision of the dispatch core, in order: the same hook as the simulator's, so
-     * that a scenario can be checked to decide alike in both. For tests and tracing.
+     * Hears every decision of the dispatch core, in order: the same hook as the simulator's. Not
+     * API: Tailor's own tests reach it through {@link SchedulerInternals}.
      */
-    @Internal
-    public Builder decisionListener(Dispatcher.DecisionListener listener) {
+    Builder decisionListener(Dispatcher.DecisionListener listener) {
       settings.once("decisionListener");
       settings.decisions = listener;
       return this;

@@ -4,10 +4,10 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Re-reads running requests' degrees: every quantum on its own thread, and at each unit boundary on
- * the helper that reached it. Lock-free: the policy is asked through the dispatch core's guard, and
- * the answer applied to the request under its own monitor; only a degree that rises while a slot is
- * free takes the dispatch lock, to send a helper.
+ * Re-reads running requests' degrees every quantum on its own thread ({@link
+ * WorkerPool#reevaluate}, which unit boundaries call too), lets a delayed head in when its time has
+ * come, and ends the elastic budget's periods. Lock-free but for a dispatch that has slots to hand
+ * out.
  *
  * <p>The ticker must outlive anything that goes wrong: were its thread to die, ramp-ups and delayed
  * admissions would stop without a word. So whatever one request's re-evaluation throws is reported
@@ -65,7 +65,7 @@ final class Ticker implements Runnable {
    */
   void tick() {
     for (Request<?> r : pool.dispatch.running()) {
-      reevaluate(r, true);
+      pool.reevaluate(r, true);
     }
     try {
       if (pool.dispatch.headDelayExpired(pool.nanoTime()) && pool.dispatch.freeSlots() > 0) {
@@ -82,39 +82,6 @@ final class Ticker implements Runnable {
       pool.checkBudget();
     } catch (Throwable t) {
       pool.failures.report("ticker", "the budget is resized at a later tick", t);
-    }
-  }
-
-  /**
-   * Asks the policy for a running request's degree and applies the answer. The tick also refreshes
-   * the request's long flag; unit boundaries leave that to the tick. Never throws: what goes wrong
-   * is reported, and the request keeps its degree until the next re-evaluation.
-   */
-  void reevaluate(Request<?> r, boolean tick) {
-    try {
-      apply(r, tick);
-    } catch (Throwable t) {
-      pool.failures.report(
-          tick ? "ticker" : "unitBoundary", "the request keeps its degree until the next tick", t);
-    }
-  }
-
-  private void apply(Request<?> r, boolean tick) {
-    long now = pool.nanoTime();
-    if (tick) {
-      r.checkLong(pool.longThresholdNanos(), now);
-    }
-    int d = pool.dispatch.askDegree(r);
-    if (d == r.degree || r.phase() != Request.Phase.RUNNING) {
-      return;
-    }
-    int old = r.changeDegree(d, now);
-    if (old == d) {
-      return; // another thread applied the same answer first
-    }
-    pool.notifications.degreeChanged(r, old, d, now);
-    if (d > old && !r.units.noneHeld()) {
-      pool.unitForked(r);
     }
   }
 }

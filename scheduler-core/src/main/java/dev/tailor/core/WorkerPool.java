@@ -1,8 +1,10 @@
 package dev.tailor.core;
 
+import dev.tailor.core.dispatch.DispatchHost;
 import dev.tailor.core.dispatch.Dispatcher;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.metrics.RunMetrics;
+import dev.tailor.core.policy.Policy;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,40 +12,56 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import java.util.function.LongToDoubleFunction;
 
 /**
- * The runtime's driver of the {@link Dispatcher}: real threads, one lock, and the life of a request
- * around the decisions. The dispatch core decides who a free slot goes to; this class holds the
- * lock it is called under, hands pool work to an idle {@link Worker} or wakes an admitted caller,
- * releases slots when a body returns or a helper leaves, completes requests exactly once, and
- * handles cancellation and shutdown.
+ * The runtime's host of the {@link Dispatcher}: real threads and one lock around the decisions. The
+ * dispatch core decides who a free slot goes to; this class holds the lock it is called under,
+ * carries its decisions out on requests (a start, a helper), hands pool work to an idle {@link
+ * Worker} or wakes an admitted caller, and releases slots when a body returns or a helper leaves.
+ *
+ * <p>The lock guards the dispatch core, the idle workers and every change of a request's phase and
+ * threads. Nothing of a policy runs under it but the admission, worker-preference and degree
+ * questions: a request terminates ({@link Request#terminate}: its record, the listener, the
+ * policy's completion hook, its future) after the lock is released, and threads given work under
+ * the lock are woken only after it is released ({@link #unlockAndWake}), so that a woken thread
+ * does not run straight into the lock its waker still holds.
+ *
+ * <p>Whether the pool accepts work, and how many accepted requests have not terminated, is one
+ * atomic word ({@link #ctl}), so that a request's termination needs no lock to let a shutdown
+ * finish.
  *
  * <p>Cancellation is cooperative: nothing here interrupts a thread (see {@link
  * RequestFuture#cancel}).
  */
-final class WorkerPool {
+final class WorkerPool implements DispatchHost<Request<?>> {
+
+  // ctl: SHUTDOWN and STOPPED flags above the count of accepted requests not yet terminated.
+  private static final long SHUTDOWN = 1L << 62;
+  private static final long STOPPED = 1L << 61;
+  private static final long COUNT = STOPPED - 1;
 
   private final Scheduler scheduler;
   private final int queueCapacity;
   final RunMetrics metrics;
   final Notifications notifications;
   final FailureLog failures;
+  private final AtomicLong ctl = new AtomicLong();
 
   /** The scheduler's clock: {@link System#nanoTime()} unless a test controls it. */
   private final LongSupplier clock;
 
   final AtomicInteger longThreads = new AtomicInteger();
 
-  // Guarded by lock: the dispatch core, the idle workers, the requests finishing.
-  final DispatchLock lock = new DispatchLock();
+  // Guarded by lock: the dispatch core, the idle workers, the threads to wake after unlocking.
+  private final ReentrantLock lock = new ReentrantLock();
   final Dispatcher<Request<?>> dispatch;
   private final ArrayDeque<Worker> idle = new ArrayDeque<>();
-  private int finishing; // requests done but not yet reported
-  private volatile boolean shutdown;
-  private volatile boolean stopping;
+  private final ArrayDeque<Thread> toWake = new ArrayDeque<>();
 
   private final Worker[] workers;
   private final long longThresholdNanos;
@@ -70,13 +88,7 @@ final class WorkerPool {
     this.clock = b.clock;
     this.metrics = new RunMetrics(b.groups);
     this.dispatch =
-        new Dispatcher<>(
-            b.policy,
-            b.workers,
-            new Request<?>[0],
-            new RuntimeHost(metrics, longThreads, this::longThresholdNanos, clock),
-            false,
-            b.classFloors());
+        new Dispatcher<>(b.policy, b.workers, new Request<?>[0], this, false, b.classFloors());
     dispatch.decisionListener(b.decisions);
     dispatch.promptAdmission(b.promptAdmission);
     this.returnedCores = new ReturnedCores(b.workers, b.workers);
@@ -104,7 +116,8 @@ final class WorkerPool {
   }
 
   /** The scheduler's clock, the one requests' times and the policies' view are read from. */
-  long nanoTime() {
+  @Override
+  public long nanoTime() {
     return clock.getAsLong();
   }
 
@@ -113,23 +126,56 @@ final class WorkerPool {
     return dispatch.longThresholdNanos(longThresholdNanos);
   }
 
+  // ---- the lock -------------------------------------------------------------------------------
+
+  private void lock() {
+    lock.lock();
+  }
+
+  /** Wakes {@code thread} once the lock is released. Called under the lock. */
+  private void wakeAfter(Thread thread) {
+    toWake.addLast(thread);
+  }
+
+  /** Releases the lock, then wakes the threads given work under it, in the order they were. */
+  private void unlockAndWake() {
+    Thread first = toWake.pollFirst();
+    Thread[] more = toWake.isEmpty() ? null : toWake.toArray(Thread[]::new);
+    toWake.clear();
+    lock.unlock();
+    if (first != null) {
+      LockSupport.unpark(first);
+    }
+    if (more != null) {
+      for (Thread t : more) {
+        LockSupport.unpark(t);
+      }
+    }
+  }
+
+  @Override
+  public boolean holdsExclusion() {
+    return lock.isHeldByCurrentThread();
+  }
+
   // ---- arrival and admission ------------------------------------------------------------------
 
   /** Queues an arrival and dispatches, or rejects it. */
   void enqueue(Request<?> r) {
-    lock.lock();
+    lock();
     try {
-      if (shutdown) {
+      if ((ctl.get() & SHUTDOWN) != 0) {
         throw new RejectedExecutionException("scheduler is shut down; request not accepted");
       }
       if (dispatch.queued() >= queueCapacity) {
         throw new RejectedExecutionException(
             "admission queue full: limit " + queueCapacity + " queued requests");
       }
+      ctl.incrementAndGet(); // under the lock, which shutdown takes to set its flag
       dispatch.enqueue(r);
       dispatchLocked(nanoTime());
     } finally {
-      lock.unlockAndWake();
+      unlockAndWake();
     }
   }
 
@@ -141,40 +187,12 @@ final class WorkerPool {
     while (r.phase() == Request.Phase.QUEUED) {
       LockSupport.park(scheduler);
       if (Thread.interrupted()) {
-        boolean removed;
-        lock.lock();
-        try {
-          removed = r.phase() == Request.Phase.QUEUED;
-          if (removed) {
-            r.markCancelled();
-            dequeueLocked(r);
-          }
-        } finally {
-          lock.unlockAndWake();
-        }
-        if (removed) {
-          finish(r, nanoTime());
-          finished(null);
+        if (cancelQueued(r)) {
           throw new InterruptedException("interrupted while waiting for admission");
         }
         Thread.currentThread().interrupt(); // admitted meanwhile: run, and keep the interrupt
       }
     }
-  }
-
-  /** A request left the dispatch and is being completed. Called under the lock. */
-  void finishingLocked() {
-    finishing++;
-  }
-
-  /** Takes a queued request out of the queue; it is then finishing. */
-  private void dequeueLocked(Request<?> r) {
-    if (dispatch.removeQueued(r)) {
-      dispatchLocked(nanoTime());
-    }
-    r.markDone();
-    finishing++;
-    maybeStopLocked();
   }
 
   /**
@@ -197,14 +215,46 @@ final class WorkerPool {
       }
       Worker w = idle.pollFirst();
       w.assign(r, help);
-      lock.wakeAfter(w.thread);
+      wakeAfter(w.thread);
     }
   }
 
   private void wakeCaller(Request<?> r) {
     if (r.caller != Thread.currentThread()) {
-      lock.wakeAfter(r.caller);
+      wakeAfter(r.caller);
     }
+  }
+
+  // ---- the dispatch core's decisions, carried out (under the lock) ----------------------------
+
+  @Override
+  public boolean hasWorkForHelper(Request<?> r) {
+    return r.hasWorkForHelper();
+  }
+
+  @Override
+  public void start(Request<?> r, int degree, long now) {
+    r.markRunning(degree, now);
+  }
+
+  @Override
+  public void addHelper(Request<?> r, long now) {
+    r.helperJoined();
+  }
+
+  @Override
+  public boolean runsOnCaller(Request<?> r) {
+    return r.caller != null;
+  }
+
+  @Override
+  public int busyThreadsOnLongRequests() {
+    return longThreads.get();
+  }
+
+  @Override
+  public void busyWorkersChanged(long now, int busy) {
+    metrics.observeBusyWorkers(now, busy);
   }
 
   // ---- running --------------------------------------------------------------------------------
@@ -224,8 +274,11 @@ final class WorkerPool {
     }
   }
 
-  /** Runs an admitted caller's body on the caller's thread, holding its slot until it returns. */
-  void runOnCaller(Request<?> r) {
+  /**
+   * Runs an admitted request's body on the calling thread, which holds its slot (its caller's) or
+   * lent one ({@link WaiterRuns}), until the body returns.
+   */
+  void runOnThisThread(Request<?> r) {
     long end = Request.UNKNOWN;
     try {
       admitted(r);
@@ -245,59 +298,57 @@ final class WorkerPool {
     release(null, r, true, end);
   }
 
-  void admitted(Request<?> r) {
+  /**
+   * The request's body is about to run on the calling thread: a request predicted long counts in
+   * LongT from its start, not from the next tick, and the listener hears it. Outside the lock.
+   */
+  private void admitted(Request<?> r) {
+    r.checkLong(longThresholdNanos(), r.startNanos);
     notifications.admitted(r, dispatch.running().length, dispatch.queued());
   }
 
   /**
    * A body returned (on worker {@code w}, or on a caller if {@code w} is null) or a helper left its
-   * request: drops held units after a body, releases the slot, completes the request if nobody is
-   * left on it, and gives the worker its next work. {@code bodyEnd} is when the body returned, or
-   * {@code UNKNOWN} after helping.
+   * request: releases the thread's slot and, if nobody is left on the request, takes it out of the
+   * dispatch and then, after the lock, terminates it. The worker then takes its next work. {@code
+   * bodyEnd} is when the body returned, or {@code UNKNOWN} after helping.
    */
   private void release(Worker w, Request<?> r, boolean body, long bodyEnd) {
-    boolean complete;
+    boolean exits;
     long now;
-    lock.lock();
+    lock();
     try {
       now = bodyEnd != Request.UNKNOWN ? bodyEnd : nanoTime();
-      complete = r.threadLeft(body);
-      dispatch.releaseSlots(1, now);
-      if (complete) {
+      dispatch.releaseSlots(r.threadLeft(body), now);
+      exits = r.exits();
+      if (exits) {
         dispatch.exited(r);
         r.markDone();
-        finishing++;
       } else if (w != null) {
         nextForWorkerLocked(w, now);
       }
       dispatchLocked(now);
     } finally {
-      lock.unlockAndWake();
+      unlockAndWake();
     }
-    if (complete) {
-      // Completing the future runs its dependent stages here: the worker takes no new work before
-      // they return, and its slot is free meanwhile, so a stage may itself wait on the scheduler.
-      finish(r, now);
-      finished(w);
+    if (exits) {
+      // Terminating completes the future, which runs its dependent stages here: the worker takes
+      // no new work before they return, and its slot is free meanwhile, so a stage may itself
+      // wait on the scheduler.
+      r.terminate(now);
+      if (w != null) {
+        nextForWorker(w);
+      }
     }
   }
 
-  /**
-   * After a request's completion was reported: lets a shutdown finish, and gives the worker that
-   * reported it (if any) its next work.
-   */
-  void finished(Worker w) {
-    lock.lock();
+  /** Gives a worker that terminated a request its next work, or makes it idle. */
+  private void nextForWorker(Worker w) {
+    lock();
     try {
-      finishing--;
-      long now = nanoTime();
-      if (w != null) {
-        nextForWorkerLocked(w, now);
-      }
-      dispatchLocked(now);
-      maybeStopLocked();
+      nextForWorkerLocked(w, nanoTime());
     } finally {
-      lock.unlockAndWake();
+      unlockAndWake();
     }
   }
 
@@ -323,20 +374,59 @@ final class WorkerPool {
   }
 
   /**
-   * Reports a request and completes its future; called exactly once per request, outside the lock.
-   * The report comes first, so that whoever waits on the future finds it in the metrics.
+   * Reports a terminating request (its record to the metrics and the listener, then, if it ran, to
+   * the policy), outside the lock. The report comes before its outcome is handed over, so that
+   * whoever waits on it finds it in the metrics.
    */
-  void finish(Request<?> r, long end) {
-    RequestRecord record = r.record(end, r.outcome());
+  void reportCompleted(Request<?> r, RequestRecord record, boolean ran) {
     metrics.record(record);
     notifications.completed(record);
-    r.complete();
+    if (ran) {
+      dispatch.completed(record);
+    }
+  }
+
+  /** A request terminated: one fewer to wait for; the last one after a shutdown stops the pool. */
+  void terminated() {
+    long c = ctl.decrementAndGet();
+    if ((c & SHUTDOWN) != 0 && (c & COUNT) == 0) {
+      stopIfDone();
+    }
   }
 
   /** A unit was forked, or a degree rose: wake a free slot if the request may take a thread. */
   void unitForked(Request<?> r) {
     if (dispatch.helpers().mayJoin(r)) {
       dispatchNow();
+    }
+  }
+
+  /**
+   * Asks the policy for a running request's degree and applies the answer, without the lock: at a
+   * tick (which also refreshes the request's long flag) and at a unit or claim boundary. Never
+   * throws: what goes wrong is reported, and the request keeps its degree until the next time.
+   */
+  void reevaluate(Request<?> r, boolean tick) {
+    try {
+      long now = nanoTime();
+      if (tick) {
+        r.checkLong(longThresholdNanos(), now);
+      }
+      int d = dispatch.askDegree(r);
+      if (d == r.degree || r.phase() != Request.Phase.RUNNING) {
+        return;
+      }
+      int old = r.changeDegree(d, now);
+      if (old == d) {
+        return; // another thread applied the same answer first
+      }
+      notifications.degreeChanged(r, old, d, now);
+      if (d > old && !r.units.noneHeld()) {
+        unitForked(r);
+      }
+    } catch (Throwable t) {
+      failures.report(
+          tick ? "ticker" : "unitBoundary", "the request keeps its degree until the next tick", t);
     }
   }
 
@@ -349,14 +439,14 @@ final class WorkerPool {
     if (!elasticBudget || nanoTime() - dispatch.nextBudgetCheck() < 0) {
       return;
     }
-    lock.lock();
+    lock();
     try {
       long now = nanoTime();
       if (dispatch.checkBudget(now)) {
         dispatchLocked(now);
       }
     } finally {
-      lock.unlockAndWake();
+      unlockAndWake();
     }
   }
 
@@ -367,7 +457,7 @@ final class WorkerPool {
 
   /** A time-weighted mean up to now, read under the lock, which keeps its observations. */
   private double readLocked(LongToDoubleFunction meanUpTo) {
-    lock.lock();
+    lock();
     try {
       return meanUpTo.applyAsDouble(nanoTime());
     } finally {
@@ -380,105 +470,136 @@ final class WorkerPool {
    * a request may take one more thread.
    */
   void dispatchNow() {
-    lock.lock();
+    lock();
     try {
       dispatchLocked(nanoTime()); // busy-time observations stay in time order
     } finally {
-      lock.unlockAndWake();
+      unlockAndWake();
     }
   }
 
   /**
-   * Cancels a request whose future was just cancelled or completed from outside: a queued one
-   * leaves the queue and completes now; a running one is flagged, its held units dropped, and it
-   * completes when its body and helpers, seeing the flag, have returned. No thread is interrupted.
+   * Runs {@code r} on the calling thread, which runs a request of this pool and is about to wait
+   * for {@code r}, if {@code r} is still queued ({@link WaiterRuns}): the dispatch core adopts it
+   * onto the waiting thread's slot, and it runs and terminates as every request does.
    */
-  void cancel(Request<?> r) {
-    boolean dequeued = false;
-    lock.lock();
+  void runForWaiter(Request<?> r) {
+    lock();
     try {
-      r.markCancelled();
-      if (r.phase() == Request.Phase.QUEUED) {
-        dequeueLocked(r);
-        dequeued = true;
+      if (r.phase() != Request.Phase.QUEUED || r.isCancelled()) {
+        return;
+      }
+      long now = nanoTime();
+      r.lendSlot();
+      if (dispatch.adopt(r, now)) {
+        dispatchLocked(now); // a new head: it may be admitted now
       }
     } finally {
-      lock.unlockAndWake();
+      unlockAndWake();
     }
-    if (dequeued) {
-      finish(r, nanoTime());
-      if (r.caller != null) {
-        LockSupport.unpark(r.caller);
+    runOnThisThread(r);
+  }
+
+  // ---- cancellation ---------------------------------------------------------------------------
+
+  /**
+   * Cancels a request whose future was just cancelled or completed from outside: a queued one
+   * leaves the queue and terminates now; a running one is flagged, its held units dropped, and it
+   * terminates when its body and helpers, seeing the flag, have returned. No thread is interrupted.
+   */
+  void cancel(Request<?> r) {
+    if (!cancelQueued(r)) {
+      r.cancel();
+    }
+  }
+
+  /** Cancels {@code r} if it is still queued, and terminates it; returns whether it was. */
+  private boolean cancelQueued(Request<?> r) {
+    lock();
+    try {
+      if (r.phase() != Request.Phase.QUEUED) {
+        return false;
       }
-      finished(null);
+      r.cancel();
+      if (dispatch.removeQueued(r)) {
+        dispatchLocked(nanoTime());
+      }
+      r.markDone();
+    } finally {
+      unlockAndWake();
     }
+    r.terminate(nanoTime());
+    return true;
   }
 
   // ---- lifecycle ------------------------------------------------------------------------------
 
   boolean isShutdown() {
-    return shutdown;
+    return (ctl.get() & SHUTDOWN) != 0;
   }
 
   boolean isStopping() {
-    return stopping;
+    return (ctl.get() & STOPPED) != 0;
   }
 
   void shutdown() {
-    lock.lock();
+    lock();
     try {
-      shutdown = true;
-      maybeStopLocked();
+      ctl.getAndUpdate(c -> c | SHUTDOWN);
     } finally {
-      lock.unlockAndWake();
+      unlockAndWake();
     }
+    stopIfDone();
   }
 
   int shutdownNow() {
     List<Request<?>> dropped = new ArrayList<>();
     Request<?>[] toCancel;
-    lock.lock();
+    lock();
     try {
-      shutdown = true;
+      ctl.getAndUpdate(c -> c | SHUTDOWN);
       dispatch.drainQueue(
           r -> {
+            r.cancel();
             r.markDone();
             dropped.add(r);
           });
-      finishing += dropped.size();
       toCancel = dispatch.running();
-      maybeStopLocked();
     } finally {
-      lock.unlockAndWake();
+      unlockAndWake();
     }
     for (Request<?> r : dropped) {
-      r.future.cancel(false);
-      finish(r, nanoTime());
-      if (r.caller != null) {
-        LockSupport.unpark(r.caller);
-      }
-      finished(null);
+      r.terminate(nanoTime());
     }
     for (Request<?> r : toCancel) {
-      r.future.cancel(false);
+      r.cancel();
     }
+    stopIfDone();
     return dropped.size();
   }
 
-  /** After a shutdown, once nothing is queued or running, stops the workers and the ticker. */
-  private void maybeStopLocked() {
-    if (shutdown
-        && !stopping
-        && dispatch.queued() == 0
-        && dispatch.running().length == 0
-        && finishing == 0) {
-      stopping = true;
-      returnedCores.budgetChanged(0); // search needs no core any more
-      for (Worker w : workers) {
-        w.stop();
+  /**
+   * After a shutdown, once every accepted request has terminated, stops the workers and the ticker,
+   * once: whoever sees it first (the shutdown, or the last request's termination) does it.
+   */
+  private void stopIfDone() {
+    long c;
+    do {
+      c = ctl.get();
+      if ((c & SHUTDOWN) == 0 || (c & STOPPED) != 0 || (c & COUNT) != 0) {
+        return;
       }
-      ticker.wake();
+    } while (!ctl.compareAndSet(c, c | STOPPED));
+    returnedCores.budgetChanged(0); // search needs no core any more
+    for (Worker w : workers) {
+      w.stop();
     }
+    ticker.wake();
+  }
+
+  /** Swaps the policy (see {@link Scheduler#setPolicy}); returns the one it replaced. */
+  Policy setPolicy(Policy policy) {
+    return dispatch.setPolicy(policy);
   }
 
   boolean awaitTermination(long nanos) throws InterruptedException {

@@ -12,6 +12,7 @@ final class ControlledPolicy implements Policy {
   volatile int degree = 1;
   volatile WorkerPreference preference = WorkerPreference.HELP_FIRST;
   volatile BiFunction<RequestView, SystemView, Admission> admission = (r, s) -> null;
+  volatile boolean closed;
 
   @Override
   public Admission admit(RequestView request, SystemView system) {
@@ -32,5 +33,10 @@ final class ControlledPolicy implements Policy {
   @Override
   public String spec() {
     return "controlled";
+  }
+
+  @Override
+  public void close() {
+    closed = true;
   }
 }

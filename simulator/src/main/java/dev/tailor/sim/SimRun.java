@@ -208,6 +208,9 @@ final class SimRun {
       dispatcher.releaseSlots(r.advance(now), now);
       if (r.done()) {
         dispatcher.exited(r);
+        if (dispatcher.hearsCompletions()) {
+          dispatcher.completed(r.record(now)); // as the runtime's, at its last thread's end
+        }
         if (sim.completions != null) {
           sim.completions.completed(r.id, r.arrival, now);
         }

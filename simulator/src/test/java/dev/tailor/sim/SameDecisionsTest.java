@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.core.dispatch.Dispatcher;
 import dev.tailor.core.policy.Admission;
 import dev.tailor.core.policy.Policy;
@@ -68,11 +69,12 @@ class SameDecisionsTest {
     CountDownLatch unitsStarted = new CountDownLatch(2);
     CountDownLatch unitsMayEnd = new CountDownLatch(1);
     try (Scheduler scheduler =
-        Scheduler.builder()
-            .policy(new ScriptedPolicy(1))
-            .workers(2)
-            .quantum(Duration.ofMillis(1))
-            .decisionListener(recorder(log, 1))
+        SchedulerInternals.decisionListener(
+                Scheduler.builder()
+                    .policy(new ScriptedPolicy(1))
+                    .workers(2)
+                    .quantum(Duration.ofMillis(1)),
+                recorder(log, 1))
             .build()) {
       CompletableFuture<?> first =
           scheduler.submit(

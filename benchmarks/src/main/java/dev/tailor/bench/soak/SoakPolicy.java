@@ -1,5 +1,6 @@
 package dev.tailor.bench.soak;
 
+import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.policy.Admission;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.RequestView;
@@ -62,9 +63,9 @@ final class SoakPolicy implements Policy {
 
   /** Every policy hears every request end: {@code auto} learns from all of them. */
   @Override
-  public void exited(RequestView request, SystemView system) {
+  public void completed(RequestRecord record, SystemView system) {
     for (Policy p : policies) {
-      p.exited(request, system);
+      p.completed(record, system);
     }
   }
 

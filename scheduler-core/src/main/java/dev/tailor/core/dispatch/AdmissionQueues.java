@@ -57,6 +57,9 @@ final class AdmissionQueues<R extends RequestView> {
     return byClass[0];
   }
 
+  /** The arrival times of the queued requests, summed (overflow cancels out in the difference). */
+  private long arrivalsSum;
+
   /** Requests waiting, over every class. */
   int queued() {
     return queued;
@@ -67,6 +70,7 @@ final class AdmissionQueues<R extends RequestView> {
     cq.queue.addLast(request);
     cq.queued = cq.queue.size();
     queued++;
+    arrivalsSum += request.arrivalNanos();
   }
 
   /** Takes a request out of its queue; returns whether it was the head (then forgotten). */
@@ -75,6 +79,7 @@ final class AdmissionQueues<R extends RequestView> {
     boolean wasHead = cq.queue.peekFirst() == request;
     if (cq.queue.remove(request)) {
       queued--;
+      arrivalsSum -= request.arrivalNanos();
     }
     cq.queued = cq.queue.size();
     if (wasHead) {
@@ -87,7 +92,7 @@ final class AdmissionQueues<R extends RequestView> {
    * The head of {@code cq} was admitted: it leaves the queue, and the next head is asked afresh.
    */
   void headAdmitted(ClassQueue<R> cq) {
-    cq.queue.pollFirst();
+    arrivalsSum -= cq.queue.pollFirst().arrivalNanos();
     cq.queued = cq.queue.size();
     queued--;
     cq.headDelayedUntil = Dispatcher.NOT_DELAYED;
@@ -103,6 +108,7 @@ final class AdmissionQueues<R extends RequestView> {
       cq.clearHead();
     }
     queued = 0;
+    arrivalsSum = 0;
   }
 
   /** A running request exited: no head waits for an exit any more. */
@@ -144,15 +150,13 @@ final class AdmissionQueues<R extends RequestView> {
     return higherWaits;
   }
 
-  /** The waits so far of every queued request at {@code now}, summed. */
+  /**
+   * The waits so far of every queued request at {@code now}, summed: from a running sum of their
+   * arrivals, so that the elastic budget's period costs the same under the lock however long the
+   * queue is. Every arrival is at or before {@code now}, so no wait is negative.
+   */
   double waitedNanos(long now) {
-    double sum = 0;
-    for (ClassQueue<R> cq : byClass) {
-      for (R r : cq.queue) {
-        sum += Math.max(0, now - r.arrivalNanos());
-      }
-    }
-    return sum;
+    return (double) (queued * now - arrivalsSum);
   }
 
   /** Says that a running request of any class may now want a helper. */

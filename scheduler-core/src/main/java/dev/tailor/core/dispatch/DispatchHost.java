@@ -40,4 +40,13 @@ public interface DispatchHost<R> {
 
   /** The number of busy slots changed to {@code busy} at {@code now}. */
   void busyWorkersChanged(long now, int busy);
+
+  /**
+   * Whether the calling thread holds the host's exclusion (the runtime's dispatch lock). The core
+   * asserts that no question to the policy but admission, worker preference and degree is asked
+   * with it held. The single-threaded simulator holds none.
+   */
+  default boolean holdsExclusion() {
+    return false;
+  }
 }

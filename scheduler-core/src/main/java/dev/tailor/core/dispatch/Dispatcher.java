@@ -3,6 +3,7 @@ package dev.tailor.core.dispatch;
 import dev.tailor.core.FailureLog;
 import dev.tailor.core.Internal;
 import dev.tailor.core.budget.BudgetPolicy;
+import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.policy.Admission;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PriorityClass;
@@ -133,8 +134,8 @@ public final class Dispatcher<R extends RequestView> {
     if (noRequests.length != 0) {
       throw new IllegalArgumentException("noRequests must be empty");
     }
-    this.policy = new GuardedPolicy(policy, failures);
     this.host = Objects.requireNonNull(host, "host");
+    this.policy = new GuardedPolicy(policy, failures, host::holdsExclusion);
     this.skipFruitlessHelpScans = skipFruitlessHelpScans;
     this.running = new RunningRequests<>(noRequests);
     this.slots = new Slots(workers, host, failures);
@@ -348,10 +349,54 @@ public final class Dispatcher<R extends RequestView> {
    * A running request has completed: it leaves the running set and a head waiting for it is freed.
    */
   public void exited(R request) {
-    policy.exited(request, view);
     slots.completed(host.nanoTime() - request.startNanos());
     running.remove(request);
     queues.exitSeen();
+  }
+
+  /**
+   * Tells the policy that a request that ran has completed, with its record ({@link
+   * Policy#completed}): after {@link #exited}, and in the runtime outside its lock.
+   */
+  public void completed(RequestRecord record) {
+    policy.completed(record, view);
+  }
+
+  /** Whether the policy hears completions: a host may skip making their records otherwise. */
+  public boolean hearsCompletions() {
+    return policy.hearsCompletions();
+  }
+
+  /**
+   * Starts a queued request at once, at degree 1, on a thread that already holds a slot: a thread
+   * of a running request about to wait for this one, which runs it instead of waiting while it
+   * holds its slot (nested waits would otherwise deadlock). The policy is not asked, and no slot is
+   * taken. If it was its class's head, the next head is asked afresh.
+   *
+   * @return whether it was the head
+   */
+  public boolean adopt(R request, long now) {
+    boolean wasHead = queues.remove(request);
+    decided(Decision.START, request, 1);
+    slots.admitted(now - request.arrivalNanos());
+    host.start(request, 1, now);
+    running.add(request, queues.of(request) != queues.highest());
+    queues.helpMayBeWanted();
+    return wasHead;
+  }
+
+  /** The policy asked now. */
+  public Policy policy() {
+    return policy.policy();
+  }
+
+  /**
+   * Asks {@code policy} every later question; returns the policy it replaces. Reads what the core
+   * keeps of it (its name, whether it hears completions) from the policy's own code, so call it
+   * without the host's exclusion: a decision under way may still ask the old policy.
+   */
+  public Policy setPolicy(Policy next) {
+    return policy.swap(GuardedPolicy.current(next));
   }
 
   /**

@@ -1,5 +1,7 @@
 package dev.tailor.core.policy;
 
+import dev.tailor.core.metrics.RequestRecord;
+
 /**
  * A policy seen through another: every question goes to the wrapped policy unless the subclass
  * answers it itself, and closing this policy closes the wrapped one.
@@ -34,8 +36,8 @@ abstract class ForwardingPolicy implements Policy {
   }
 
   @Override
-  public void exited(RequestView request, SystemView system) {
-    policy.exited(request, system);
+  public void completed(RequestRecord record, SystemView system) {
+    policy.completed(record, system);
   }
 
   @Override

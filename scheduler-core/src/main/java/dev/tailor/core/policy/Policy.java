@@ -1,6 +1,7 @@
 package dev.tailor.core.policy;
 
 import dev.tailor.core.Experimental;
+import dev.tailor.core.metrics.RequestRecord;
 
 /**
  * Decides how many threads work on each request, moment by moment. A policy answers questions about
@@ -89,14 +90,15 @@ public interface Policy extends AutoCloseable {
   }
 
   /**
-   * Hears that a running request has completed, with its final view: its arrival, start, work and
-   * degree as they ended. For a policy that learns from the requests it serves ({@code auto}); a
+   * Hears that a request it admitted has completed, with its record: arrival, start, end, work and
+   * degrees as they ended. For a policy that learns from the requests it serves ({@code auto}); a
    * policy that decides from the present alone ignores it, as the default does. Called once per
-   * admitted request, on the runtime's dispatch path under its lock (and on the simulator's
-   * thread), so it must be as cheap as the other questions: record, never compute.
+   * admitted request, after it has left the dispatch: in the runtime on the thread that completed
+   * it, outside the dispatch lock and concurrently with other calls (so it must be thread-safe), in
+   * the simulator on its thread.
    */
   @Experimental
-  default void exited(RequestView request, SystemView system) {}
+  default void completed(RequestRecord record, SystemView system) {}
 
   /** The specification string this policy was created from, e.g. {@code rampup:10ms,6}. */
   String spec();

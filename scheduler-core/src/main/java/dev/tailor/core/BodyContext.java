@@ -1,0 +1,93 @@
+package dev.tailor.core;
+
+import dev.tailor.core.policy.RequestView;
+
+/**
+ * A request as its own code reaches it ({@link RequestContext}): the body, its units and the
+ * drop-in's windowed search fork, join and check here. Kept apart from the {@link Request} that
+ * policies read, so that a policy's {@link RequestView} cannot be cast into something that acts.
+ */
+final class BodyContext implements RequestContext {
+
+  private final Request<?> request;
+
+  BodyContext(Request<?> request) {
+    this.request = request;
+  }
+
+  @Override
+  public void fork(Runnable unit) {
+    request.fork(unit);
+  }
+
+  @Override
+  public void joinUnits() {
+    request.joinUnits();
+  }
+
+  @Override
+  public void dropHeldUnits() {
+    request.units.drop();
+  }
+
+  @Override
+  public boolean mayContinue() {
+    return request.mayContinue();
+  }
+
+  @Override
+  public void windowsPlanned(int windows) {
+    request.windowsPlanned(windows);
+  }
+
+  @Override
+  public void windowsFinished(int windows, long nanos) {
+    request.windowsFinished(windows, nanos);
+  }
+
+  @Override
+  public boolean isCancelled() {
+    return request.isCancelled();
+  }
+
+  @Override
+  public long stopAt(long deadlineNanos) {
+    return request.deadline(deadlineNanos);
+  }
+
+  @Override
+  public void restoreDeadline(long deadlineNanos) {
+    request.restoreDeadline(deadlineNanos);
+  }
+
+  @Override
+  public long deadlineNanos() {
+    return request.deadlineNanos();
+  }
+
+  @Override
+  public void stopEarly() {
+    request.stopEarly();
+  }
+
+  @Override
+  public boolean stoppedEarly() {
+    request.stopped(); // a deadline that has passed stops it now
+    return request.stoppedEarly();
+  }
+
+  @Override
+  public Scheduler scheduler() {
+    return request.scheduler;
+  }
+
+  @Override
+  public RequestView view() {
+    return request;
+  }
+
+  @Override
+  public String toString() {
+    return "RequestContext[" + request.id + "]";
+  }
+}
