@@ -3,6 +3,7 @@ package dev.tailor.bench;
 import dev.tailor.core.Scheduler;
 import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TailorSearcher;
+import dev.tailor.lucene.TailorSearchers;
 import dev.tailor.profiler.SearchTimings;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -202,7 +203,7 @@ public final class SearchBenches {
       List<SearchTimings.Timed> single =
           run.compare(
               new IndexSearcher(run.reader()),
-              new TailorSearcher(run.reader(), run.scheduler(), Slicing.single()));
+              TailorSearchers.create(run.reader(), run.scheduler(), Slicing.single()));
       List<SearchTimings.Timed> same =
           run.compare(new IndexSearcher(run.reader()), new IndexSearcher(run.reader()));
       out.printf(
@@ -210,7 +211,7 @@ public final class SearchBenches {
               + " slicing (%s: %d windows here), policy seq; one window: the drop-in with one"
               + " window a query, what the scheduler alone costs; plain again: plain against"
               + " plain, the noise floor. Figures: medians of per-query ratios to the baseline%n",
-          candidate.slicing(), candidate.getSlices().length);
+          TailorSearchers.slicing(candidate), candidate.getSlices().length);
       out.printf(
           "  %-16s %7s %14s %14s %9s %11s %11s%n",
           "category",
@@ -371,7 +372,7 @@ public final class SearchBenches {
    * prompt-claims.
    */
   private static IndexSearcher sliced(IndexReader reader, Scheduler scheduler) {
-    return new TailorSearcher(reader, scheduler, Slicing.unitsPerQuery(SLICED_UNITS));
+    return TailorSearchers.create(reader, scheduler, Slicing.unitsPerQuery(SLICED_UNITS));
   }
 
   /**
@@ -416,7 +417,7 @@ public final class SearchBenches {
 
     @Override
     IndexSearcher candidate(IndexReader reader, Scheduler scheduler) {
-      return new TailorSearcher(reader, scheduler, Slicing.single());
+      return TailorSearchers.create(reader, scheduler, Slicing.single());
     }
 
     @Override
@@ -436,11 +437,12 @@ public final class SearchBenches {
       try (Scheduler late = Scheduler.builder().policy("rampup:1ms,2").workers(cores).build()) {
         for (int windows : WINDOWS) {
           Slicing slicing = Slicing.unitsPerQuery(windows);
-          TailorSearcher alone = new TailorSearcher(reader, run.scheduler(), slicing);
+          TailorSearcher alone = TailorSearchers.create(reader, run.scheduler(), slicing);
           List<SearchTimings.Timed> cost = run.compare(new IndexSearcher(reader), alone);
           List<SearchTimings.Timed> gain =
               atLeast(
-                  run.compare(alone, new TailorSearcher(reader, late, slicing)), 2 * LATE_NANOS);
+                  run.compare(alone, TailorSearchers.create(reader, late, slicing)),
+                  2 * LATE_NANOS);
           ToDoubleFunction<SearchTimings.Timed> speedup = t -> 1.0 / t.ratio();
           rows.add(
               String.format(

@@ -22,8 +22,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -49,6 +51,12 @@ final class BenchCommand implements Callable<Integer> {
   /** How each benchmark is launched, by name, in the order help lists them. */
   private static final Map<String, Launch> BENCHES = new LinkedHashMap<>();
 
+  /**
+   * The benchmarks that time searches on an index: the {@code ./tailor} script runs them with the
+   * JDK's Vector API, as Lucene is served with it (its {@code vector_benches} lists the same).
+   */
+  static final Set<String> SEARCHING = new LinkedHashSet<>();
+
   static {
     BENCHES.put(
         SchedulerOverheadBench.NAME,
@@ -65,34 +73,37 @@ final class BenchCommand implements Callable<Integer> {
                 c.quick,
                 out));
     for (String name : SearchBenches.NAMES) {
-      BENCHES.put(
-          name,
-          (c, out) -> c.onSearches((in, opened) -> SearchBenches.run(name, in, c.quick, out)));
+      searching(name, (c, in, opened, out) -> SearchBenches.run(name, in, c.quick, out));
     }
-    BENCHES.put(
+    searching(
         PredictorBench.NAME,
-        (c, out) ->
-            c.onSearches(
-                (in, opened) ->
-                    PredictorBench.run(
-                        new PredictorBench.Input(
-                            in.index(),
-                            in.trace(),
-                            in.source(),
-                            in.reader(),
-                            in.queries(),
-                            c.model),
-                        c.quick,
-                        out)));
+        (c, in, opened, out) ->
+            PredictorBench.run(
+                new PredictorBench.Input(
+                    in.index(), in.trace(), in.source(), in.reader(), in.queries(), c.model),
+                c.quick,
+                out));
     BENCHES.put(LoadClientBench.NAME, (c, out) -> LoadClientBench.run(c.quick, out));
     BENCHES.put(NoiseMeterBench.NAME, (c, out) -> NoiseMeterBench.run(c.quick, out));
     BENCHES.put(SimulatorBench.NAME, (c, out) -> SimulatorBench.run(c.quick, out));
     BENCHES.put(FmBuildBench.NAME, (c, out) -> FmBuildBench.run(c.quick, out));
     BENCHES.put(TpcBuildBench.NAME, (c, out) -> TpcBuildBench.run(c.quick, out));
     BENCHES.put(AutoRebuildBench.NAME, (c, out) -> AutoRebuildBench.run(c.quick, out));
-    BENCHES.put(
-        ShareBench.NAME, (c, out) -> c.onSearches((in, opened) -> c.share(in, opened, out)));
+    searching(ShareBench.NAME, (c, in, opened, out) -> c.share(in, opened, out));
     BENCHES.put("decider", (c, out) -> decider(c.quick, out));
+  }
+
+  /** Registers a benchmark that runs on the index and the trace's queries. */
+  private static void searching(String name, Searching bench) {
+    SEARCHING.add(name);
+    BENCHES.put(name, (c, out) -> c.onSearches((in, opened) -> bench.run(c, in, opened, out)));
+  }
+
+  /** A benchmark on the opened index and trace, with the command's options. */
+  @FunctionalInterface
+  private interface Searching {
+    void run(BenchCommand command, SearchBenches.Input input, IndexedTrace opened, PrintWriter out)
+        throws Exception;
   }
 
   /**

@@ -5,6 +5,7 @@ import dev.tailor.core.Scheduler;
 import dev.tailor.corpora.index.IndexManifest;
 import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TailorSearcher;
+import dev.tailor.lucene.TailorSearchers;
 import dev.tailor.predictor.ModelPredictor;
 import dev.tailor.profiler.IndexingBeside;
 import dev.tailor.server.AdmissionLimits;
@@ -204,7 +205,7 @@ final class ServeCommand implements Callable<Integer> {
           new SearchServer(
               unitsPerQuery == null
                   ? new TailorSearcher(reader, scheduler)
-                  : new TailorSearcher(reader, scheduler, Slicing.unitsPerQuery(unitsPerQuery)),
+                  : TailorSearchers.create(reader, scheduler, Slicing.unitsPerQuery(unitsPerQuery)),
               manifest.analyzer(),
               "body",
               options,

@@ -5,7 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,6 +43,17 @@ class BenchCommandTest {
       assertTrue(cli.out().contains(name), name + " missing from:\n" + cli.out());
     }
     assertFalse(cli.out().contains("null"), cli.out());
+  }
+
+  @Test
+  void theScriptGivesTheVectorApiToExactlyTheBenchmarksThatSearch() throws Exception {
+    Matcher line =
+        Pattern.compile("(?m)^vector_benches=\"([^\"]*)\"$")
+            .matcher(Files.readString(Path.of("..", "tailor")));
+    assertTrue(line.find(), "no vector_benches=\"...\" line in ../tailor");
+
+    assertEquals(
+        new TreeSet<>(BenchCommand.SEARCHING), new TreeSet<>(List.of(line.group(1).split(" "))));
   }
 
   @Test

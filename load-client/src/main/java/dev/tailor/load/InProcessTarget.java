@@ -14,6 +14,7 @@ import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.core.policy.RequestView;
 import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TailorSearcher;
+import dev.tailor.lucene.TailorSearchers;
 import dev.tailor.lucene.TotalHits;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.Failures;
@@ -122,7 +123,7 @@ public final class InProcessTarget implements Target {
       this.policy.close();
       throw e;
     }
-    this.searcher = new TailorSearcher(reader, scheduler, Slicing.unitsPerQuery(unitsPerQuery));
+    this.searcher = TailorSearchers.create(reader, scheduler, Slicing.unitsPerQuery(unitsPerQuery));
   }
 
   private Scheduler.Builder builder(Policy policy, int workers, int queueCapacity) {

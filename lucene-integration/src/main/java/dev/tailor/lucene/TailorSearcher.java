@@ -71,19 +71,24 @@ public final class TailorSearcher extends IndexSearcher {
   private volatile boolean partialResult;
 
   /**
-   * A searcher with the default windows for the scheduler's budget ({@link Slicing#forThreads}).
+   * A searcher over {@code reader} whose every search is a request of {@code scheduler}, its
+   * queries cut into {@value Slicing#DEFAULT_WINDOWS_PER_THREAD} windows for each thread of the
+   * scheduler's budget.
    */
   public TailorSearcher(IndexReader reader, Scheduler scheduler) {
     this(reader, scheduler, defaultSlicing(scheduler), null);
   }
 
-  /** A searcher with the given slicing. */
-  public TailorSearcher(IndexReader reader, Scheduler scheduler, Slicing slicing) {
+  /** A searcher with the given slicing, for this package's tests. */
+  TailorSearcher(IndexReader reader, Scheduler scheduler, Slicing slicing) {
     this(reader, scheduler, slicing, null);
   }
 
-  /** A searcher with the given slicing that reports every unit it searches to a listener. */
-  public TailorSearcher(
+  /**
+   * A searcher with the given slicing that reports every unit it searches to a listener, or to none
+   * when it is null; Tailor's tools reach it through {@link TailorSearchers}.
+   */
+  TailorSearcher(
       IndexReader reader, Scheduler scheduler, Slicing slicing, UnitListener unitListener) {
     super(reader, new SchedulingExecutor(scheduler));
     this.scheduler = scheduler;
@@ -105,7 +110,7 @@ public final class TailorSearcher extends IndexSearcher {
   }
 
   /** How queries are cut into units. */
-  public Slicing slicing() {
+  Slicing slicing() {
     return slicing;
   }
 

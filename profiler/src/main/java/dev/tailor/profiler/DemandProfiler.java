@@ -4,6 +4,7 @@ import dev.tailor.core.Scheduler;
 import dev.tailor.lucene.QueryShape;
 import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TailorSearcher;
+import dev.tailor.lucene.TailorSearchers;
 import dev.tailor.lucene.TotalHits;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.RobustTime;
@@ -175,7 +176,7 @@ public final class DemandProfiler {
       for (int d = 1; d <= degrees; d++) {
         schedulers[d - 1] = Scheduler.builder().policy("fixed:" + d).workers(degrees).build();
         searchers[d - 1] =
-            new TailorSearcher(reader, schedulers[d - 1], slicing, d == 1 ? unitTimes : null);
+            TailorSearchers.create(reader, schedulers[d - 1], slicing, d == 1 ? unitTimes : null);
       }
       unitTimes.index(searchers[0].getSlices());
       MachineMonitor monitor = new MachineMonitor();

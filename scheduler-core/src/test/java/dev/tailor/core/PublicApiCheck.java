@@ -13,10 +13,11 @@ import java.util.stream.Stream;
 
 /**
  * Checks a module's public surface against its list of documented API types: every public top-level
- * type of the module's classes must either be on the list or be marked {@link Internal}, and every
- * type on the list must exist, be public and not be marked internal. The list is a text file, one
- * fully qualified type name a line, {@code #} starting a comment, kept beside the module's POM; a
- * change of the API is then a visible change of that file in review.
+ * type of the module's classes must either be on the list or be marked {@link Internal}, every type
+ * on the list must exist, be public and not be marked internal, and no signature of a listed type
+ * may mention a type that is marked internal or not public ({@link ApiSignatures}). The list is a
+ * text file, one fully qualified type name a line, {@code #} starting a comment, kept beside the
+ * module's POM; a change of the API is then a visible change of that file in review.
  */
 public final class PublicApiCheck {
 
@@ -24,7 +25,8 @@ public final class PublicApiCheck {
 
   /**
    * What is wrong with the public surface of the classes {@code anchor} was loaded from, against
-   * the list in {@code apiList}; empty when nothing is.
+   * the list in {@code apiList}; empty when nothing is. The problems with the list come first, then
+   * every offending signature of a listed type, one a line.
    */
   public static List<String> violations(Class<?> anchor, Path apiList) throws IOException {
     Path classes;
@@ -36,6 +38,7 @@ public final class PublicApiCheck {
     Set<String> listed = read(apiList);
     List<String> problems = new ArrayList<>();
     Set<String> seen = new LinkedHashSet<>();
+    List<String> leaks = new ArrayList<>();
     for (String name : topLevelTypes(classes)) {
       Class<?> type;
       try {
@@ -48,6 +51,9 @@ public final class PublicApiCheck {
       }
       seen.add(name);
       boolean internal = type.isAnnotationPresent(Internal.class);
+      if (!internal && listed.contains(name)) {
+        leaks.addAll(ApiSignatures.leaks(type));
+      }
       if (internal && listed.contains(name)) {
         problems.add(name + " is marked @Internal but listed as API in " + apiList.getFileName());
       } else if (!internal && !listed.contains(name)) {
@@ -68,6 +74,7 @@ public final class PublicApiCheck {
                 + ", which is not a public type of this module");
       }
     }
+    problems.addAll(leaks);
     return problems;
   }
 

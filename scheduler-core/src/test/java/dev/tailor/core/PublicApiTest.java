@@ -6,16 +6,49 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The runtime's public types are exactly its listed API and the types marked internal. */
+/**
+ * The runtime's public types are exactly its listed API and the types marked internal, and the
+ * listed types' signatures reach no other.
+ */
 class PublicApiTest {
+
+  /**
+   * Signatures of the runtime's API that still reach types that are not API, removed when the core
+   * is reworked. Each must still be found: one that is gone has to leave this list, so the list
+   * only shrinks.
+   */
+  private static final List<String> KNOWN_LEAKS =
+      List.of(
+          "dev.tailor.core.Scheduler$Builder: public dev.tailor.core.Scheduler$Builder"
+              + " dev.tailor.core.Scheduler$Builder.decisionListener("
+              + "dev.tailor.core.dispatch.Dispatcher$DecisionListener)"
+              + " mentions @Internal dev.tailor.core.dispatch.Dispatcher$DecisionListener",
+          "dev.tailor.core.policy.DegreeCap: superclass dev.tailor.core.policy.ForwardingPolicy"
+              + " mentions non-public dev.tailor.core.policy.ForwardingPolicy",
+          "dev.tailor.core.policy.FewToManyPolicy: superclass"
+              + " dev.tailor.core.policy.TablePolicy<dev.tailor.core.table.IntervalTable>"
+              + " mentions non-public dev.tailor.core.policy.TablePolicy",
+          "dev.tailor.core.policy.TailControlPolicy: superclass"
+              + " dev.tailor.core.policy.TablePolicy<dev.tailor.core.table.ThresholdTable>"
+              + " mentions non-public dev.tailor.core.policy.TablePolicy",
+          "dev.tailor.core.policy.TpcPolicy: superclass"
+              + " dev.tailor.core.policy.TablePolicy<dev.tailor.core.table.TargetTable>"
+              + " mentions non-public dev.tailor.core.policy.TablePolicy");
 
   @Test
   void everyPublicTypeIsListedOrInternal() throws Exception {
-    assertEquals(List.of(), PublicApiCheck.violations(Scheduler.class, Path.of("public-api.txt")));
+    List<String> problems = PublicApiCheck.violations(Scheduler.class, Path.of("public-api.txt"));
+
+    assertEquals(List.of(), problems.stream().filter(p -> !KNOWN_LEAKS.contains(p)).toList());
+    assertEquals(
+        List.of(),
+        KNOWN_LEAKS.stream().filter(k -> !problems.contains(k)).toList(),
+        "fixed: remove these from KNOWN_LEAKS");
   }
 
   @Test
@@ -26,7 +59,8 @@ class PublicApiTest {
     Files.writeString(
         list, "dev.tailor.core.NoSuchType\ndev.tailor.core.Durations\n", StandardOpenOption.APPEND);
 
-    List<String> problems = PublicApiCheck.violations(Scheduler.class, list);
+    List<String> problems = new ArrayList<>(PublicApiCheck.violations(Scheduler.class, list));
+    problems.removeAll(KNOWN_LEAKS);
 
     assertEquals(3, problems.size(), problems::toString);
     assertEquals(

@@ -9,6 +9,7 @@ import dev.tailor.core.policy.RequestView;
 import dev.tailor.lucene.QueryShape;
 import dev.tailor.lucene.SearchOutcome;
 import dev.tailor.lucene.TailorSearcher;
+import dev.tailor.lucene.TailorSearchers;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
@@ -186,7 +187,7 @@ final class SearchRunner {
     ObjectNode out = JSON.createObjectNode();
     out.put("policy", searcher.scheduler().policy().spec());
     out.putNull("tables"); // no table-driven policy exists yet
-    out.put("slicing", searcher.slicing().toString());
+    out.put("slicing", TailorSearchers.slicing(searcher).toString());
     if (predictor != null) {
       out.put("predictor", predictor.toString());
     } else {
