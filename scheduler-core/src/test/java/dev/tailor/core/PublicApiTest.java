@@ -17,38 +17,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class PublicApiTest {
 
-  /**
-   * Signatures of the runtime's API that still reach types that are not API, removed when the core
-   * is reworked. Each must still be found: one that is gone has to leave this list, so the list
-   * only shrinks.
-   */
-  private static final List<String> KNOWN_LEAKS =
-      List.of(
-          "dev.tailor.core.Scheduler$Builder: public dev.tailor.core.Scheduler$Builder"
-              + " dev.tailor.core.Scheduler$Builder.decisionListener("
-              + "dev.tailor.core.dispatch.Dispatcher$DecisionListener)"
-              + " mentions @Internal dev.tailor.core.dispatch.Dispatcher$DecisionListener",
-          "dev.tailor.core.policy.DegreeCap: superclass dev.tailor.core.policy.ForwardingPolicy"
-              + " mentions non-public dev.tailor.core.policy.ForwardingPolicy",
-          "dev.tailor.core.policy.FewToManyPolicy: superclass"
-              + " dev.tailor.core.policy.TablePolicy<dev.tailor.core.table.IntervalTable>"
-              + " mentions non-public dev.tailor.core.policy.TablePolicy",
-          "dev.tailor.core.policy.TailControlPolicy: superclass"
-              + " dev.tailor.core.policy.TablePolicy<dev.tailor.core.table.ThresholdTable>"
-              + " mentions non-public dev.tailor.core.policy.TablePolicy",
-          "dev.tailor.core.policy.TpcPolicy: superclass"
-              + " dev.tailor.core.policy.TablePolicy<dev.tailor.core.table.TargetTable>"
-              + " mentions non-public dev.tailor.core.policy.TablePolicy");
-
   @Test
   void everyPublicTypeIsListedOrInternal() throws Exception {
     List<String> problems = PublicApiCheck.violations(Scheduler.class, Path.of("public-api.txt"));
 
-    assertEquals(List.of(), problems.stream().filter(p -> !KNOWN_LEAKS.contains(p)).toList());
-    assertEquals(
-        List.of(),
-        KNOWN_LEAKS.stream().filter(k -> !problems.contains(k)).toList(),
-        "fixed: remove these from KNOWN_LEAKS");
+    assertEquals(List.of(), problems);
   }
 
   @Test
@@ -60,7 +33,6 @@ class PublicApiTest {
         list, "dev.tailor.core.NoSuchType\ndev.tailor.core.Durations\n", StandardOpenOption.APPEND);
 
     List<String> problems = new ArrayList<>(PublicApiCheck.violations(Scheduler.class, list));
-    problems.removeAll(KNOWN_LEAKS);
 
     assertEquals(3, problems.size(), problems::toString);
     assertEquals(

@@ -4,9 +4,11 @@ import dev.tailor.core.metrics.RequestRecord;
 
 /**
  * A policy seen through another: every question goes to the wrapped policy unless the subclass
- * answers it itself, and closing this policy closes the wrapped one.
+ * answers it itself, and closing this policy closes the wrapped one. Only the built-in wrappers
+ * ({@link DegreeCap}, a worker-preference suffix) are one.
  */
-abstract class ForwardingPolicy implements Policy {
+public abstract sealed class ForwardingPolicy implements Policy
+    permits DegreeCap, PreferenceOverride {
 
   /** The wrapped policy. */
   final Policy policy;

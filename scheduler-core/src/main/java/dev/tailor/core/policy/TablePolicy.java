@@ -5,11 +5,13 @@ import dev.tailor.core.table.TableSource;
 /**
  * A policy that decides from a table (Few-to-Many's intervals, TPC's targets, tail-control's
  * thresholds): every decision reads the table's current version, the spec names the policy and its
- * table, and closing the policy stops watching a table file it opened.
+ * table, and closing the policy stops watching a table file it opened. Only the three built-in
+ * table policies are one.
  *
  * @param <T> the table
  */
-abstract class TablePolicy<T> implements Policy {
+public abstract sealed class TablePolicy<T> implements Policy
+    permits FewToManyPolicy, TailControlPolicy, TpcPolicy {
 
   /** The table every decision reads. */
   final PolicyTable<T> table;
