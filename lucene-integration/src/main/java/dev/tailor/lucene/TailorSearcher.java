@@ -6,7 +6,6 @@ import dev.tailor.core.RequestContext;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.policy.RequestView;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -340,7 +339,7 @@ public final class TailorSearcher extends IndexSearcher {
       Thread.currentThread().interrupt();
       throw new ThreadInterruptedException(e);
     } catch (Exception e) {
-      throw new UncheckedIOException(new IOException(e));
+      throw new IOException(e); // a checked failure of the search's own: wrapped once
     }
   }
 

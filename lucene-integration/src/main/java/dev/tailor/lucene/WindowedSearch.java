@@ -5,7 +5,6 @@ import dev.tailor.core.model.GuidedClaims;
 import dev.tailor.core.policy.PriorityClass;
 import dev.tailor.core.policy.RequestView;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -254,7 +253,7 @@ final class WindowedSearch<C extends Collector, T> {
     if (t instanceof Error e) {
       throw e;
     }
-    throw new UncheckedIOException(new IOException(t));
+    throw new IOException(t); // a checked failure of a collector's own: wrapped once
   }
 
   /**

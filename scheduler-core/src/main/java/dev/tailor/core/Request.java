@@ -6,9 +6,10 @@ import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.model.WindowProgress;
 import dev.tailor.core.policy.PriorityClass;
 import dev.tailor.core.policy.RequestView;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -78,7 +79,17 @@ final class Request<T> implements RequestView {
   final long arrivalNanos;
   final Units units = new Units(this::isCancelled);
 
-  private final AtomicInteger ctl = new AtomicInteger(Phase.QUEUED.ordinal());
+  private volatile int ctl; // QUEUED is 0; changed through CTL, a field rather than an object
+  private static final VarHandle CTL;
+
+  static {
+    try {
+      CTL = MethodHandles.lookup().findVarHandle(Request.class, "ctl", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   private volatile int stop = LIVE;
   private volatile long deadlineNanos = NO_DEADLINE; // on System.nanoTime()
 
@@ -127,12 +138,12 @@ final class Request<T> implements RequestView {
 
   /** Where the request is in its life; may be read without the dispatch lock. */
   Phase phase() {
-    return PHASES[ctl.get() & PHASE_BITS];
+    return PHASES[ctl & PHASE_BITS];
   }
 
   /** Whether the body has returned (or will never run); may be read without the lock. */
   boolean bodyDone() {
-    return (ctl.get() & BODY_DONE) != 0;
+    return (ctl & BODY_DONE) != 0;
   }
 
   /**
@@ -148,9 +159,9 @@ final class Request<T> implements RequestView {
       ledger.start(degree, start);
       this.degree = degree;
     }
-    int c = ctl.get();
+    int c = ctl;
     assert (c & PHASE_BITS) == Phase.QUEUED.ordinal() : phase();
-    ctl.set((c & ~PHASE_BITS) | Phase.RUNNING.ordinal() | ONE_THREAD);
+    ctl = (c & ~PHASE_BITS) | Phase.RUNNING.ordinal() | ONE_THREAD;
   }
 
   /**
@@ -163,7 +174,7 @@ final class Request<T> implements RequestView {
 
   /** A helper the dispatch core sent joins: one more slot held. Called under the dispatch lock. */
   void helperJoined() {
-    ctl.addAndGet(ONE_THREAD);
+    CTL.getAndAdd(this, ONE_THREAD);
   }
 
   /**
@@ -177,20 +188,20 @@ final class Request<T> implements RequestView {
     if (body) {
       units.drop();
     }
-    ctl.addAndGet((body ? BODY_DONE : 0) - ONE_THREAD);
+    CTL.getAndAdd(this, (body ? BODY_DONE : 0) - ONE_THREAD);
     return body && borrowsSlot ? 0 : 1;
   }
 
   /** Whether nobody is left on the request and its body has returned: it exits the dispatch. */
   boolean exits() {
-    int c = ctl.get();
+    int c = ctl;
     return (c & BODY_DONE) != 0 && c >>> 4 == 0;
   }
 
   /** Takes the request out of the dispatch for good. Called under the dispatch lock. */
   void markDone() {
-    int c = ctl.get();
-    ctl.set((c & ~PHASE_BITS) | Phase.DONE.ordinal() | BODY_DONE);
+    int c = ctl;
+    ctl = (c & ~PHASE_BITS) | Phase.DONE.ordinal() | BODY_DONE;
   }
 
   // ---- running the body and units -------------------------------------------------------------
@@ -462,11 +473,11 @@ final class Request<T> implements RequestView {
   void terminate(long end) {
     int c;
     do {
-      c = ctl.get();
+      c = ctl;
       if ((c & TERMINATED) != 0) {
         return;
       }
-    } while (!ctl.compareAndSet(c, c | TERMINATED));
+    } while (!CTL.compareAndSet(this, c, c | TERMINATED));
     RequestRecord.Outcome outcome = outcome();
     RequestRecord record = record(end, outcome);
     // The report comes first, so that whoever waits on the request finds it in the metrics.
@@ -485,7 +496,7 @@ final class Request<T> implements RequestView {
 
   /** Whether {@link #terminate} has run. */
   boolean isTerminated() {
-    return (ctl.get() & TERMINATED) != 0;
+    return (ctl & TERMINATED) != 0;
   }
 
   /**
@@ -624,7 +635,7 @@ final class Request<T> implements RequestView {
 
   @Override
   public int threads() {
-    return ctl.get() >>> 4;
+    return ctl >>> 4;
   }
 
   @Override

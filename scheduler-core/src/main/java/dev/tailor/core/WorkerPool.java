@@ -324,10 +324,10 @@ final class WorkerPool implements DispatchHost<Request<?>> {
       if (exits) {
         dispatch.exited(r);
         r.markDone();
-      } else if (w != null) {
-        nextForWorkerLocked(w, now);
+        dispatchLocked(now);
+      } else if (w == null || nextForWorkerLocked(w, now)) {
+        dispatchLocked(now); // a worker that found no work for itself leaves none for others
       }
-      dispatchLocked(now);
     } finally {
       unlockAndWake();
     }
@@ -355,8 +355,10 @@ final class WorkerPool implements DispatchHost<Request<?>> {
   /**
    * Gives a worker without work its next work: pool work is its own, callers it finds are woken.
    * With none, the worker joins the idle.
+   *
+   * @return whether the worker got work; if not, no free slot has any
    */
-  private void nextForWorkerLocked(Worker w, long now) {
+  private boolean nextForWorkerLocked(Worker w, long now) {
     while (dispatch.freeSlots() > 0) {
       Dispatcher.Assignment<Request<?>> work = dispatch.takeWork(now, true);
       if (work == null) {
@@ -366,11 +368,12 @@ final class WorkerPool implements DispatchHost<Request<?>> {
       boolean help = work.help();
       if (help || r.caller == null) {
         w.assign(r, help);
-        return;
+        return true;
       }
       wakeCaller(r);
     }
     idle.push(w);
+    return false;
   }
 
   /**

@@ -253,6 +253,10 @@ public final class Dispatcher<R extends RequestView> {
     if (slots.free() <= 0) {
       return null;
     }
+    if (queues.queued() == 0) {
+      // Nothing to admit: a slot can only help, whatever the policy prefers, so it is not asked.
+      return poolThread ? helpWithNothingQueued(now) : null;
+    }
     // The policy's preference is asked once per decision, and only when there is a pool thread.
     int preference = poolThread ? 0 : -1; // 0: not asked yet; 1: help first; -1: admit first
     ClassQueue<R>[] classes = queues.byClass;
@@ -280,6 +284,30 @@ public final class Dispatcher<R extends RequestView> {
       Assignment<R> a = takeWorkIn(cq, now, poolThread, preference > 0);
       if (a != null) {
         return a;
+      }
+    }
+    return null;
+  }
+
+  /** {@link #takeWork}'s decision when no class has a request queued: the same order of help. */
+  private Assignment<R> helpWithNothingQueued(long now) {
+    ClassQueue<R>[] classes = queues.byClass;
+    boolean lowerRuns = running.lowerClassRuns();
+    for (int c = 1; lowerRuns && c < classes.length; c++) {
+      ClassQueue<R> cq = classes[c];
+      if (cq.floor > 0 && helpers.threadsOf(cq.priority) < cq.floor) {
+        R r = help(cq, now);
+        if (r != null) {
+          return new Assignment<>(r, true);
+        }
+      }
+    }
+    for (ClassQueue<R> cq : classes) {
+      if (cq == classes[0] || lowerRuns) {
+        R r = help(cq, now);
+        if (r != null) {
+          return new Assignment<>(r, true);
+        }
       }
     }
     return null;

@@ -79,14 +79,15 @@ public final class Helpers<R extends RequestView> {
    * without the host's exclusion.
    */
   public boolean yields(R request) {
-    if (core.freeSlots() < 0) {
+    int free = core.freeSlots();
+    if (free < 0) {
       return true; // the budget shrank below the busy threads
     }
-    return promptnessYields(request);
+    return promptnessYields(request, free);
   }
 
-  private boolean promptnessYields(R request) {
-    if (core.promptAdmission() && arrivalWaits(request)) {
+  private boolean promptnessYields(R request, int free) {
+    if (free <= 0 && core.promptAdmission() && arrivalWaits(request)) {
       return true;
     }
     PriorityClass c = request.priorityClass();
@@ -101,10 +102,11 @@ public final class Helpers<R extends RequestView> {
 
   /**
    * Whether a request of {@code request}'s own class waits for admission that the policy would be
-   * asked about now, and no slot is free for it: a helper's slot is what it waits for.
+   * asked about now (with no slot free for it, which the caller checked): a helper's slot is what
+   * it waits for. Nothing queued, nothing waits, and the clock is not read.
    */
   private boolean arrivalWaits(R request) {
-    return core.freeSlots() <= 0 && core.queues.of(request).headAdmissible(core.host.nanoTime());
+    return core.queues.queued() > 0 && core.queues.of(request).headAdmissible(core.host.nanoTime());
   }
 
   /**
@@ -131,11 +133,12 @@ public final class Helpers<R extends RequestView> {
    */
   public int toYield(R request) {
     int helpers = Math.max(0, request.threads() - 1);
-    int overBudget = Math.min(helpers, Math.max(0, -core.freeSlots()));
-    if (overBudget == helpers || !promptnessYields(request)) {
+    int free = core.freeSlots();
+    int overBudget = Math.min(helpers, Math.max(0, -free));
+    if (overBudget == helpers || !promptnessYields(request, free)) {
       return overBudget;
     }
-    if (core.promptAdmission() && arrivalWaits(request)) {
+    if (free <= 0 && core.promptAdmission() && arrivalWaits(request)) {
       // A slot for each waiting head of its class, as far as its helpers go.
       return Math.max(overBudget, Math.min(helpers, core.queues.of(request).queued));
     }
