@@ -6,6 +6,7 @@ import dev.tailor.core.RequestScope;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.SchedulerListener;
 import dev.tailor.core.metrics.RequestRecord;
+import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.SystemView;
 import dev.tailor.lucene.SchedulingExecutor;
 import java.io.Closeable;
@@ -21,12 +22,16 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
 /**
- * The node's current {@link Scheduler}, swapped when {@code tailor.policy} changes. A swap builds a
- * scheduler for the new policy and publishes it, so that every query phase from then on enters the
- * new one; the old one stops admitting, and a retiring thread closes it once the requests it
- * admitted or queued have completed, so no request is lost. While both run, the node may briefly
- * use up to twice its budget of threads. A specification that cannot be built on this node (a table
- * file missing here) keeps the old policy and is shown in the stats.
+ * The node's {@link Scheduler}: one for the node's life, whose policy {@code tailor.policy} swaps
+ * live ({@link #swap}, through {@link Scheduler#setPolicy(String)}): the same threads and admission
+ * queue serve every query phase, and every later admission and degree question, running query
+ * phases' too, goes to the new policy. The scheduler owns a policy it built from a specification,
+ * so it closes the one it swaps out. A specification that cannot be built on this node (a table
+ * file missing here) keeps the current policy and is shown in the stats.
+ *
+ * <p>Only a change of the thread budget or the admission queue's capacity ({@code tailor.workers},
+ * {@code tailor.queue_capacity}), which a scheduler fixes when it is built, builds a new scheduler
+ * ({@link #resize}).
  */
 final class LiveScheduler implements Closeable {
 
@@ -35,8 +40,6 @@ final class LiveScheduler implements Closeable {
   /** How long {@link #close()} waits for running requests before it cancels them. */
   private static final long CLOSE_GRACE_SECONDS = 10;
 
-  private final int workers;
-  private final int queueCapacity;
   private final ThreadFactory threads;
   private final NodeStats stats;
   private final AtomicReference<Generation> current = new AtomicReference<>();
@@ -44,23 +47,32 @@ final class LiveScheduler implements Closeable {
   private volatile String policyError;
   private volatile boolean enabled = true;
 
+  /**
+   * @param spec the policy specification ({@code tailor.policy})
+   * @param workers the thread budget ({@code tailor.workers})
+   * @param queueCapacity query phases that may wait for admission ({@code tailor.queue_capacity})
+   * @param threads makes the scheduler's threads
+   * @param stats the node's stats, which the query phases' records go to
+   * @throws IllegalArgumentException if {@code spec} names no policy or its arguments are bad
+   */
   LiveScheduler(
       String spec, int workers, int queueCapacity, ThreadFactory threads, NodeStats stats) {
-    this.workers = workers;
-    this.queueCapacity = queueCapacity;
     this.threads = threads;
     this.stats = stats;
-    current.set(new Generation(spec));
+    current.set(new Generation(spec, workers, queueCapacity));
   }
 
-  /** One scheduler and its policy; the records of its requests wait here for their closer. */
+  /**
+   * A scheduler, with the capacity it was built for; the records of its requests wait here for
+   * their closer. The node has one, and a second only while a resize retires the first.
+   */
   private final class Generation implements SchedulerListener {
-    final String spec;
     final Scheduler scheduler;
+    final int queueCapacity;
     final SchedulingExecutor executor;
     final Map<Long, RequestRecord> completed = new ConcurrentHashMap<>();
 
-    Generation(String spec) {
+    Generation(String spec, int workers, int queueCapacity) {
       this.scheduler =
           Scheduler.builder()
               .policy(spec)
@@ -69,8 +81,12 @@ final class LiveScheduler implements Closeable {
               .threadFactory(threads)
               .listener(this)
               .build();
-      this.spec = scheduler.policy().spec();
+      this.queueCapacity = queueCapacity;
       this.executor = new SchedulingExecutor(scheduler);
+    }
+
+    String spec() {
+      return scheduler.policy().spec();
     }
 
     @Override
@@ -90,10 +106,12 @@ final class LiveScheduler implements Closeable {
   final class Entered {
     private final Generation generation;
     private final RequestScope scope;
+    private final String policy;
 
     private Entered(Generation generation, RequestScope scope) {
       this.generation = generation;
       this.scope = scope;
+      this.policy = generation.spec(); // the one that admitted it, for its record
     }
 
     RequestContext context() {
@@ -109,7 +127,8 @@ final class LiveScheduler implements Closeable {
     }
 
     /**
-     * Ends the request (failed or not) and records it with the shard it searched.
+     * Ends the request (failed or not) and records it with the shard it searched and the policy
+     * that admitted it (a swap while it ran gave its later degrees to the new one).
      *
      * @return its record, or {@code null} if it has none (cancelled before it was admitted)
      */
@@ -120,12 +139,12 @@ final class LiveScheduler implements Closeable {
       scope.close();
       RequestRecord record = generation.completed.remove(scope.context().view().id());
       if (record != null) {
-        stats.record(record, shard, generation.spec);
+        stats.record(record, shard, policy);
         if (LOG.isDebugEnabled()) {
           LOG.debug(
               "{} policy [{}] degree {} threads {} latency {} µs queued {} µs {}",
               shard,
-              generation.spec,
+              policy,
               record.maxDegree(),
               record.maxThreads(),
               record.latencyNanos() / 1000,
@@ -155,7 +174,7 @@ final class LiveScheduler implements Closeable {
       } catch (RejectedExecutionException | CancellationException e) {
         if (current.get() == g) {
           return null; // the queue is full, or the node is closing
-        } // else the policy was swapped meanwhile: enter the new scheduler
+        } // else a resize retired this scheduler meanwhile: enter the new one
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return null;
@@ -175,59 +194,126 @@ final class LiveScheduler implements Closeable {
   /** The current policy's specification, or {@code null} once closed. */
   String policy() {
     Generation g = current.get();
-    return g == null ? null : g.spec;
+    return g == null ? null : g.spec();
   }
 
-  /** Why the last policy update could not be applied on this node, or {@code null}. */
+  /**
+   * Why the last update of the policy (or of the capacity, which builds the policy again) could not
+   * be applied on this node, or {@code null} if the last one was.
+   */
   String policyError() {
     return policyError;
   }
 
-  /**
-   * Requests running, requests waiting for admission, and busy workers in the current scheduler;
-   * zeros once closed.
-   */
-  int[] load() {
+  /** The node's load now; the capacity it was built for and zeros once closed. */
+  NodeLoad load() {
     Generation g = current.get();
+    int sequential = stats.sequentialRunning.get();
     if (g == null) {
-      return new int[3];
+      return new NodeLoad(0, 0, 0, 0, sequential);
     }
     SystemView system = g.scheduler.systemView();
-    return new int[] {system.activeRequests(), system.queuedRequests(), system.busyWorkers()};
+    return new NodeLoad(
+        g.scheduler.workers(),
+        system.activeRequests(),
+        system.queuedRequests(),
+        system.busyWorkers(),
+        sequential);
   }
 
+  /** The thread budget of the current scheduler, or 0 once closed. */
   int workers() {
-    return workers;
+    Generation g = current.get();
+    return g == null ? 0 : g.scheduler.workers();
   }
 
+  /** The admission queue's capacity in the current scheduler, or 0 once closed. */
   int queueCapacity() {
-    return queueCapacity;
+    Generation g = current.get();
+    return g == null ? 0 : g.queueCapacity;
+  }
+
+  /** The current scheduler, or {@code null} once closed; for tests. */
+  Scheduler scheduler() {
+    Generation g = current.get();
+    return g == null ? null : g.scheduler;
   }
 
   /**
-   * Swaps in a scheduler running the policy {@code spec}; the old one retires once its requests
-   * complete. A specification that fails here keeps the current policy and is reported.
+   * Swaps the policy to {@code spec} in the node's scheduler ({@link Scheduler#setPolicy(String)}),
+   * which closes the policy it replaces. A specification that fails here keeps the current policy
+   * and is reported.
    */
   synchronized void swap(String spec) {
-    Generation old = current.get();
-    if (old == null) {
+    Generation g = current.get();
+    if (g == null) {
       return; // closed
     }
-    Generation next;
+    Policy old;
     try {
-      next = new Generation(spec);
+      old = g.scheduler.setPolicy(spec);
     } catch (RuntimeException e) {
-      stats.policyErrors.increment();
-      policyError = "[" + spec + "]: " + e.getMessage();
-      LOG.error(
-          "tailor.policy [{}] cannot be applied on this node; keeping [{}]", spec, old.spec, e);
+      refused("tailor.policy [" + spec + "]", g, e);
       return;
     }
     policyError = null;
-    current.set(next);
     stats.policySwaps.increment();
-    LOG.info("tailor.policy swapped from [{}] to [{}]", old.spec, next.spec);
+    LOG.info("tailor.policy swapped from [{}] to [{}]", old.spec(), g.spec());
+  }
+
+  /**
+   * Builds a scheduler with {@code workers} threads and room for {@code queueCapacity} waiting
+   * query phases, running the current policy, for a change of {@code tailor.workers} or {@code
+   * tailor.queue_capacity}: a scheduler fixes both when it is built, so only these settings take
+   * this path (a policy change is a {@link #swap}). The new scheduler takes every query phase from
+   * then on; the old one admits nothing new, finishes the query phases it admitted or queued, and
+   * is closed with its policy by a retiring thread, so no request is lost, and while both run the
+   * node may use up to both budgets of threads. Equal values change nothing. If the current policy
+   * cannot be built again here (its table file is gone), the node keeps its scheduler and reports
+   * it.
+   */
+  synchronized void resize(int workers, int queueCapacity) {
+    Generation old = current.get();
+    if (old == null || (workers == old.scheduler.workers() && queueCapacity == old.queueCapacity)) {
+      return; // closed, or nothing to change
+    }
+    String spec = old.spec();
+    Generation next;
+    try {
+      next = new Generation(spec, workers, queueCapacity);
+    } catch (RuntimeException e) {
+      refused(
+          "tailor.workers ["
+              + workers
+              + "], tailor.queue_capacity ["
+              + queueCapacity
+              + "] with policy ["
+              + spec
+              + "]",
+          old,
+          e);
+      return;
+    }
+    current.set(next);
+    LOG.info(
+        "tailor.workers [{}], tailor.queue_capacity [{}]: a new scheduler running [{}] replaces"
+            + " the one of [{}] workers, [{}] queue, which finishes its query phases",
+        workers,
+        queueCapacity,
+        spec,
+        old.scheduler.workers(),
+        old.queueCapacity);
     retire(old);
+  }
+
+  /**
+   * Records an update that could not be applied on this node, which keeps {@code kept}: the policy
+   * it names could not be built here.
+   */
+  private void refused(String update, Generation kept, RuntimeException e) {
+    stats.policyErrors.increment();
+    policyError = update + ": " + e.getMessage();
+    LOG.error("{} cannot be applied on this node; keeping [{}]", update, kept.spec(), e);
   }
 
   private void retire(Generation old) {
@@ -256,11 +342,11 @@ final class LiveScheduler implements Closeable {
       if (!g.scheduler.awaitTermination(CLOSE_GRACE_SECONDS, TimeUnit.SECONDS)) {
         LOG.warn(
             "policy [{}]: requests still running after {} s; cancelling them",
-            g.spec,
+            g.spec(),
             CLOSE_GRACE_SECONDS);
         g.scheduler.shutdownNow();
         if (!g.scheduler.awaitTermination(CLOSE_GRACE_SECONDS, TimeUnit.SECONDS)) {
-          LOG.warn("policy [{}]: not terminated; leaving {}", g.spec, g.scheduler);
+          LOG.warn("policy [{}]: not terminated; leaving {}", g.spec(), g.scheduler);
           return;
         }
       }
@@ -274,8 +360,8 @@ final class LiveScheduler implements Closeable {
 
   /**
    * Stops the node's scheduler: new query phases run without Tailor, running ones complete (after a
-   * grace period they are cancelled: their units stop, their own threads finish the search), and
-   * the retiring schedulers are waited for.
+   * grace period they are cancelled: their units stop, their own threads finish the search), and a
+   * scheduler a resize is retiring is waited for.
    */
   @Override
   public void close() {

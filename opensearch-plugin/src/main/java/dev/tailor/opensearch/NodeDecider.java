@@ -21,6 +21,15 @@ import org.opensearch.search.internal.SearchContext;
  * DefaultSearchContext.evaluateRequestShouldUseConcurrentSearch}), on the search thread that then
  * runs its query phase; the verdict waits in a thread-local until that phase starts, and is matched
  * to it by the identity of the request's query.
+ *
+ * <p>It never changes what decides inside the scheduler. A verdict is per shard request and
+ * OpenSearch's: whether its query phase searches concurrently, through the scheduler, or
+ * sequentially, beside it. A concurrent one enters the node's one scheduler carrying its prediction
+ * as the request's {@link dev.tailor.core.RequestAttributes#predictedSequentialNanos()}, as a
+ * {@link dev.tailor.core.Predictor}'s answer is attached, and the current policy decides its
+ * admission and degree; the policy itself changes only with {@code tailor.policy} ({@link
+ * LiveScheduler#swap}). The decider reads the node's load ({@link NodeLoad}) from the same
+ * scheduler.
  */
 final class NodeDecider implements ConcurrentSearchRequestDecider.Factory {
 
@@ -64,14 +73,14 @@ final class NodeDecider implements ConcurrentSearchRequestDecider.Factory {
   Verdict decide(String index, QueryBuilder query) {
     int key = QueryCosts.key(index, query);
     long minCost = minCostNanos;
-    int[] load = live.load();
+    NodeLoad load = live.load();
     Verdict v =
         Verdict.decide(
             costs.predictNanos(key),
             minCost,
-            live.workers(),
-            load[2] + stats.sequentialRunning.intValue(),
-            load[1]);
+            load.workers(),
+            load.busyThreads(),
+            load.queuedRequests());
     pending.set(new Pending(query, key, v));
     stats.decided(v, index, minCost);
     return v;

@@ -41,6 +41,8 @@ public final class TailorNode implements Closeable {
     live.setEnabled(TailorSettings.ENABLED.get(settings));
     clusterSettings.addSettingsUpdateConsumer(TailorSettings.ENABLED, live::setEnabled);
     clusterSettings.addSettingsUpdateConsumer(TailorSettings.POLICY, live::swap);
+    clusterSettings.addSettingsUpdateConsumer(
+        TailorSettings.WORKERS, TailorSettings.QUEUE_CAPACITY, live::resize);
     decider.watch(clusterSettings);
   }
 
@@ -61,11 +63,11 @@ public final class TailorNode implements Closeable {
     Map<String, Object> out =
         stats.snapshot(live.policy(), live.policyError(), live.workers(), live.queueCapacity());
     out.put("enabled", live.enabled());
-    int[] load = live.load();
-    out.put("active", load[0]);
-    out.put("queued", load[1]);
-    out.put("busy_workers", load[2]);
-    out.put("sequential_running", stats.sequentialRunning.get());
+    NodeLoad load = live.load();
+    out.put("active", load.activeRequests());
+    out.put("queued", load.queuedRequests());
+    out.put("busy_workers", load.busyWorkers());
+    out.put("sequential_running", load.sequentialRunning());
     out.put("decider", stats.decider(decider.enabled(), decider.minCostNanos()));
     return out;
   }

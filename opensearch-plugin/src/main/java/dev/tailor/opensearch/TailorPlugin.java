@@ -46,9 +46,9 @@ import org.opensearch.watcher.ResourceWatcherService;
  * every request, under mode {@code auto} (OpenSearch's default) those Tailor's decider sends
  * concurrent ({@link NodeDecider}); set a {@code search.concurrent.max_slice_count} too.
  *
- * <p>Settings: {@code tailor.policy}, {@code tailor.decider.enabled} and {@code
- * tailor.decider.min_cost} (dynamic), {@code tailor.workers} and {@code tailor.queue_capacity}
- * (static). Stats: {@code GET /_tailor/stats}.
+ * <p>Settings, all dynamic: {@code tailor.enabled}, {@code tailor.policy}, {@code
+ * tailor.decider.enabled}, {@code tailor.decider.min_cost}, {@code tailor.workers} and {@code
+ * tailor.queue_capacity}. Stats: {@code GET /_tailor/stats}.
  */
 public final class TailorPlugin extends Plugin implements SearchPlugin, ActionPlugin {
 

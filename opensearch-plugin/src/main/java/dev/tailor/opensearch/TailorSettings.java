@@ -17,11 +17,12 @@ final class TailorSettings {
   /**
    * The Tailor policy specification, as {@link PolicyRegistry#of} parses it ({@code seq}, {@code
    * fixed:2}, {@code rampup:10ms,4}, {@code fm:/path/table.json}, ...). Dynamic: an update swaps
-   * the policy without losing a request. Default {@value Scheduler#DEFAULT_POLICY}, the scheduler's
-   * own default: no table, a free thread helps a running query phase, an arriving one takes a
-   * helper's thread within about a millisecond. A specification that fails to parse is refused when
-   * it is set; one naming a table file validates the file on the node that validates the update, so
-   * the file must be on every node at the same path.
+   * the policy of the node's running scheduler, on the same threads and queue, without losing a
+   * request. Default {@value Scheduler#DEFAULT_POLICY}, the scheduler's own default: no table, a
+   * free thread helps a running query phase, an arriving one takes a helper's thread within about a
+   * millisecond. A specification that fails to parse is refused when it is set; one naming a table
+   * file validates the file on the node that validates the update, so the file must be on every
+   * node at the same path.
    */
   static final Setting<String> POLICY =
       Setting.simpleString(
@@ -33,22 +34,26 @@ final class TailorSettings {
 
   /**
    * The thread budget of the node's scheduler: helper threads, and slots shared with the search
-   * threads running query phases. Static; default the node's allocated processors.
+   * threads running query phases. Dynamic; default the node's allocated processors. A scheduler
+   * fixes its budget when it is built, so a change builds a new one, which takes every query phase
+   * from then on while the old one finishes its own.
    */
   static final Setting<Integer> WORKERS =
       new Setting<>(
           "tailor.workers",
           s -> Integer.toString(OpenSearchExecutors.allocatedProcessors(s)),
           s -> Setting.parseInt(s, 1, "tailor.workers"),
-          Property.NodeScope);
+          Property.NodeScope,
+          Property.Dynamic);
 
   /**
    * How many query phases may wait for admission at once; beyond it a query phase runs on its own
-   * thread without Tailor (counted as unscheduled), never rejected. Static; default 1000, as the
-   * search thread pool's queue.
+   * thread without Tailor (counted as unscheduled), never rejected. Dynamic; default 1000, as the
+   * search thread pool's queue. Fixed, as the budget is, when a scheduler is built: a change builds
+   * a new one, as a change of {@link #WORKERS} does.
    */
   static final Setting<Integer> QUEUE_CAPACITY =
-      Setting.intSetting("tailor.queue_capacity", 1000, 1, Property.NodeScope);
+      Setting.intSetting("tailor.queue_capacity", 1000, 1, Property.NodeScope, Property.Dynamic);
 
   /**
    * Whether Tailor schedules this node's searches. Dynamic; default {@code true}. Off, the node

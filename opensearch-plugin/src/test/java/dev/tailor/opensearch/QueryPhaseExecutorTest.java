@@ -9,6 +9,7 @@ import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
 import dev.tailor.core.RequestContext;
+import dev.tailor.core.Scheduler;
 import dev.tailor.core.policy.PriorityClass;
 import java.util.List;
 import java.util.Map;
@@ -201,31 +202,39 @@ class QueryPhaseExecutorTest {
     assertEquals(1L, count(s, "requests", "nested"));
   }
 
+  /**
+   * A phase opened under {@code seq} (its fork held: no helper at degree 1) gets a helper once the
+   * policy swaps to {@code fixed:2}, and ends once, recorded under the policy that admitted it; the
+   * node keeps its one scheduler, and a bad policy leaves it running the current one.
+   */
   @Test
   void aSwapWhileAPhaseIsOpenLosesNothing() throws Exception {
     start("seq");
+    Scheduler scheduler = live.scheduler();
     SearchContext first = concurrentSearch(true);
     listener.onPreQueryPhase(first);
+    CountDownLatch ran = new CountDownLatch(1);
+    AtomicReference<Thread> ranOn = new AtomicReference<>();
+    executor.execute(
+        () -> {
+          ranOn.set(Thread.currentThread());
+          ran.countDown();
+        });
     live.swap("fixed:2");
     assertEquals("fixed:2", live.policy());
+    assertTrue(ran.await(GUARD_SECONDS, TimeUnit.SECONDS), "a helper of the new policy");
+    assertNotSame(Thread.currentThread(), ranOn.get());
+    listener.onQueryPhase(first, 1);
     SearchContext second = concurrentSearch(true);
-    CountDownLatch ran = new CountDownLatch(1);
     Thread other =
         new Thread(
             () -> {
               listener.onPreQueryPhase(second);
-              executor.execute(ran::countDown);
-              try {
-                assertTrue(
-                    ran.await(GUARD_SECONDS, TimeUnit.SECONDS), "a helper of the new policy");
-              } catch (InterruptedException e) {
-                throw new AssertionError(e);
-              }
               listener.onQueryPhase(second, 1);
             });
     other.start();
     other.join();
-    listener.onQueryPhase(first, 1); // on the old scheduler, which retires after it
+    assertSame(scheduler, live.scheduler());
     live.swap("no-such-policy");
     Map<String, Object> s = snapshot();
     assertEquals(2L, count(s, "requests", "completed"));
@@ -235,6 +244,8 @@ class QueryPhaseExecutorTest {
     assertTrue(((String) s.get("policy_error")).contains("no-such-policy"));
     List<?> recent = (List<?>) s.get("recent");
     assertEquals(2, recent.size());
+    assertEquals("seq", ((Map<?, ?>) recent.get(0)).get("policy"));
+    assertEquals("fixed:2", ((Map<?, ?>) recent.get(1)).get("policy"));
   }
 
   /**
@@ -292,6 +303,7 @@ class QueryPhaseExecutorTest {
       callers[t].start();
     }
     assertTrue(started.await(GUARD_SECONDS, TimeUnit.SECONDS));
+    Scheduler scheduler = live.scheduler();
     List<String> policies = List.of("fixed:2", "steal-first", "seq", "rampup:1us,3", "fixed:3");
     for (int swap = 0; swap < 100; swap++) {
       live.swap(policies.get(swap % policies.size()));
@@ -309,12 +321,13 @@ class QueryPhaseExecutorTest {
     assertEquals((long) phases - failedPhases.get(), count(s, "requests", "completed"));
     assertEquals(100L, s.get("policy_swaps"));
     assertEquals(0, s.get("active"));
+    assertSame(scheduler, live.scheduler(), "every swap kept the node's one scheduler");
   }
 
   private Map<String, Object> snapshot() {
     Map<String, Object> out =
         stats.snapshot(live.policy(), live.policyError(), live.workers(), live.queueCapacity());
-    out.put("active", live.load()[0]);
+    out.put("active", live.load().activeRequests());
     return out;
   }
 

@@ -33,8 +33,8 @@ import org.opensearch.transport.client.Client;
 /**
  * The plugin in a real cluster of three nodes in this JVM (real transport over 127.0.0.1): search
  * results equal OpenSearch's own sequential ones under six policies, helpers really run slices, a
- * bad policy is refused, and neither policy swaps nor a node restart under a concurrent search load
- * loses a request.
+ * bad policy is refused, and neither policy swaps, a new thread budget nor a node restart under a
+ * concurrent search load loses a request.
  */
 @ClusterScope(
     scope = Scope.TEST,
@@ -81,7 +81,7 @@ public class TailorPluginTests extends OpenSearchIntegTestCase {
   /**
    * One cluster for every check (a cluster of three nodes takes most of this test's time to start
    * on a small machine): results under each policy, the explanation per request, a refused policy,
-   * then swaps and a restart under load.
+   * then swaps, a resize and a restart under load.
    */
   public void testResultsSwapsAndARestart() throws Exception {
     indexText();
@@ -134,7 +134,7 @@ public class TailorPluginTests extends OpenSearchIntegTestCase {
     }
 
     // Every query has run: a cut above every cost sends them all sequential, without Tailor.
-    setDecider(Settings.builder().put("tailor.decider.min_cost", "1h"));
+    updateSettings(Settings.builder().put("tailor.decider.min_cost", "1h"));
     long shortBefore = decidedBy("short");
     long completedBefore = sum("requests", "completed");
     for (int i = 0; i < queries.size(); i++) {
@@ -143,7 +143,7 @@ public class TailorPluginTests extends OpenSearchIntegTestCase {
     assertTrue("seen queries are short", decidedBy("short") >= shortBefore + queries.size());
     assertEquals("no request went through Tailor", completedBefore, sum("requests", "completed"));
     // A zero cut: every seen query is long enough; with threads idle they go concurrent.
-    setDecider(Settings.builder().put("tailor.decider.min_cost", "0ms"));
+    updateSettings(Settings.builder().put("tailor.decider.min_cost", "0ms"));
     long longBefore = decidedBy("long");
     for (int i = 0; i < queries.size(); i++) {
       assertEquals(expected.get(i), result(client(), queries.get(i)));
@@ -155,13 +155,18 @@ public class TailorPluginTests extends OpenSearchIntegTestCase {
     RuntimeException unknown =
         expectThrows(
             RuntimeException.class,
-            () -> setDecider(Settings.builder().put("tailor.decider.min_cots", "5ms")));
+            () -> updateSettings(Settings.builder().put("tailor.decider.min_cots", "5ms")));
     assertTrue(unknown.getMessage(), unknown.getMessage().contains("tailor.decider.min_cots"));
     RuntimeException badCost =
         expectThrows(
             RuntimeException.class,
-            () -> setDecider(Settings.builder().put("tailor.decider.min_cost", "fast")));
+            () -> updateSettings(Settings.builder().put("tailor.decider.min_cost", "fast")));
     assertTrue(badCost.getMessage(), badCost.getMessage().contains("tailor.decider.min_cost"));
+    RuntimeException noWorkers =
+        expectThrows(
+            RuntimeException.class,
+            () -> updateSettings(Settings.builder().put("tailor.workers", 0)));
+    assertTrue(noWorkers.getMessage(), noWorkers.getMessage().contains("tailor.workers"));
     IllegalArgumentException clairvoyant =
         expectThrows(IllegalArgumentException.class, () -> setPolicy("oracle:50ms"));
     assertTrue(clairvoyant.getMessage(), clairvoyant.getMessage().contains("clairvoyant"));
@@ -169,21 +174,22 @@ public class TailorPluginTests extends OpenSearchIntegTestCase {
       Map<?, ?> decider = (Map<?, ?>) node.get("decider");
       assertEquals(0.0, ((Number) decider.get("min_cost_ms")).doubleValue(), 0.0);
       assertEquals(POLICIES.get(POLICIES.size() - 1), node.get("policy"));
+      assertEquals(2, ((Number) node.get("workers")).intValue());
     }
 
     // Switched off: OpenSearch's own rule (no aggregations: sequential), and no decisions.
-    setDecider(Settings.builder().put("tailor.decider.enabled", false));
+    updateSettings(Settings.builder().put("tailor.decider.enabled", false));
     long decided = decided("concurrent") + decided("sequential");
     long unscheduledBefore = sum("requests", "unscheduled");
     assertEquals(expected.get(0), result(client(), queries.get(0)));
     assertEquals(decided, decided("concurrent") + decided("sequential"));
     assertTrue(sum("requests", "unscheduled") > unscheduledBefore);
-    setDecider(
+    updateSettings(
         Settings.builder().putNull("tailor.decider.enabled").putNull("tailor.decider.min_cost"));
     setConcurrentMode("all");
 
     // Tailor switched off under mode all: OpenSearch's own concurrent search, on its own pool.
-    setDecider(Settings.builder().put("tailor.enabled", false));
+    updateSettings(Settings.builder().put("tailor.enabled", false));
     long bypassedBefore = sum("requests", "bypassed");
     long completedOff = sum("requests", "completed");
     for (int i = 0; i < queries.size(); i++) {
@@ -194,7 +200,7 @@ public class TailorPluginTests extends OpenSearchIntegTestCase {
     }
     assertTrue(sum("requests", "bypassed") >= bypassedBefore + queries.size());
     assertEquals(completedOff, sum("requests", "completed"));
-    setDecider(Settings.builder().putNull("tailor.enabled"));
+    updateSettings(Settings.builder().putNull("tailor.enabled"));
   }
 
   private long decided(String field) {
@@ -214,7 +220,7 @@ public class TailorPluginTests extends OpenSearchIntegTestCase {
     return total;
   }
 
-  private void setDecider(Settings.Builder settings) {
+  private void updateSettings(Settings.Builder settings) {
     assertAcked(client().admin().cluster().prepareUpdateSettings().setPersistentSettings(settings));
   }
 
@@ -333,6 +339,9 @@ public class TailorPluginTests extends OpenSearchIntegTestCase {
         setPolicy(policy);
         awaitMoreSearches(returned, 20);
       }
+      // A new budget and queue: the one update that builds a new scheduler on every node.
+      updateSettings(Settings.builder().put("tailor.workers", 3).put("tailor.queue_capacity", 50));
+      awaitMoreSearches(returned, 20);
       phase.set("restart");
       internalCluster().restartNode(victim);
       ensureGreen(INDEX);
@@ -361,6 +370,8 @@ public class TailorPluginTests extends OpenSearchIntegTestCase {
     }
     for (Map<String, Object> node : nodeStats()) {
       assertEquals(node.toString(), "fixed:2", node.get("policy"));
+      assertEquals(node.toString(), 3, ((Number) node.get("workers")).intValue());
+      assertEquals(node.toString(), 50, ((Number) node.get("queue_capacity")).intValue());
       assertEquals(node.toString(), 0, ((Number) node.get("active")).intValue());
       assertEquals(node.toString(), 0, ((Number) node.get("queued")).intValue());
       assertEquals(node.toString(), 0L, count(node, "requests", "failed"));
