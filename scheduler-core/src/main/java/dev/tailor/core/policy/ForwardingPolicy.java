@@ -59,6 +59,11 @@ abstract class ForwardingPolicy implements Policy {
   }
 
   @Override
+  public PolicySpec identity() {
+    return policy.identity();
+  }
+
+  @Override
   public void close() {
     policy.close();
   }
