@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.stream.Collectors;
@@ -78,7 +77,7 @@ public final class PolicyRegistry {
     try {
       parsed = PolicySpec.parse(spec);
     } catch (IllegalArgumentException e) {
-      PolicyFactory factory = factories.get(nameOf(spec));
+      PolicyFactory factory = factories.get(PolicySpec.kindOf(spec));
       if (factory == null || e.getMessage().contains("(expected")) {
         throw e;
       }
@@ -168,7 +167,7 @@ public final class PolicyRegistry {
               || first == '.'
               || first == '"'
               || setting
-              || previous.contains("=") && !factories.containsKey(nameOf(trimmed));
+              || previous.contains("=") && !factories.containsKey(PolicySpec.kindOf(trimmed));
       if (!argument || out.isEmpty()) {
         out.add(trimmed);
       } else {
@@ -215,18 +214,6 @@ public final class PolicyRegistry {
     }
     out.add(specs.substring(start));
     return out;
-  }
-
-  /** The name a specification starts with: before its first colon or at sign, lower case. */
-  private static String nameOf(String spec) {
-    int end = spec.length();
-    for (char c : new char[] {':', '@'}) {
-      int i = spec.indexOf(c);
-      if (i >= 0) {
-        end = Math.min(end, i);
-      }
-    }
-    return spec.substring(0, end).trim().toLowerCase(Locale.ROOT);
   }
 
   /** The factories, in registration order. */

@@ -165,6 +165,21 @@ public final class PolicySpec {
     return new Reader(Objects.requireNonNull(spec, "spec")).read();
   }
 
+  /**
+   * The kind a specification string starts with, without reading the rest, which may be incomplete
+   * (a sweep's {@code tc:t-{rps}.json}) or not a policy's at all: the text before the first {@code
+   * :} or {@code @}, trimmed, in lower case. For telling kinds apart in a list of specifications;
+   * {@link #parse} reads the whole.
+   */
+  public static String kindOf(String spec) {
+    String s = spec.trim();
+    int end = 0;
+    while (end < s.length() && s.charAt(end) != ':' && s.charAt(end) != '@') {
+      end++;
+    }
+    return s.substring(0, end).trim().toLowerCase(Locale.ROOT);
+  }
+
   /** The kind, in lower case: the name of the {@link PolicyFactory} that makes the policy. */
   public String kind() {
     return kind;
@@ -300,11 +315,11 @@ public final class PolicySpec {
     }
 
     PolicySpec read() {
+      String kind = kindOf(text);
       int end = 0;
       while (end < text.length() && text.charAt(end) != ':' && text.charAt(end) != '@') {
         end++;
       }
-      String kind = text.substring(0, end).trim().toLowerCase(Locale.ROOT);
       if (kind.isEmpty()) {
         throw fail("expected a policy's name first, such as seq or fixed:4");
       }
