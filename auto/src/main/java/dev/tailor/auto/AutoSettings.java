@@ -21,8 +21,8 @@ import java.util.Locale;
  *   <li>{@code probes=0.01}: 1% of the requests run at a probing degree, chosen by their id: a
  *       quarter of them at degree 1 (0.25% of requests, at any load: few enough that these, the
  *       slowest requests where parallelism pays, cannot set the P99), the rest at 2, half the
- *       workers or all of them while that many are idle. Probes accumulate in a reservoir of their
- *       own, so a busy period still adds to what speedup rests on.
+ *       workers or all of them while that many are idle and none waits. Probes accumulate in a
+ *       reservoir of their own, so a busy period still adds to what speedup rests on.
  *   <li>{@code cpu=0.02}: rebuilds use at most 2% of one core averaged: after a rebuild that took
  *       {@code c} of CPU, the next waits at least {@code c / 0.02}.
  *   <li>{@code timeout=2m}: a rebuild that runs longer is abandoned and counted as failed.
