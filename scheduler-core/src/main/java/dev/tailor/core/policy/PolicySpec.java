@@ -36,7 +36,7 @@ import java.util.Set;
  * <p><b>Quoting.</b> A table's file or an argument may be written in double quotes, and must be
  * when it contains a character the grammar would otherwise read: {@code @} (a suffix), {@code +}
  * (in {@code progress}, between the two files), {@code ,} (between arguments, and between the
- * specifications of a list), or when it starts with a double quote or with or ends in a space.
+ * specifications of a list), or when it starts with a double quote, or starts or ends with a space.
  * Within the quotes every character stands for itself, except that a double quote is written twice:
  * {@code fm:"/data/run@2/fm+tc, v2.json"}, {@code progress:"t@1.json"+"th+1.json"@admit-first},
  * {@code x:"say ""hi"""}. A quote opens only at the start of a file or an argument; elsewhere it is
@@ -173,11 +173,16 @@ public final class PolicySpec {
    */
   public static String kindOf(String spec) {
     String s = spec.trim();
+    return s.substring(0, kindEnd(s)).trim().toLowerCase(Locale.ROOT);
+  }
+
+  /** Where a specification's kind ends: at its first {@code :} or {@code @}, or its end. */
+  private static int kindEnd(String spec) {
     int end = 0;
-    while (end < s.length() && s.charAt(end) != ':' && s.charAt(end) != '@') {
+    while (end < spec.length() && spec.charAt(end) != ':' && spec.charAt(end) != '@') {
       end++;
     }
-    return s.substring(0, end).trim().toLowerCase(Locale.ROOT);
+    return end;
   }
 
   /** The kind, in lower case: the name of the {@link PolicyFactory} that makes the policy. */
@@ -316,17 +321,13 @@ public final class PolicySpec {
 
     PolicySpec read() {
       String kind = kindOf(text);
-      int end = 0;
-      while (end < text.length() && text.charAt(end) != ':' && text.charAt(end) != '@') {
-        end++;
-      }
       if (kind.isEmpty()) {
         throw fail("expected a policy's name first, such as seq or fixed:4");
       }
       if (kind.indexOf('"') >= 0) {
         throw fail("a policy's name is written without quotes");
       }
-      pos = end;
+      pos = kindEnd(text);
       List<Piece> pieces = new ArrayList<>();
       if (pos < text.length() && text.charAt(pos) == ':') {
         pos++;
