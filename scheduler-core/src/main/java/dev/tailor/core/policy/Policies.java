@@ -9,11 +9,12 @@ import java.util.Objects;
  * Typed factories of the built-in policies: the baselines the papers compare against, the
  * clairvoyant bounds, and the table-driven policies on their table files. Each returns the same
  * policy as its specification does through {@link PolicyRegistry} ({@code Policies.fixed(4)} is
- * {@code PolicyRegistry.of("fixed:4")}, spec and all; {@code Policies.tpc(file)} is the registry's
- * policy for {@code PolicySpec.ofTables("tpc", file)}, whatever characters the file's name has), so
- * code and configuration can be mixed and code never builds a string. A table handed over in memory
- * rather than read from a file goes to the policy's own factory: {@link FewToManyPolicy#of}, {@link
- * TpcPolicy#of}, {@link TailControlPolicy#of} and {@link ProgressPolicy#of}.
+ * {@code PolicyRegistry.of("fixed:4")}, spec and all; {@code Policies.tpc(TpcPolicy.Variant.TPC,
+ * file)} is the registry's policy for {@code PolicySpec.ofTables("tpc", file)}, whatever characters
+ * the file's name has), so code and configuration can be mixed and code never builds a string. A
+ * table handed over in memory rather than read from a file goes to the policy's own factory: {@link
+ * FewToManyPolicy#of}, {@link TpcPolicy#of}, {@link TailControlPolicy#of} and {@link
+ * ProgressPolicy#of}.
  */
 public final class Policies {
 

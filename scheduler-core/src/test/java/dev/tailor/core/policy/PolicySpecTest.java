@@ -157,6 +157,13 @@ class PolicySpecTest {
         assertEquals(p, PolicyRegistry.of(p.identity()), written);
       }
     }
+    // A factory given the text after the colon reads it as the registry does.
+    PolicyFactory fixed =
+        PolicyRegistry.standard().factories().stream()
+            .filter(f -> f.name().equals("fixed"))
+            .findFirst()
+            .orElseThrow();
+    assertEquals(Policies.fixed(4), fixed.create(" 4 "));
     // Normalised as the policy writes its spec: pred's defaults filled in.
     assertEquals(PolicySpec.of("pred", "80ms", "3"), PolicyRegistry.of("pred").identity());
   }
