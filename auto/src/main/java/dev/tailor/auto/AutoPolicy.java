@@ -4,6 +4,7 @@ import dev.tailor.core.Experimental;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.policy.Admission;
 import dev.tailor.core.policy.Policy;
+import dev.tailor.core.policy.PolicySpec;
 import dev.tailor.core.policy.RequestView;
 import dev.tailor.core.policy.SystemView;
 import dev.tailor.core.policy.WorkerPreference;
@@ -17,21 +18,24 @@ import java.util.concurrent.atomic.AtomicReference;
  * gets a policy fitted to the workload, and keeps it fitted as the workload drifts.
  *
  * <ul>
- *   <li><b>Cold start</b>: until its first rebuild swaps something in it serves as {@code
- *       steal-first} (every request may take every idle worker, a free worker helps before it
- *       admits: many threads at light load, one each under load), the static baseline that adapts
- *       to the load by itself. From its first rebuild on, what serves is what simulated best: a
- *       static baseline or the progress-aware policy on a table built from the samples.
+ *   <li><b>Cold start</b>: until a rebuild swaps something in it serves as WQ-Linear over every
+ *       worker a request may have ({@code wq-linear:N}, N the workers or the {@code max-degree}
+ *       cap: the workers over one plus the requests waiting behind, fixed at admission, so many
+ *       threads at light load and one each under load), a static baseline that adapts to the load
+ *       by itself. From the first swap on, what serves is what simulated best: a static baseline or
+ *       the progress-aware policy on a table built from the samples.
  *   <li><b>Samples</b>: every completed request is appended to a bounded reservoir ({@link
  *       AutoSettings#samples()}, printed by {@link #status()}): its arrival, completion, run time,
  *       work and probing degree; a probed request also to a reservoir of probes a quarter that
  *       size, so that the few probes a busy period allows accumulate. Nothing else is done on the
  *       request path.
- *   <li><b>Probes</b>: of the requests admitted, a share ({@link AutoSettings#probeShare()}),
- *       chosen by a hash of the request's id before it runs, runs at degree 1 (a quarter of them,
- *       at any load) or at a second degree (2, half the workers, all of them, while that many
- *       workers are idle), so that speedup and what parallel running adds to busy time are measured
- *       at each degree, by quantile matching of random samples, not assumed.
+ *   <li><b>Probes</b>: of the requests admitted, a share ({@link AutoSettings#probeShare()}, 1% by
+ *       default), chosen by a hash of the request's id before it runs, runs at degree 1 (a quarter
+ *       of them, {@link #ALONE}, at any load) or at a second degree (the other three quarters, over
+ *       2, half the workers and all of them, taken only while that many workers are idle and no
+ *       other request waits, else the request is served as usual), so that speedup and what
+ *       parallel running adds to busy time are measured at each degree, by quantile matching of
+ *       random samples, not assumed.
  *   <li><b>Rebuilds</b>: when the period and the request count have both passed (and no sooner than
  *       the CPU share allows), a rebuild builds a profile from the samples, the progress-aware
  *       policy's target table from that with the offline builder, and simulates it and the static
@@ -43,11 +47,13 @@ import java.util.concurrent.atomic.AtomicReference;
  *       next rebuild.
  * </ul>
  *
- * <p>The specification is {@code auto} or {@code auto:key=value,...} ({@link AutoSettings#parse}).
- * What it learned, the last rebuild's comparison and why it swapped or not: {@link #status()}, the
- * server's {@code /stats}, and the JFR events {@code dev.tailor.AutoRebuild} and {@code
- * dev.tailor.AutoRebuildFailed}. Its threads' claims probe progress ({@link #watchesProgress()})
- * whatever serves, so that the progress-aware policy sees a request's progress once swapped in.
+ * <p>The specification is {@code auto} or {@code auto:key=value,...} ({@link AutoSettings#parse});
+ * its rebuilds then run on a background thread. A simulation makes it with {@link #forSimulation}
+ * instead, which rebuilds on the simulator's thread. What it learned, the last rebuild's comparison
+ * and why it swapped or not: {@link #status()}, the server's {@code /stats}, and the JFR events
+ * {@code dev.tailor.AutoRebuild} and {@code dev.tailor.AutoRebuildFailed}. Its threads' claims
+ * probe progress ({@link #watchesProgress()}) whatever serves, so that the progress-aware policy
+ * sees a request's progress once swapped in.
  */
 @Experimental
 public final class AutoPolicy implements Policy {
@@ -58,7 +64,7 @@ public final class AutoPolicy implements Policy {
   /**
    * The share of the probes run at degree 1. They are the slowest requests of all when parallelism
    * pays, so few enough that they cannot set the P99: a quarter of the probes, 0.25% of requests at
-   * the default share.
+   * the default share of 1%.
    */
   static final double ALONE = 0.25;
 
@@ -70,6 +76,7 @@ public final class AutoPolicy implements Policy {
   private final ProbeDegrees probes = new ProbeDegrees(10);
   private final Rebuilder rebuilder;
   private final AtomicLong probesTaken = new AtomicLong();
+  private final PolicySpec identity;
   private final String spec;
   private volatile int cores = 1;
   private volatile int workers = 1; // the most threads a request may get
@@ -77,22 +84,34 @@ public final class AutoPolicy implements Policy {
   // by degree(): a count of zero lets most questions skip the table's monitor.
   private final AtomicInteger probesInFlight = new AtomicInteger();
 
-  private AutoPolicy(AutoSettings settings, double faultShare) {
+  private AutoPolicy(AutoSettings settings, double faultShare, boolean inline) {
     this.settings = settings;
     this.live = new AtomicReference<>(new ColdStart());
     this.reservoir = new Reservoir(settings.samples());
     this.probed = new Reservoir(Math.max(100, settings.samples() / 4));
-    this.rebuilder = new Rebuilder(settings, reservoir, probed, live, faultShare);
-    String args = settings.args();
-    this.spec = args.isEmpty() ? NAME : NAME + ":" + args;
+    this.rebuilder = new Rebuilder(settings, reservoir, probed, live, faultShare, inline);
+    this.identity = PolicySpec.of(NAME, settings.arguments());
+    this.spec = identity.toString();
   }
 
   /**
-   * The policy with these settings, serving as {@code wq-linear} over every worker until its first
-   * rebuild.
+   * The policy with these settings, serving as {@code wq-linear} over every worker until a rebuild
+   * swaps something in; its rebuilds run on a background thread.
    */
   public static AutoPolicy create(AutoSettings settings) {
-    return new AutoPolicy(settings, 0);
+    return new AutoPolicy(settings, 0, false);
+  }
+
+  /**
+   * The policy with these settings for the simulator: each rebuild runs on the thread that saw the
+   * request that made it due, at that moment, while the virtual clock stands still, so that a
+   * simulated run is deterministic and a rebuild takes no simulated time (nor does the CPU share
+   * stretch the wait for the next). Otherwise as {@link #create}; its spec is the same. Not for
+   * serving: the rebuild would hold up the deciding thread, which in the runtime holds the dispatch
+   * lock.
+   */
+  public static AutoPolicy forSimulation(AutoSettings settings) {
+    return new AutoPolicy(settings, 0, true);
   }
 
   /**
@@ -103,7 +122,7 @@ public final class AutoPolicy implements Policy {
     if (!(failShare >= 0 && failShare <= 1)) {
       throw new IllegalArgumentException("need a fault share from 0 to 1, got " + failShare);
     }
-    return new AutoPolicy(settings, failShare);
+    return new AutoPolicy(settings, failShare, false);
   }
 
   /** Its settings. */
@@ -221,6 +240,12 @@ public final class AutoPolicy implements Policy {
     return spec;
   }
 
+  /** {@code auto} and the settings that differ from the defaults. */
+  @Override
+  public PolicySpec identity() {
+    return identity;
+  }
+
   /** Stops rebuilding and closes the live policy. Idempotent. */
   @Override
   public void close() {
@@ -248,7 +273,12 @@ public final class AutoPolicy implements Policy {
 
     @Override
     public String spec() {
-      return "wq-linear:" + workers;
+      return identity().toString();
+    }
+
+    @Override
+    public PolicySpec identity() {
+      return PolicySpec.of("wq-linear", Integer.toString(workers));
     }
   }
 

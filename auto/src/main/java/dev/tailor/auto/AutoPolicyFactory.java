@@ -3,6 +3,7 @@ package dev.tailor.auto;
 import dev.tailor.core.Internal;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyFactory;
+import dev.tailor.core.policy.PolicySpec;
 
 /** Registers {@code auto[:SETTINGS]} with the policy registry, found through the service loader. */
 @Internal
@@ -30,5 +31,11 @@ public final class AutoPolicyFactory implements PolicyFactory {
   @Override
   public Policy create(String args) {
     return AutoPolicy.create(AutoSettings.parse(args));
+  }
+
+  /** Reads the settings from the specification's arguments, one {@code key=value} each. */
+  @Override
+  public Policy create(PolicySpec spec) {
+    return AutoPolicy.create(AutoSettings.parse(spec.arguments()));
   }
 }

@@ -2,6 +2,8 @@ package dev.tailor.auto;
 
 import dev.tailor.core.Durations;
 import dev.tailor.core.Experimental;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -19,8 +21,8 @@ import java.util.Locale;
  *   <li>{@code probes=0.01}: 1% of the requests run at a probing degree, chosen by their id: a
  *       quarter of them at degree 1 (0.25% of requests, at any load: few enough that these, the
  *       slowest requests where parallelism pays, cannot set the P99), the rest at 2, half the
- *       workers or all of them while that many are idle. Probes accumulate in a reservoir of their
- *       own, so a busy period still adds to what speedup rests on.
+ *       workers or all of them while that many are idle and none waits. Probes accumulate in a
+ *       reservoir of their own, so a busy period still adds to what speedup rests on.
  *   <li>{@code cpu=0.02}: rebuilds use at most 2% of one core averaged: after a rebuild that took
  *       {@code c} of CPU, the next waits at least {@code c / 0.02}.
  *   <li>{@code timeout=2m}: a rebuild that runs longer is abandoned and counted as failed.
@@ -29,15 +31,17 @@ import java.util.Locale;
  *   <li>{@code max-degree=0}: every worker; a smaller cap bounds probes and rebuilt policies alike.
  * </ul>
  *
- * <p>{@code inline} runs the rebuild on the thread that saw the request that made it due, at that
- * moment: for the simulator, whose virtual clock stands still while it runs, so that a simulated
- * {@code auto} is deterministic. Served for real, rebuilds run on one background daemon thread at
- * the lowest priority.
+ * <p>Rebuilds run on one background daemon thread at the lowest priority. A simulation runs them
+ * instead on the thread that saw the request that made one due, at that moment, so that a simulated
+ * {@code auto} is deterministic (the virtual clock stands still while it runs): that is no setting,
+ * but a policy made for the simulator, {@link AutoPolicy#forSimulation}.
  *
  * @param samples the reservoir's capacity
  * @param periodNanos the least time between rebuilds
  * @param requests the least requests between rebuilds
- * @param probeShare the share of requests arriving while none waits that are probed
+ * @param probeShare the share of requests picked, by a hash of their id, to be probed: a quarter of
+ *     them at degree 1 whatever the load, the rest at a second degree if that many workers are idle
+ *     and no other request waits when they are admitted (else they are not probed)
  * @param cpuShare the share of one core rebuilds may use averaged
  * @param timeoutNanos how long one rebuild may run
  * @param requestsPerPoint requests per simulated point
@@ -45,7 +49,6 @@ import java.util.Locale;
  * @param iterations the target table search's bound on steps
  * @param maxDegree the most threads a request may get from a probe or a rebuilt policy, or 0 for
  *     every worker
- * @param inline whether rebuilds run on the deciding thread (simulation)
  */
 @Experimental
 public record AutoSettings(
@@ -58,13 +61,11 @@ public record AutoSettings(
     int requestsPerPoint,
     int seeds,
     int iterations,
-    int maxDegree,
-    boolean inline) {
+    int maxDegree) {
 
   /** The defaults. */
   public static final AutoSettings DEFAULTS =
-      new AutoSettings(
-          4096, 900_000_000_000L, 2000, 0.01, 0.02, 120_000_000_000L, 2000, 2, 20, 0, false);
+      new AutoSettings(4096, 900_000_000_000L, 2000, 0.01, 0.02, 120_000_000_000L, 2000, 2, 20, 0);
 
   /**
    * Checks the settings.
@@ -103,17 +104,24 @@ public record AutoSettings(
 
   /**
    * The defaults with the settings of a specification's arguments changed: {@code key=value} pairs
-   * and the flag {@code inline}, separated by commas, such as {@code
-   * period=30s,requests=500,inline}.
+   * separated by commas, such as {@code period=30s,requests=500}.
    *
    * @throws IllegalArgumentException naming the setting that is unknown or malformed and what was
    *     expected
    */
   public static AutoSettings parse(String args) {
+    return parse(args.isBlank() ? List.of() : List.of(args.split(",")));
+  }
+
+  /**
+   * The defaults with the settings of a specification's arguments changed, each a {@code key=value}
+   * pair ({@link dev.tailor.core.policy.PolicySpec#arguments()}).
+   *
+   * @throws IllegalArgumentException naming the setting that is unknown or malformed and what was
+   *     expected
+   */
+  static AutoSettings parse(List<String> args) {
     AutoSettings s = DEFAULTS;
-    if (args.isBlank()) {
-      return s;
-    }
     int samples = s.samples;
     long period = s.periodNanos;
     int requests = s.requests;
@@ -124,17 +132,18 @@ public record AutoSettings(
     int seeds = s.seeds;
     int iterations = s.iterations;
     int maxDegree = s.maxDegree;
-    boolean inline = s.inline;
-    for (String piece : args.split(",")) {
+    for (String piece : args) {
       String p = piece.trim();
-      if (p.equals("inline")) {
-        inline = true;
-        continue;
+      if (p.equalsIgnoreCase(INLINE)) {
+        throw new IllegalArgumentException(
+            "inline: rebuilds run on the deciding thread only in a simulation, which makes the"
+                + " policy with AutoPolicy.forSimulation(settings), as ./tailor auto does; served,"
+                + " rebuilds run in the background, and a specification cannot change that");
       }
       int eq = p.indexOf('=');
       if (eq < 0) {
         throw new IllegalArgumentException(
-            "expected key=value or inline, got '" + p + "' (keys: " + KEYS + ")");
+            "expected key=value, got '" + p + "' (keys: " + KEYS + ")");
       }
       String key = p.substring(0, eq).trim().toLowerCase(Locale.ROOT);
       String value = p.substring(eq + 1).trim();
@@ -163,18 +172,11 @@ public record AutoSettings(
       }
     }
     return new AutoSettings(
-        samples,
-        period,
-        requests,
-        probes,
-        cpu,
-        timeout,
-        perPoint,
-        seeds,
-        iterations,
-        maxDegree,
-        inline);
+        samples, period, requests, probes, cpu, timeout, perPoint, seeds, iterations, maxDegree);
   }
+
+  /** The flag a specification once took for inline rebuilds, now refused with how to get them. */
+  private static final String INLINE = "inline";
 
   private static final String KEYS =
       "samples, period, requests, probes, cpu, timeout, requests-per-point, seeds, iterations,"
@@ -182,25 +184,32 @@ public record AutoSettings(
 
   /** The settings as a specification's arguments, only those that differ from the defaults. */
   String args() {
-    StringBuilder b = new StringBuilder();
-    AutoSettings d = DEFAULTS;
-    append(b, samples != d.samples, "samples=" + samples);
-    append(b, periodNanos != d.periodNanos, "period=" + Durations.format(periodNanos));
-    append(b, requests != d.requests, "requests=" + requests);
-    append(b, probeShare != d.probeShare, "probes=" + probeShare);
-    append(b, cpuShare != d.cpuShare, "cpu=" + cpuShare);
-    append(b, timeoutNanos != d.timeoutNanos, "timeout=" + Durations.format(timeoutNanos));
-    append(b, requestsPerPoint != d.requestsPerPoint, "requests-per-point=" + requestsPerPoint);
-    append(b, seeds != d.seeds, "seeds=" + seeds);
-    append(b, iterations != d.iterations, "iterations=" + iterations);
-    append(b, maxDegree != d.maxDegree, "max-degree=" + maxDegree);
-    append(b, inline, "inline");
-    return b.toString();
+    return String.join(",", arguments());
   }
 
-  private static void append(StringBuilder b, boolean differs, String text) {
+  /**
+   * The settings that differ from the defaults, each as a specification's {@code key=value}
+   * argument, in the order {@link #parse} lists its keys.
+   */
+  List<String> arguments() {
+    List<String> out = new ArrayList<>();
+    AutoSettings d = DEFAULTS;
+    add(out, samples != d.samples, "samples=" + samples);
+    add(out, periodNanos != d.periodNanos, "period=" + Durations.format(periodNanos));
+    add(out, requests != d.requests, "requests=" + requests);
+    add(out, probeShare != d.probeShare, "probes=" + probeShare);
+    add(out, cpuShare != d.cpuShare, "cpu=" + cpuShare);
+    add(out, timeoutNanos != d.timeoutNanos, "timeout=" + Durations.format(timeoutNanos));
+    add(out, requestsPerPoint != d.requestsPerPoint, "requests-per-point=" + requestsPerPoint);
+    add(out, seeds != d.seeds, "seeds=" + seeds);
+    add(out, iterations != d.iterations, "iterations=" + iterations);
+    add(out, maxDegree != d.maxDegree, "max-degree=" + maxDegree);
+    return out;
+  }
+
+  private static void add(List<String> out, boolean differs, String text) {
     if (differs) {
-      b.append(b.isEmpty() ? "" : ",").append(text);
+      out.add(text);
     }
   }
 }

@@ -95,7 +95,8 @@ public record AutoStatus(
   /**
    * A policy the guard simulated.
    *
-   * @param spec its specification ({@code progress:auto} for the target table the rebuild built)
+   * @param spec its specification ({@code progress:(in memory)} for the progress-aware policy on
+   *     the target table the rebuild built)
    * @param p99Nanos its simulated P99 at the samples' load, averaged over the guard's seeds;
    *     infinite if it saturated
    * @param live whether it is the policy serving when the rebuild ran

@@ -2,8 +2,9 @@ package dev.tailor.auto;
 
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.policy.DegreeCap;
+import dev.tailor.core.policy.Policies;
 import dev.tailor.core.policy.Policy;
-import dev.tailor.core.policy.PolicyRegistry;
+import dev.tailor.core.policy.PolicySpec;
 import dev.tailor.core.policy.ProgressPolicy;
 import dev.tailor.core.policy.TpcPolicy;
 import dev.tailor.core.table.TableSource;
@@ -39,11 +40,17 @@ final class Rebuild {
   static final int MIN_SAMPLES = 100;
 
   /**
-   * The baselines every rebuild tries besides the progress-aware policy; a trailing colon takes the
-   * degree cap.
+   * The baselines every rebuild tries besides the progress-aware policy, WQ-Linear's highest degree
+   * being the degree cap. They hold nothing, so they need no closing.
    */
-  static final List<String> BASELINES =
-      List.of("seq", "fixed:2", "fixed:4", "steal-first", "wq-linear:");
+  static List<Policy> baselines(int maxDegree) {
+    return List.of(
+        Policies.seq(),
+        Policies.fixed(2),
+        Policies.fixed(4),
+        Policies.stealFirst(),
+        Policies.wqLinear(maxDegree));
+  }
 
   /**
    * How much lower than the live policy's a candidate's simulated P99 must be to be swapped in: the
@@ -52,8 +59,12 @@ final class Rebuild {
    */
   static final double MARGIN = 0.03;
 
-  /** The spec a candidate built by the rebuild is shown with. */
-  static final String PROGRESS = "progress:auto";
+  /**
+   * The identity of the candidate the rebuild builds: the progress-aware policy on the target table
+   * built from the samples, which it holds in memory ({@code progress:(in memory)}), and which the
+   * live policy has once that candidate is swapped in.
+   */
+  static final PolicySpec PROGRESS = PolicySpec.inMemory(ProgressPolicy.NAME);
 
   /** A rebuild that ran past its time limit. */
   static final class TimedOut extends RuntimeException {
@@ -74,8 +85,9 @@ final class Rebuild {
    *
    * @param verdict what it compared and why
    * @param policy the policy to swap in, or null to keep the live one
+   * @param identity the identity of the policy to swap in, or null to keep the live one
    */
-  record Result(AutoStatus.Verdict verdict, Policy policy) {}
+  record Result(AutoStatus.Verdict verdict, Policy policy, PolicySpec identity) {}
 
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
@@ -89,7 +101,7 @@ final class Rebuild {
    * @param cores the scheduler's threads: the simulations' cores
    * @param maxDegree every policy's degree cap
    * @param live the policy serving now
-   * @param excluded a candidate's spec not to offer (one just rolled back), or null
+   * @param excluded a candidate not to offer (one just rolled back), or null
    * @param settings the simulations' sizes
    * @param seed the arrivals' seed
    * @param deadlineNanos {@link System#nanoTime()} past which the rebuild gives up
@@ -102,7 +114,7 @@ final class Rebuild {
       int cores,
       int maxDegree,
       Policy live,
-      String excluded,
+      PolicySpec excluded,
       AutoSettings settings,
       long seed,
       long deadlineNanos) {
@@ -138,11 +150,12 @@ final class Rebuild {
             100_000,
             List.of(),
             Simulator.WorkModel.UNITS);
-    Map<String, Policy> candidates = new LinkedHashMap<>();
-    for (String baseline : BASELINES) {
-      String spec = baseline.endsWith(":") ? baseline + maxDegree : baseline;
-      if (degreeOf(spec) <= maxDegree && !spec.equals(live.spec()) && !spec.equals(excluded)) {
-        candidates.put(spec, DegreeCap.of(PolicyRegistry.of(spec), maxDegree));
+    Map<PolicySpec, Policy> candidates = new LinkedHashMap<>();
+    PolicySpec serving = live.identity();
+    for (Policy baseline : baselines(maxDegree)) {
+      PolicySpec id = baseline.identity();
+      if (degreeOf(id) <= maxDegree && !id.equals(serving) && !id.equals(excluded)) {
+        candidates.put(id, DegreeCap.of(baseline, maxDegree));
       }
     }
     if (!PROGRESS.equals(excluded)) {
@@ -155,12 +168,12 @@ final class Rebuild {
     List<AutoStatus.Trial> trials = new ArrayList<>();
     double liveP99 = p99(DegreeCap.of(live, maxDegree), profile, config, rate, settings, seed);
     trials.add(new AutoStatus.Trial(live.spec(), liveP99, true));
-    String best = null;
+    PolicySpec best = null;
     double bestP99 = Double.POSITIVE_INFINITY;
-    for (Map.Entry<String, Policy> c : candidates.entrySet()) {
+    for (Map.Entry<PolicySpec, Policy> c : candidates.entrySet()) {
       check(deadlineNanos, "simulating " + c.getKey());
       double p99 = p99(c.getValue(), profile, config, rate, settings, seed);
-      trials.add(new AutoStatus.Trial(c.getKey(), p99, false));
+      trials.add(new AutoStatus.Trial(c.getKey().toString(), p99, false));
       if (p99 < bestP99) {
         best = c.getKey();
         bestP99 = p99;
@@ -182,12 +195,12 @@ final class Rebuild {
                 + String.format(java.util.Locale.ROOT, "; busy x%.2f", speedup.inflation()),
             median,
             trials,
-            best,
+            best == null ? null : best.toString(),
             swap,
             reason,
             cpuNanos() - cpu0,
             System.nanoTime() - wall0);
-    return new Result(verdict, swap ? candidates.get(best) : null);
+    return swap ? new Result(verdict, candidates.get(best), best) : new Result(verdict, null, null);
   }
 
   /** The target table of the progress-aware policy for the samples' profile and load. */
@@ -207,29 +220,26 @@ final class Rebuild {
       }
     }
     TpcTableBuilder.Options options =
-        new TpcTableBuilder.Options(
-            cores,
-            maxDegree,
-            rates,
-            null,
-            "p99",
-            0,
-            Math.min(cores, 8),
-            settings.requestsPerPoint(),
-            1,
-            seed,
-            Simulator.WorkModel.UNITS,
-            Scheduler.DEFAULT_QUANTUM_NANOS,
-            0,
-            0,
-            settings.iterations(),
-            6,
-            1,
+        TpcTableBuilder.Options.builder()
+            .cores(cores)
+            .maxDegree(maxDegree)
+            .ratesRps(rates)
+            .quantile("p99")
+            .loads(Math.min(cores, 8))
+            .requests(settings.requestsPerPoint())
+            .seeds(1)
+            .seed(seed)
+            .model(Simulator.WorkModel.UNITS)
+            .quantumNanos(Scheduler.DEFAULT_QUANTUM_NANOS)
+            .maxIterations(settings.iterations())
+            .stepDoublings(6)
+            .threads(1)
             // No predictor online: the table is searched for the policy without predictions,
             // which the known variant lets the builder do (the progress-aware policy is not
             // clairvoyant, so the simulator gives it no prediction).
-            TpcPolicy.Variant.TPC_ORACLE,
-            TargetTable.LoadMetric.ALL_THREADS);
+            .variant(TpcPolicy.Variant.TPC_ORACLE)
+            .loadMetric(TargetTable.LoadMetric.ALL_THREADS)
+            .build();
     return new TpcTableBuilder(options)
         .forProgress()
         .build(
@@ -267,8 +277,12 @@ final class Rebuild {
     return t[t.length / 2];
   }
 
-  private static int degreeOf(String spec) {
-    return spec.startsWith("fixed:") ? Integer.parseInt(spec.substring(6)) : 1;
+  /**
+   * The degree a baseline gives every request whatever the cap: Fixed(N)'s N; the others adapt to
+   * the cap, as 1.
+   */
+  private static int degreeOf(PolicySpec baseline) {
+    return baseline.kind().equals("fixed") ? Integer.parseInt(baseline.arguments().get(0)) : 1;
   }
 
   private static void check(long deadlineNanos, String step) {
@@ -295,6 +309,7 @@ final class Rebuild {
             "skipped: " + reason,
             cpuNanos() - cpu0,
             System.nanoTime() - wall0),
+        null,
         null);
   }
 

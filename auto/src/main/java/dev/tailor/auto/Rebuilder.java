@@ -1,6 +1,7 @@
 package dev.tailor.auto;
 
 import dev.tailor.core.policy.Policy;
+import dev.tailor.core.policy.PolicySpec;
 import dev.tailor.core.policy.SystemView;
 import java.time.Duration;
 import java.util.SplittableRandom;
@@ -21,8 +22,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * served {@link #TRIAL} requests ({@link #judgeSwap}); no rebuild runs meanwhile.
  *
  * <p>Rebuilds and shift checks run one at a time, on one daemon thread at the lowest priority, or
- * inline on the thread that made them due (for the simulator). Whatever a rebuild throws, or a
- * rebuild that runs past its limit, is counted and leaves the live policy serving.
+ * inline on the thread that made them due (for the simulator, {@link AutoPolicy#forSimulation}).
+ * Whatever a rebuild throws, or a rebuild that runs past its limit, is counted and leaves the live
+ * policy serving.
  */
 final class Rebuilder implements AutoCloseable {
 
@@ -42,6 +44,7 @@ final class Rebuilder implements AutoCloseable {
   private final AtomicReference<Policy> live;
   private final double faultShare;
   private final SplittableRandom faults;
+  private final boolean inline;
   private final ExecutorService executor; // null when inline
   // The executor's one thread, once started: close() joins it, as the executor's termination can
   // be signalled while its thread is still ending.
@@ -80,20 +83,22 @@ final class Rebuilder implements AutoCloseable {
   // The swap on trial, guarded by this: the policy it replaced, kept until the swapped-in one has
   // served TRIAL requests, and the P99 and rate the replaced one had when it was replaced.
   private Policy onTrialFrom;
-  private String onTrialSpec;
+  private PolicySpec onTrialSpec;
   private double beforeP99;
   private double beforeRate;
-  private String blocked; // a spec rolled back, not tried again by the next rebuild
+  private PolicySpec blocked; // a candidate rolled back, not tried again by the next rebuild
 
   /**
    * @param faultShare the share of rebuilds made to throw, for fault drills; 0 in service
+   * @param inline whether rebuilds run on the thread that made them due (the simulator's)
    */
   Rebuilder(
       AutoSettings settings,
       Reservoir reservoir,
       Reservoir probed,
       AtomicReference<Policy> live,
-      double faultShare) {
+      double faultShare,
+      boolean inline) {
     this.settings = settings;
     this.reservoir = reservoir;
     this.probed = probed;
@@ -101,8 +106,9 @@ final class Rebuilder implements AutoCloseable {
     this.faultShare = faultShare;
     this.faults = new SplittableRandom(0x7a11);
     this.nextPeriodNanos = settings.periodNanos();
+    this.inline = inline;
     this.executor =
-        settings.inline()
+        inline
             ? null
             : Executors.newSingleThreadExecutor(
                 r -> {
@@ -177,7 +183,7 @@ final class Rebuilder implements AutoCloseable {
       Policy from;
       double before;
       double rateBefore;
-      String spec;
+      PolicySpec spec;
       synchronized (this) {
         from = onTrialFrom;
         before = beforeP99;
@@ -243,7 +249,7 @@ final class Rebuilder implements AutoCloseable {
       }
       Samples samples = reservoir.snapshot();
       Samples probes = probed.snapshot();
-      String excluded;
+      PolicySpec excluded;
       synchronized (this) {
         excluded = blocked;
         blocked = null;
@@ -273,7 +279,7 @@ final class Rebuilder implements AutoCloseable {
             onTrialFrom.close(); // a rebuild asked for by hand during a trial: judge the newest
           }
           onTrialFrom = old;
-          onTrialSpec = v.chosen();
+          onTrialSpec = r.identity();
           beforeP99 = served.p99LatencyUnprobed();
           beforeRate = served.rateRps();
         }
@@ -349,7 +355,7 @@ final class Rebuilder implements AutoCloseable {
   /** The least wait after the last rebuild that keeps rebuilds within their CPU share. */
   private long capNanos() {
     // Inline (simulated) rebuilds take no time on the virtual clock: the cap is about real cores.
-    return settings.inline() ? 0 : (long) (lastCostNanos / settings.cpuShare());
+    return inline ? 0 : (long) (lastCostNanos / settings.cpuShare());
   }
 
   private synchronized boolean drawFault() {

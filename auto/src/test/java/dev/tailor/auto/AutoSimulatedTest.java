@@ -22,8 +22,8 @@ class AutoSimulatedTest {
     AutoSettings settings =
         AutoSettings.parse(
             "period=1s,requests=1000,samples=2000,requests-per-point=300,seeds=1,iterations=2,"
-                + "probes=0.1,inline");
-    try (AutoPolicy auto = AutoPolicy.create(settings)) {
+                + "probes=0.1");
+    try (AutoPolicy auto = AutoPolicy.forSimulation(settings)) {
       double rate = 0.5 * 8 * 1e9 / PROFILE.meanSequentialNanos();
       PointResult r =
           new Simulator(PROFILE, auto, Simulator.Config.of(8, 4000))

@@ -72,8 +72,11 @@ class RebuildTest {
   void aRolledBackCandidateIsNotOfferedAgain() {
     Rebuild.Result first = rebuild(new OneAtATime());
     String chosen = first.verdict().chosen();
+    assertEquals(chosen, first.identity().toString());
+    assertEquals(first.policy().identity(), first.identity());
     Rebuild.Result again =
-        Rebuild.run(WORKLOAD, WORKLOAD, 8, 8, new OneAtATime(), chosen, SMALL, 7, Long.MAX_VALUE);
+        Rebuild.run(
+            WORKLOAD, WORKLOAD, 8, 8, new OneAtATime(), first.identity(), SMALL, 7, Long.MAX_VALUE);
     assertTrue(again.verdict().swapped(), again.verdict().reason());
     assertTrue(
         again.verdict().trials().stream().noneMatch(t -> t.spec().equals(chosen)),

@@ -15,8 +15,7 @@ class RollbackTest {
 
   private static final AutoSettings INLINE =
       AutoSettings.parse(
-          "requests-per-point=300,seeds=1,iterations=2,samples=2000,requests=1000,period=0s,"
-              + "inline");
+          "requests-per-point=300,seeds=1,iterations=2,samples=2000,requests=1000,period=0s");
 
   /**
    * Swaps a better policy in over one-at-a-time, then serves {@link Rebuilder#TRIAL} requests with
@@ -42,7 +41,7 @@ class RollbackTest {
             w.probeDegree()[i]);
       }
     }
-    try (Rebuilder rebuilder = new Rebuilder(INLINE, reservoir, probed, live, 0)) {
+    try (Rebuilder rebuilder = new Rebuilder(INLINE, reservoir, probed, live, 0, true)) {
       FakeSystem clock = new FakeSystem();
       clock.now = w.exitNanos()[w.size() - 1];
       rebuilder.requestCompleted(clock.now, clock, 8, 8); // learns the clock

@@ -34,8 +34,8 @@ public final class AutoRebuildBench {
     DemandProfile profile = ParametricProfile.generate(2000, 8, 1);
     AutoSettings defaults = AutoSettings.DEFAULTS;
     // The defaults, but rebuilt by hand only, and on the simulator's thread.
-    AutoSettings settings = AutoSettings.parse("period=100000m,inline,max-degree=8");
-    try (AutoPolicy auto = AutoPolicy.create(settings)) {
+    AutoSettings settings = AutoSettings.parse("period=100000m,max-degree=8");
+    try (AutoPolicy auto = AutoPolicy.forSimulation(settings)) {
       double rate = 0.5 * 16 * 1e9 / profile.meanSequentialNanos();
       int requests = 3 * defaults.samples();
       new Simulator(profile, auto, Simulator.Config.of(16, requests))

@@ -35,26 +35,21 @@ public final class TpcBuildBench {
     DemandProfile profile = ParametricProfile.generate(requests, 16, 1);
     TpcTableBuilder builder =
         new TpcTableBuilder(
-            new TpcTableBuilder.Options(
-                16,
-                6,
-                List.of(20.0, 30.0, 40.0, 50.0, 60.0),
-                null,
-                "p99",
-                0,
-                9,
-                quick ? 1_000 : 4_000,
-                1,
-                1,
-                Simulator.WorkModel.FLUID,
-                Scheduler.DEFAULT_QUANTUM_NANOS,
-                0,
-                0,
-                2_000,
-                6,
-                threads,
-                TpcPolicy.Variant.TPC_ORACLE,
-                TargetTable.LoadMetric.LONG_THREADS));
+            TpcTableBuilder.Options.builder()
+                .cores(16)
+                .maxDegree(6)
+                .ratesRps(List.of(20.0, 30.0, 40.0, 50.0, 60.0))
+                .loads(9)
+                .requests(quick ? 1_000 : 4_000)
+                .seed(1)
+                .model(Simulator.WorkModel.FLUID)
+                .quantumNanos(Scheduler.DEFAULT_QUANTUM_NANOS)
+                .maxIterations(2_000)
+                .stepDoublings(6)
+                .threads(threads)
+                .variant(TpcPolicy.Variant.TPC_ORACLE)
+                .loadMetric(TargetTable.LoadMetric.LONG_THREADS)
+                .build());
     out.printf(
         "%ntpc-build: measured on this machine (%d cores, %d measuring threads)%n",
         threads, threads);

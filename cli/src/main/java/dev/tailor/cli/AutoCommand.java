@@ -85,8 +85,9 @@ final class AutoCommand implements Callable<Integer> {
       names = "--settings",
       defaultValue = "requests=2000,period=0s",
       description =
-          "auto's settings (inline and max-degree are added); the default rebuilds every 2000"
-              + " requests, so the first rebuild ends with the warm-up.")
+          "auto's settings (max-degree is added, and rebuilds run on the simulator's thread); the"
+              + " default rebuilds every 2000 requests, so the first rebuild ends with the"
+              + " warm-up.")
   String settings;
 
   @Option(
@@ -113,10 +114,12 @@ final class AutoCommand implements Callable<Integer> {
     Calibration c = calibration.load(first, err);
     Simulator.WorkModel workModel = Simulator.WorkModel.valueOf(model.toUpperCase(Locale.ROOT));
     List<String> specs = PolicyRegistry.standard().split(compare);
-    String autoArgs = settings + ",inline,max-degree=" + maxDegree;
+    String autoArgs = settings + ",max-degree=" + maxDegree;
+    AutoSettings autoSettings =
+        Usage.check(spec, "--settings: ", () -> AutoSettings.parse(autoArgs));
     out.printf(
-        "auto:%s against %s; %d cores, degree cap %d, %s model, %d requests a run (the first %d a"
-            + " warm-up), %d seeds%s%n%n",
+        "auto:%s, rebuilding inline, against %s; %d cores, degree cap %d, %s model, %d requests a"
+            + " run (the first %d a warm-up), %d seeds%s%n%n",
         autoArgs,
         specs,
         cores,
@@ -149,7 +152,7 @@ final class AutoCommand implements Callable<Integer> {
         long[] latency = new long[requests];
         long[] arrivals = new long[requests];
         long firstRebuild;
-        try (AutoPolicy auto = AutoPolicy.create(AutoSettings.parse(autoArgs))) {
+        try (AutoPolicy auto = AutoPolicy.forSimulation(autoSettings)) {
           Simulator sim = new Simulator(all, auto, config);
           sim.completionListener(
               (id, arrival, end) -> {

@@ -1,6 +1,8 @@
 package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
+import dev.tailor.core.policy.PolicySpec;
+import dev.tailor.core.policy.ProgressPolicy;
 import dev.tailor.core.table.Digests;
 import dev.tailor.core.table.IntervalTable;
 import dev.tailor.core.table.TargetTable;
@@ -77,7 +79,7 @@ final class DemoTables {
                 + " --max-degree %s --step %s --out %s",
             profile, cores, cores, cores, step, paper);
       }
-      out.add("fm:" + paper);
+      out.add(PolicySpec.ofTables("fm", paper).toString());
     }
     if (tunedTable) {
       Path tuned = profile.resolveSibling(base + ".fm-table.json");
@@ -87,7 +89,7 @@ final class DemoTables {
                 + " --requests 10000 --model units --out %s",
             profile, cores, cores, step, rates(), tuned);
       }
-      out.add("fm-wc:" + tuned);
+      out.add(PolicySpec.ofTables("fm-wc", tuned).toString());
     }
     return out;
   }
@@ -133,9 +135,9 @@ final class DemoTables {
         List.of(
             String.format(
                 Locale.ROOT, "pred:%dus,%d", Math.max(1, longFrom / 1000), Math.min(3, cores)),
-            "tp:" + table,
-            "tpc:" + table,
-            "tpc-oracle:" + table),
+            PolicySpec.ofTables("tp", table).toString(),
+            PolicySpec.ofTables("tpc", table).toString(),
+            PolicySpec.ofTables("tpc-oracle", table).toString()),
         model,
         predicted,
         table);
@@ -148,8 +150,12 @@ final class DemoTables {
    * than the profile.
    */
   List<String> tailControl(long targetNanos) throws IOException {
-    String tables = thresholds(targetNanos);
-    return List.of("steal-first", "admit-first", "tc:" + tables, "tc-oracle:" + tables);
+    Path tables = thresholds(targetNanos);
+    return List.of(
+        "steal-first",
+        "admit-first",
+        PolicySpec.ofTables("tc", tables).toString(),
+        PolicySpec.ofTables("tc-oracle", tables).toString());
   }
 
   /**
@@ -157,14 +163,15 @@ final class DemoTables {
    * as for those policies: {@code progress:TARGETS.json+THRESHOLDS-{rps}.json}.
    */
   String progress(Tpc tpc, long targetNanos) throws IOException {
-    return "progress:" + tpc.table() + "+" + thresholds(targetNanos);
+    return PolicySpec.ofTables(ProgressPolicy.NAME, tpc.table(), thresholds(targetNanos))
+        .toString();
   }
 
   /**
    * Builds a threshold table for each load of the sweep at {@code targetNanos}, each rebuilt when
    * older than the profile, and returns their file pattern, {@code ...-{rps}.json}.
    */
-  private String thresholds(long targetNanos) throws IOException {
+  private Path thresholds(long targetNanos) throws IOException {
     String prefix = base + ".tc-" + Durations.format(targetNanos) + "-";
     for (double load : loads) {
       Path table = profile.resolveSibling(prefix + Sweep.atLoad(Sweep.LOAD, load) + ".json");
@@ -174,7 +181,7 @@ final class DemoTables {
             profile, cores, Sweep.atLoad(Sweep.LOAD, load), Durations.format(targetNanos), table);
       }
     }
-    return profile.resolveSibling(prefix + Sweep.LOAD + ".json").toString();
+    return profile.resolveSibling(prefix + Sweep.LOAD + ".json");
   }
 
   /**

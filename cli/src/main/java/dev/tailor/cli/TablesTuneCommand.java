@@ -2,6 +2,7 @@ package dev.tailor.cli;
 
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.policy.PolicyRegistry;
+import dev.tailor.core.policy.PolicySpec;
 import dev.tailor.core.policy.ProgressPolicy;
 import dev.tailor.core.table.Digests;
 import dev.tailor.core.table.IntervalTable;
@@ -338,9 +339,11 @@ final class TablesTuneCommand extends GroupCommand {
         }
       }
       o.printf("wrote %s%n", tuningFile);
-      o.printf(
-          "policy:   %s:%s%s%n",
-          ProgressPolicy.NAME, targetsFile, tuned.thresholds().isEmpty() ? "" : "+" + thresholds);
+      PolicySpec policy =
+          tuned.thresholds().isEmpty()
+              ? PolicySpec.ofTables(ProgressPolicy.NAME, targetsFile)
+              : PolicySpec.ofTables(ProgressPolicy.NAME, targetsFile, Path.of(thresholds));
+      o.printf("policy:   %s%n", policy);
       o.flush();
       return 0;
     }

@@ -156,26 +156,27 @@ final class TpcTableOptions {
     return Usage.check(
         spec,
         () ->
-            new TpcTableBuilder.Options(
-                cores,
-                maxDegree,
-                TpcTableInputs.rates(rps, points),
-                weights,
-                tail,
-                stepNanos,
-                loads,
-                requests,
-                seeds,
-                seed,
-                workModel,
-                Scheduler.DEFAULT_QUANTUM_NANOS,
-                mediumNanos,
-                longNanos,
-                maxIterations,
-                stepDoublings,
-                threads != null ? threads : Runtime.getRuntime().availableProcessors(),
-                known ? TpcPolicy.Variant.TPC_ORACLE : TpcPolicy.Variant.TPC,
-                metric));
+            TpcTableBuilder.Options.builder()
+                .cores(cores)
+                .maxDegree(maxDegree)
+                .ratesRps(TpcTableInputs.rates(rps, points))
+                .weights(weights)
+                .quantile(tail)
+                .stepNanos(stepNanos)
+                .loads(loads)
+                .requests(requests)
+                .seeds(seeds)
+                .seed(seed)
+                .model(workModel)
+                .quantumNanos(Scheduler.DEFAULT_QUANTUM_NANOS)
+                .mediumFromNanos(mediumNanos)
+                .longFromNanos(longNanos)
+                .maxIterations(maxIterations)
+                .stepDoublings(stepDoublings)
+                .threads(threads != null ? threads : Runtime.getRuntime().availableProcessors())
+                .variant(known ? TpcPolicy.Variant.TPC_ORACLE : TpcPolicy.Variant.TPC)
+                .loadMetric(metric)
+                .build());
   }
 
   /**

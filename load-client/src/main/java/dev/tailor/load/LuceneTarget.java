@@ -1,10 +1,10 @@
 package dev.tailor.load;
 
+import dev.tailor.core.policy.PolicySpec;
 import dev.tailor.lucene.TotalHits;
 import dev.tailor.measure.Failures;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -119,7 +119,7 @@ public final class LuceneTarget implements Target {
    * scheduler, and {@link #executorThreads} checks its arguments.
    */
   public static boolean isSpec(String spec) {
-    String name = nameOf(spec);
+    String name = PolicySpec.kindOf(spec);
     return name.equals(PLAIN) || name.equals(EXECUTOR);
   }
 
@@ -131,21 +131,26 @@ public final class LuceneTarget implements Target {
    *     {@code lucene} or {@code lucene-executor:N} with N a whole number >= 1
    */
   public static int executorThreads(String spec) {
-    String trimmed = spec.trim();
-    String name = nameOf(trimmed);
-    // Only a baseline's name is cut off: it is ASCII, so as long lower case as written.
-    String rest = isSpec(trimmed) ? trimmed.substring(name.length()).trim() : null;
-    if (name.equals(PLAIN) && rest.isEmpty()) {
-      return 0;
+    PolicySpec parsed = null;
+    try {
+      parsed = PolicySpec.parse(spec);
+    } catch (IllegalArgumentException e) {
+      // refused below, with the expected forms
     }
-    if (name.equals(EXECUTOR) && rest.startsWith(":")) {
-      try {
-        int n = Integer.parseInt(rest.substring(1).trim());
-        if (n >= 1) {
-          return n;
+    List<String> args = parsed == null ? null : parsed.arguments();
+    if (parsed != null && parsed.preference().isEmpty()) {
+      if (parsed.kind().equals(PLAIN) && args.isEmpty()) {
+        return 0;
+      }
+      if (parsed.kind().equals(EXECUTOR) && args.size() == 1) {
+        try {
+          int n = Integer.parseInt(args.get(0));
+          if (n >= 1) {
+            return n;
+          }
+        } catch (NumberFormatException e) {
+          // falls through to the message
         }
-      } catch (NumberFormatException e) {
-        // falls through to the message
       }
     }
     throw new IllegalArgumentException(
@@ -171,19 +176,6 @@ public final class LuceneTarget implements Target {
         + ") and fixed:N (for "
         + EXECUTOR
         + ":N)";
-  }
-
-  /** A specification's name: before any colon or at sign, trimmed, lower case. */
-  private static String nameOf(String spec) {
-    String s = spec.trim();
-    int end = s.length();
-    for (char c : new char[] {':', '@'}) {
-      int i = s.indexOf(c);
-      if (i >= 0) {
-        end = Math.min(end, i);
-      }
-    }
-    return s.substring(0, end).trim().toLowerCase(Locale.ROOT);
   }
 
   /** Daemon threads named {@code prefix-1}, {@code prefix-2}, ...: a leak cannot hold the JVM. */

@@ -321,28 +321,7 @@ public final class ProgressTableTuner {
 
   private TargetTable buildTargets(
       DemandProfile profile, TpcTableBuilder.Sources sources, TargetTable.LoadMetric metric) {
-    TpcTableBuilder.Options o = plan.targets();
-    TpcTableBuilder.Options options =
-        new TpcTableBuilder.Options(
-            o.cores(),
-            o.maxDegree(),
-            o.ratesRps(),
-            o.weights(),
-            o.quantile(),
-            o.stepNanos(),
-            o.loads(),
-            o.requests(),
-            o.seeds(),
-            o.seed(),
-            o.model(),
-            o.quantumNanos(),
-            o.mediumFromNanos(),
-            o.longFromNanos(),
-            o.maxIterations(),
-            o.stepDoublings(),
-            o.threads(),
-            o.variant(),
-            metric);
+    TpcTableBuilder.Options options = plan.targets().toBuilder().loadMetric(metric).build();
     return new TpcTableBuilder(options, plan.simulation().calibration())
         .forProgress()
         .build(profile, sources);

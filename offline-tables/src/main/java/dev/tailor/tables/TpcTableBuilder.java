@@ -1,5 +1,6 @@
 package dev.tailor.tables;
 
+import dev.tailor.core.Scheduler;
 import dev.tailor.core.metrics.RequestGroups;
 import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.policy.Policy;
@@ -58,88 +59,387 @@ public final class TpcTableBuilder {
   static final double SATURATED_NANOS = 1e12;
 
   /**
-   * How to build.
-   *
-   * @param cores the simulated server's threads
-   * @param maxDegree P
-   * @param ratesRps the production load range, as arrival rates
-   * @param weights each rate's weight, or null for equal weights
-   * @param quantile the tail: {@code p99} or {@code p99.9}
-   * @param stepNanos δ, or 0 for {@code longFrom / 80}
-   * @param loads the rows below ∞: LongT {@code 0..loads-1}
-   * @param requests requests per simulated point
-   * @param seeds seeds per rate, from {@code seed}
-   * @param seed the first seed of arrivals and request order
-   * @param model the simulator's work model
-   * @param quantumNanos the runtime's tick
-   * @param mediumFromNanos the medium group's threshold, or 0 for 30/80 of the long one
-   * @param longFromNanos the long group's threshold, or 0 for the profile's 96th percentile
-   * @param maxIterations a bound on the search's steps
-   * @param stepDoublings how often the step may double when no step helps (see {@link
-   *     TargetSearch}); 0 for the paper's search
-   * @param threads threads measuring a round's tables
-   * @param variant {@code TPC} (the profile's predictions) or {@code TPC_ORACLE} (the truth)
-   * @param loadMetric what the rows' loads count
+   * How to build: made by {@link #builder()}, whose setters name each option and whose defaults are
+   * {@code tables build tpc}'s; {@link Builder#build()} checks them.
    */
-  public record Options(
-      int cores,
-      int maxDegree,
-      List<Double> ratesRps,
-      List<Double> weights,
-      String quantile,
-      long stepNanos,
-      int loads,
-      int requests,
-      int seeds,
-      long seed,
-      Simulator.WorkModel model,
-      long quantumNanos,
-      long mediumFromNanos,
-      long longFromNanos,
-      int maxIterations,
-      int stepDoublings,
-      int threads,
-      TpcPolicy.Variant variant,
-      TargetTable.LoadMetric loadMetric) {
+  public static final class Options {
+
+    private final int cores;
+    private final int maxDegree;
+    private final List<Double> ratesRps;
+    private final List<Double> weights;
+    private final String quantile;
+    private final long stepNanos;
+    private final int loads;
+    private final int requests;
+    private final int seeds;
+    private final long seed;
+    private final Simulator.WorkModel model;
+    private final long quantumNanos;
+    private final long mediumFromNanos;
+    private final long longFromNanos;
+    private final int maxIterations;
+    private final int stepDoublings;
+    private final int threads;
+    private final TpcPolicy.Variant variant;
+    private final TargetTable.LoadMetric loadMetric;
+
+    private Options(Builder b) {
+      this.cores = b.cores;
+      this.maxDegree = b.maxDegree;
+      this.ratesRps = b.ratesRps;
+      this.weights = b.weights;
+      this.quantile = b.quantile;
+      this.stepNanos = b.stepNanos;
+      this.loads = b.loads;
+      this.requests = b.requests;
+      this.seeds = b.seeds;
+      this.seed = b.seed;
+      this.model = b.model;
+      this.quantumNanos = b.quantumNanos;
+      this.mediumFromNanos = b.mediumFromNanos;
+      this.longFromNanos = b.longFromNanos;
+      this.maxIterations = b.maxIterations;
+      this.stepDoublings = b.stepDoublings;
+      this.threads = b.threads;
+      this.variant = b.variant;
+      this.loadMetric = b.loadMetric;
+    }
+
+    /** A builder with the defaults of {@code tables build tpc} and no arrival rate yet. */
+    public static Builder builder() {
+      return new Builder();
+    }
+
+    /** A builder holding these options, to change some of them. */
+    public Builder toBuilder() {
+      Builder b = new Builder();
+      b.cores = cores;
+      b.maxDegree = maxDegree;
+      b.ratesRps = ratesRps;
+      b.weights = weights;
+      b.quantile = quantile;
+      b.stepNanos = stepNanos;
+      b.loads = loads;
+      b.requests = requests;
+      b.seeds = seeds;
+      b.seed = seed;
+      b.model = model;
+      b.quantumNanos = quantumNanos;
+      b.mediumFromNanos = mediumFromNanos;
+      b.longFromNanos = longFromNanos;
+      b.maxIterations = maxIterations;
+      b.stepDoublings = stepDoublings;
+      b.threads = threads;
+      b.variant = variant;
+      b.loadMetric = loadMetric;
+      return b;
+    }
+
+    /** The simulated server's threads. */
+    public int cores() {
+      return cores;
+    }
+
+    /** P, the highest degree. */
+    public int maxDegree() {
+      return maxDegree;
+    }
+
+    /** The production load range, as arrival rates. */
+    public List<Double> ratesRps() {
+      return ratesRps;
+    }
+
+    /** Each rate's weight, or null for equal weights. */
+    public List<Double> weights() {
+      return weights;
+    }
+
+    /** The tail: {@code p99} or {@code p99.9}. */
+    public String quantile() {
+      return quantile;
+    }
+
+    /** δ, or 0 for {@code longFrom / 80}. */
+    public long stepNanos() {
+      return stepNanos;
+    }
+
+    /** The rows below ∞: LongT {@code 0..loads-1}. */
+    public int loads() {
+      return loads;
+    }
+
+    /** Requests per simulated point. */
+    public int requests() {
+      return requests;
+    }
+
+    /** Seeds per rate, from {@link #seed()}. */
+    public int seeds() {
+      return seeds;
+    }
+
+    /** The first seed of arrivals and request order. */
+    public long seed() {
+      return seed;
+    }
+
+    /** The simulator's work model. */
+    public Simulator.WorkModel model() {
+      return model;
+    }
+
+    /** The runtime's tick. */
+    public long quantumNanos() {
+      return quantumNanos;
+    }
+
+    /** The medium group's threshold, or 0 for 30/80 of the long one. */
+    public long mediumFromNanos() {
+      return mediumFromNanos;
+    }
+
+    /** The long group's threshold, or 0 for the profile's 96th percentile. */
+    public long longFromNanos() {
+      return longFromNanos;
+    }
+
+    /** A bound on the search's steps. */
+    public int maxIterations() {
+      return maxIterations;
+    }
 
     /**
-     * Checks the options.
-     *
-     * @throws IllegalArgumentException naming the first bad option
+     * How often the step may double when no step helps (see {@link TargetSearch}); 0 for the
+     * paper's search.
      */
-    public Options {
-      ratesRps = List.copyOf(ratesRps);
-      weights = weights == null ? null : List.copyOf(weights);
-      if (cores < 1 || maxDegree < 1 || maxDegree > cores) {
-        throw new IllegalArgumentException("need 1 <= max degree <= cores");
-      }
-      if (ratesRps.isEmpty() || ratesRps.stream().anyMatch(r -> !(r > 0))) {
-        throw new IllegalArgumentException("need at least one arrival rate, each > 0");
-      }
-      if (weights != null
-          && (weights.size() != ratesRps.size() || weights.stream().anyMatch(w -> !(w >= 0)))) {
-        throw new IllegalArgumentException("need one weight >= 0 per rate");
-      }
-      if (!quantile.equals("p99") && !quantile.equals("p99.9")) {
-        throw new IllegalArgumentException("the tail is p99 or p99.9, got " + quantile);
-      }
-      if (stepNanos < 0 || loads < 1 || requests < 10 || seeds < 1 || maxIterations < 0) {
-        throw new IllegalArgumentException(
-            "need step >= 0, loads >= 1, requests >= 10, seeds >= 1, iterations >= 0");
-      }
-      if (stepDoublings < 0 || stepDoublings > 20) {
-        throw new IllegalArgumentException("need 0 <= step doublings <= 20, got " + stepDoublings);
-      }
-      if (mediumFromNanos < 0 || longFromNanos < 0) {
-        throw new IllegalArgumentException("group thresholds must be >= 0 (0 for scaled)");
-      }
-      if (variant == TpcPolicy.Variant.TP) {
-        throw new IllegalArgumentException("tp reads tpc's table: build it for tpc");
-      }
+    public int stepDoublings() {
+      return stepDoublings;
+    }
+
+    /** Threads measuring a round's tables. */
+    public int threads() {
+      return threads;
+    }
+
+    /** {@code TPC} (the profile's predictions) or {@code TPC_ORACLE} (the truth). */
+    public TpcPolicy.Variant variant() {
+      return variant;
+    }
+
+    /** What the rows' loads count. */
+    public TargetTable.LoadMetric loadMetric() {
+      return loadMetric;
     }
 
     double quantileValue() {
       return quantile.equals("p99") ? 0.99 : 0.999;
+    }
+
+    /**
+     * Sets the options one by one by name; every one but the arrival rates has a default, that of
+     * {@code tables build tpc}.
+     */
+    public static final class Builder {
+
+      private int cores = 16;
+      private int maxDegree = 6;
+      private List<Double> ratesRps = List.of();
+      private List<Double> weights;
+      private String quantile = "p99";
+      private long stepNanos;
+      private int loads = 9;
+      private int requests = 4000;
+      private int seeds = 1;
+      private long seed = 1;
+      private Simulator.WorkModel model = Simulator.WorkModel.FLUID;
+      private long quantumNanos = Scheduler.DEFAULT_QUANTUM_NANOS;
+      private long mediumFromNanos;
+      private long longFromNanos;
+      private int maxIterations = 2000;
+      private int stepDoublings = 6;
+      private int threads = 1;
+      private TpcPolicy.Variant variant = TpcPolicy.Variant.TPC;
+      private TargetTable.LoadMetric loadMetric = TargetTable.LoadMetric.LONG_THREADS;
+
+      private Builder() {}
+
+      /** The simulated server's threads (default 16). */
+      public Builder cores(int cores) {
+        this.cores = cores;
+        return this;
+      }
+
+      /** P, the highest degree, at most the cores (default 6, the paper's). */
+      public Builder maxDegree(int maxDegree) {
+        this.maxDegree = maxDegree;
+        return this;
+      }
+
+      /** The production load range as arrival rates, each above 0; required. */
+      public Builder ratesRps(List<Double> ratesRps) {
+        this.ratesRps = List.copyOf(ratesRps);
+        return this;
+      }
+
+      /** Each rate's weight in the weighted tail, one per rate, or null for equal (the default). */
+      public Builder weights(List<Double> weights) {
+        this.weights = weights == null ? null : List.copyOf(weights);
+        return this;
+      }
+
+      /** The tail, {@code p99} or {@code p99.9} (default {@code p99}). */
+      public Builder quantile(String quantile) {
+        this.quantile = quantile;
+        return this;
+      }
+
+      /** δ, the search's step, or 0 for the long threshold / 80 (the default). */
+      public Builder stepNanos(long stepNanos) {
+        this.stepNanos = stepNanos;
+        return this;
+      }
+
+      /** The rows below ∞, LongT {@code 0..loads-1} (default 9). */
+      public Builder loads(int loads) {
+        this.loads = loads;
+        return this;
+      }
+
+      /** Requests per simulated point, at least 10 (default 4000). */
+      public Builder requests(int requests) {
+        this.requests = requests;
+        return this;
+      }
+
+      /** Seeds per rate, their tails averaged (default 1). */
+      public Builder seeds(int seeds) {
+        this.seeds = seeds;
+        return this;
+      }
+
+      /** The first seed of arrivals and request order (default 1). */
+      public Builder seed(long seed) {
+        this.seed = seed;
+        return this;
+      }
+
+      /** The simulator's work model (default fluid). */
+      public Builder model(Simulator.WorkModel model) {
+        this.model = model;
+        return this;
+      }
+
+      /** The runtime's tick (default {@link Scheduler#DEFAULT_QUANTUM_NANOS}). */
+      public Builder quantumNanos(long quantumNanos) {
+        this.quantumNanos = quantumNanos;
+        return this;
+      }
+
+      /** The medium group's threshold, or 0 for 30/80 of the long one (the default). */
+      public Builder mediumFromNanos(long mediumFromNanos) {
+        this.mediumFromNanos = mediumFromNanos;
+        return this;
+      }
+
+      /** The long group's threshold, or 0 for the profile's 96th percentile (the default). */
+      public Builder longFromNanos(long longFromNanos) {
+        this.longFromNanos = longFromNanos;
+        return this;
+      }
+
+      /** A bound on the search's steps (default 2000). */
+      public Builder maxIterations(int maxIterations) {
+        this.maxIterations = maxIterations;
+        return this;
+      }
+
+      /**
+       * How often the step may double when no step helps, 0 to 20; 0 for the paper's search
+       * (default 6).
+       */
+      public Builder stepDoublings(int stepDoublings) {
+        this.stepDoublings = stepDoublings;
+        return this;
+      }
+
+      /** Threads measuring a round's tables (default 1). */
+      public Builder threads(int threads) {
+        this.threads = threads;
+        return this;
+      }
+
+      /**
+       * {@code TPC}, told the profile's predictions, or {@code TPC_ORACLE}, told the true times
+       * (default {@code TPC}); {@code TP} reads TPC's table and is refused.
+       */
+      public Builder variant(TpcPolicy.Variant variant) {
+        this.variant = variant;
+        return this;
+      }
+
+      /** What the rows' loads count (default the threads on long requests). */
+      public Builder loadMetric(TargetTable.LoadMetric loadMetric) {
+        this.loadMetric = loadMetric;
+        return this;
+      }
+
+      /**
+       * Checks the options and makes them.
+       *
+       * @throws IllegalArgumentException naming the first bad option, what it was and what it needs
+       */
+      public Options build() {
+        if (cores < 1) {
+          throw new IllegalArgumentException("cores: need at least 1, got " + cores);
+        }
+        if (maxDegree < 1 || maxDegree > cores) {
+          throw new IllegalArgumentException(
+              "maxDegree: need 1 to cores (" + cores + "), got " + maxDegree);
+        }
+        if (ratesRps.isEmpty() || ratesRps.stream().anyMatch(r -> !(r > 0))) {
+          throw new IllegalArgumentException(
+              "ratesRps: need at least one arrival rate, each > 0, got " + ratesRps);
+        }
+        if (weights != null
+            && (weights.size() != ratesRps.size() || weights.stream().anyMatch(w -> !(w >= 0)))) {
+          throw new IllegalArgumentException(
+              "weights: need one weight >= 0 per rate (" + ratesRps.size() + "), got " + weights);
+        }
+        if (!"p99".equals(quantile) && !"p99.9".equals(quantile)) {
+          throw new IllegalArgumentException("quantile: need p99 or p99.9, got " + quantile);
+        }
+        atLeast("stepNanos", stepNanos, 0);
+        atLeast("loads", loads, 1);
+        atLeast("requests", requests, 10);
+        atLeast("seeds", seeds, 1);
+        atLeast("maxIterations", maxIterations, 0);
+        atLeast("quantumNanos", quantumNanos, 1);
+        atLeast("threads", threads, 1);
+        if (stepDoublings < 0 || stepDoublings > 20) {
+          throw new IllegalArgumentException("stepDoublings: need 0 to 20, got " + stepDoublings);
+        }
+        atLeast("mediumFromNanos", mediumFromNanos, 0);
+        atLeast("longFromNanos", longFromNanos, 0);
+        if (model == null || variant == null || loadMetric == null) {
+          throw new IllegalArgumentException(
+              (model == null ? "model" : variant == null ? "variant" : "loadMetric")
+                  + ": need a value, got null");
+        }
+        if (variant == TpcPolicy.Variant.TP) {
+          throw new IllegalArgumentException("variant: tp reads tpc's table, so build it for tpc");
+        }
+        return new Options(this);
+      }
+
+      private static void atLeast(String option, long value, long least) {
+        if (value < least) {
+          throw new IllegalArgumentException(
+              option + ": need at least " + least + ", got " + value);
+        }
+      }
     }
   }
 

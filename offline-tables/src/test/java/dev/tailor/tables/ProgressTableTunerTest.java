@@ -35,26 +35,20 @@ class ProgressTableTunerTest {
   private static ProgressTableTuner.Plan plan(
       List<String> loadMetrics, List<String> serializeTargets, long seed) {
     TpcTableBuilder.Options targets =
-        new TpcTableBuilder.Options(
-            8,
-            4,
-            List.of(10.0, 20.0),
-            null,
-            "p99",
-            0,
-            3,
-            300,
-            1,
-            seed,
-            Simulator.WorkModel.FLUID,
-            5 * MS,
-            0,
-            0,
-            10,
-            2,
-            1,
-            TpcPolicy.Variant.TPC,
-            TargetTable.LoadMetric.LONG_THREADS);
+        TpcTableBuilder.Options.builder()
+            .cores(8)
+            .maxDegree(4)
+            .ratesRps(List.of(10.0, 20.0))
+            .loads(3)
+            .requests(300)
+            .seed(seed)
+            .model(Simulator.WorkModel.FLUID)
+            .quantumNanos(5 * MS)
+            .maxIterations(10)
+            .stepDoublings(2)
+            .variant(TpcPolicy.Variant.TPC)
+            .loadMetric(TargetTable.LoadMetric.LONG_THREADS)
+            .build();
     return new ProgressTableTuner.Plan(
         targets,
         loadMetrics,

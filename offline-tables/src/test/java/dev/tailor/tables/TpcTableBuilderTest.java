@@ -26,26 +26,21 @@ class TpcTableBuilderTest {
   private final DemandProfile profile = ParametricProfile.generate(300, 4, 3);
 
   private static TpcTableBuilder.Options options(TpcPolicy.Variant variant, int threads) {
-    return new TpcTableBuilder.Options(
-        8,
-        4,
-        List.of(60.0, 120.0),
-        null,
-        "p99",
-        0,
-        3,
-        600,
-        1,
-        11,
-        Simulator.WorkModel.FLUID,
-        5 * MS,
-        0,
-        0,
-        200,
-        6,
-        threads,
-        variant,
-        TargetTable.LoadMetric.LONG_THREADS);
+    return TpcTableBuilder.Options.builder()
+        .cores(8)
+        .maxDegree(4)
+        .ratesRps(List.of(60.0, 120.0))
+        .loads(3)
+        .requests(600)
+        .seed(11)
+        .model(Simulator.WorkModel.FLUID)
+        .quantumNanos(5 * MS)
+        .maxIterations(200)
+        .stepDoublings(6)
+        .threads(threads)
+        .variant(variant)
+        .loadMetric(TargetTable.LoadMetric.LONG_THREADS)
+        .build();
   }
 
   private static final TpcTableBuilder.Sources SOURCES =
@@ -165,5 +160,44 @@ class TpcTableBuilderTest {
     IllegalArgumentException e =
         assertThrows(IllegalArgumentException.class, () -> builder.build(profile, SOURCES));
     assertTrue(e.getMessage().contains("predictor predict"), e.getMessage());
+  }
+
+  @Test
+  void optionsDefaultToTheCommandsAndNameTheBadOne() {
+    TpcTableBuilder.Options o = TpcTableBuilder.Options.builder().ratesRps(List.of(10.0)).build();
+    assertEquals(16, o.cores());
+    assertEquals(6, o.maxDegree());
+    assertEquals("p99", o.quantile());
+    assertEquals(9, o.loads());
+    assertEquals(4000, o.requests());
+    assertEquals(TpcPolicy.Variant.TPC, o.variant());
+    assertEquals(TargetTable.LoadMetric.LONG_THREADS, o.loadMetric());
+    assertEquals(null, o.weights());
+    TpcTableBuilder.Options changed =
+        o.toBuilder().loadMetric(TargetTable.LoadMetric.ALL_THREADS).build();
+    assertEquals(TargetTable.LoadMetric.ALL_THREADS, changed.loadMetric());
+    assertEquals(o.ratesRps(), changed.ratesRps());
+
+    Map<String, TpcTableBuilder.Options.Builder> bad =
+        Map.of(
+            "ratesRps: need at least one arrival rate",
+            TpcTableBuilder.Options.builder(),
+            "maxDegree: need 1 to cores (4), got 6",
+            o.toBuilder().cores(4),
+            "weights: need one weight >= 0 per rate (1)",
+            o.toBuilder().weights(List.of(1.0, 2.0)),
+            "quantile: need p99 or p99.9, got p95",
+            o.toBuilder().quantile("p95"),
+            "requests: need at least 10, got 5",
+            o.toBuilder().requests(5),
+            "stepDoublings: need 0 to 20, got 21",
+            o.toBuilder().stepDoublings(21),
+            "variant: tp reads tpc's table",
+            o.toBuilder().variant(TpcPolicy.Variant.TP));
+    bad.forEach(
+        (message, builder) -> {
+          IllegalArgumentException e = assertThrows(IllegalArgumentException.class, builder::build);
+          assertTrue(e.getMessage().startsWith(message), e.getMessage());
+        });
   }
 }

@@ -1,12 +1,13 @@
 package dev.tailor.sim;
 
-import dev.tailor.core.Durations;
 import dev.tailor.core.policy.DegreeCap;
+import dev.tailor.core.policy.Policies;
 import dev.tailor.core.policy.Policy;
-import dev.tailor.core.policy.PolicyRegistry;
+import dev.tailor.core.policy.PolicySpec;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.PointResult;
 import dev.tailor.sim.arrival.PointPlan;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -59,7 +60,7 @@ public final class HindsightOracle {
       for (Trial t : trials) {
         out.append(out.isEmpty() ? "" : ", ")
             .append(t.spec().equals(spec) ? "*" : "")
-            .append(t.spec().substring(SPEC.length() + 1))
+            .append(PolicySpec.parse(t.spec()).argumentText())
             .append(" p99 ")
             .append(
                 t.result().saturated()
@@ -96,10 +97,11 @@ public final class HindsightOracle {
     List<Trial> trials = new ArrayList<>();
     Trial best = null;
     for (long budget : budgets(profile)) {
-      String spec = SPEC + ":" + Durations.format(budget) + "," + maxDegree;
+      Policy oracle = Policies.oracle(Duration.ofNanos(budget), maxDegree);
+      String spec = oracle.spec();
       PointResult r;
-      try (Policy oracle = DegreeCap.of(PolicyRegistry.of(spec), maxDegree)) {
-        r = new Simulator(profile, oracle, config).run(point, corpus);
+      try (Policy capped = DegreeCap.of(oracle, maxDegree)) {
+        r = new Simulator(profile, capped, config).run(point, corpus);
       }
       Trial t = new Trial(spec, r);
       trials.add(t);

@@ -1,6 +1,7 @@
 package dev.tailor.load.report;
 
 import dev.tailor.core.io.AtomicFiles;
+import dev.tailor.core.policy.PolicySpec;
 import dev.tailor.measure.PointResult;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -10,7 +11,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -299,10 +299,25 @@ public final class Report {
 
   /**
    * A policy's name for tables and legends: its specification with any file path shortened to the
-   * file's name ({@code fm:/long/path/table.json} becomes {@code fm:table.json}).
+   * file's name ({@code fm:/long/path/table.json} becomes {@code fm:table.json}, {@code
+   * progress:/a/t.json+/a/th.json} {@code progress:t.json+th.json}).
    */
   public static String displayName(String spec) {
-    return spec.replaceAll("(?<=:)[^,]*/([^/,]+)", "$1");
+    PolicySpec parsed = null;
+    try {
+      parsed = PolicySpec.parse(spec);
+    } catch (IllegalArgumentException e) {
+      // not a policy's specification: shortened as text below
+    }
+    if (parsed == null || parsed.tables().isEmpty()) {
+      return spec.replaceAll("(?<=:)[^,]*/([^/,]+)", "$1");
+    }
+    Path[] names =
+        parsed.tables().stream()
+            .map(p -> p.getFileName() == null ? p : p.getFileName())
+            .toArray(Path[]::new);
+    PolicySpec shown = PolicySpec.ofTables(parsed.kind(), names);
+    return parsed.preference().map(shown::withPreference).orElse(shown).toString();
   }
 
   /** Whether a specification names a clairvoyant policy ({@link #CLAIRVOYANT}). */
@@ -323,11 +338,7 @@ public final class Report {
 
   /** A specification's policy name: before any {@code :} or {@code @}, lower case. */
   static String baseName(String spec) {
-    String s = spec.trim();
-    int at = s.indexOf('@');
-    s = at < 0 ? s : s.substring(0, at);
-    int colon = s.indexOf(':');
-    return (colon < 0 ? s : s.substring(0, colon)).trim().toLowerCase(Locale.ROOT);
+    return PolicySpec.kindOf(spec);
   }
 
   /**

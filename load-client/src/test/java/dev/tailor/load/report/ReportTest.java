@@ -120,4 +120,16 @@ class ReportTest {
             IllegalArgumentException.class, () -> SweepPlan.timed("poisson", 1, 10 * MS, 10 * MS));
     assertTrue(e.getMessage().contains("longer than the warm-up"), e.getMessage());
   }
+
+  @Test
+  void aDisplayNameShortensEveryTableFileToItsName() {
+    assertEquals("fm:table.json", Report.displayName("fm:/long/path/table.json"));
+    assertEquals(
+        "progress:t.json+th-{rps}.json", Report.displayName("progress:/a/t.json+/b/th-{rps}.json"));
+    assertEquals(
+        "tpc:\"t@2.json\"@admit-first",
+        Report.displayName("tpc:\"/runs/a+b/t@2.json\"@admit-first"));
+    assertEquals("lucene-executor:4", Report.displayName("lucene-executor:4"));
+    assertEquals("rampup:10ms,6", Report.displayName("rampup:10ms,6"));
+  }
 }

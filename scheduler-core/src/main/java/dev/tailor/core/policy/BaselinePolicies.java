@@ -28,24 +28,24 @@ final class BaselinePolicies {
             "seq",
             "seq",
             "sequential: every request runs on one thread",
-            args -> {
-              SpecArgs.split(args, 0, 0);
+            spec -> {
+              SpecArgs.of(spec, 0, 0);
               return Policies.seq();
             }),
         new BuiltInFactory(
             "fixed",
             "fixed:N",
             "every request runs with N threads from the start",
-            args -> {
-              return Policies.fixed(SpecArgs.split(args, 1, 1).positiveInt(0, "N"));
+            spec -> {
+              return Policies.fixed(SpecArgs.of(spec, 1, 1).positiveInt(0, "N"));
             }),
         new BuiltInFactory(
             "steal-first",
             "steal-first",
             "tail-control's baseline: every request may take every worker, and a free worker helps"
                 + " running requests before it admits a new one",
-            args -> {
-              SpecArgs.split(args, 0, 0);
+            spec -> {
+              SpecArgs.of(spec, 0, 0);
               return Policies.stealFirst();
             }),
         new BuiltInFactory(
@@ -53,8 +53,8 @@ final class BaselinePolicies {
             "admit-first",
             "tail-control's other baseline: every request may take every worker, and a free worker"
                 + " admits a new request before it helps a running one",
-            args -> {
-              SpecArgs.split(args, 0, 0);
+            spec -> {
+              SpecArgs.of(spec, 0, 0);
               return Policies.admitFirst();
             }),
         new BuiltInFactory(
@@ -62,14 +62,16 @@ final class BaselinePolicies {
             "adaptive[:s1,s2,...]",
             "degree chosen once at admission from the queue length and an average speedup curve,"
                 + " to minimise the total response time of the queued requests",
-            args ->
-                args.isEmpty() ? Policies.adaptive() : Policies.adaptive(SpeedupCurve.parse(args))),
+            spec ->
+                spec.arguments().isEmpty()
+                    ? Policies.adaptive()
+                    : Policies.adaptive(SpeedupCurve.parse(String.join(",", spec.arguments())))),
         new BuiltInFactory(
             "wq-linear",
             "wq-linear[:MAX]",
             "degree chosen once at admission, inversely proportional to the queue length",
-            args -> {
-              SpecArgs a = SpecArgs.split(args, 0, 1);
+            spec -> {
+              SpecArgs a = SpecArgs.of(spec, 0, 1);
               return a.size() == 0
                   ? Policies.wqLinear()
                   : Policies.wqLinear(a.positiveInt(0, "MAX"));
@@ -78,8 +80,8 @@ final class BaselinePolicies {
             "rampup",
             "rampup:INTERVAL,MAX",
             "start with one thread, add one every INTERVAL up to MAX",
-            args -> {
-              SpecArgs a = SpecArgs.split(args, 2, 2);
+            spec -> {
+              SpecArgs a = SpecArgs.of(spec, 2, 2);
               return Policies.rampUp(
                   Duration.ofNanos(a.positiveNanos(0, "INTERVAL")), a.positiveInt(1, "MAX"));
             }),
@@ -88,8 +90,8 @@ final class BaselinePolicies {
             "pred[:THRESHOLD[,N]]",
             "TPC's Pred: requests predicted to take THRESHOLD (80ms) or more run with N (3)"
                 + " threads, the rest with one",
-            args -> {
-              SpecArgs a = SpecArgs.split(args, 0, 2);
+            spec -> {
+              SpecArgs a = SpecArgs.of(spec, 0, 2);
               if (a.size() == 0) {
                 return Policies.pred();
               }
@@ -102,8 +104,8 @@ final class BaselinePolicies {
             "rc:THRESHOLD,N",
             "clairvoyant: requests whose known sequential time reaches THRESHOLD run with N"
                 + " threads, the rest with one",
-            args -> {
-              SpecArgs a = SpecArgs.split(args, 2, 2);
+            spec -> {
+              SpecArgs a = SpecArgs.of(spec, 2, 2);
               return Policies.clairvoyant(
                   Duration.ofNanos(a.positiveNanos(0, "THRESHOLD")), a.positiveInt(1, "N"));
             }),
@@ -113,8 +115,8 @@ final class BaselinePolicies {
             "clairvoyant ceiling: each request gets the fewest threads (up to N) that finish it"
                 + " within BUDGET by its known sequential time and speedup, else its fastest degree;"
                 + " a sweep's bare 'oracle' tunes BUDGET per load with hindsight",
-            args -> {
-              SpecArgs a = SpecArgs.split(args, 1, 2);
+            spec -> {
+              SpecArgs a = SpecArgs.of(spec, 1, 2);
               Duration budget = Duration.ofNanos(a.nonNegativeNanos(0, "BUDGET"));
               return a.size() == 2
                   ? Policies.oracle(budget, a.positiveInt(1, "N"))

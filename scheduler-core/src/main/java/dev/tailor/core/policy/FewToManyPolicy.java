@@ -89,7 +89,7 @@ public final class FewToManyPolicy extends TablePolicy<IntervalTable> {
     return watching(file, false);
   }
 
-  private static FewToManyPolicy watching(Path file, boolean workConserving) {
+  static FewToManyPolicy watching(Path file, boolean workConserving) {
     return new FewToManyPolicy(PolicyTable.watching(file, IntervalTable::read), workConserving);
   }
 

@@ -63,6 +63,11 @@ public abstract sealed class ForwardingPolicy implements Policy
   }
 
   @Override
+  public PolicySpec identity() {
+    return policy.identity();
+  }
+
+  @Override
   public void close() {
     policy.close();
   }

@@ -1,16 +1,20 @@
 package dev.tailor.core.policy;
 
 import dev.tailor.core.model.SpeedupCurve;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Typed factories of the built-in policies that need no table: the baselines the papers compare
- * against and the clairvoyant bounds. Each returns the same policy as its specification string does
- * through {@link PolicyRegistry} ({@code Policies.fixed(4)} is {@code
- * PolicyRegistry.of("fixed:4")}, spec and all), so code and configuration can be mixed. The
- * table-driven policies have their own factories: {@link FewToManyPolicy#of}, {@link TpcPolicy#of}
- * and {@link TailControlPolicy#of}.
+ * Typed factories of the built-in policies: the baselines the papers compare against, the
+ * clairvoyant bounds, and the table-driven policies on their table files. Each returns the same
+ * policy as its specification does through {@link PolicyRegistry} ({@code Policies.fixed(4)} is
+ * {@code PolicyRegistry.of("fixed:4")}, spec and all; {@code Policies.tpc(TpcPolicy.Variant.TPC,
+ * file)} is the registry's policy for {@code PolicySpec.ofTables("tpc", file)}, whatever characters
+ * the file's name has), so code and configuration can be mixed and code never builds a string. A
+ * table handed over in memory rather than read from a file goes to the policy's own factory: {@link
+ * FewToManyPolicy#of}, {@link TpcPolicy#of}, {@link TailControlPolicy#of} and {@link
+ * ProgressPolicy#of}.
  */
 public final class Policies {
 
@@ -143,12 +147,87 @@ public final class Policies {
   }
 
   /**
+   * Few-to-Many ({@code fm:TABLE.json}) on an interval table file, watched for a new table until
+   * the policy is closed.
+   *
+   * @throws IllegalArgumentException if the file is missing or invalid, naming file, field and
+   *     problem
+   */
+  public static FewToManyPolicy fewToMany(Path table) {
+    return FewToManyPolicy.watching(Objects.requireNonNull(table, "table"));
+  }
+
+  /**
+   * Few-to-Many with work-conserving admission ({@code fm-wc:TABLE.json}) on an interval table
+   * file, watched for a new table until the policy is closed.
+   *
+   * @throws IllegalArgumentException if the file is missing or invalid, naming file, field and
+   *     problem
+   */
+  public static FewToManyPolicy fewToManyWorkConserving(Path table) {
+    return FewToManyPolicy.watching(Objects.requireNonNull(table, "table"), true);
+  }
+
+  /**
+   * TPC ({@code tpc:TABLE.json}, or its variants {@code tp} and {@code tpc-oracle}) on a target
+   * table file, watched for a new table until the policy is closed.
+   *
+   * @throws IllegalArgumentException if the file is missing or invalid, naming file, field and
+   *     problem
+   */
+  public static TpcPolicy tpc(TpcPolicy.Variant variant, Path table) {
+    return TpcPolicy.watching(
+        Objects.requireNonNull(variant, "variant"), Objects.requireNonNull(table, "table"));
+  }
+
+  /**
+   * Tail-control ({@code tc:TABLE.json}, or {@code tc-oracle}) on a threshold table file, watched
+   * for a new table until the policy is closed.
+   *
+   * @throws IllegalArgumentException if the file is missing or invalid, naming file, field and
+   *     problem
+   */
+  public static TailControlPolicy tailControl(TailControlPolicy.Variant variant, Path table) {
+    return TailControlPolicy.watching(
+        Objects.requireNonNull(variant, "variant"), Objects.requireNonNull(table, "table"));
+  }
+
+  /**
+   * The progress-aware policy ({@code progress:TARGETS.json}) on a target table file, never
+   * serializing, the file watched for a new table until the policy is closed.
+   *
+   * @throws IllegalArgumentException if the file is missing or invalid, naming file, field and
+   *     problem
+   */
+  public static ProgressPolicy progress(Path targets) {
+    return ProgressPolicy.watching(Objects.requireNonNull(targets, "targets"), null);
+  }
+
+  /**
+   * The progress-aware policy ({@code progress:TARGETS.json+THRESHOLDS.json}) on a target table
+   * file and a threshold table file, both watched for a new table until the policy is closed.
+   *
+   * @throws IllegalArgumentException if a file is missing or invalid, naming file, field and
+   *     problem
+   */
+  public static ProgressPolicy progress(Path targets, Path thresholds) {
+    return ProgressPolicy.watching(
+        Objects.requireNonNull(targets, "targets"),
+        Objects.requireNonNull(thresholds, "thresholds"));
+  }
+
+  /**
    * {@code policy} with its free workers taking work in the order {@code preference}, whatever the
    * policy prefers itself ({@code fixed:2@admit-first}).
    */
   public static Policy withPreference(Policy policy, WorkerPreference preference) {
-    return new PreferenceOverride(
-        Objects.requireNonNull(policy, "policy"), Objects.requireNonNull(preference, "preference"));
+    Objects.requireNonNull(preference, "preference");
+    // A second override replaces the first, as the last suffix of a specification counts.
+    Policy inner =
+        Objects.requireNonNull(policy, "policy") instanceof PreferenceOverride o
+            ? o.policy
+            : policy;
+    return new PreferenceOverride(inner, preference);
   }
 
   private static int positive(int value, String name) {

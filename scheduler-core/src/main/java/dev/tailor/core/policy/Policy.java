@@ -11,8 +11,9 @@ import dev.tailor.core.metrics.RequestRecord;
  * <p>Implementations must be thread-safe: the runtime asks from several threads at once. The
  * questions are asked on hot paths, so answers should be cheap and allocate nothing.
  *
- * <p>Policies are found by name through {@link PolicyRegistry} and configured from a string such as
- * {@code fixed:4} or {@code rampup:10ms,6}; {@link #spec()} returns that string.
+ * <p>Policies are found by name through {@link PolicyRegistry} and configured from a {@link
+ * PolicySpec}, or a string such as {@code fixed:4} or {@code rampup:10ms,6} that parses into one;
+ * {@link #identity()} returns that identity and {@link #spec()} its string.
  *
  * <p>A policy may hold resources, such as the watcher of a table file that a nightly rebuild
  * replaces. Whoever creates a policy closes it when it is no longer used; a {@code Scheduler} does
@@ -102,6 +103,18 @@ public interface Policy extends AutoCloseable {
 
   /** The specification string this policy was created from, e.g. {@code rampup:10ms,6}. */
   String spec();
+
+  /**
+   * The policy's identity, typed: its kind, its settings and its table files ({@link PolicySpec}),
+   * for code that asks what a policy is without reading its {@link #spec()}. The default parses
+   * {@link #spec()}; the built-in policies answer without parsing, and a table-driven one handed
+   * its table in memory answers {@link PolicySpec#inMemory}.
+   *
+   * @throws IllegalArgumentException if {@link #spec()} does not parse, naming it
+   */
+  default PolicySpec identity() {
+    return PolicySpec.parse(spec());
+  }
 
   /**
    * Releases what the policy holds, for example stops watching its table file. Idempotent. A closed

@@ -20,9 +20,25 @@ public interface PolicyFactory {
   /**
    * Creates a policy.
    *
-   * @param args the text after the colon, or the empty string if there was none
+   * @param args the text after the colon as {@link PolicySpec#argumentText()} writes it (each
+   *     argument trimmed, quoted where {@link PolicySpec} needs), or the empty string if there was
+   *     none
    * @throws IllegalArgumentException if the arguments do not fit {@link #usage()}; the message says
    *     what was expected
    */
   Policy create(String args);
+
+  /**
+   * Creates the policy {@code spec} names, whose {@linkplain PolicySpec#kind() kind} is this
+   * factory's {@link #name()} and which has no {@linkplain PolicySpec#preference() preference} (the
+   * registry applies that). The default gives {@link #create(String)} the spec's {@linkplain
+   * PolicySpec#argumentText() argument text}; a factory that reads the typed arguments overrides
+   * it.
+   *
+   * @throws IllegalArgumentException if the arguments do not fit {@link #usage()}; the message says
+   *     what was expected
+   */
+  default Policy create(PolicySpec spec) {
+    return create(spec.argumentText());
+  }
 }

@@ -4,17 +4,18 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.stream.Collectors;
 
 /**
- * Finds policies by name and configures them from a specification string, {@code name} or {@code
- * name:args}: {@code seq}, {@code fixed:4}, {@code rampup:10ms,6}. A suffix {@code @help-first} or
- * {@code @admit-first} ({@code fixed:2@admit-first}) overrides the order in which the policy's free
- * workers take work ({@link WorkerPreference}); the policy's {@link Policy#spec()} keeps it. Holds
- * the built-in policies and any {@link PolicyFactory} found through {@link ServiceLoader}.
+ * Finds policies by kind and configures them from a {@link PolicySpec}, or from a specification
+ * string that parses into one ({@code name} or {@code name:args}: {@code seq}, {@code fixed:4},
+ * {@code rampup:10ms,6}, {@code tpc:"tables/run@2.json"}; the grammar, quoting included, is {@link
+ * PolicySpec}'s). A suffix {@code @help-first} or {@code @admit-first} ({@code
+ * fixed:2@admit-first}) overrides the order in which the policy's free workers take work ({@link
+ * WorkerPreference}); the policy's {@link Policy#spec()} and {@link Policy#identity()} keep it.
+ * Holds the built-in policies and any {@link PolicyFactory} found through {@link ServiceLoader}.
  */
 public final class PolicyRegistry {
 
@@ -31,8 +32,13 @@ public final class PolicyRegistry {
     return STANDARD;
   }
 
-  /** Shorthand for {@code standard().create(spec)}. */
+  /** Shorthand for {@code standard().create(spec)}: parses, then creates. */
   public static Policy of(String spec) {
+    return STANDARD.create(spec);
+  }
+
+  /** Shorthand for {@code standard().create(spec)}. */
+  public static Policy of(PolicySpec spec) {
     return STANDARD.create(spec);
   }
 
@@ -60,48 +66,67 @@ public final class PolicyRegistry {
   }
 
   /**
-   * Creates the policy a specification names.
+   * Creates the policy a specification string names: {@link PolicySpec#parse}, then {@link
+   * #create(PolicySpec)}.
    *
-   * @throws IllegalArgumentException if the name is unknown (the message lists the known ones) or
-   *     the arguments are malformed (the message gives the expected form)
+   * @throws IllegalArgumentException if the string does not parse, the name is unknown (the message
+   *     lists the known ones) or the arguments are malformed (the message gives the expected form)
    */
   public Policy create(String spec) {
-    String trimmed = spec.trim();
-    int at = trimmed.lastIndexOf('@');
-    if (at >= 0) {
-      WorkerPreference preference = PreferenceOverride.parse(trimmed.substring(at + 1).trim());
-      if (preference == null) {
-        throw new IllegalArgumentException(
-            "bad policy '"
-                + spec
-                + "': unknown suffix '"
-                + trimmed.substring(at)
-                + "' (expected @help-first or @admit-first)");
+    PolicySpec parsed;
+    try {
+      parsed = PolicySpec.parse(spec);
+    } catch (IllegalArgumentException e) {
+      PolicyFactory factory = factories.get(PolicySpec.kindOf(spec));
+      if (factory == null || e.getMessage().contains("(expected")) {
+        throw e;
       }
-      return Policies.withPreference(create(trimmed.substring(0, at)), preference);
+      throw new IllegalArgumentException(e.getMessage() + " (expected " + factory.usage() + ")", e);
     }
-    int colon = trimmed.indexOf(':');
-    String name = (colon < 0 ? trimmed : trimmed.substring(0, colon)).toLowerCase(Locale.ROOT);
-    String args = colon < 0 ? "" : trimmed.substring(colon + 1).trim();
-    PolicyFactory factory = factories.get(name);
+    return create(parsed, spec);
+  }
+
+  /**
+   * Creates the policy a specification names: its kind's factory makes it from the arguments or
+   * table files, and a {@linkplain PolicySpec#preference() preference} wraps it.
+   *
+   * @throws IllegalArgumentException if the kind is unknown (the message lists the known ones), the
+   *     tables are {@linkplain PolicySpec#inMemory() in memory}, or the arguments are malformed
+   *     (the message gives the expected form)
+   */
+  public Policy create(PolicySpec spec) {
+    return create(spec, spec.toString());
+  }
+
+  private Policy create(PolicySpec spec, String written) {
+    PolicyFactory factory = factories.get(spec.kind());
     if (factory == null) {
       throw new IllegalArgumentException(
-          "unknown policy '" + name + "'; known policies: " + String.join(", ", usages()));
+          "unknown policy '" + spec.kind() + "'; known policies: " + String.join(", ", usages()));
     }
+    Policy policy;
     try {
-      return factory.create(args);
+      if (spec.inMemory()) {
+        throw new IllegalArgumentException(
+            "it names tables held in memory, not files; give the policy its tables through its"
+                + " own factory");
+      }
+      policy = factory.create(spec.withoutPreference());
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
-          "bad policy '" + spec + "': " + e.getMessage() + " (expected " + factory.usage() + ")",
+          "bad policy '" + written + "': " + e.getMessage() + " (expected " + factory.usage() + ")",
           e);
     }
+    return spec.preference().isEmpty()
+        ? policy
+        : Policies.withPreference(policy, spec.preference().get());
   }
 
   /**
    * Splits a comma-separated list of specifications, such as {@code seq,fixed:2,rampup:10ms,6}: a
-   * piece that is a number, a {@code key=value} setting, or, after a setting, a word that names no
-   * policy continues the specification before it, so the arguments of {@code rampup:10ms,6} and
-   * {@code auto:period=1m,requests=500,inline} stay together.
+   * piece that is a number, a quoted argument, a {@code key=value} setting, or, after a setting, a
+   * word that names no policy continues the specification before it, so the arguments of {@code
+   * rampup:10ms,6} and {@code auto:period=1m,requests=500} stay together.
    *
    * @throws IllegalArgumentException if the list starts with an unknown name (listing the known
    *     ones)
@@ -120,27 +145,29 @@ public final class PolicyRegistry {
   /**
    * Splits a comma-separated list of specifications as {@link #splitList} does, without creating
    * them: for a list whose specifications are completed later, such as a sweep's {@code
-   * tc:table-{rps}.json}.
+   * tc:table-{rps}.json}. A comma within a quoted file or argument ({@link PolicySpec}) does not
+   * split.
    */
   public List<String> split(String specs) {
     List<String> out = new ArrayList<>();
-    for (String piece : specs.split(",")) {
+    for (String piece : pieces(specs)) {
       String trimmed = piece.trim();
       if (trimmed.isEmpty()) {
         continue;
       }
       char first = trimmed.charAt(0);
       String previous = out.isEmpty() ? "" : out.get(out.size() - 1);
-      // A number, a key=value setting, or after a setting a word that names no policy (a flag
-      // such as auto's inline) continues the specification before it.
+      // A number, a quoted argument, a key=value setting, or after a setting a word that names no
+      // policy (a flag) continues the specification before it.
       int eq = trimmed.indexOf('=');
       int colon = trimmed.indexOf(':');
       boolean setting = eq >= 0 && (colon < 0 || colon > eq); // key=value, no name: before it
       boolean argument =
           Character.isDigit(first)
               || first == '.'
+              || first == '"'
               || setting
-              || previous.contains("=") && !factories.containsKey(nameOf(trimmed));
+              || previous.contains("=") && !factories.containsKey(PolicySpec.kindOf(trimmed));
       if (!argument || out.isEmpty()) {
         out.add(trimmed);
       } else {
@@ -150,16 +177,43 @@ public final class PolicyRegistry {
     return out;
   }
 
-  /** The name a specification starts with: before its first colon or at sign, lower case. */
-  private static String nameOf(String spec) {
-    int end = spec.length();
-    for (char c : new char[] {':', '@'}) {
-      int i = spec.indexOf(c);
-      if (i >= 0) {
-        end = Math.min(end, i);
+  /**
+   * The list cut at every comma outside quotes. A quote opens, as in {@link PolicySpec}, only at
+   * the start of a file or an argument: the first character other than a space after a colon, comma
+   * or plus sign.
+   */
+  private static List<String> pieces(String specs) {
+    List<String> out = new ArrayList<>();
+    int start = 0;
+    boolean opening = false; // whether a quote here would open a quoted file or argument
+    for (int i = 0; i < specs.length(); i++) {
+      char c = specs.charAt(i);
+      if (c == '"' && opening) {
+        int close = i + 1;
+        while (close < specs.length()) {
+          if (specs.charAt(close) == '"') {
+            if (close + 1 < specs.length() && specs.charAt(close + 1) == '"') {
+              close += 2;
+              continue;
+            }
+            break;
+          }
+          close++;
+        }
+        i = close; // past the closing quote, or at the end when unclosed (the parse says so)
+        opening = false;
+      } else if (c == ',') {
+        out.add(specs.substring(start, i));
+        start = i + 1;
+        opening = true;
+      } else if (c == ':' || c == '+') {
+        opening = true;
+      } else if (!Character.isWhitespace(c)) {
+        opening = false;
       }
     }
-    return spec.substring(0, end).trim().toLowerCase(Locale.ROOT);
+    out.add(specs.substring(start));
+    return out;
   }
 
   /** The factories, in registration order. */

@@ -8,9 +8,9 @@ import java.util.function.Function;
 
 /**
  * The table a table-driven policy decides by (Few-to-Many's intervals, TPC's targets,
- * tail-control's thresholds): its source, whether the policy opened it and so closes it, and how
- * the policy names it in its spec. What the three policies share about their tables, and the
- * factory that turns {@code NAME:TABLE.json} into one of them.
+ * tail-control's thresholds): its source, whether the policy opened it and so closes it, and the
+ * file its identity names. What the three policies share about their tables, and the factory that
+ * turns {@code NAME:TABLE.json} into one of them.
  *
  * @param <T> the table
  */
@@ -57,15 +57,15 @@ final class PolicyTable<T> {
     return source.current();
   }
 
-  /** The policy's spec: its name and the table's {@linkplain #name() name}. */
-  String spec(String policyName) {
-    return policyName + ":" + name();
+  /** The file the table is read from, or null when it was handed over in memory. */
+  Path file() {
+    return source.file();
   }
 
-  /** How a spec names the table: its file, or {@code (in memory)}. */
-  String name() {
+  /** The identity of the policy {@code kind} reading this table: its file, or in memory. */
+  PolicySpec identity(String kind) {
     Path file = source.file();
-    return file == null ? "(in memory)" : file.toString();
+    return file == null ? PolicySpec.inMemory(kind) : PolicySpec.ofTables(kind, file);
   }
 
   /** Stops watching the file if the policy opened it; the current table keeps serving. */
@@ -87,11 +87,11 @@ final class PolicyTable<T> {
         name,
         name + ":TABLE.json",
         description,
-        args -> {
-          if (args.isEmpty()) {
+        spec -> {
+          if (spec.tables().isEmpty()) {
             throw new IllegalArgumentException("expected the " + tableKind + " table's file");
           }
-          return create.apply(Path.of(args));
+          return create.apply(spec.tables().get(0));
         });
   }
 }

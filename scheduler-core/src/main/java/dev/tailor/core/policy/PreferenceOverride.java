@@ -43,6 +43,11 @@ final class PreferenceOverride extends ForwardingPolicy {
     return policy.spec() + suffix(preference);
   }
 
+  @Override
+  public PolicySpec identity() {
+    return policy.identity().withPreference(preference);
+  }
+
   /** Equal to an override of an equal policy with the same preference: a spec parsed twice. */
   @Override
   public boolean equals(Object o) {

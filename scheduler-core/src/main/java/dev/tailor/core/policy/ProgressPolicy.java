@@ -46,10 +46,11 @@ import java.util.List;
  * </ul>
  *
  * <p>The specification is {@code progress:TARGETS.json} or {@code
- * progress:TARGETS.json+THRESHOLDS.json}: a TPC target table ({@code tables build tpc}) and,
- * optionally, a tail-control threshold table ({@code tables build tc}); without one it never
- * serializes. Both files are watched and swapped independently when rebuilt. The long flag counts
- * from the target table's long threshold, as TPC's does. Free workers help first.
+ * progress:TARGETS.json+THRESHOLDS.json} (a file whose name has a {@code +} or an {@code @} in
+ * quotes, {@link PolicySpec}): a TPC target table ({@code tables build tpc}) and, optionally, a
+ * tail-control threshold table ({@code tables build tc}); without one it never serializes. Both
+ * files are watched and swapped independently when rebuilt. The long flag counts from the target
+ * table's long threshold, as TPC's does. Free workers help first.
  */
 @Experimental
 public final class ProgressPolicy implements Policy {
@@ -59,13 +60,20 @@ public final class ProgressPolicy implements Policy {
 
   private final PolicyTable<TargetTable> targets;
   private final PolicyTable<ThresholdTable> thresholds;
+  private final PolicySpec identity;
   private final String spec;
 
   private ProgressPolicy(PolicyTable<TargetTable> targets, PolicyTable<ThresholdTable> thresholds) {
     this.targets = targets;
     this.thresholds = thresholds;
-    String t = targets.spec(NAME);
-    this.spec = thresholds == null ? t : t + "+" + thresholds.name();
+    Path t = targets.file();
+    Path th = thresholds == null ? null : thresholds.file();
+    if (t == null || thresholds != null && th == null) {
+      this.identity = PolicySpec.inMemory(NAME);
+    } else {
+      this.identity = th == null ? PolicySpec.ofTables(NAME, t) : PolicySpec.ofTables(NAME, t, th);
+    }
+    this.spec = identity.toString();
   }
 
   /**
@@ -106,24 +114,15 @@ public final class ProgressPolicy implements Policy {
             "progress-aware: degree at arrival from the prediction as TPC, more threads for a"
                 + " request projected from its windows to miss its target, and a projected"
                 + " giant serialized past the threshold for the load",
-            ProgressPolicy::parse));
+            ProgressPolicy::create));
   }
 
-  private static Policy parse(String args) {
-    if (args.isEmpty()) {
+  private static Policy create(PolicySpec spec) {
+    List<Path> files = spec.tables();
+    if (files.isEmpty()) {
       throw new IllegalArgumentException("expected the target table's file");
     }
-    int plus = args.lastIndexOf('+');
-    if (plus < 0) {
-      return watching(Path.of(args), null);
-    }
-    String targets = args.substring(0, plus).trim();
-    String thresholds = args.substring(plus + 1).trim();
-    if (targets.isEmpty() || thresholds.isEmpty()) {
-      throw new IllegalArgumentException(
-          "expected two files around '+', the target table's and the threshold table's");
-    }
-    return watching(Path.of(targets), Path.of(thresholds));
+    return watching(files.get(0), files.size() > 1 ? files.get(1) : null);
   }
 
   /** The target table source, whose current table every decision reads. */
@@ -216,6 +215,15 @@ public final class ProgressPolicy implements Policy {
   @Override
   public String spec() {
     return spec;
+  }
+
+  /**
+   * {@code progress} and its files, or {@code progress:(in memory)} when a table was handed over
+   * rather than read from a file.
+   */
+  @Override
+  public PolicySpec identity() {
+    return identity;
   }
 
   /** Stops watching the table files this policy opened; the current tables keep serving. */

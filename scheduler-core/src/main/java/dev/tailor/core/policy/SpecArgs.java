@@ -1,41 +1,39 @@
 package dev.tailor.core.policy;
 
 import dev.tailor.core.Durations;
+import java.util.List;
 
-/** Splits and reads the comma-separated arguments of a policy specification. */
+/** Reads the arguments of a policy specification ({@link PolicySpec#arguments()}). */
 final class SpecArgs {
 
-  private final String[] parts;
+  private final List<String> parts;
 
-  private SpecArgs(String[] parts) {
+  private SpecArgs(List<String> parts) {
     this.parts = parts;
   }
 
   /**
-   * Splits {@code args} and checks the count.
+   * The specification's arguments, each trimmed, with their count checked.
    *
    * @throws IllegalArgumentException if there are fewer than {@code min} or more than {@code max}
    */
-  static SpecArgs split(String args, int min, int max) {
-    String[] parts = args.isEmpty() ? new String[0] : args.split(",", -1);
-    for (int i = 0; i < parts.length; i++) {
-      parts[i] = parts[i].trim();
-    }
-    if (parts.length < min || parts.length > max) {
+  static SpecArgs of(PolicySpec spec, int min, int max) {
+    List<String> parts = spec.arguments().stream().map(String::trim).toList();
+    if (parts.size() < min || parts.size() > max) {
       String expected = min == max ? Integer.toString(min) : min + " to " + max;
       throw new IllegalArgumentException(
-          "expected " + expected + " argument(s), got " + parts.length);
+          "expected " + expected + " argument(s), got " + parts.size());
     }
     return new SpecArgs(parts);
   }
 
   int size() {
-    return parts.length;
+    return parts.size();
   }
 
   int positiveInt(int i, String what) {
     try {
-      int v = Integer.parseInt(parts[i]);
+      int v = Integer.parseInt(parts.get(i));
       if (v >= 1) {
         return v;
       }
@@ -43,32 +41,30 @@ final class SpecArgs {
       // reported below
     }
     throw new IllegalArgumentException(
-        what + " must be a whole number >= 1, got '" + parts[i] + "'");
+        what + " must be a whole number >= 1, got '" + parts.get(i) + "'");
   }
 
   long positiveNanos(int i, String what) {
-    long v;
-    try {
-      v = Durations.parseNanos(parts[i]);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(what + ": " + e.getMessage(), e);
-    }
+    long v = nanos(i, what);
     if (v <= 0) {
-      throw new IllegalArgumentException(what + " must be positive, got '" + parts[i] + "'");
+      throw new IllegalArgumentException(what + " must be positive, got '" + parts.get(i) + "'");
     }
     return v;
   }
 
   long nonNegativeNanos(int i, String what) {
-    long v;
+    long v = nanos(i, what);
+    if (v < 0) {
+      throw new IllegalArgumentException(what + " must be >= 0, got '" + parts.get(i) + "'");
+    }
+    return v;
+  }
+
+  private long nanos(int i, String what) {
     try {
-      v = Durations.parseNanos(parts[i]);
+      return Durations.parseNanos(parts.get(i));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(what + ": " + e.getMessage(), e);
     }
-    if (v < 0) {
-      throw new IllegalArgumentException(what + " must be >= 0, got '" + parts[i] + "'");
-    }
-    return v;
   }
 }

@@ -4,9 +4,9 @@ import dev.tailor.core.table.TableSource;
 
 /**
  * A policy that decides from a table (Few-to-Many's intervals, TPC's targets, tail-control's
- * thresholds): every decision reads the table's current version, the spec names the policy and its
- * table, and closing the policy stops watching a table file it opened. Only the three built-in
- * table policies are one.
+ * thresholds): every decision reads the table's current version, the identity names the policy and
+ * its table's file, and closing the policy stops watching a table file it opened. Only the three
+ * built-in table policies are one.
  *
  * @param <T> the table
  */
@@ -16,11 +16,13 @@ public abstract sealed class TablePolicy<T> implements Policy
   /** The table every decision reads. */
   final PolicyTable<T> table;
 
+  private final PolicySpec identity;
   private final String spec;
 
   TablePolicy(PolicyTable<T> table, String policyName) {
     this.table = table;
-    this.spec = table.spec(policyName);
+    this.identity = table.identity(policyName);
+    this.spec = identity.toString();
   }
 
   /** The table source, whose current table every decision reads. */
@@ -37,6 +39,12 @@ public abstract sealed class TablePolicy<T> implements Policy
   @Override
   public String spec() {
     return spec;
+  }
+
+  /** Its kind and its table's file, or {@code KIND:(in memory)} for a table handed over. */
+  @Override
+  public PolicySpec identity() {
+    return identity;
   }
 
   /** Stops watching the table file if this policy opened it; the current table keeps serving. */
