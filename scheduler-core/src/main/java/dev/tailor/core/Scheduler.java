@@ -6,6 +6,7 @@ import dev.tailor.core.metrics.RequestGroups;
 import dev.tailor.core.metrics.RunMetrics;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
+import dev.tailor.core.policy.PolicySpec;
 import dev.tailor.core.policy.PriorityClass;
 import dev.tailor.core.policy.SystemView;
 import java.time.Duration;
@@ -224,6 +225,17 @@ public final class Scheduler implements AutoCloseable {
     return swapPolicy(PolicyRegistry.of(spec), true);
   }
 
+  /**
+   * {@link #setPolicy(Policy)} with the policy a typed specification names (its table files given
+   * as paths), through {@link PolicyRegistry#standard()}: the scheduler owns it, as {@link
+   * #setPolicy(String)}.
+   *
+   * @throws IllegalArgumentException if the specification names no policy or its arguments are bad
+   */
+  public Policy setPolicy(PolicySpec spec) {
+    return swapPolicy(PolicyRegistry.of(spec), true);
+  }
+
   private Policy swapPolicy(Policy next, boolean owned) {
     Policy old;
     boolean closeOld;
@@ -426,6 +438,15 @@ public final class Scheduler implements AutoCloseable {
      * owns this policy and closes it when it is closed.
      */
     public Builder policy(String spec) {
+      return policy(PolicySpec.parse(spec));
+    }
+
+    /**
+     * The policy a typed specification names, its table files given as paths ({@link
+     * PolicySpec#of}, {@link PolicySpec#ofTables}), through {@link PolicyRegistry#standard()}. The
+     * scheduler owns this policy and closes it when it is closed.
+     */
+    public Builder policy(PolicySpec spec) {
       settings.once("policy");
       settings.policy = PolicyRegistry.of(spec);
       settings.ownsPolicy = true;
