@@ -575,7 +575,11 @@ final class WorkerPool implements DispatchHost<Request<?>> {
       r.terminate(nanoTime());
     }
     for (Request<?> r : toCancel) {
-      r.cancel();
+      if (r.future != null) {
+        r.future.cancel(false); // cancelled at once, as a user's cancel does; flags the request
+      } else {
+        r.cancel();
+      }
     }
     stopIfDone();
     return dropped.size();
