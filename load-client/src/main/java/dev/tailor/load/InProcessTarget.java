@@ -15,6 +15,7 @@ import dev.tailor.core.policy.RequestView;
 import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TailorSearcher;
 import dev.tailor.lucene.TotalHits;
+import dev.tailor.measure.CoRun;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.Failures;
 import java.util.List;
@@ -77,6 +78,7 @@ public final class InProcessTarget implements Target {
   private static final class Answer {
     volatile RequestRecord record;
     TopDocs topDocs;
+    long profiledNanos = RequestView.UNKNOWN; // the query's profiled sequential time
   }
 
   /**
@@ -171,6 +173,7 @@ public final class InProcessTarget implements Target {
     TraceEntry entry = queries.get(query % queries.size());
     try {
       Answer answer = new Answer();
+      answer.profiledNanos = entry.profiledNanos();
       return scheduler
           .submit(
               ctx -> {
@@ -219,6 +222,16 @@ public final class InProcessTarget implements Target {
   public ServerTiming timing(Object answer) {
     RequestRecord r = answer instanceof Answer a ? a.record : null;
     return r == null ? null : new ServerTiming(r.queueingNanos(), r.dispatchNanos(), r.runNanos());
+  }
+
+  /** The scheduler's record of the search answered with {@code answer}, with its profiled time. */
+  @Override
+  public CoRun.Span span(Object answer) {
+    if (!(answer instanceof Answer a) || a.record == null) {
+      return null;
+    }
+    RequestRecord r = a.record;
+    return new CoRun.Span(r.firstRunNanos(), r.endNanos(), r.maxThreads(), a.profiledNanos);
   }
 
   @Override
