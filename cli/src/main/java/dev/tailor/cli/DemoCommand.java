@@ -158,10 +158,10 @@ final class DemoCommand implements Callable<Integer> {
           "Runs of every point, interleaved across the policies (default ${DEFAULT-VALUE}).")
   int repeat;
 
-  /** Runs of {@code seq} at the lightest load the calibration is derived from. */
+  /** Runs of {@code seq} at each of the two loads the calibration is derived from. */
   static final int CALIBRATION_RUNS = 3;
 
-  /** The measured requests of the calibration's point, over its runs. */
+  /** The measured requests of each of the calibration's points, over its runs. */
   static final int CALIBRATION_REQUESTS = 600;
 
   /**
@@ -305,17 +305,21 @@ final class DemoCommand implements Callable<Integer> {
     }
     Path report = root.resolve("reports").resolve("demo");
     plan = pointPlan(requestsPerPoint, repeat);
+    // The lightest load gives the costs and the stalls, the heaviest the co-run slowdown.
+    List<Double> calibrationLoads = List.of(loads.get(0), loads.get(loads.size() - 1));
     step(
         out,
         6,
-        "the simulator's calibration: seq alone at %.0f requests/s, %d runs, apart from the sweep",
-        loads.get(0),
+        "the simulator's calibration: seq at %.0f and %.0f requests/s, %d runs each, apart from the"
+            + " sweep",
+        calibrationLoads.get(0),
+        calibrationLoads.get(1),
         CALIBRATION_RUNS);
     Path calibrationRun = report.resolve("calibration-run");
     List<PointResult> alone =
         sweep(
             List.of(CalibrationFit.ALONE),
-            loads.subList(0, 1),
+            calibrationLoads,
             calibrationRun,
             null,
             null,
