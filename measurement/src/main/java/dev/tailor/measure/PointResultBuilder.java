@@ -39,6 +39,7 @@ public final class PointResultBuilder {
   private LatencyBreakdown breakdown;
   private MachineNoise noise;
   private CoRun coRun;
+  private Provenance provenance = Provenance.current();
 
   /**
    * A builder of {@code policy}'s point, whose latencies (warm-up left out) are {@code latency}:
@@ -179,6 +180,15 @@ public final class PointResultBuilder {
     return this;
   }
 
+  /**
+   * The build and machine the point records; this process's ({@link Provenance#current}) unless
+   * set, as for a point rebuilt from another machine's figures.
+   */
+  public PointResultBuilder provenance(Provenance provenance) {
+    this.provenance = provenance;
+    return this;
+  }
+
   /** The point's result. */
   public PointResult build() {
     return new PointResult(
@@ -207,7 +217,7 @@ public final class PointResultBuilder {
         PointResult.encode(latency),
         breakdown,
         noise,
-        Provenance.current(),
+        provenance,
         coRun);
   }
 

@@ -112,43 +112,15 @@ class CalibrationFitTest {
     Histogram run = histogram(10 * MS, 20 * MS);
     Histogram wake = histogram(50 * US, 60 * US, 70 * US);
     Histogram small = histogram(10 * US, 20 * US);
-    PointResult p =
-        new PointResultBuilder("seq", run)
-            .labels(rps, "poisson", 1, "measured on this machine (2 cores)", "test")
-            .repetition(repetition)
-            .outcome(10_000 * MS, 1_000, 1_000, 0, false)
-            .breakdown(breakdown ? LatencyBreakdown.of(small, small, wake, run, small) : null)
-            .noise(noise)
-            .coRun(coRun)
-            .build();
-    return new PointResult(
-        p.format(),
-        p.version(),
-        p.policy(),
-        p.offeredRps(),
-        p.arrivals(),
-        p.seed(),
-        p.repetition(),
-        p.environment(),
-        p.corpus(),
-        p.durationNanos(),
-        p.sent(),
-        p.completed(),
-        p.failed(),
-        p.failures(),
-        p.saturated(),
-        p.achievedRps(),
-        p.cpuNanos(),
-        p.latency(),
-        p.queueing(),
-        p.sendLag(),
-        p.missRatio(),
-        p.degreeDistribution(),
-        p.latencyHistogram(),
-        p.breakdown(),
-        p.noise(),
-        VM,
-        p.coRun());
+    return new PointResultBuilder("seq", run)
+        .labels(rps, "poisson", 1, "measured on this machine (2 cores)", "test")
+        .repetition(repetition)
+        .outcome(10_000 * MS, 1_000, 1_000, 0, false)
+        .breakdown(breakdown ? LatencyBreakdown.of(small, small, wake, run, small) : null)
+        .noise(noise)
+        .coRun(coRun)
+        .provenance(VM)
+        .build();
   }
 
   /** Two light runs (alone) and one busy run (pairs), every one with its noise. */
