@@ -376,7 +376,8 @@ final class DemoCommand implements Callable<Integer> {
             null,
             Durations.parseNanos(FidelityCommand.DEFAULT_QUANTUM),
             targetNanos,
-            calibration);
+            calibration,
+            FidelityCommand.DEFAULT_SEEDS);
     String warning = FidelityReport.mismatchWarning(fidelity.comparison());
     if (warning != null) {
       spec.commandLine().getErr().println(warning);

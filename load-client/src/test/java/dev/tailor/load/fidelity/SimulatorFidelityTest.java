@@ -118,4 +118,41 @@ class SimulatorFidelityTest {
     SimulatorFidelity.requireSameQueries(
         replayOf("/data/./nq.txt", 20), Path.of("p.json"), profileOf("/data/nq.txt", 20));
   }
+
+  @Test
+  void everyCellIsSimulatedOnItsOwnSeedAndTheNextOnes() {
+    DemandProfile profile = ParametricProfile.generate(40, 4, 5);
+    SweepPlan plan = SweepPlan.counted("poisson", 3, 200);
+    Simulator.Config config =
+        new Simulator.Config(
+            4,
+            5_000_000,
+            Scheduler.DEFAULT_LONG_THRESHOLD_NANOS,
+            0,
+            100_000,
+            List.of(),
+            Simulator.WorkModel.FLUID);
+    PointResult seq =
+        new Simulator(profile, PolicyRegistry.of("seq"), config)
+            .run(plan.withSeed(7).point(100, profile.requests().size()), "t");
+    List<PointResult> measured = List.of(seq, seq.withRepetition(2));
+    SimulatorFidelity.Comparison c =
+        SimulatorFidelity.compare(
+            new MeasuredReport(Path.of("/reports/replay"), measured, null),
+            profile,
+            plan,
+            4,
+            5_000_000,
+            0,
+            null,
+            3);
+    assertEquals(2, c.rows().size());
+    assertEquals(1, c.cells().size());
+    List<PointResult> seeds = c.cells().get(0).simulated().get(0);
+    assertEquals(List.of(7L, 8L, 9L), seeds.stream().map(PointResult::seed).toList());
+    assertEquals(List.of(1, 2, 3), seeds.stream().map(PointResult::repetition).toList());
+    // The first is the replay's own arrivals: the same simulation as the row's.
+    assertEquals(
+        c.rows().get(0).simulated().get(0).latencyHistogram(), seeds.get(0).latencyHistogram());
+  }
 }
