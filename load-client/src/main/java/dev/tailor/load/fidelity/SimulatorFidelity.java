@@ -149,34 +149,18 @@ public final class SimulatorFidelity {
   /**
    * Simulates every measured point, each simulation recording its miss ratio at a latency target
    * and charging every simulated request what {@code calibration} says a served one costs beyond
-   * its profiled time.
+   * its profiled time; and every cell (a policy at a load) with {@code seeds} arrival seeds: its
+   * runs' own seed, then the next ones, so that the cell's simulated percentiles pool over other
+   * arrivals as its measured ones pool over runs.
    *
    * @param plan the replay's plan (arrivals, duration, warm-up); each point's own seed is used
    * @param workers the simulated threads
    * @param quantumNanos the policies' tick, as the replay's scheduler had it
    * @param targetNanos the latency target, or 0 for none
    * @param calibration the machine's calibration, or null for nothing beyond the profile
-   * @throws IllegalArgumentException if the plan's arrivals are not those a point records, or every
-   *     point is a plain Lucene baseline's
-   */
-  public static Comparison compare(
-      MeasuredReport report,
-      DemandProfile profile,
-      SweepPlan plan,
-      int workers,
-      long quantumNanos,
-      long targetNanos,
-      Calibration calibration) {
-    return compare(report, profile, plan, workers, quantumNanos, targetNanos, calibration, 1);
-  }
-
-  /**
-   * As {@link #compare(MeasuredReport, DemandProfile, SweepPlan, int, long, long, Calibration)},
-   * and every cell (a policy at a load) simulated with {@code seeds} arrival seeds: its runs' own
-   * seed, then the next ones, so that the cell's simulated percentiles pool over other arrivals as
-   * its measured ones pool over runs.
-   *
-   * @throws IllegalArgumentException also if {@code seeds} is below 1
+   * @param seeds the arrival seeds of every cell, at least 1
+   * @throws IllegalArgumentException if the plan's arrivals are not those a point records, every
+   *     point is a plain Lucene baseline's, or {@code seeds} is below 1
    */
   public static Comparison compare(
       MeasuredReport report,

@@ -70,10 +70,12 @@ class SimulatorFidelityTest {
     assertTrue(e.getMessage().contains("30 queries"), e.getMessage());
   }
 
-  @Test
-  void theLuceneBaselinesPointsAreNotSimulated() {
-    DemandProfile profile = ParametricProfile.generate(40, 4, 5);
-    SweepPlan plan = SweepPlan.counted("poisson", 3, 200);
+  private static final DemandProfile PROFILE = ParametricProfile.generate(40, 4, 5);
+
+  private final SweepPlan plan = SweepPlan.counted("poisson", 3, 200);
+
+  /** {@code seq} simulated on {@link #PROFILE} at a point, as if measured. */
+  private static PointResult seq(dev.tailor.sim.arrival.PointPlan point) {
     Simulator.Config config =
         new Simulator.Config(
             4,
@@ -83,20 +85,24 @@ class SimulatorFidelityTest {
             100_000,
             List.of(),
             Simulator.WorkModel.FLUID);
-    PointResult seq =
-        new Simulator(profile, PolicyRegistry.of("seq"), config)
-            .run(plan.point(100, profile.requests().size()), "t");
+    return new Simulator(PROFILE, PolicyRegistry.of("seq"), config).run(point, "t");
+  }
+
+  @Test
+  void theLuceneBaselinesPointsAreNotSimulated() {
+    PointResult seq = seq(plan.point(100, PROFILE.requests().size()));
     List<PointResult> measured =
         List.of(seq, seq.withPolicy("lucene"), seq.withPolicy("lucene-executor:2"));
     SimulatorFidelity.Comparison c =
         SimulatorFidelity.compare(
             new MeasuredReport(Path.of("/reports/replay"), measured, null),
-            profile,
+            PROFILE,
             plan,
             4,
             5_000_000,
             0,
-            null);
+            null,
+            1);
     assertEquals(List.of("seq"), c.rows().stream().map(r -> r.measured().policy()).toList());
     IllegalArgumentException e =
         assertThrows(
@@ -104,12 +110,13 @@ class SimulatorFidelityTest {
             () ->
                 SimulatorFidelity.compare(
                     new MeasuredReport(Path.of("/reports/replay"), measured.subList(1, 3), null),
-                    profile,
+                    PROFILE,
                     plan,
                     4,
                     5_000_000,
                     0,
-                    null));
+                    null,
+                    1));
     assertTrue(e.getMessage().contains("only the plain Lucene baselines"), e.getMessage());
   }
 
@@ -121,25 +128,12 @@ class SimulatorFidelityTest {
 
   @Test
   void everyCellIsSimulatedOnItsOwnSeedAndTheNextOnes() {
-    DemandProfile profile = ParametricProfile.generate(40, 4, 5);
-    SweepPlan plan = SweepPlan.counted("poisson", 3, 200);
-    Simulator.Config config =
-        new Simulator.Config(
-            4,
-            5_000_000,
-            Scheduler.DEFAULT_LONG_THRESHOLD_NANOS,
-            0,
-            100_000,
-            List.of(),
-            Simulator.WorkModel.FLUID);
-    PointResult seq =
-        new Simulator(profile, PolicyRegistry.of("seq"), config)
-            .run(plan.withSeed(7).point(100, profile.requests().size()), "t");
+    PointResult seq = seq(plan.withSeed(7).point(100, PROFILE.requests().size()));
     List<PointResult> measured = List.of(seq, seq.withRepetition(2));
     SimulatorFidelity.Comparison c =
         SimulatorFidelity.compare(
             new MeasuredReport(Path.of("/reports/replay"), measured, null),
-            profile,
+            PROFILE,
             plan,
             4,
             5_000_000,
