@@ -325,15 +325,24 @@ final class DemoCommand implements Callable<Integer> {
             null,
             CALIBRATION_RUNS,
             pointPlan(CALIBRATION_REQUESTS, CALIBRATION_RUNS));
-    Calibration calibration =
-        CalibrationFit.fromReport(
-            new MeasuredReport(calibrationRun, alone, null), DemandProfile.read(profile));
-    Path calibrationFile =
-        profile.resolveSibling(
-            profile.getFileName().toString().replace(".json", ".calibration.json"));
-    calibration.write(calibrationFile);
-    out.println("   " + calibration);
-    out.println("   written to " + root.relativize(calibrationFile.toAbsolutePath()));
+    Calibration calibration;
+    try {
+      calibration =
+          CalibrationFit.fromReport(
+              new MeasuredReport(calibrationRun, alone, null), DemandProfile.read(profile));
+    } catch (IllegalArgumentException e) {
+      // Too few requests ran together, say: the demo goes on, its simulations uncalibrated.
+      calibration = null;
+      out.println("   no calibration, the simulations below are uncalibrated: " + e.getMessage());
+    }
+    if (calibration != null) {
+      Path calibrationFile =
+          profile.resolveSibling(
+              profile.getFileName().toString().replace(".json", ".calibration.json"));
+      calibration.write(calibrationFile);
+      out.println("   " + calibration);
+      out.println("   written to " + root.relativize(calibrationFile.toAbsolutePath()));
+    }
     step(
         out,
         7,
@@ -356,7 +365,7 @@ final class DemoCommand implements Callable<Integer> {
         out,
         8,
         "simulator fidelity: the same profile, policies, loads and arrivals, simulated with the"
-            + " calibration");
+            + " calibration (if one was derived)");
     if (!simulated) {
       out.println("   skipped: the plain Lucene baselines are real-run only, nothing to simulate");
       out.println();
