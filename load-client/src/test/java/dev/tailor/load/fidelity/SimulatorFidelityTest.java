@@ -88,35 +88,28 @@ class SimulatorFidelityTest {
     return new Simulator(PROFILE, PolicyRegistry.of("seq"), config).run(point, "t");
   }
 
+  /** The measured points compared on 4 cores, with {@code seeds} seeds a cell. */
+  private SimulatorFidelity.Comparison compare(List<PointResult> measured, int seeds) {
+    return SimulatorFidelity.compare(
+        new MeasuredReport(Path.of("/reports/replay"), measured, null),
+        PROFILE,
+        plan,
+        4,
+        5_000_000,
+        0,
+        null,
+        seeds);
+  }
+
   @Test
   void theLuceneBaselinesPointsAreNotSimulated() {
     PointResult seq = seq(plan.point(100, PROFILE.requests().size()));
     List<PointResult> measured =
         List.of(seq, seq.withPolicy("lucene"), seq.withPolicy("lucene-executor:2"));
-    SimulatorFidelity.Comparison c =
-        SimulatorFidelity.compare(
-            new MeasuredReport(Path.of("/reports/replay"), measured, null),
-            PROFILE,
-            plan,
-            4,
-            5_000_000,
-            0,
-            null,
-            1);
+    SimulatorFidelity.Comparison c = compare(measured, 1);
     assertEquals(List.of("seq"), c.rows().stream().map(r -> r.measured().policy()).toList());
     IllegalArgumentException e =
-        assertThrows(
-            IllegalArgumentException.class,
-            () ->
-                SimulatorFidelity.compare(
-                    new MeasuredReport(Path.of("/reports/replay"), measured.subList(1, 3), null),
-                    PROFILE,
-                    plan,
-                    4,
-                    5_000_000,
-                    0,
-                    null,
-                    1));
+        assertThrows(IllegalArgumentException.class, () -> compare(measured.subList(1, 3), 1));
     assertTrue(e.getMessage().contains("only the plain Lucene baselines"), e.getMessage());
   }
 
@@ -130,16 +123,7 @@ class SimulatorFidelityTest {
   void everyCellIsSimulatedOnItsOwnSeedAndTheNextOnes() {
     PointResult seq = seq(plan.withSeed(7).point(100, PROFILE.requests().size()));
     List<PointResult> measured = List.of(seq, seq.withRepetition(2));
-    SimulatorFidelity.Comparison c =
-        SimulatorFidelity.compare(
-            new MeasuredReport(Path.of("/reports/replay"), measured, null),
-            PROFILE,
-            plan,
-            4,
-            5_000_000,
-            0,
-            null,
-            3);
+    SimulatorFidelity.Comparison c = compare(measured, 3);
     assertEquals(2, c.rows().size());
     assertEquals(1, c.cells().size());
     List<PointResult> seeds = c.cells().get(0).simulated().get(0);
