@@ -15,16 +15,17 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code tailor calibrate}: the machine's {@link Calibration} from a replay's report: what its
- * requests run alone ({@code seq} at the report's lightest load) cost beyond their profiled time,
- * from the latency breakdown every replayed point records.
+ * {@code tailor calibrate}: the machine's {@link Calibration} from a replay's report ({@link
+ * CalibrationFit}): what its {@code seq} requests cost beyond their profiled time, the stalls and
+ * GC pauses its noise meter saw, and how much slower requests ran beside others.
  */
 @Command(
     name = "calibrate",
     mixinStandardHelpOptions = true,
     description = {
       "Derive the simulator's calibration (--calibration FILE) from a replay's report that ran seq"
-          + " at its lightest load."
+          + " in process with --profile at a light load and at one where as many requests as the"
+          + " machine has cores often run together."
     })
 final class CalibrateCommand implements Callable<Integer> {
 
@@ -48,8 +49,13 @@ final class CalibrateCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }
+    // Refused here, naming the field, if the profile is of another machine than the points.
+    String warning = c.check(out, demand);
     c.write(out);
     PrintWriter o = spec.commandLine().getOut();
+    if (warning != null) {
+      spec.commandLine().getErr().println("warning: " + warning);
+    }
     o.println(c);
     o.println("written to " + out);
     o.flush();

@@ -22,14 +22,23 @@ final class CalibrationOption {
               + " (./tailor calibrate).")
   Path file;
 
+  @Option(
+      names = "--scale-calibration",
+      description =
+          "Use the calibration's machine model on another core count than it was measured on,"
+              + " scaled by the documented rules (docs/architecture.md).")
+  boolean scale;
+
   /** Whether {@code --calibration} was given. */
   boolean given() {
     return file != null;
   }
 
   /**
-   * The calibration, checked against {@code profile}, or null if none was given. A warning (older
-   * than the profile, or a profile it was not validated on) goes to {@code err}.
+   * The calibration, checked against {@code profile} and as it takes it (its machine part alone for
+   * a generated profile), scalable to another core count if {@code --scale-calibration} was given,
+   * or null if none was given. A warning (older than the profile, or a generated profile that takes
+   * the machine part alone) goes to {@code err}.
    *
    * @throws IOException naming the file and field, if it cannot be read or does not fit the profile
    */
@@ -37,8 +46,9 @@ final class CalibrationOption {
     if (file == null) {
       return null;
     }
-    Calibration c = Calibration.read(file);
-    String warning = c.check(file, profile);
+    Calibration read = Calibration.read(file);
+    String warning = read.check(file, profile);
+    Calibration c = read.forProfile(profile).withScaling(scale);
     if (warning != null) {
       err.println("warning: " + warning);
     }

@@ -158,10 +158,10 @@ final class DemoCommand implements Callable<Integer> {
           "Runs of every point, interleaved across the policies (default ${DEFAULT-VALUE}).")
   int repeat;
 
-  /** Runs of {@code seq} at the lightest load the calibration is derived from. */
+  /** Runs of {@code seq} at each of the two loads the calibration is derived from. */
   static final int CALIBRATION_RUNS = 3;
 
-  /** The measured requests of the calibration's point, over its runs. */
+  /** The measured requests of each of the calibration's points, over its runs. */
   static final int CALIBRATION_REQUESTS = 600;
 
   /**
@@ -305,31 +305,44 @@ final class DemoCommand implements Callable<Integer> {
     }
     Path report = root.resolve("reports").resolve("demo");
     plan = pointPlan(requestsPerPoint, repeat);
+    // The lightest load gives the costs and the stalls, the heaviest the co-run slowdown.
+    List<Double> calibrationLoads = List.of(loads.get(0), loads.get(loads.size() - 1));
     step(
         out,
         6,
-        "the simulator's calibration: seq alone at %.0f requests/s, %d runs, apart from the sweep",
-        loads.get(0),
+        "the simulator's calibration: seq at %.0f and %.0f requests/s, %d runs each, apart from the"
+            + " sweep",
+        calibrationLoads.get(0),
+        calibrationLoads.get(1),
         CALIBRATION_RUNS);
     Path calibrationRun = report.resolve("calibration-run");
     List<PointResult> alone =
         sweep(
             List.of(CalibrationFit.ALONE),
-            loads.subList(0, 1),
+            calibrationLoads,
             calibrationRun,
             null,
             null,
             CALIBRATION_RUNS,
             pointPlan(CALIBRATION_REQUESTS, CALIBRATION_RUNS));
-    Calibration calibration =
-        CalibrationFit.fromReport(
-            new MeasuredReport(calibrationRun, alone, null), DemandProfile.read(profile));
-    Path calibrationFile =
-        profile.resolveSibling(
-            profile.getFileName().toString().replace(".json", ".calibration.json"));
-    calibration.write(calibrationFile);
-    out.println("   " + calibration);
-    out.println("   written to " + root.relativize(calibrationFile.toAbsolutePath()));
+    Calibration calibration;
+    try {
+      calibration =
+          CalibrationFit.fromReport(
+              new MeasuredReport(calibrationRun, alone, null), DemandProfile.read(profile));
+    } catch (IllegalArgumentException e) {
+      // Too few requests ran together, say: the demo goes on, its simulations uncalibrated.
+      calibration = null;
+      out.println("   no calibration, the simulations below are uncalibrated: " + e.getMessage());
+    }
+    if (calibration != null) {
+      Path calibrationFile =
+          profile.resolveSibling(
+              profile.getFileName().toString().replace(".json", ".calibration.json"));
+      calibration.write(calibrationFile);
+      out.println("   " + calibration);
+      out.println("   written to " + root.relativize(calibrationFile.toAbsolutePath()));
+    }
     step(
         out,
         7,
@@ -352,7 +365,7 @@ final class DemoCommand implements Callable<Integer> {
         out,
         8,
         "simulator fidelity: the same profile, policies, loads and arrivals, simulated with the"
-            + " calibration");
+            + " calibration (if one was derived)");
     if (!simulated) {
       out.println("   skipped: the plain Lucene baselines are real-run only, nothing to simulate");
       out.println();
@@ -372,7 +385,8 @@ final class DemoCommand implements Callable<Integer> {
             null,
             Durations.parseNanos(FidelityCommand.DEFAULT_QUANTUM),
             targetNanos,
-            calibration);
+            calibration,
+            FidelityCommand.DEFAULT_SEEDS);
     String warning = FidelityReport.mismatchWarning(fidelity.comparison());
     if (warning != null) {
       spec.commandLine().getErr().println(warning);

@@ -27,8 +27,10 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Simulate every measured point of a replay's report as it was replayed, and print simulated"
-          + " beside measured P50 and P99 (also the report's fidelity.md); --duration (or"
-          + " --requests-per-point) and --warmup must be the replay's."
+          + " beside measured P50 and P99 (also the report's fidelity.md), each cell's pooled"
+          + " figures against the measured interval, and the rank agreement over the pairs the"
+          + " replay resolves; --duration (or --requests-per-point) and --warmup must be the"
+          + " replay's."
     })
 final class FidelityCommand implements Callable<Integer> {
 
@@ -61,6 +63,18 @@ final class FidelityCommand implements Callable<Integer> {
 
   @Mixin CalibrationOption calibration;
 
+  @Option(
+      names = "--seeds",
+      defaultValue = "" + DEFAULT_SEEDS,
+      paramLabel = "N",
+      description =
+          "Arrival seeds each cell is simulated with, the replay's first (default"
+              + " ${DEFAULT-VALUE}).")
+  int seeds;
+
+  /** The arrival seeds a cell is simulated with unless {@code --seeds} says otherwise. */
+  static final int DEFAULT_SEEDS = 5;
+
   @Override
   public Integer call() throws Exception {
     // A replay sized by requests split them between its runs: as many runs as its points say.
@@ -73,6 +87,7 @@ final class FidelityCommand implements Callable<Integer> {
                 .orElse(1);
     SweepPlan plan = Usage.check(spec, "", () -> length.plan(arrivals, 0, repetitions));
     long quantumNanos = Usage.duration(spec, "--quantum", quantum.quantum);
+    Usage.require(spec, seeds >= 1, "--seeds must be >= 1, got " + seeds);
     PrintWriter err = spec.commandLine().getErr();
     FidelityReport.Written written;
     try {
@@ -88,7 +103,8 @@ final class FidelityCommand implements Callable<Integer> {
               cores,
               quantumNanos,
               target == null ? 0 : target,
-              charged);
+              charged,
+              seeds);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }

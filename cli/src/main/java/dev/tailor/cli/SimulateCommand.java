@@ -32,22 +32,8 @@ final class SimulateCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  static final class Source {
-    @Option(names = "--profile", paramLabel = "FILE", description = "A demand profile.")
-    Path profile;
-
-    @Option(names = "--parametric", paramLabel = "N", description = "N paper-shaped requests.")
-    Integer parametric;
-
-    @Option(
-        names = "--lognormal",
-        paramLabel = "MEAN,SD[,SERIAL]",
-        description = "Tail-control's log-normal work.")
-    String lognormal;
-  }
-
   @ArgGroup(exclusive = true, multiplicity = "1")
-  Source source;
+  WorkloadSource source;
 
   @Option(
       names = "--synthetic-error",
@@ -113,15 +99,7 @@ final class SimulateCommand implements Callable<Integer> {
         sweep.repetitions() == 1,
         "a simulation repeats exactly: use --seeds N to repeat every point with other arrivals");
     int maxCores = simulated.cores;
-    SweepWorkload read =
-        source.profile != null
-            ? SweepWorkload.measured(source.profile)
-            : source.lognormal != null
-                ? Usage.check(
-                    spec,
-                    "--lognormal: ",
-                    () -> SweepWorkload.lognormal(source.lognormal, requests, maxCores, sweep.seed))
-                : SweepWorkload.parametric(source.parametric, maxCores, sweep.seed);
+    SweepWorkload read = source.read(spec, requests, maxCores, sweep.seed);
     SweepWorkload scaled = Usage.check(spec, "--time-scale: ", () -> read.scaled(timeScale));
     SweepWorkload workload =
         syntheticError == null

@@ -179,9 +179,11 @@ final class SweepOptions {
 
   /** The report's directory: {@code --out}, else {@code reports/COMMAND-TIME}. */
   Path reportDir(String command) {
-    if (out != null) {
-      return out;
-    }
+    return out != null ? out : defaultReportDir(command);
+  }
+
+  /** {@code reports/COMMAND-TIME} under the checkout. */
+  static Path defaultReportDir(String command) {
     String time = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
     return TailorHome.root().resolve("reports").resolve(command + "-" + time);
   }

@@ -39,6 +39,7 @@ import picocli.CommandLine.Spec;
       FidelityCommand.class,
       AgreementCommand.class,
       CalibrateCommand.class,
+      PlanCommand.class,
       BenchCommand.class,
       TestCommand.class,
       FuzzCommand.class,

@@ -16,6 +16,7 @@ import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TailorSearcher;
 import dev.tailor.lucene.TailorSearchers;
 import dev.tailor.lucene.TotalHits;
+import dev.tailor.measure.CoRun;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.Failures;
 import java.util.List;
@@ -78,6 +79,7 @@ public final class InProcessTarget implements Target {
   private static final class Answer {
     volatile RequestRecord record;
     TopDocs topDocs;
+    long profiledNanos = RequestView.UNKNOWN; // the query's profiled sequential time
   }
 
   /**
@@ -172,6 +174,7 @@ public final class InProcessTarget implements Target {
     TraceEntry entry = queries.get(query % queries.size());
     try {
       Answer answer = new Answer();
+      answer.profiledNanos = entry.profiledNanos();
       return scheduler
           .submit(
               ctx -> {
@@ -220,6 +223,16 @@ public final class InProcessTarget implements Target {
   public ServerTiming timing(Object answer) {
     RequestRecord r = answer instanceof Answer a ? a.record : null;
     return r == null ? null : new ServerTiming(r.queueingNanos(), r.dispatchNanos(), r.runNanos());
+  }
+
+  /** The scheduler's record of the search answered with {@code answer}, with its profiled time. */
+  @Override
+  public CoRun.Span span(Object answer) {
+    if (!(answer instanceof Answer a) || a.record == null) {
+      return null;
+    }
+    RequestRecord r = a.record;
+    return new CoRun.Span(r.firstRunNanos(), r.endNanos(), r.maxThreads(), a.profiledNanos);
   }
 
   @Override

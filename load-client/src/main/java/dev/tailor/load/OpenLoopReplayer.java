@@ -1,6 +1,7 @@
 package dev.tailor.load;
 
 import dev.tailor.core.metrics.RunMetrics;
+import dev.tailor.measure.CoRun;
 import dev.tailor.measure.Failures;
 import dev.tailor.measure.LatencyBreakdown;
 import dev.tailor.measure.MachineNoise;
@@ -42,6 +43,10 @@ import org.HdrHistogram.Histogram;
  * stalls, GC pauses, steal, other processes' CPU) over a window of the meter's from the first
  * measured request's intended send until the last answer came (or the drain deadline passed). The
  * meter's own thread begins the window, so that the sending thread pays nothing for it.
+ *
+ * <p>Where the target says when each request first ran and ended ({@link Target#span}), the point
+ * also records how long its requests ran beside how many others ({@link CoRun}), the measurement
+ * the simulator's co-run slowdown is calibrated from.
  */
 public final class OpenLoopReplayer {
 
@@ -212,13 +217,15 @@ public final class OpenLoopReplayer {
         .degreeDistribution(serverSide == null ? null : serverSide.degreeDistribution())
         .breakdown(answers.breakdown())
         .noise(machine)
+        .coRun(answers.coRun())
         .build();
   }
 
   /**
    * The answers of a point's requests, as they come from any thread: each request is settled once,
    * by its answer or, if the drain deadline passes first, as unanswered; an answer that comes after
-   * is ignored. Recording an answer allocates nothing.
+   * is ignored. Recording an answer allocates nothing beyond what the target's timing and span
+   * give.
    */
   private static final class Answers {
     private static final int OPEN = 0;
@@ -243,6 +250,8 @@ public final class OpenLoopReplayer {
     private final ConcurrentHistogram dispatch = new ConcurrentHistogram(1, HIGHEST, 3);
     private final ConcurrentHistogram run = new ConcurrentHistogram(1, HIGHEST, 3);
     private final ConcurrentHistogram completion = new ConcurrentHistogram(1, HIGHEST, 3);
+    // Each answered request's run as the server recorded it, warm-up included, for the co-run.
+    private final CoRun.Span[] spans;
 
     Answers(Target target, ReplayClock clock, long start, long[] offsetsNanos, long warmupNanos) {
       this.target = target;
@@ -257,6 +266,7 @@ public final class OpenLoopReplayer {
       this.firstMeasured = first;
       this.state = new AtomicIntegerArray(offsetsNanos.length);
       this.unsettled = new CountDownLatch(offsetsNanos.length);
+      this.spans = new CoRun.Span[offsetsNanos.length];
     }
 
     /** Whether request {@code i} was intended after the warm-up. */
@@ -286,6 +296,9 @@ public final class OpenLoopReplayer {
         return; // it came after the deadline and already counts as unanswered
       }
       try {
+        if (error == null) {
+          spans[i] = target.span(result); // read once drained, after the latch's countDown
+        }
         if (measured(i)) {
           if (error == null) {
             long intended = start + offsetsNanos[i];
@@ -355,6 +368,18 @@ public final class OpenLoopReplayer {
       }
       return LatencyBreakdown.of(
           sendLag.copy(), queued.copy(), dispatch.copy(), run.copy(), completion.copy());
+    }
+
+    /**
+     * How long the measured requests ran beside how many others ({@link CoRun}), or null where the
+     * target gave no spans or the point cannot measure it; call once drained.
+     */
+    CoRun coRun() {
+      boolean[] counted = new boolean[spans.length];
+      for (int i = 0; i < spans.length; i++) {
+        counted[i] = measured(i) && state.get(i) == ANSWERED;
+      }
+      return CoRun.measure(spans.clone(), counted);
     }
 
     /** The latencies of the measured requests answered with a result; call once drained. */

@@ -1,6 +1,7 @@
 package dev.tailor.load;
 
 import dev.tailor.core.metrics.RunMetrics;
+import dev.tailor.measure.CoRun;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -33,6 +34,16 @@ public interface Target extends AutoCloseable {
    * replay then records no latency breakdown for it.
    */
   default ServerTiming timing(Object answer) {
+    return null;
+  }
+
+  /**
+   * When the request answered with {@code answer} first ran and ended on this process's clock
+   * ({@link System#nanoTime}), on how many threads at most, and its profiled sequential time, or
+   * null where the target cannot say (another process's server): the replay then records no co-run
+   * measurement ({@link dev.tailor.measure.CoRun}) for its point.
+   */
+  default CoRun.Span span(Object answer) {
     return null;
   }
 

@@ -331,4 +331,46 @@ class OpenLoopReplayerTest {
             new ManualClock());
     assertNull(none.breakdown());
   }
+
+  /**
+   * A target that says when each request ran gives its point the co-run record: here every request
+   * ran alone, at twice its profiled time, and the warm-up's requests are not counted.
+   */
+  @Test
+  void spansGiveThePointItsCoRunRecord() throws Exception {
+    ManualClock clock = new ManualClock();
+    ScriptedTarget answers =
+        new ScriptedTarget(clock, (query, now) -> new ScriptedTarget.Answer(now + MS, null));
+    java.util.concurrent.atomic.AtomicLong k = new java.util.concurrent.atomic.AtomicLong();
+    Target spanned =
+        new Target() {
+          @Override
+          public CompletableFuture<?> send(int query) {
+            return answers.send(query);
+          }
+
+          @Override
+          public dev.tailor.measure.CoRun.Span span(Object answer) {
+            long at = 10 * MS * k.getAndIncrement();
+            return new dev.tailor.measure.CoRun.Span(at, at + 4 * MS, 1, 2 * MS);
+          }
+
+          @Override
+          public String policy() {
+            return "seq";
+          }
+
+          @Override
+          public void close() {}
+        };
+    long[] offsets = evenly(100, MS);
+    OpenLoopReplayer.Settings settings =
+        new OpenLoopReplayer.Settings(10 * MS, 1_000, TimeUnit.SECONDS.toNanos(1), List.of());
+    PointResult r =
+        OpenLoopReplayer.run(
+            spanned, offsets, order(offsets.length, 1), settings, labels(1000), clock);
+    assertEquals(90, r.coRun().level(1).requests());
+    assertEquals(
+        2.0, r.coRun().level(1).ratios().getValueAtPercentile(50) / 1e4, 0.01, "run / profiled");
+  }
 }

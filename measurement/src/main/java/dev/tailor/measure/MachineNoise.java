@@ -1,7 +1,9 @@
 package dev.tailor.measure;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
 
 /**
  * What a {@link NoiseMeter} saw of the machine over one window: how late a thread that only sleeps
@@ -16,6 +18,11 @@ import java.util.concurrent.TimeUnit;
  * the samples it missed would have seen), as jHiccup does. On an idle Linux machine a sleep
  * oversleeps by some 50-150 µs (timer slack and wake-up), so P50 is that floor, not zero. The
  * figures are per sample, so readings compare at the same period only.
+ *
+ * <p>Since {@link PointResult} version 5 a reading also keeps two histograms whole, from which the
+ * simulator's machine model is measured ({@code tailor calibrate}): every sleep's oversleep once,
+ * without the correction (one count per sleep, so that a stall is one event, however long), and
+ * every stop-the-world GC pause's duration. Readings of older points have neither (null).
  *
  * @param windowNanos the window's length
  * @param periodNanos the meter's sleep period, the interval its stalls are corrected for
@@ -36,6 +43,11 @@ import java.util.concurrent.TimeUnit;
  *     kernel's interrupt work), steal left out, 0..1, or NaN where unknown
  * @param meterCpuFraction the meter thread's own CPU time over the window as a share of one core
  *     (its cost), or NaN where the JVM does not measure thread CPU time
+ * @param oversleepHistogram every sleep's oversleep in nanoseconds, one count per sleep and no
+ *     correction for coordinated omission, as {@link PointResult#encode} encodes a histogram; null
+ *     where not kept (a reading older than {@link PointResult} version 5)
+ * @param gcPauseHistogram the durations of the GC pauses counted in {@code gcPauses}, nanoseconds
+ *     (whole milliseconds, as the JVM reports them), encoded likewise; null where not kept
  */
 public record MachineNoise(
     long windowNanos,
@@ -50,7 +62,9 @@ public record MachineNoise(
     long gcPauseMaxNanos,
     double stealFraction,
     double otherCpuFraction,
-    double meterCpuFraction) {
+    double meterCpuFraction,
+    String oversleepHistogram,
+    String gcPauseHistogram) {
 
   /**
    * The stall P99 above which a window's machine counts as noisy: 5 ms. An undisturbed machine's
@@ -63,6 +77,71 @@ public record MachineNoise(
    * point's tail.
    */
   public static final long DEFAULT_STALL_BOUND_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+  /** A reading without its histograms, as points older than version 5 have it. */
+  public MachineNoise(
+      long windowNanos,
+      long periodNanos,
+      long stallSamples,
+      long stallP50Nanos,
+      long stallP99Nanos,
+      long stallP999Nanos,
+      long stallMaxNanos,
+      long gcPauses,
+      long gcPauseTotalNanos,
+      long gcPauseMaxNanos,
+      double stealFraction,
+      double otherCpuFraction,
+      double meterCpuFraction) {
+    this(
+        windowNanos,
+        periodNanos,
+        stallSamples,
+        stallP50Nanos,
+        stallP99Nanos,
+        stallP999Nanos,
+        stallMaxNanos,
+        gcPauses,
+        gcPauseTotalNanos,
+        gcPauseMaxNanos,
+        stealFraction,
+        otherCpuFraction,
+        meterCpuFraction,
+        null,
+        null);
+  }
+
+  /** Whether the reading keeps its oversleep and GC pause histograms (version 5 on). */
+  @JsonIgnore
+  public boolean hasHistograms() {
+    return oversleepHistogram != null && gcPauseHistogram != null;
+  }
+
+  /**
+   * Every sleep's oversleep, one count per sleep, decoded.
+   *
+   * @throws IllegalStateException if the reading does not keep it ({@link #hasHistograms})
+   */
+  public Histogram oversleeps() {
+    return decoded(oversleepHistogram, "oversleepHistogram");
+  }
+
+  /**
+   * The GC pauses' durations, decoded.
+   *
+   * @throws IllegalStateException if the reading does not keep them ({@link #hasHistograms})
+   */
+  public Histogram gcPauseDurations() {
+    return decoded(gcPauseHistogram, "gcPauseHistogram");
+  }
+
+  private static Histogram decoded(String encoded, String field) {
+    if (encoded == null) {
+      throw new IllegalStateException(
+          "the reading keeps no " + field + " (a point older than version 5)");
+    }
+    return PointResult.decode(encoded);
+  }
 
   /**
    * Checks the reading.

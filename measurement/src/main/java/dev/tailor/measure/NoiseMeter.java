@@ -55,6 +55,11 @@ import org.HdrHistogram.SingleWriterRecorder;
  * shares of all the machine's CPU time (all cores); they are NaN where {@code /proc} is absent
  * (macOS). Their resolution is the kernel's clock tick (10 ms of one core at 100 Hz).
  *
+ * <p><b>Kept whole</b> for the simulator's machine model: each window also holds every sleep's
+ * oversleep once, without the correction (a stall of any length is one count, so that counts over
+ * the window's length are a rate of stalls), and every GC pause's duration ({@link
+ * MachineNoise#oversleeps}, {@link MachineNoise#gcPauseDurations}).
+ *
  * <p><b>The meter's own cost</b> is its thread's CPU time ({@link ThreadMXBean#getThreadCpuTime})
  * over the window, as a share of one core: 200 wake-ups a second at the default period.
  *
@@ -85,10 +90,15 @@ public final class NoiseMeter implements AutoCloseable {
 
   private final long periodNanos;
   private final SingleWriterRecorder recorder = new SingleWriterRecorder(HIGHEST_NANOS, DIGITS);
+
+  /** Every sleep's oversleep once, uncorrected: one stall, one count, for the machine model. */
+  private final SingleWriterRecorder raw = new SingleWriterRecorder(HIGHEST_NANOS, DIGITS);
+
   private final Object lock = new Object();
   private final List<Window> open = new ArrayList<>(); // guarded by lock
   private final List<Window> pending = new ArrayList<>(); // guarded by lock
   private Histogram spare; // the recorder's last interval histogram, to recycle; guarded by lock
+  private Histogram rawSpare; // likewise of the uncorrected recorder; guarded by lock
   private volatile boolean anyPending; // whether a window waits for the thread to begin it
   private volatile long nextBegin; // if so, the earliest pending window's begin
   private volatile boolean closed;
@@ -252,12 +262,14 @@ public final class NoiseMeter implements AutoCloseable {
 
   /**
    * Records one sleep of the period that took {@code sleptNanos}: its oversleep, {@code sleptNanos}
-   * minus the period and at least 0, corrected for coordinated omission. Allocates nothing; one
-   * thread at a time (the meter's own, or a test's on an {@link #unstarted} meter).
+   * minus the period and at least 0, corrected for coordinated omission, and once more uncorrected
+   * (one count per sleep, the machine model's stall events). Allocates nothing; one thread at a
+   * time (the meter's own, or a test's on an {@link #unstarted} meter).
    */
   void recordSleep(long sleptNanos) {
     long over = Math.min(HIGHEST_NANOS, Math.max(0, sleptNanos - periodNanos));
     recorder.recordValueWithExpectedInterval(over, periodNanos);
+    raw.recordValue(over);
   }
 
   /**
@@ -277,6 +289,7 @@ public final class NoiseMeter implements AutoCloseable {
         w.gcPauses++;
         w.gcTotalNanos += nanos;
         w.gcMaxNanos = Math.max(w.gcMaxNanos, nanos);
+        w.gcDurations.recordValue(Math.min(HIGHEST_NANOS, nanos));
       }
     }
   }
@@ -325,12 +338,19 @@ public final class NoiseMeter implements AutoCloseable {
   /** Hands the samples recorded since the last flush to every open window; holding the lock. */
   private void flush() {
     Histogram interval = recorder.getIntervalHistogram(spare);
+    Histogram rawInterval = raw.getIntervalHistogram(rawSpare);
     if (interval.getTotalCount() > 0) {
       for (Window w : open) {
         w.stalls.add(interval);
       }
     }
+    if (rawInterval.getTotalCount() > 0) {
+      for (Window w : open) {
+        w.oversleeps.add(rawInterval);
+      }
+    }
     spare = interval;
+    rawSpare = rawInterval;
   }
 
   /** The meter thread's CPU time so far, or -1 where unknown. */
@@ -351,6 +371,8 @@ public final class NoiseMeter implements AutoCloseable {
     private final long from;
     // All guarded by the meter's lock.
     private final Histogram stalls = new Histogram(HIGHEST_NANOS, DIGITS);
+    private final Histogram oversleeps = new Histogram(HIGHEST_NANOS, DIGITS);
+    private final Histogram gcDurations = new Histogram(HIGHEST_NANOS, DIGITS);
     private boolean begun;
     private long begunAt;
     private CpuTicks cpuFrom;
@@ -407,7 +429,9 @@ public final class NoiseMeter implements AutoCloseable {
             cpu.otherShareSince(cpuFrom),
             meterCpu < 0 || meterCpuFrom < 0 || window == 0
                 ? Double.NaN
-                : Math.max(0, meterCpu - meterCpuFrom) / (double) window);
+                : Math.max(0, meterCpu - meterCpuFrom) / (double) window,
+            PointResult.encode(oversleeps),
+            PointResult.encode(gcDurations));
       }
     }
 

@@ -34,6 +34,11 @@ import org.HdrHistogram.Histogram;
  * machine slowed can be told from one the policy did; simulated points, and points read from older
  * files, have none.
  *
+ * <p>Since version 5 the machine's noise keeps its oversleep and GC pause histograms whole ({@link
+ * MachineNoise#oversleeps}), and a point whose every request ran on one thread records how long its
+ * requests ran beside how many others ({@link CoRun}): what {@code tailor calibrate} measures the
+ * simulator's machine model from.
+ *
  * @param format always {@value #FORMAT}
  * @param version {@value #VERSION}, or 1 for a point read from an older file
  * @param policy the policy's specification
@@ -69,6 +74,10 @@ import org.HdrHistogram.Histogram;
  *     it: a simulated point, one measured without a meter, and every point older than version 4
  * @param provenance the build that made the point and the machine it ran on ({@link Provenance}),
  *     or null in points written before it was recorded
+ * @param coRun the requests' run time over profiled time by the number of requests running beside
+ *     them ({@link CoRun}), or null where it was not measured: any point older than version 5, a
+ *     simulated one, one with a request on more than one thread, or one replayed without a profile
+ *     or without the server's records
  */
 public record PointResult(
     String format,
@@ -96,16 +105,18 @@ public record PointResult(
     String latencyHistogram,
     LatencyBreakdown breakdown,
     MachineNoise noise,
-    Provenance provenance) {
+    Provenance provenance,
+    CoRun coRun) {
 
   /** The value of {@code format}. */
   public static final String FORMAT = "tailor-point-result";
 
   /**
-   * The version this code writes: 4, with the machine's noise (version 3 added the latency
-   * breakdown, version 2 left failed requests out of the latencies).
+   * The version this code writes: 5, with the noise's histograms and the co-run record (version 4
+   * added the machine's noise, version 3 the latency breakdown, version 2 left failed requests out
+   * of the latencies).
    */
-  public static final int VERSION = 4;
+  public static final int VERSION = 5;
 
   /** The oldest version this code reads. */
   public static final int OLDEST_VERSION = 1;
@@ -189,16 +200,26 @@ public record PointResult(
         latencyHistogram,
         breakdown,
         noise,
-        provenance);
+        provenance,
+        coRun);
   }
 
   /** The latency histogram, decoded. */
   public Histogram decodeLatency() {
+    return decode(latencyHistogram);
+  }
+
+  /**
+   * A histogram {@link #encode} encoded.
+   *
+   * @throws IllegalStateException if it does not decode
+   */
+  public static Histogram decode(String base64) {
     try {
       return Histogram.decodeFromCompressedByteBuffer(
-          ByteBuffer.wrap(Base64.getDecoder().decode(latencyHistogram)), 0);
-    } catch (DataFormatException e) {
-      throw new IllegalStateException("latency histogram does not decode", e);
+          ByteBuffer.wrap(Base64.getDecoder().decode(base64)), 0);
+    } catch (DataFormatException | IllegalArgumentException | IndexOutOfBoundsException e) {
+      throw new IllegalStateException("a histogram does not decode", e);
     }
   }
 
@@ -271,7 +292,41 @@ public record PointResult(
           fields.text(root, "latencyHistogram", ""),
           breakdown(fields.optionalObject(root, "breakdown", "")),
           noise(fields.optionalObject(root, "noise", "")),
-          provenance(fields.optionalObject(root, "provenance", "")));
+          provenance(fields.optionalObject(root, "provenance", "")),
+          coRun(fields.optionalObject(root, "coRun", "")));
+    }
+
+    /** The co-run record, or null where the point has none. */
+    private CoRun coRun(JsonNode n) throws IOException {
+      if (n == null) {
+        return null;
+      }
+      JsonNode levels = n.get("levels");
+      if (levels == null || !levels.isArray()) {
+        throw fields.problem("coRun.levels", "expected an array of levels");
+      }
+      java.util.List<CoRun.Level> out = new java.util.ArrayList<>();
+      for (int i = 0; i < levels.size(); i++) {
+        String at = "coRun.levels[" + i + "].";
+        JsonNode l = levels.get(i);
+        String histogram = fields.text(l, "ratioHistogram", at);
+        histogram(histogram, at + "ratioHistogram");
+        out.add(
+            new CoRun.Level(
+                fields.smallInteger(l, "busy", at, 1),
+                fields.integer(l, "requests", at, 0),
+                histogram));
+      }
+      return new CoRun(out);
+    }
+
+    /** Checks that an encoded histogram decodes. */
+    private void histogram(String encoded, String field) throws IOException {
+      try {
+        decode(encoded);
+      } catch (IllegalStateException e) {
+        throw fields.problem(field, "expected a compressed, base64-encoded HdrHistogram");
+      }
     }
 
     /** The provenance, or null where the point has none. */
@@ -293,6 +348,14 @@ public record PointResult(
       long stallP99 = fields.integer(n, "stallP99Nanos", at, stallP50);
       long stallP999 = fields.integer(n, "stallP999Nanos", at, stallP99);
       long stallMax = fields.integer(n, "stallMaxNanos", at, stallP999);
+      String oversleeps = fields.optionalText(n, "oversleepHistogram", at);
+      String gc = fields.optionalText(n, "gcPauseHistogram", at);
+      if (oversleeps != null) {
+        histogram(oversleeps, at + "oversleepHistogram");
+      }
+      if (gc != null) {
+        histogram(gc, at + "gcPauseHistogram");
+      }
       try {
         return new MachineNoise(
             fields.integer(n, "windowNanos", at, 0),
@@ -307,7 +370,9 @@ public record PointResult(
             fields.integer(n, "gcPauseMaxNanos", at, 0),
             fraction(n, "stealFraction", at, 1),
             fraction(n, "otherCpuFraction", at, 1),
-            fraction(n, "meterCpuFraction", at, Double.POSITIVE_INFINITY));
+            fraction(n, "meterCpuFraction", at, Double.POSITIVE_INFINITY),
+            oversleeps,
+            gc);
       } catch (IllegalArgumentException e) {
         throw fields.problem("noise", e.getMessage());
       }

@@ -38,6 +38,8 @@ public final class PointResultBuilder {
   private Map<String, long[]> degreeDistribution;
   private LatencyBreakdown breakdown;
   private MachineNoise noise;
+  private CoRun coRun;
+  private Provenance provenance = Provenance.current();
 
   /**
    * A builder of {@code policy}'s point, whose latencies (warm-up left out) are {@code latency}:
@@ -169,6 +171,24 @@ public final class PointResultBuilder {
     return this;
   }
 
+  /**
+   * How long the requests ran beside how many others ({@link CoRun}); null (the default) where it
+   * was not measured.
+   */
+  public PointResultBuilder coRun(CoRun coRun) {
+    this.coRun = coRun;
+    return this;
+  }
+
+  /**
+   * The build and machine the point records; this process's ({@link Provenance#current}) unless
+   * set, as for a point rebuilt from another machine's figures.
+   */
+  public PointResultBuilder provenance(Provenance provenance) {
+    this.provenance = provenance;
+    return this;
+  }
+
   /** The point's result. */
   public PointResult build() {
     return new PointResult(
@@ -197,7 +217,8 @@ public final class PointResultBuilder {
         PointResult.encode(latency),
         breakdown,
         noise,
-        Provenance.current());
+        provenance,
+        coRun);
   }
 
   /**

@@ -23,7 +23,59 @@ import java.util.Locale;
  */
 public record Provenance(String build, String machine) {
 
-  private static final Provenance CURRENT = new Provenance(currentBuild(), currentMachine());
+  private static final Machine CURRENT_MACHINE = machineNow();
+
+  private static final Provenance CURRENT =
+      new Provenance(currentBuild(), CURRENT_MACHINE.describe());
+
+  /**
+   * A machine as {@link Provenance#machine} describes it, field by field.
+   *
+   * @param host the host name
+   * @param cores the processors the JVM saw
+   * @param cpu the CPU's model name, or {@code CPU unknown}
+   * @param arch the architecture ({@code os.arch})
+   * @param java the Java version ({@code java.version})
+   */
+  public record Machine(String host, int cores, String cpu, String arch, String java) {
+
+    /** The one-line description {@link Provenance#machine} holds. */
+    public String describe() {
+      return host + ", " + cores + " cores, " + cpu + ", " + arch + ", Java " + java;
+    }
+
+    /**
+     * The fields of a description {@link #describe} wrote.
+     *
+     * @throws IllegalArgumentException saying what was expected if {@code text} is not one
+     */
+    public static Machine parse(String text) {
+      String[] parts = text == null ? new String[0] : text.split(", ");
+      if (parts.length >= 5
+          && parts[1].endsWith(" cores")
+          && parts[parts.length - 1].startsWith("Java ")) {
+        try {
+          int cores = Integer.parseInt(parts[1].substring(0, parts[1].length() - 6));
+          String cpu = String.join(", ", List.of(parts).subList(2, parts.length - 2));
+          return new Machine(
+              parts[0],
+              cores,
+              cpu,
+              parts[parts.length - 2],
+              parts[parts.length - 1].substring("Java ".length()));
+        } catch (NumberFormatException e) {
+          // said below
+        }
+      }
+      throw new IllegalArgumentException(
+          "expected a machine as 'HOST, N cores, CPU, ARCH, Java VERSION', got '" + text + "'");
+    }
+  }
+
+  /** This process's machine, field by field. */
+  public static Machine currentMachine() {
+    return CURRENT_MACHINE;
+  }
 
   /** This process's build and machine (computed once). */
   public static Provenance current() {
@@ -109,22 +161,19 @@ public record Provenance(String build, String machine) {
     }
   }
 
-  private static String currentMachine() {
+  private static Machine machineNow() {
     String host;
     try {
       host = InetAddress.getLocalHost().getHostName();
     } catch (IOException e) {
       host = "unknown host";
     }
-    return host
-        + ", "
-        + Runtime.getRuntime().availableProcessors()
-        + " cores, "
-        + cpuModel()
-        + ", "
-        + System.getProperty("os.arch")
-        + ", Java "
-        + System.getProperty("java.version");
+    return new Machine(
+        host,
+        Runtime.getRuntime().availableProcessors(),
+        cpuModel(),
+        System.getProperty("os.arch"),
+        System.getProperty("java.version"));
   }
 
   /** The CPU's model name from /proc/cpuinfo, or "CPU unknown" where there is none. */

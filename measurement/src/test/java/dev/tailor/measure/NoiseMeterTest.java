@@ -38,6 +38,10 @@ class NoiseMeterTest {
       assertEquals(MS, n.periodNanos());
       assertEquals(0, n.gcPauses());
       assertTrue(Double.isNaN(n.meterCpuFraction()), "a meter without a thread has no cost");
+      // Kept whole and uncorrected: one count per sleep, the 5 ms stall once.
+      assertEquals(97, n.oversleeps().getTotalCount());
+      assertEquals(1, n.oversleeps().getCountBetweenValues(4 * MS, 6 * MS));
+      assertEquals(0, n.gcPauseDurations().getTotalCount());
     }
   }
 
@@ -148,6 +152,8 @@ class NoiseMeterTest {
       assertEquals(3, n.gcPauses());
       assertEquals(5 * MS, n.gcPauseTotalNanos());
       assertEquals(4 * MS, n.gcPauseMaxNanos());
+      assertEquals(3, n.gcPauseDurations().getTotalCount());
+      assertEquals(1, n.gcPauseDurations().getCountBetweenValues(3 * MS, 5 * MS));
     }
   }
 

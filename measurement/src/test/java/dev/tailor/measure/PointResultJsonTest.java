@@ -74,7 +74,8 @@ class PointResultJsonTest {
         PointResult.encode(h),
         LatencyBreakdown.of(h, h, h, h, h),
         noise,
-        new Provenance("tailor test 0123456789ab", "host, 2 cores, CPU unknown, amd64, Java 25"));
+        new Provenance("tailor test 0123456789ab", "host, 2 cores, CPU unknown, amd64, Java 25"),
+        null);
   }
 
   @Test
@@ -99,8 +100,9 @@ class PointResultJsonTest {
     point().write(file);
     String v2 =
         Files.readString(file)
-            .replaceFirst("\"version\" : 4", "\"version\" : 2")
+            .replaceFirst("\"version\" : 5", "\"version\" : 2")
             .replaceFirst(",\\s*\"noise\" : null", "")
+            .replaceFirst(",\\s*\"coRun\" : null", "")
             .replaceFirst(",\\s*\"provenance\" : \\{[^}]*}", "")
             .replaceFirst("(?s),\\s*\"breakdown\" : \\{.*}\\s*}\\s*}\\s*}\\s*$", "\n}");
     Files.writeString(file, v2);
@@ -178,7 +180,7 @@ class PointResultJsonTest {
     point(new Failures(0, 0, 5, 0)).write(file);
     String v1 =
         Files.readString(file)
-            .replaceFirst("\"version\" : 4", "\"version\" : 1")
+            .replaceFirst("\"version\" : 5", "\"version\" : 1")
             .replaceFirst("\"failures\" : \\{[^}]*},", "");
     Files.writeString(file, v1);
     PointResult back = PointResult.read(file);
@@ -207,9 +209,9 @@ class PointResultJsonTest {
     Path file = tmp.resolve("point.json");
     point().write(file);
     Files.writeString(
-        file, Files.readString(file).replaceFirst("\"version\" : 4", "\"version\" : 5"));
+        file, Files.readString(file).replaceFirst("\"version\" : 5", "\"version\" : 6"));
     IOException e = assertThrows(IOException.class, () -> PointResult.read(file));
-    assertEquals(file + ": version: this Tailor reads versions 1 to 4, got 5", e.getMessage());
+    assertEquals(file + ": version: this Tailor reads versions 1 to 5, got 6", e.getMessage());
   }
 
   @Test
@@ -234,7 +236,7 @@ class PointResultJsonTest {
     point(Failures.NONE, NOISE).write(file);
     String v3 =
         Files.readString(file)
-            .replaceFirst("\"version\" : 4", "\"version\" : 3")
+            .replaceFirst("\"version\" : 5", "\"version\" : 3")
             .replaceFirst("(?s),\\s*\"noise\" : \\{[^}]*}", "");
     assertFalse(v3.contains("noise"), v3);
     Files.writeString(file, v3);

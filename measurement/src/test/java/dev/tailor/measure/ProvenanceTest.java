@@ -1,6 +1,7 @@
 package dev.tailor.measure;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -44,7 +45,8 @@ class ProvenanceTest {
         p.latencyHistogram(),
         p.breakdown(),
         p.noise(),
-        provenance);
+        provenance,
+        null);
   }
 
   private static final String REAL = "measured on this machine (2 cores)";
@@ -90,6 +92,18 @@ class ProvenanceTest {
     assertTrue(p.build().startsWith("tailor "), p.build());
     assertTrue(
         p.machine().contains(Runtime.getRuntime().availableProcessors() + " cores"), p.machine());
+  }
+
+  @Test
+  void aMachineReadsBackFieldByField() {
+    Provenance.Machine m =
+        Provenance.Machine.parse("vm, 2 cores, AMD EPYC, 7B13, amd64, Java 25.0.3");
+    assertEquals(new Provenance.Machine("vm", 2, "AMD EPYC, 7B13", "amd64", "25.0.3"), m);
+    assertEquals("vm, 2 cores, AMD EPYC, 7B13, amd64, Java 25.0.3", m.describe());
+    assertEquals(Provenance.current().machine(), Provenance.currentMachine().describe());
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> Provenance.Machine.parse("host-a"));
+    assertTrue(e.getMessage().contains("HOST, N cores, CPU, ARCH, Java VERSION"), e.getMessage());
   }
 
   private static void assertRefused(String field, PointResult a, PointResult b) {

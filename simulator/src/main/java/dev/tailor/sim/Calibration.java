@@ -1,9 +1,11 @@
 package dev.tailor.sim;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tailor.core.json.JsonFields;
 import dev.tailor.core.json.JsonFile;
 import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.Provenance;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -14,19 +16,23 @@ import java.util.SplittableRandom;
 /**
  * What a served request costs on a machine beyond its profiled time, measured in a replay and
  * written down so that the simulator charges it too. A profile times each query alone on a warm
- * searcher; a served query also waits for a worker to wake, runs beside the load client that sends
- * it, and is answered after its last unit ends. The calibration holds each of these as a measured
- * distribution, not a constant, because their tails reach the latency's tail:
+ * searcher; a served query also waits for a worker to wake, runs beside the load client and beside
+ * other requests, is stopped with the whole process by stalls and GC pauses, and is answered after
+ * its last unit ends. The calibration holds each of these as a measured distribution or factor, not
+ * a constant, because their tails reach the latency's tail. It has two parts:
  *
  * <ul>
- *   <li>{@code runScale}: served run time over profiled time for requests run alone (sequential, at
- *       light load): the work every simulated request does is its profiled work times this, and it
- *       holds a core;
- *   <li>{@code dispatchNanos}: admitted to first running, the wake-up of the thread that runs the
- *       request: it holds the request's slot but does no work;
- *   <li>{@code completionNanos} and {@code sendLagNanos}: from the last unit's end to the answer
- *       seen by the client, and the client's own lag in sending; neither holds a slot of the
- *       scheduler, so both only add to the latency the simulated client records.
+ *   <li>the <b>per-query part</b>, which relates one profile's times to the served ones and is used
+ *       only with a profile of that index and trace: {@code runScale}, served run time over
+ *       profiled time for a request run alone on the machine (the work every simulated request does
+ *       is its profiled work times this, and it holds a core);
+ *   <li>the <b>machine part</b>, which any workload may take, a generated one too: {@code
+ *       dispatchNanos} (admitted to first running, the wake-up of the thread that runs the request:
+ *       it holds the request's slot but does no work), {@code completionNanos} and {@code
+ *       sendLagNanos} (from the last unit's end to the answer the client saw, and the client's own
+ *       lag in sending: neither holds a slot of the scheduler, so both only add to the latency the
+ *       simulated client records), and, since version 2, the {@link MachineModel}: the stalls and
+ *       GC pauses that stop every thread and the co-run slowdown by busy threads.
  * </ul>
  *
  * <p>Each distribution is its 101 percentiles (0 to 100) in nanoseconds; a simulated request draws
@@ -34,19 +40,27 @@ import java.util.SplittableRandom;
  * point's seed, so that a simulation stays deterministic.
  *
  * <p>A calibration belongs to the machine and the workload it was measured on: {@link #check}
- * refuses a profile taken on another machine or of another index or trace, and warns when the
- * calibration is older than the profile.
+ * refuses a profile taken on another machine (cores, operating system, Java) or of another index or
+ * trace, and warns when the calibration is older than the profile; {@link #modelFor} refuses to
+ * simulate another core count than the one it was measured on unless it was read {@linkplain
+ * #withScaling scalable}, and then scales its machine model by {@link MachineModel#scaledTo}'s
+ * rules. Version 1 files (no machine model, no host, CPU or Java) still read.
  *
  * @param format always {@value #FORMAT}
- * @param version {@value #VERSION}
+ * @param version {@value #VERSION}, or 1 for a calibration read from an older file
  * @param createdAt when it was derived, ISO-8601
  * @param machine the machine it was measured on
- * @param workload the profile it was measured against
+ * @param workload the profile its per-query part was measured against, or null for a calibration of
+ *     the machine part alone
  * @param source what it was derived from, e.g. the replay report and points
- * @param runScale served run time over profiled time, at least 0.1
+ * @param runScale served run time over profiled time of a request alone, at least 0.1; 1 without a
+ *     per-query part
  * @param dispatchNanos the dispatch delay's 101 percentiles
  * @param completionNanos the completion delay's 101 percentiles
  * @param sendLagNanos the client's send lag's 101 percentiles
+ * @param model the stalls, GC pauses and co-run slowdown, or null (a version 1 calibration)
+ * @param scalable whether a user asked for the machine model to be scaled to another core count
+ *     ({@link #withScaling}); never written
  */
 public record Calibration(
     String format,
@@ -58,27 +72,49 @@ public record Calibration(
     double runScale,
     long[] dispatchNanos,
     long[] completionNanos,
-    long[] sendLagNanos) {
+    long[] sendLagNanos,
+    MachineModel model,
+    @JsonIgnore boolean scalable) {
 
   /** The {@code format} field of every calibration file. */
   public static final String FORMAT = "tailor-calibration";
 
-  /** The version this Tailor writes and reads. */
-  public static final int VERSION = 1;
+  /** The version this Tailor writes: 2, with the machine model. */
+  public static final int VERSION = 2;
+
+  /** The oldest version this Tailor reads: 1, without the machine model. */
+  public static final int OLDEST_VERSION = 1;
 
   /** The percentiles each distribution holds: 0, 1, ..., 100. */
   public static final int PERCENTILES = 101;
 
   /**
-   * The machine a calibration was measured on, as a profile records it.
+   * The machine a calibration was measured on, as the measured points' provenance records it (host,
+   * cores, CPU model, architecture, Java) and the profile its operating system.
    *
+   * @param host the host name, or null where not recorded (a version 1 calibration, one made
+   *     without the points' provenance)
    * @param cores the processors the JVM saw
-   * @param os the operating system and architecture
+   * @param cpu the CPU's model name, or null where not recorded
+   * @param arch the architecture, or null where not recorded
+   * @param java the Java version, e.g. {@code 25.0.3}, or null where not recorded
+   * @param os the operating system and architecture, as a profile records it
    */
-  public record Machine(int cores, String os) {}
+  public record Machine(String host, int cores, String cpu, String arch, String java, String os) {
+
+    /** A machine known only by its cores and operating system, as version 1 recorded it. */
+    public Machine(int cores, String os) {
+      this(null, cores, null, null, null, os);
+    }
+
+    /** The machine a point's provenance and a profile's environment describe. */
+    public static Machine of(Provenance.Machine m, String os) {
+      return new Machine(m.host(), m.cores(), m.cpu(), m.arch(), m.java(), os);
+    }
+  }
 
   /**
-   * The profile a calibration was measured against, as it records its workload.
+   * The profile a calibration's per-query part was measured against, as it records its workload.
    *
    * @param index the index's path as the profile gives it
    * @param trace the trace's path as the profile gives it
@@ -91,12 +127,23 @@ public record Calibration(
     if (!(runScale >= 0.1 && runScale <= 100)) {
       throw new IllegalArgumentException("runScale must be within 0.1..100, got " + runScale);
     }
+    if (machine == null) {
+      throw new IllegalArgumentException("a calibration records its machine");
+    }
+    if (model != null && model.cores() != machine.cores()) {
+      throw new IllegalArgumentException(
+          "the machine model describes "
+              + model.cores()
+              + " cores, the machine has "
+              + machine.cores());
+    }
     dispatchNanos = percentiles(dispatchNanos, "dispatchNanos");
     completionNanos = percentiles(completionNanos, "completionNanos");
     sendLagNanos = percentiles(sendLagNanos, "sendLagNanos");
   }
 
-  private static long[] percentiles(long[] p, String name) {
+  /** Checks and copies percentiles {@code p}; {@code name} names them in the error. */
+  static long[] percentiles(long[] p, String name) {
     if (p == null || p.length != PERCENTILES) {
       throw new IllegalArgumentException(name + " must hold " + PERCENTILES + " percentiles");
     }
@@ -110,7 +157,8 @@ public record Calibration(
   }
 
   /**
-   * A calibration measured on this machine against {@code profile}, created now.
+   * A calibration without a machine model, measured on this machine against {@code profile},
+   * created now: what version 1 held.
    *
    * @param source what it was derived from
    */
@@ -122,17 +170,148 @@ public record Calibration(
       long[] completionNanos,
       long[] sendLagNanos) {
     DemandProfile.Environment e = profile.environment();
+    return now(
+        new Machine(e.cores(), e.os()),
+        profile,
+        source,
+        runScale,
+        new long[][] {dispatchNanos, completionNanos, sendLagNanos},
+        null);
+  }
+
+  /**
+   * A calibration with its machine model, measured on {@code machine} against {@code profile},
+   * created now.
+   *
+   * @param source what it was derived from
+   */
+  public static Calibration measured(
+      Provenance.Machine machine,
+      DemandProfile profile,
+      String source,
+      double runScale,
+      long[] dispatchNanos,
+      long[] completionNanos,
+      long[] sendLagNanos,
+      MachineModel model) {
+    return now(
+        Machine.of(machine, profile.environment().os()),
+        profile,
+        source,
+        runScale,
+        new long[][] {dispatchNanos, completionNanos, sendLagNanos},
+        model);
+  }
+
+  /**
+   * A calibration created now against {@code profile}; {@code costs}: dispatch, completion, lag.
+   */
+  private static Calibration now(
+      Machine machine,
+      DemandProfile profile,
+      String source,
+      double runScale,
+      long[][] costs,
+      MachineModel model) {
+    DemandProfile.Environment e = profile.environment();
     return new Calibration(
         FORMAT,
         VERSION,
         Instant.now().toString(),
-        new Machine(e.cores(), e.os()),
+        machine,
         new Workload(e.index(), e.trace(), e.takenAt()),
         source,
         runScale,
+        costs[0],
+        costs[1],
+        costs[2],
+        model,
+        false);
+  }
+
+  /** Whether it has a per-query part (a workload and its run scale). */
+  public boolean hasPerQueryPart() {
+    return workload != null;
+  }
+
+  /**
+   * Its machine part alone: no workload, a run scale of 1; what a generated (parametric,
+   * log-normal) workload takes.
+   */
+  public Calibration machineOnly() {
+    return with(null, 1, scalable);
+  }
+
+  /**
+   * The same calibration, whose machine model may ({@code true}) or may not be scaled to another
+   * core count than the one it was measured on ({@link #modelFor}).
+   */
+  public Calibration withScaling(boolean scalable) {
+    return with(workload, runScale, scalable);
+  }
+
+  private Calibration with(Workload w, double scale, boolean canScale) {
+    return new Calibration(
+        format,
+        version,
+        createdAt,
+        machine,
+        w,
+        source,
+        scale,
         dispatchNanos,
         completionNanos,
-        sendLagNanos);
+        sendLagNanos,
+        model,
+        canScale);
+  }
+
+  /**
+   * The machine model for a simulation of {@code workers} threads, one a core: the measured one on
+   * its own core count, else scaled by {@link MachineModel#scaledTo}'s rules if this calibration is
+   * {@link #scalable}; null where there is no model (a version 1 calibration).
+   *
+   * @throws IllegalArgumentException naming {@code machine.cores} if the core counts differ and
+   *     scaling was not asked for
+   */
+  public MachineModel modelFor(int workers) {
+    if (model == null || workers == machine.cores()) {
+      return model;
+    }
+    if (!scalable) {
+      throw new IllegalArgumentException(
+          "calibration field machine.cores: the calibration was measured on "
+              + machine.cores()
+              + " cores, the simulation has "
+              + workers
+              + "; ask for its documented scaling (--scale-calibration) to use it there");
+    }
+    return model.scaledTo(workers);
+  }
+
+  /**
+   * The calibration as {@code profile} takes it: whole for a measured profile, its machine part
+   * alone ({@link #machineOnly}) for a generated one.
+   */
+  public Calibration forProfile(DemandProfile profile) {
+    return measured(profile) ? this : machineOnly();
+  }
+
+  /**
+   * Whether the profile was measured: it names its index and when it was taken. A generated one
+   * (parametric, log-normal, auto's reservoir) says {@code generated} or {@code online} instead.
+   */
+  private static boolean measured(DemandProfile profile) {
+    DemandProfile.Environment e = profile.environment();
+    if (e == null || e.takenAt() == null || e.index() == null) {
+      return false;
+    }
+    try {
+      java.time.format.DateTimeFormatter.ISO_DATE_TIME.parse(e.takenAt());
+      return true;
+    } catch (DateTimeParseException ex) {
+      return false;
+    }
   }
 
   /**
@@ -141,19 +320,18 @@ public record Calibration(
    *
    * @param file where the calibration was read from, for the message
    * @return a warning to print (the calibration is older than the profile, or the profile was not
-   *     measured, so the calibration was never validated on it), or null for none
+   *     measured, so only the machine part is used), or null for none
    * @throws IOException naming the file and the field, if the profile was measured on another
-   *     machine or of another index or trace
+   *     machine (cores, operating system, Java) or of another index or trace
    */
   public String check(Path file, DemandProfile profile) throws IOException {
     JsonFields fields = new JsonFields(file);
     DemandProfile.Environment e = profile.environment();
-    if (e == null || e.takenAt() == null || e.index() == null) {
+    if (!measured(profile)) {
       return file
-          + ": the profile was not measured (a given or parametric workload), so this calibration"
-          + " from "
-          + workload.index()
-          + " was not validated on it";
+          + ": the profile was not measured (a given or parametric workload), so only the"
+          + " calibration's machine part is used"
+          + (model == null ? " (dispatch, completion and send lag; it has no machine model)" : "");
     }
     if (machine.cores() != e.cores()) {
       throw fields.problem(
@@ -172,6 +350,18 @@ public record Calibration(
               + ", the profile on "
               + e.os()
               + ": another machine");
+    }
+    if (machine.java() != null && e.jvm() != null && !javaOf(e.jvm()).equals(machine.java())) {
+      throw fields.problem(
+          "machine.java",
+          "the calibration was measured on Java "
+              + machine.java()
+              + ", the profile on Java "
+              + e.jvm()
+              + ": another version");
+    }
+    if (workload == null) {
+      return null; // the machine part alone: no workload to compare
     }
     if (!workload.index().equals(e.index()) || !workload.trace().equals(e.trace())) {
       throw fields.problem(
@@ -197,6 +387,12 @@ public record Calibration(
     return null;
   }
 
+  /** A profile's JVM version ({@code Runtime.version()}, e.g. 25.0.3+9-LTS) as Java's: 25.0.3. */
+  private static String javaOf(String jvm) {
+    int plus = jvm.indexOf('+');
+    return plus < 0 ? jvm : jvm.substring(0, plus);
+  }
+
   private static boolean isBefore(String a, String b) {
     try {
       return Instant.parse(a).isBefore(Instant.parse(b));
@@ -211,36 +407,65 @@ public record Calibration(
   }
 
   /**
-   * Reads and validates a calibration.
+   * Reads and validates a calibration of version 1 or 2; a version 1 file reads without a machine
+   * model.
    *
-   * @throws IOException if the file cannot be read, is not JSON, or is not a calibration of this
-   *     format version; the message names the file, the field and what was expected
+   * @throws IOException if the file cannot be read, is not JSON, or is not a calibration of a
+   *     version this Tailor reads; the message names the file, the field and what was expected
    */
   public static Calibration read(Path file) throws IOException {
     JsonFields fields = new JsonFields(file);
     JsonNode root = JsonFile.readTree(file);
-    fields.header(root, FORMAT, VERSION);
+    int version = fields.version(root, FORMAT, OLDEST_VERSION, VERSION);
     JsonNode m = fields.object(root, "machine", "");
-    JsonNode w = fields.object(root, "workload", "");
+    JsonNode w =
+        version == 1
+            ? fields.object(root, "workload", "")
+            : fields.optionalObject(root, "workload", "");
     double runScale = fields.number(root, "runScale", "");
     if (!(runScale >= 0.1 && runScale <= 100)) {
       throw fields.problem("runScale", "expected a number within 0.1..100, got " + runScale);
     }
+    int cores = fields.smallInteger(m, "cores", "machine.", 1);
+    String os = fields.text(m, "os", "machine.");
+    Machine machine =
+        version == 1
+            ? new Machine(cores, os)
+            : new Machine(
+                fields.optionalText(m, "host", "machine."),
+                cores,
+                fields.optionalText(m, "cpu", "machine."),
+                fields.optionalText(m, "arch", "machine."),
+                fields.optionalText(m, "java", "machine."),
+                os);
+    JsonNode modelNode = version == 1 ? null : fields.optionalObject(root, "model", "");
+    MachineModel model = modelNode == null ? null : MachineModel.read(fields, modelNode, "model.");
+    if (model != null && model.cores() != cores) {
+      throw fields.problem(
+          "model.coRun",
+          "expected one co-run factor per core of machine.cores ("
+              + cores
+              + "), got "
+              + model.cores());
+    }
     return new Calibration(
         FORMAT,
-        VERSION,
+        version,
         instant(fields, root, "createdAt"),
-        new Machine(
-            fields.smallInteger(m, "cores", "machine.", 1), fields.text(m, "os", "machine.")),
-        new Workload(
-            fields.text(w, "index", "workload."),
-            fields.text(w, "trace", "workload."),
-            fields.text(w, "takenAt", "workload.")),
+        machine,
+        w == null
+            ? null
+            : new Workload(
+                fields.text(w, "index", "workload."),
+                fields.text(w, "trace", "workload."),
+                fields.text(w, "takenAt", "workload.")),
         fields.text(root, "source", ""),
         runScale,
-        distribution(fields, root, "dispatchNanos"),
-        distribution(fields, root, "completionNanos"),
-        distribution(fields, root, "sendLagNanos"));
+        distribution(fields, root, "dispatchNanos", ""),
+        distribution(fields, root, "completionNanos", ""),
+        distribution(fields, root, "sendLagNanos", ""),
+        model,
+        false);
   }
 
   private static String instant(JsonFields fields, JsonNode root, String field) throws IOException {
@@ -253,16 +478,17 @@ public record Calibration(
     return text;
   }
 
-  private static long[] distribution(JsonFields fields, JsonNode root, String field)
+  /** The 101 ascending percentiles {@code node.field}; {@code at} is the node's path. */
+  static long[] distribution(JsonFields fields, JsonNode node, String field, String at)
       throws IOException {
-    long[] p = fields.longs(root, field, "", 0);
+    long[] p = fields.longs(node, field, at, 0);
     if (p.length != PERCENTILES) {
       throw fields.problem(
-          field, "expected " + PERCENTILES + " percentiles (0 to 100), got " + p.length);
+          at + field, "expected " + PERCENTILES + " percentiles (0 to 100), got " + p.length);
     }
     for (int i = 1; i < p.length; i++) {
       if (p[i] < p[i - 1]) {
-        throw fields.problem(field + "[" + i + "]", "percentiles must not decrease");
+        throw fields.problem(at + field + "[" + i + "]", "percentiles must not decrease");
       }
     }
     return p;
@@ -291,12 +517,14 @@ public record Calibration(
         && version == c.version
         && createdAt.equals(c.createdAt)
         && machine.equals(c.machine)
-        && workload.equals(c.workload)
+        && java.util.Objects.equals(workload, c.workload)
         && source.equals(c.source)
         && Double.compare(runScale, c.runScale) == 0
         && Arrays.equals(dispatchNanos, c.dispatchNanos)
         && Arrays.equals(completionNanos, c.completionNanos)
-        && Arrays.equals(sendLagNanos, c.sendLagNanos);
+        && Arrays.equals(sendLagNanos, c.sendLagNanos)
+        && java.util.Objects.equals(model, c.model)
+        && scalable == c.scalable;
   }
 
   @Override
@@ -307,17 +535,19 @@ public record Calibration(
   @Override
   public String toString() {
     return String.format(
-        java.util.Locale.ROOT,
-        "calibration of %s (%d cores): run x%.2f, dispatch P50 %d ns P99 %d ns, completion P50 %d"
-            + " ns P99 %d ns, send lag P50 %d ns P99 %d ns",
-        workload.index(),
-        machine.cores(),
-        runScale,
-        dispatchNanos[50],
-        dispatchNanos[99],
-        completionNanos[50],
-        completionNanos[99],
-        sendLagNanos[50],
-        sendLagNanos[99]);
+            java.util.Locale.ROOT,
+            "calibration of %s (%d cores%s): run x%.2f, dispatch P50 %d ns P99 %d ns, completion"
+                + " P50 %d ns P99 %d ns, send lag P50 %d ns P99 %d ns",
+            workload == null ? "the machine alone" : workload.index(),
+            machine.cores(),
+            machine.host() == null ? "" : ", " + machine.host() + ", Java " + machine.java(),
+            runScale,
+            dispatchNanos[50],
+            dispatchNanos[99],
+            completionNanos[50],
+            completionNanos[99],
+            sendLagNanos[50],
+            sendLagNanos[99])
+        + (model == null ? "; no machine model" : "; " + model.describe());
   }
 }

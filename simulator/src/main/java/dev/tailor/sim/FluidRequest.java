@@ -90,16 +90,57 @@ final class FluidRequest extends SimRequest {
     return done;
   }
 
+  @Override
+  int working() {
+    return threads;
+  }
+
+  @Override
+  void pause(long at, long nanos) {
+    if (threads == 0) {
+      return;
+    }
+    settle(at);
+    since = at + nanos; // no progress until the pause ends
+    completesAt += nanos;
+  }
+
+  @Override
+  void repace(long at, double newSlowdown) {
+    if (threads > 0) {
+      settle(at);
+    }
+    slowdown = newSlowdown;
+    if (threads > 0) {
+      schedule(threads, at);
+    }
+  }
+
   /** Settles progress up to {@code at}, then runs on with {@code t} threads. */
   private void runOn(int t, long at) {
-    long dt = at - since;
-    if (dt > 0 && threads > 0) {
-      remaining -= curve.at(threads) * dt;
-    }
-    since = at;
+    settle(at);
     setBusy(t, at);
     setThreads(t);
+    schedule(t, at);
+  }
+
+  /** The work done since the last settling, at the threads and pace it was done with. */
+  private void settle(long at) {
+    long dt = at - since;
+    if (dt > 0 && threads > 0) {
+      remaining -= rate(threads) * dt;
+    }
+    since = Math.max(since, at);
+  }
+
+  /** When the work left completes on {@code t} threads from {@code at}. */
+  private void schedule(int t, long at) {
     completesAt =
-        t == 0 ? Long.MAX_VALUE : at + Math.max(0, (long) Math.ceil(remaining / curve.at(t) - 0.5));
+        t == 0 ? Long.MAX_VALUE : at + Math.max(0, (long) Math.ceil(remaining / rate(t) - 0.5));
+  }
+
+  /** Sequential work done per nanosecond on {@code t} threads at the current pace. */
+  private double rate(int t) {
+    return slowdown == 1 ? curve.at(t) : curve.at(t) / slowdown;
   }
 }

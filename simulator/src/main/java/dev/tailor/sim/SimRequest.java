@@ -81,6 +81,14 @@ abstract class SimRequest implements RequestView {
   long clientNanos;
 
   /**
+   * How many times longer than alone the request's work takes now: the machine model's co-run
+   * factor for the threads working ({@link MachineModel#coRunAt}); exactly 1 without a model, so
+   * that every time is computed as without one. Set by the simulator before the request starts, and
+   * changed through {@link #repace}.
+   */
+  double slowdown = 1;
+
+  /**
    * Set by the simulator after construction: whether a helper of this request leaves at its
    * boundary, as the dispatch core decides it ({@link dev.tailor.core.dispatch.Helpers#leaves}).
    */
@@ -156,6 +164,21 @@ abstract class SimRequest implements RequestView {
 
   /** Whether the request has completed. */
   abstract boolean done();
+
+  /** The request's threads working now (not waiting for its helpers): the cores it keeps busy. */
+  abstract int working();
+
+  /**
+   * The whole process stops from {@code at} for {@code nanos} (a stall, a GC pause): no thread of
+   * the request works meanwhile, so each of its next boundaries comes {@code nanos} later.
+   */
+  abstract void pause(long at, long nanos);
+
+  /**
+   * From {@code at} on, the request's work goes {@code slowdown} times slower than alone (the
+   * co-run factor for the threads now working): what is left of it is stretched by the change.
+   */
+  abstract void repace(long at, double slowdown);
 
   RequestRecord record(long end) {
     long firstRun = Math.min(end, start + wakeNanos); // the calibration's wake-up, if any

@@ -33,15 +33,31 @@ final class SimRun {
   private SplittableRandom costs; // draws the calibration's per-request costs
   double meanBudget;
 
+  // The machine model's state; unused (and every pace exactly 1) without one.
+  private final MachineModel machine;
+  private SplittableRandom stallDraws; // when stalls come and how long they last
+  private SplittableRandom gcDraws; // which completions a GC pause follows, and its length
+  private long nextStall = Long.MAX_VALUE;
+  private long pendingPause; // a GC pause due once the completions at this moment are handled
+  private double pace = 1; // the co-run factor of the threads working now
+  private long nextTick;
+
   SimRun(Simulator sim) {
     this.sim = sim;
     this.config = sim.config;
+    this.machine = sim.machine;
   }
 
   /** Simulates the point. */
   PointResult run(long[] arrivalsNanos, int[] order, int warmupRequests, Labels labels) {
     now = 0;
     costs = new SplittableRandom(labels.seed() ^ 0x5DEECE66DL);
+    if (machine != null) {
+      // Streams of their own, so that the per-request costs draw as without a machine model.
+      stallDraws = new SplittableRandom(labels.seed() ^ 0x57A11_5EEDL);
+      gcDraws = new SplittableRandom(labels.seed() ^ 0x6C_5EEDL);
+      nextStall = stallAfter(0);
+    }
     metrics = RunMetrics.singleThreaded(sim.classes);
     metrics.observeBusyWorkers(0, 0);
     dispatcher =
@@ -62,7 +78,7 @@ final class SimRun {
     long measureFrom =
         warmupRequests < arrivalsNanos.length ? arrivalsNanos[warmupRequests] : Long.MAX_VALUE;
     double budgetTimeAtMeasure = Double.NaN;
-    long nextTick = config.quantumNanos();
+    nextTick = config.quantumNanos();
     int next = 0;
     long sent = 0;
     boolean saturated = false;
@@ -82,11 +98,24 @@ final class SimRun {
       long tTick = ticking ? nextTick : Long.MAX_VALUE;
       long tBudget = dispatcher.nextBudgetCheck();
       long t = Math.min(Math.min(tArrival, tBoundary), Math.min(tDelay, Math.min(tTick, tBudget)));
+      boolean stall = nextStall < t; // at the same moment, the other events come first
+      if (stall) {
+        t = nextStall;
+      }
       if (Double.isNaN(budgetTimeAtMeasure) && t >= measureFrom) {
         budgetTimeAtMeasure = dispatcher.budgetTimeNanos(measureFrom);
       }
       advanceTo(t);
+      if (stall) {
+        stop(Calibration.draw(machine.stalls().durationsNanos(), stallDraws));
+        nextStall = stallAfter(now);
+        continue;
+      }
       reachBoundaries(measureFrom);
+      if (pendingPause > 0) {
+        stop(pendingPause);
+        pendingPause = 0;
+      }
       while (next < arrivalsNanos.length && arrivalsNanos[next] <= now) {
         dispatcher.enqueue(request(next, arrivalsNanos[next], order[next]));
         if (arrivalsNanos[next] >= measureFrom) {
@@ -109,6 +138,9 @@ final class SimRun {
       }
       while (dispatcher.takeWork(now, true) != null) {
         // every free slot the dispatch core can place is placed
+      }
+      if (machine != null) {
+        repace();
       }
     }
     long window = Math.max(1, (saturated ? now : lastArrival) - Math.min(measureFrom, now));
@@ -179,6 +211,53 @@ final class SimRun {
     return s;
   }
 
+  /**
+   * When the next stall comes after {@code from}: the machine model's stalls are a Poisson process
+   * at their measured rate; never where none was measured.
+   */
+  private long stallAfter(long from) {
+    double perNano = machine.stalls().perSecond() / 1e9;
+    if (!(perNano > 0)) {
+      return Long.MAX_VALUE;
+    }
+    double gap = -Math.log(1 - stallDraws.nextDouble()) / perNano;
+    return gap >= Long.MAX_VALUE - from ? Long.MAX_VALUE : from + Math.max(1, (long) gap);
+  }
+
+  /**
+   * The whole process stops for {@code nanos} from now (a stall, a GC pause): every running
+   * request's boundaries and the next tick move on by it, and the clock jumps to its end, so that
+   * requests arriving meanwhile wait for it.
+   */
+  private void stop(long nanos) {
+    if (nanos <= 0) {
+      return;
+    }
+    for (SimRequest r : dispatcher.running()) {
+      r.pause(now, nanos);
+    }
+    nextTick += nanos;
+    advanceTo(now + nanos);
+  }
+
+  /**
+   * Sets every running request's pace to the co-run factor of the threads working now, if it
+   * changed.
+   */
+  private void repace() {
+    int busy = 0;
+    for (SimRequest r : dispatcher.running()) {
+      busy += r.working();
+    }
+    double f = machine.coRunAt(busy);
+    if (f != pace) {
+      pace = f;
+      for (SimRequest r : dispatcher.running()) {
+        r.repace(now, f);
+      }
+    }
+  }
+
   private long nextBoundary() {
     long best = Long.MAX_VALUE;
     for (SimRequest r : dispatcher.running()) {
@@ -210,6 +289,10 @@ final class SimRun {
         dispatcher.exited(r);
         if (dispatcher.hearsCompletions()) {
           dispatcher.completed(r.record(now)); // as the runtime's, at its last thread's end
+        }
+        if (machine != null && gcDraws.nextDouble() < machine.gcPauses().perRequest()) {
+          // The collector's pauses come at the measured rate per request served.
+          pendingPause += Calibration.draw(machine.gcPauses().durationsNanos(), gcDraws);
         }
         if (sim.completions != null) {
           sim.completions.completed(r.id, r.arrival, now);
@@ -268,6 +351,7 @@ final class SimRun {
 
     @Override
     public void start(SimRequest r, int degree, long at) {
+      r.slowdown = pace; // it starts at the pace of the threads working now
       r.start(degree, at);
     }
 

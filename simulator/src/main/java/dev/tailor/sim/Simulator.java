@@ -43,6 +43,12 @@ import java.util.List;
  * shrank leave at their next boundary (under the fluid model, at the next tick). {@link
  * #meanBudget()} reports the threads the budget gave search over the measured window.
  *
+ * <p>The machine ({@link MachineModel}, from a calibration that has one): stalls and GC pauses stop
+ * every thread of the simulated server for their length (each running request's next boundaries
+ * move on by it, and arrivals meanwhile wait), and the co-run slowdown stretches what is left of
+ * every running claim or fluid work whenever the count of working threads changes. Without a model
+ * none of this happens and the simulation is the one without a calibration's machine part.
+ *
  * <p>Single-threaded and deterministic: the same inputs give the same result.
  */
 public final class Simulator {
@@ -221,6 +227,10 @@ public final class Simulator {
   final boolean probesProgress;
 
   final Config config;
+
+  /** The machine model the calibration gives for these workers, or null for none. */
+  final MachineModel machine;
+
   final RequestGroups classes;
   Dispatcher.DecisionListener decisions;
   boolean promptAdmission;
@@ -246,6 +256,8 @@ public final class Simulator {
       throw new IllegalArgumentException("the profile has no request");
     }
     Calibration c = config.calibration();
+    // Refused here, naming the field, for another core count unless scaling was asked for.
+    this.machine = c == null ? null : c.modelFor(config.workers());
     // A served request runs longer than its profiled time (the calibration's run scale); what a
     // predictor says is of the profiled time, as it is in a real run, so predictions stay.
     this.profile =

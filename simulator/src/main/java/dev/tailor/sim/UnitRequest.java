@@ -64,7 +64,7 @@ final class UnitRequest extends SimRequest {
 
   @Override
   void begin(long at) {
-    ownUntil = at + wakeNanos + kind.scaled(units.serialNanos());
+    ownUntil = at + wakeNanos + stretched(kind.scaled(units.serialNanos()));
     setBusy(1, at);
   }
 
@@ -115,7 +115,7 @@ final class UnitRequest extends SimRequest {
       progress.finished(ownRun, ownRunNanos);
       ownRun = nextUnit < units.units() ? claimSize(false, at) : 0;
       ownRunNanos = claimNanos(ownRun);
-      ownUntil = ownRun > 0 ? at + ownRunNanos : WAITING;
+      ownUntil = ownRun > 0 ? at + stretched(ownRunNanos) : WAITING;
     }
     for (int i = 0; i < helpers; i++) {
       if (helperUntil[i] > at) {
@@ -157,7 +157,7 @@ final class UnitRequest extends SimRequest {
   private void helperClaims(int i, long at) {
     helperRun[i] = claimSize(true, at);
     helperRunNanos[i] = claimNanos(helperRun[i]);
-    helperUntil[i] = at + helperRunNanos[i];
+    helperUntil[i] = at + stretched(helperRunNanos[i]);
   }
 
   /**
@@ -203,5 +203,39 @@ final class UnitRequest extends SimRequest {
 
   private int busyThreads() {
     return (ownUntil != WAITING ? 1 : 0) + helpers;
+  }
+
+  /** A claim's time alone as it runs at the current pace. */
+  private long stretched(long nanos) {
+    return slowdown == 1 ? nanos : Math.round(nanos * slowdown);
+  }
+
+  @Override
+  int working() {
+    return busyThreads();
+  }
+
+  @Override
+  void pause(long at, long nanos) {
+    if (ownUntil != WAITING) {
+      ownUntil += nanos;
+    }
+    for (int i = 0; i < helpers; i++) {
+      helperUntil[i] += nanos;
+    }
+  }
+
+  @Override
+  void repace(long at, double newSlowdown) {
+    double ratio = newSlowdown / slowdown;
+    slowdown = newSlowdown;
+    if (ownUntil != WAITING && ownUntil > at) {
+      ownUntil = at + Math.round((ownUntil - at) * ratio);
+    }
+    for (int i = 0; i < helpers; i++) {
+      if (helperUntil[i] > at) {
+        helperUntil[i] = at + Math.round((helperUntil[i] - at) * ratio);
+      }
+    }
   }
 }

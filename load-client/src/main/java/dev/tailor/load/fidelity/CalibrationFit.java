@@ -1,33 +1,53 @@
 package dev.tailor.load.fidelity;
 
+import dev.tailor.measure.CoRun;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.LatencyBreakdown;
+import dev.tailor.measure.MachineNoise;
 import dev.tailor.measure.PointResult;
+import dev.tailor.measure.Provenance;
 import dev.tailor.sim.Calibration;
+import dev.tailor.sim.MachineModel;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramIterationValue;
 
 /**
- * Derives a {@link Calibration} from the latency breakdown of replayed requests run alone: requests
- * of {@code seq} at a light load, so that what they cost beyond their profiled time is the
- * machine's fixed costs and not queueing or parallelism.
+ * Derives a {@link Calibration} from a replay's runs of {@code seq}, whose requests run on one
+ * thread each, so that what they cost beyond their profiled time is the machine's and not
+ * parallelism's. What it needs of the report: runs of {@code seq} replayed in process with the
+ * profile, by this Tailor (points of version 5), at a light load, and at a load where as many
+ * requests as the machine has cores often run together (say 5% and 80% of capacity, {@code
+ * --workers} the cores).
  *
  * <ul>
- *   <li>The run scale compares the served run times with the profile's sequential times, percentile
- *       by percentile (the 10th to the 90th, every 10th), and takes the median ratio: the replay
- *       sends the profile's queries in a seeded uniform order, so both describe the same mix, and
- *       the middle percentiles are the ones a few hundred requests measure well.
- *   <li>The dispatch, completion and send-lag distributions are the measured ones, each percentile
- *       the median over the runs given, so that one run disturbed by the machine does not set them
- *       (with two runs, their mean).
+ *   <li>The run scale (the per-query part) is the median of served run time over profiled time of
+ *       the requests that ran alone ({@link CoRun} level 1, pooled over every {@code seq} point).
+ *   <li>The co-run factor at {@code b} busy threads is the median ratio of the requests that ran at
+ *       {@code b} over the run scale. Levels 1 and the machine's cores need {@value #MIN_REQUESTS}
+ *       requests each; a level between them with fewer is interpolated linearly.
+ *   <li>The dispatch, completion and send-lag distributions are those of the runs at the lightest
+ *       load, each percentile the median over the runs (with two runs, their mean), so that one run
+ *       disturbed by the machine does not set them.
+ *   <li>The stalls are the noise meter's oversleeps over the lightest load's runs (where the
+ *       requests leave the cores mostly idle, so that the meter sees the machine and not the
+ *       requests): the median oversleep is the wake-up every sleep costs (the floor), a stall is an
+ *       oversleep's excess over it, and each GC pause of those windows takes out the smallest stall
+ *       at least as long (the pauses are modelled apart); the rate is the stalls left over the
+ *       windows' length.
+ *   <li>The GC pauses are those of every {@code seq} point, per request answered.
  * </ul>
  */
 public final class CalibrationFit {
 
-  /** The percentiles whose ratios give the run scale. */
-  private static final int[] SCALE_PERCENTILES = {10, 20, 30, 40, 50, 60, 70, 80, 90};
+  /**
+   * The fewest requests a co-run factor at 1 and at every core busy rests on, as a P99 of {@link
+   * dev.tailor.measure.PooledLatency} does: below it the median is a handful of requests.
+   */
+  public static final int MIN_REQUESTS = 100;
 
   /**
    * One run's breakdown, each part as its 101 percentiles (0 to 100) in nanoseconds.
@@ -39,17 +59,18 @@ public final class CalibrationFit {
    */
   public record Parts(long[] dispatch, long[] run, long[] completion, long[] sendLag) {}
 
-  /** The policy whose requests run alone: the runs a calibration is derived from. */
+  /** The policy whose requests run on one thread: the runs a calibration is derived from. */
   public static final String ALONE = "seq";
 
   private CalibrationFit() {}
 
   /**
-   * The calibration of a replay's report: every run of {@value #ALONE} at the report's lightest
-   * load.
+   * The calibration of a replay's report: its machine part and its per-query part, from every run
+   * of {@value #ALONE} as the class comment says.
    *
-   * @throws IllegalArgumentException if the report has no such run, or its runs recorded no latency
-   *     breakdown (a replay against a server that does not report its timings)
+   * @throws IllegalArgumentException saying what the report lacks and how to replay it: no such
+   *     run, no latency breakdown, no noise histograms, too few requests at a busy count, no
+   *     provenance or runs of several machines
    */
   public static Calibration fromReport(MeasuredReport report, DemandProfile profile) {
     List<PointResult> alone =
@@ -73,16 +94,252 @@ public final class CalibrationFit {
       }
       parts.add(part);
     }
-    return of(
-        profile,
-        parts,
+    Provenance.Machine machine = machine(report, alone);
+    List<MachineNoise> lightNoise = noise(report, runs);
+    List<MachineNoise> allNoise = noise(report, alone);
+    long requests = alone.stream().mapToLong(PointResult::completed).sum();
+    double[] scales = coRunMedians(report, alone, machine.cores());
+    long[] counts = coRunCounts(alone, machine.cores());
+    double runScale = Math.clamp(scales[0], 0.1, 100);
+    double[] factors = new double[scales.length];
+    for (int b = 0; b < factors.length; b++) {
+      factors[b] = b == 0 ? 1 : scales[b] / scales[0];
+    }
+    MachineModel model =
+        new MachineModel(stalls(lightNoise), gcPauses(allNoise, requests), factors, counts);
+    long[] dispatch = median(parts.stream().map(Parts::dispatch).toList());
+    long[] completion = median(parts.stream().map(Parts::completion).toList());
+    long[] sendLag = median(parts.stream().map(Parts::sendLag).toList());
+    String source =
         String.format(
             Locale.ROOT,
-            "%s: %d run(s) of %s at %.0f requests/s",
+            "%s: %d run(s) of %s at %.0f requests/s (costs, stalls), %d at %d load(s) (co-run, GC)",
             report.dir(),
             runs.size(),
             ALONE,
-            lightest));
+            lightest,
+            alone.size(),
+            alone.stream().mapToDouble(PointResult::offeredRps).distinct().count());
+    return Calibration.measured(
+        machine, profile, source, runScale, dispatch, completion, sendLag, model);
+  }
+
+  /** The one machine every run was measured on. */
+  private static Provenance.Machine machine(MeasuredReport report, List<PointResult> runs) {
+    String described = null;
+    for (PointResult p : runs) {
+      if (p.provenance() == null) {
+        throw new IllegalArgumentException(
+            report.dir()
+                + ": a run of "
+                + ALONE
+                + " at "
+                + p.offeredRps()
+                + " rps records no provenance, so not the machine it was measured on; replay"
+                + " it with this Tailor");
+      }
+      if (described == null) {
+        described = p.provenance().machine();
+      } else if (!described.equals(p.provenance().machine())) {
+        throw new IllegalArgumentException(
+            report.dir()
+                + ": the runs of "
+                + ALONE
+                + " disagree on provenance.machine: '"
+                + described
+                + "' and '"
+                + p.provenance().machine()
+                + "'");
+      }
+    }
+    try {
+      return Provenance.Machine.parse(described);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(report.dir() + ": provenance.machine: " + e.getMessage());
+    }
+  }
+
+  /** The runs' noise readings, each with its histograms. */
+  private static List<MachineNoise> noise(MeasuredReport report, List<PointResult> runs) {
+    List<MachineNoise> out = new ArrayList<>();
+    for (PointResult p : runs) {
+      if (p.noise() == null || !p.noise().hasHistograms()) {
+        throw new IllegalArgumentException(
+            report.dir()
+                + ": the run of "
+                + ALONE
+                + " at "
+                + p.offeredRps()
+                + " rps (run "
+                + p.repetition()
+                + ", version "
+                + p.version()
+                + ") has no noise.oversleepHistogram: the stalls and GC pauses are measured from"
+                + " points of version 5 on, replayed with the noise meter; replay it with this"
+                + " Tailor");
+      }
+      out.add(p.noise());
+    }
+    return out;
+  }
+
+  /**
+   * The median run-time ratio at each busy count 1..cores, pooled over the runs; a count between 1
+   * and cores with too few requests interpolated between its measured neighbours.
+   */
+  static double[] coRunMedians(MeasuredReport report, List<PointResult> runs, int cores) {
+    Histogram[] pooled = pooledLevels(runs, cores);
+    double[] medians = new double[cores];
+    Arrays.fill(medians, Double.NaN);
+    for (int b = 1; b <= cores; b++) {
+      Histogram h = pooled[b - 1];
+      boolean required = b == 1 || b == cores;
+      if (h.getTotalCount() >= MIN_REQUESTS) {
+        medians[b - 1] = h.getValueAtPercentile(50) / (double) CoRun.RATIO_UNITS;
+      } else if (required) {
+        throw new IllegalArgumentException(
+            String.format(
+                Locale.ROOT,
+                "%s: the runs of %s measured %d request(s) running at %d busy thread(s) (coRun);"
+                    + " the co-run slowdown needs at least %d at 1 and at %d (the machine's cores):"
+                    + " replay %s in process with --profile, at a light load and at one where %d"
+                    + " requests often run together (e.g. --loads 0.05,0.8 with --workers %d)",
+                report.dir(),
+                ALONE,
+                h.getTotalCount(),
+                b,
+                MIN_REQUESTS,
+                cores,
+                ALONE,
+                cores,
+                cores));
+      }
+    }
+    int last = 0; // the last measured count, as an index
+    for (int i = 1; i < cores; i++) {
+      if (!Double.isNaN(medians[i])) {
+        for (int j = last + 1; j < i; j++) {
+          medians[j] = medians[last] + (medians[i] - medians[last]) * (j - last) / (i - last);
+        }
+        last = i;
+      }
+    }
+    return medians;
+  }
+
+  /** The requests behind each busy count's factor 1..cores, 0 where it was interpolated. */
+  private static long[] coRunCounts(List<PointResult> runs, int cores) {
+    Histogram[] pooled = pooledLevels(runs, cores);
+    long[] counts = new long[cores];
+    for (int b = 0; b < cores; b++) {
+      long n = pooled[b].getTotalCount();
+      counts[b] = n >= MIN_REQUESTS ? n : 0;
+    }
+    return counts;
+  }
+
+  private static Histogram[] pooledLevels(List<PointResult> runs, int cores) {
+    Histogram[] pooled = new Histogram[cores];
+    for (int b = 0; b < cores; b++) {
+      pooled[b] = new Histogram(3);
+      pooled[b].setAutoResize(true);
+    }
+    for (PointResult p : runs) {
+      if (p.coRun() == null) {
+        continue;
+      }
+      for (CoRun.Level level : p.coRun().levels()) {
+        if (level.busy() <= cores) {
+          pooled[level.busy() - 1].add(level.ratios());
+        }
+      }
+    }
+    return pooled;
+  }
+
+  /** The stalls of the windows, as the class comment says. */
+  static MachineModel.Stalls stalls(List<MachineNoise> windows) {
+    Histogram oversleeps = merged(windows.stream().map(MachineNoise::oversleeps).toList());
+    Histogram pauses = merged(windows.stream().map(MachineNoise::gcPauseDurations).toList());
+    long window = windows.stream().mapToLong(MachineNoise::windowNanos).sum();
+    long floor = oversleeps.getTotalCount() == 0 ? 0 : oversleeps.getValueAtPercentile(50);
+    List<long[]> excess = new ArrayList<>(); // {stall, count}, ascending
+    for (HistogramIterationValue v : oversleeps.recordedValues()) {
+      long stall = v.getValueIteratedTo() - floor;
+      if (stall > 0) {
+        excess.add(new long[] {stall, v.getCountAtValueIteratedTo()});
+      }
+    }
+    for (HistogramIterationValue v : pauses.recordedValues()) {
+      for (long k = 0; k < v.getCountAtValueIteratedTo(); k++) {
+        takeOut(excess, v.getValueIteratedTo());
+      }
+    }
+    long[] values = excess.stream().mapToLong(e -> e[0]).toArray();
+    long[] counts = excess.stream().mapToLong(e -> e[1]).toArray();
+    long events = Arrays.stream(counts).sum();
+    return new MachineModel.Stalls(Math.max(1, window), events, floor, percentiles(values, counts));
+  }
+
+  /** Takes one count out at the smallest stall at least {@code nanos} long, else the longest. */
+  private static void takeOut(List<long[]> excess, long nanos) {
+    int at = -1;
+    for (int i = 0; i < excess.size(); i++) {
+      if (excess.get(i)[1] > 0) {
+        at = i; // the longest with a count so far
+        if (excess.get(i)[0] >= nanos) {
+          break;
+        }
+      }
+    }
+    if (at >= 0) {
+      excess.get(at)[1]--;
+    }
+  }
+
+  /** The GC pauses of the windows, per request answered in them. */
+  static MachineModel.GcPauses gcPauses(List<MachineNoise> windows, long requests) {
+    Histogram pauses = merged(windows.stream().map(MachineNoise::gcPauseDurations).toList());
+    List<long[]> recorded = new ArrayList<>();
+    for (HistogramIterationValue v : pauses.recordedValues()) {
+      recorded.add(new long[] {v.getValueIteratedTo(), v.getCountAtValueIteratedTo()});
+    }
+    return new MachineModel.GcPauses(
+        Math.max(1, requests),
+        pauses.getTotalCount(),
+        percentiles(
+            recorded.stream().mapToLong(e -> e[0]).toArray(),
+            recorded.stream().mapToLong(e -> e[1]).toArray()));
+  }
+
+  private static Histogram merged(List<Histogram> histograms) {
+    Histogram out = new Histogram(3);
+    out.setAutoResize(true);
+    histograms.forEach(out::add);
+    return out;
+  }
+
+  /**
+   * The 101 percentiles (0 to 100) of values with counts, ascending: percentile p is the least
+   * value at or below which at least {@code ceil(p / 100 * total)} counts lie (at least 1), as
+   * HdrHistogram reads one; all 0 where there is no count.
+   */
+  static long[] percentiles(long[] values, long[] counts) {
+    long total = Arrays.stream(counts).sum();
+    long[] out = new long[Calibration.PERCENTILES];
+    if (total == 0) {
+      return out;
+    }
+    int i = 0;
+    long below = 0;
+    for (int p = 0; p < out.length; p++) {
+      long rank = Math.max(1, (long) Math.ceil(p / 100.0 * total));
+      while (below + counts[i] < rank) {
+        below += counts[i++];
+      }
+      out[p] = values[i];
+    }
+    return out;
   }
 
   /** A point's breakdown as the calibration reads it, or null where the point has none. */
@@ -96,43 +353,6 @@ public final class CalibrationFit {
         b.part("run").percentilesNanos(),
         b.part("completion").percentilesNanos(),
         b.part("sendLag").percentilesNanos());
-  }
-
-  /**
-   * The calibration of runs of requests alone against the profile of their queries.
-   *
-   * @param source what the runs were, for the file
-   * @throws IllegalArgumentException if no run is given or a part does not hold 101 percentiles
-   */
-  public static Calibration of(DemandProfile profile, List<Parts> runs, String source) {
-    if (runs.isEmpty()) {
-      throw new IllegalArgumentException("no run to derive a calibration from");
-    }
-    long[] dispatch = median(runs.stream().map(Parts::dispatch).toList());
-    long[] run = median(runs.stream().map(Parts::run).toList());
-    long[] completion = median(runs.stream().map(Parts::completion).toList());
-    long[] sendLag = median(runs.stream().map(Parts::sendLag).toList());
-    return Calibration.of(profile, source, runScale(profile, run), dispatch, completion, sendLag);
-  }
-
-  /**
-   * Served run time over profiled time: the median, over the 10th to 90th percentiles, of the ratio
-   * of the served run's percentile to the profile's. Clamped to the calibration's range.
-   */
-  static double runScale(DemandProfile profile, long[] run) {
-    long[] seq =
-        profile.requests().stream()
-            .mapToLong(DemandProfile.Request::sequentialNanos)
-            .sorted()
-            .toArray();
-    double[] ratios = new double[SCALE_PERCENTILES.length];
-    for (int i = 0; i < ratios.length; i++) {
-      int p = SCALE_PERCENTILES[i];
-      double profiled = seq[Math.min(seq.length - 1, (int) Math.ceil(p / 100.0 * seq.length) - 1)];
-      ratios[i] = run[p] / Math.max(1.0, profiled);
-    }
-    Arrays.sort(ratios);
-    return Math.clamp(ratios[ratios.length / 2], 0.1, 100);
   }
 
   /** Each percentile's median over the runs, kept ascending. */

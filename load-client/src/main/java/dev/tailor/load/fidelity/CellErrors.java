@@ -1,21 +1,23 @@
 package dev.tailor.load.fidelity;
 
-import dev.tailor.load.report.Metric;
 import dev.tailor.load.report.Report;
+import dev.tailor.measure.Estimate;
 import dev.tailor.measure.PointResult;
+import dev.tailor.measure.PooledLatency;
 import dev.tailor.sim.Simulator;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
- * The fidelity comparison by cell, a policy at a load: the median over its repetitions of the
- * measured P50 and P99 against the median of the simulated ones, under one work model, and whether
- * each error is within a goal. Where the row-by-row table says how each run fared, this is what a
- * goal such as "within 20% at every load up to 70% of capacity" is judged on.
+ * The fidelity comparison by cell (a policy at a load), judged with the statistics a real run is
+ * judged by: the cell's measured runs pooled ({@link PooledLatency}: their histograms merged, each
+ * percentile with its 95% interval by bootstrap over whole runs), against the cell's simulations
+ * over several arrival seeds, pooled the same way. A simulated percentile is within when it lies in
+ * the measured interval widened by the goal at each end: from {@code (1 - goal) x low} to {@code (1
+ * + goal) x high}; where the measured cell has one run, and so no interval, from {@code (1 - goal)
+ * x value} to {@code (1 + goal) x value}, the plain relative error. A cell is within when its P50
+ * and its P99 are.
  */
 public final class CellErrors {
 
@@ -24,42 +26,59 @@ public final class CellErrors {
    *
    * @param policy the measured policy
    * @param load the offered load, requests/s
-   * @param runs the repetitions
-   * @param measuredP50 median measured P50, milliseconds
-   * @param simulatedP50 median simulated P50, milliseconds
-   * @param measuredP99 median measured P99, milliseconds
-   * @param simulatedP99 median simulated P99, milliseconds
+   * @param runs the measured runs pooled
+   * @param seeds the simulations pooled
+   * @param measuredP50 the pooled measured P50 with its interval over the runs, milliseconds
+   * @param simulatedP50 the pooled simulated P50 with its interval over the seeds, milliseconds
+   * @param measuredP99 the pooled measured P99 with its interval, milliseconds
+   * @param simulatedP99 the pooled simulated P99 with its interval over the seeds, milliseconds
    */
   public record Cell(
       String policy,
       double load,
       int runs,
-      double measuredP50,
-      double simulatedP50,
-      double measuredP99,
-      double simulatedP99) {
+      int seeds,
+      Estimate measuredP50,
+      Estimate simulatedP50,
+      Estimate measuredP99,
+      Estimate simulatedP99) {
 
-    /** (simulated - measured) / measured of the P50. */
-    public double errorP50() {
-      return (simulatedP50 - measuredP50) / measuredP50;
+    /** Whether the simulated P50 is within the measured interval widened by {@code goal}. */
+    public boolean withinP50(double goal) {
+      return CellErrors.within(measuredP50, simulatedP50, goal);
     }
 
-    /** (simulated - measured) / measured of the P99. */
-    public double errorP99() {
-      return (simulatedP99 - measuredP99) / measuredP99;
+    /** Whether the simulated P99 is within the measured interval widened by {@code goal}. */
+    public boolean withinP99(double goal) {
+      return CellErrors.within(measuredP99, simulatedP99, goal);
     }
 
-    /** Whether both errors are within {@code goal} (a fraction) either way. */
+    /** Whether both are. */
     public boolean within(double goal) {
-      return Math.abs(errorP50()) <= goal && Math.abs(errorP99()) <= goal;
+      return withinP50(goal) && withinP99(goal);
     }
   }
 
   private CellErrors() {}
 
   /**
-   * The cells of a comparison under {@code model}, by load then policy; saturated runs are left
-   * out, as they have no latency to compare.
+   * Whether {@code simulated}'s value lies in {@code measured}'s interval widened by {@code goal}
+   * at each end ({@code (1 - goal) x low} to {@code (1 + goal) x high}), or, without an interval,
+   * within {@code goal} of its value either way; false where either has no figure.
+   */
+  public static boolean within(Estimate measured, Estimate simulated, double goal) {
+    if (!measured.known() || !simulated.known()) {
+      return false;
+    }
+    double low = measured.hasInterval() ? measured.low() : measured.value();
+    double high = measured.hasInterval() ? measured.high() : measured.value();
+    double v = simulated.value();
+    return v >= (1 - goal) * low && v <= (1 + goal) * high;
+  }
+
+  /**
+   * The cells of a comparison under {@code model}, by load then policy; a cell with a saturated run
+   * or a saturated simulation is left out, as it has no latency to compare.
    *
    * @throws IllegalArgumentException if the comparison did not simulate {@code model}
    */
@@ -68,53 +87,50 @@ public final class CellErrors {
     if (m < 0) {
       throw new IllegalArgumentException("the comparison did not simulate the " + model + " model");
     }
-    Map<String, List<SimulatorFidelity.Row>> byCell = new LinkedHashMap<>();
-    for (SimulatorFidelity.Row row : comparison.rows()) {
-      PointResult p = row.measured();
-      if (!p.saturated() && !row.simulated().get(m).saturated()) {
-        byCell.computeIfAbsent(p.offeredRps() + "|" + p.policy(), k -> new ArrayList<>()).add(row);
-      }
-    }
     List<Cell> cells = new ArrayList<>();
-    for (List<SimulatorFidelity.Row> rows : byCell.values()) {
-      PointResult first = rows.get(0).measured();
+    for (SimulatorFidelity.CellRuns c : comparison.cells()) {
+      List<PointResult> simulated = c.simulated().get(m);
+      if (c.measured().stream().anyMatch(PointResult::saturated)
+          || simulated.stream().anyMatch(PointResult::saturated)) {
+        continue;
+      }
+      PooledLatency measured = PooledLatency.ofPoints(c.measured());
+      PooledLatency sims = PooledLatency.ofPoints(simulated);
       cells.add(
           new Cell(
-              first.policy(),
-              first.offeredRps(),
-              rows.size(),
-              median(rows, r -> Metric.P50.value(r.measured())),
-              median(rows, r -> Metric.P50.value(r.simulated().get(m))),
-              median(rows, r -> Metric.P99.value(r.measured())),
-              median(rows, r -> Metric.P99.value(r.simulated().get(m)))));
+              c.policy(),
+              c.load(),
+              measured.runs(),
+              sims.runs(),
+              measured.at(50).times(1e-6),
+              sims.at(50).times(1e-6),
+              measured.at(99).times(1e-6),
+              sims.at(99).times(1e-6)));
     }
     return cells;
   }
 
-  private static double median(
-      List<SimulatorFidelity.Row> rows,
-      java.util.function.ToDoubleFunction<SimulatorFidelity.Row> value) {
-    double[] v = rows.stream().mapToDouble(value).toArray();
-    Arrays.sort(v);
-    int n = v.length;
-    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-  }
-
   /**
-   * The cells as a Markdown table, every cell with both errors and whether they are within {@code
-   * goal}, closed by a count of the cells within it.
+   * The cells as a Markdown table, every cell's pooled figures with their intervals and whether the
+   * simulated ones are within the measured interval widened by {@code goal}, closed by a count of
+   * the cells within it.
    */
   public static String markdown(List<Cell> cells, Simulator.WorkModel model, double goal) {
     StringBuilder md = new StringBuilder();
     md.append(
         String.format(
             Locale.ROOT,
-            "By cell (median over the repetitions), %s work model; goal: P50 and P99 within %.0f%%%n%n",
+            "By cell, %s work model: measured runs pooled (95%% interval by bootstrap over runs)"
+                + " against simulations over arrival seeds pooled (interval over seeds). Within:"
+                + " the simulated figure lies from %.1f x the measured interval's low end to %.1f"
+                + " x its high end (without an interval, within %.0f%% of the measured figure).%n%n",
             model.name().toLowerCase(Locale.ROOT),
+            1 - goal,
+            1 + goal,
             100 * goal));
     md.append(
-        "| policy | load (rps) | runs | P50 measured (ms) | P50 simulated (ms) | error |"
-            + " P99 measured (ms) | P99 simulated (ms) | error | within |\n");
+        "| policy | load (rps) | runs | seeds | P50 measured (ms) | P50 simulated (ms) | within |"
+            + " P99 measured (ms) | P99 simulated (ms) | within |\n");
     md.append("|---|---|---|---|---|---|---|---|---|---|\n");
     int within = 0;
     for (Cell c : cells) {
@@ -122,25 +138,21 @@ public final class CellErrors {
       md.append(
           String.format(
               Locale.ROOT,
-              "| %s | %.0f | %d | %.2f | %.2f | %+.0f%% | %.2f | %.2f | %+.0f%% | %s |%n",
+              "| %s | %.0f | %d | %d | %s | %s | %s | %s | %s | %s |%n",
               Report.displayName(c.policy()),
               c.load(),
               c.runs(),
-              c.measuredP50(),
-              c.simulatedP50(),
-              100 * c.errorP50(),
-              c.measuredP99(),
-              c.simulatedP99(),
-              100 * c.errorP99(),
-              c.within(goal) ? "yes" : "no"));
+              c.seeds(),
+              c.measuredP50().format("%.2f"),
+              c.simulatedP50().format("%.2f"),
+              c.withinP50(goal) ? "yes" : "no",
+              c.measuredP99().format("%.2f"),
+              c.simulatedP99().format("%.2f"),
+              c.withinP99(goal) ? "yes" : "no"));
     }
     md.append(
         String.format(
-            Locale.ROOT,
-            "%n%d of %d cells within %.0f%% at both P50 and P99.%n",
-            within,
-            cells.size(),
-            100 * goal));
+            Locale.ROOT, "%n%d of %d cells within at both P50 and P99.%n", within, cells.size()));
     return md.toString();
   }
 }

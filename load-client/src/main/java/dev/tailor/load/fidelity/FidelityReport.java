@@ -40,6 +40,7 @@ public final class FidelityReport {
    * @param quantumNanos the policies' tick, as the replay's scheduler had it
    * @param targetNanos the latency target, or 0 for none
    * @param calibration the machine's calibration, already checked against the profile, or null
+   * @param seeds the arrival seeds each cell is simulated with ({@link SimulatorFidelity#compare})
    * @throws IllegalArgumentException naming the files if the report has no measured point, the
    *     profile is of other queries, or the plan's arrivals are not the replay's
    * @throws IOException naming the file if the report or the profile does not read
@@ -51,7 +52,8 @@ public final class FidelityReport {
       Integer cores,
       long quantumNanos,
       long targetNanos,
-      Calibration calibration)
+      Calibration calibration,
+      int seeds)
       throws IOException {
     MeasuredReport measured = MeasuredReport.read(reportDir);
     DemandProfile profile = DemandProfile.read(profileFile);
@@ -59,7 +61,7 @@ public final class FidelityReport {
     int workers = cores != null ? cores : profile.environment().cores();
     SimulatorFidelity.Comparison comparison =
         SimulatorFidelity.compare(
-            measured, profile, plan, workers, quantumNanos, targetNanos, calibration);
+            measured, profile, plan, workers, quantumNanos, targetNanos, calibration, seeds);
     StringBuilder md =
         new StringBuilder(
             FidelityTable.markdown(
@@ -81,10 +83,13 @@ public final class FidelityReport {
     return new Written(comparison, table, file);
   }
 
-  /** How far a cell's simulated P50 and P99 may be from the measured ones, as a fraction. */
+  /**
+   * How far beyond the measured interval a cell's simulated P50 and P99 may lie, as a fraction of
+   * each end ({@link CellErrors#within}).
+   */
   public static final double GOAL = 0.20;
 
-  /** The least rank agreement (Kendall's tau-b) wanted at every load. */
+  /** The least rank agreement (Kendall's tau-b over resolved pairs) wanted at every load. */
   public static final double TAU_GOAL = 0.8;
 
   /**

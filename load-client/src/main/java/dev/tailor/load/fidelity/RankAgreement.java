@@ -1,10 +1,11 @@
 package dev.tailor.load.fidelity;
 
-import dev.tailor.load.report.Metric;
 import dev.tailor.load.report.Report;
+import dev.tailor.measure.Estimate;
+import dev.tailor.measure.PointResult;
+import dev.tailor.measure.PooledLatency;
 import dev.tailor.sim.Simulator;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,12 +14,16 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Whether the simulator ranks the policies as the machine does: per load, the order of the policies
- * by simulated P99 against their order by measured P99, as Kendall's tau-b (Kendall, "The treatment
- * of ties in ranking problems", Biometrika 33, 1945), which allows ties in both orders. A pair is
- * tied in the measured order where the two policies' P99 ranges over their repetitions overlap (the
- * runs cannot tell them apart), and in the simulated order where the simulated medians are equal.
- * Saturated runs are left out, as they have no P99.
+ * Whether the simulator ranks the policies as the machine does, on the pairs the machine resolves:
+ * per load and work model, the pairs of policies whose measured P99s differ by the real run's own
+ * rule (the ratio of their pooled P99s, paired by round, has a 95% interval that excludes 1; {@link
+ * PooledLatency#ratioTo}), and over them Kendall's tau-b (Kendall, "The treatment of ties in
+ * ranking problems", Biometrika 33, 1945) of the order by pooled simulated P99 against the measured
+ * order: {@code (C - D) / sqrt(n (n - T))}, with {@code n} the resolved pairs, {@code C} and {@code
+ * D} the pairs the simulation orders alike and oppositely, and {@code T} those it ties (the
+ * measured order has no tie among resolved pairs). With fewer than two resolved pairs tau-b is
+ * undefined, and said to be. Cells with a saturated run or simulation are left out, as they have no
+ * P99.
  */
 public final class RankAgreement {
 
@@ -28,28 +33,37 @@ public final class RankAgreement {
    * @param load the offered load, requests/s
    * @param model the work model simulated
    * @param policies the policies compared
-   * @param tauB Kendall's tau-b, or NaN where fewer than two pairs are untied in both orders
-   * @param concordant pairs ordered alike
-   * @param discordant pairs ordered oppositely
-   * @param tiedMeasured pairs the measured ranges cannot order
-   * @param tiedSimulated pairs with equal simulated P99
-   * @param measuredOrder the policies by measured median P99, best first
-   * @param simulatedOrder the policies by simulated median P99, best first
+   * @param pairs the pairs of them
+   * @param resolved the pairs the measured runs resolve
+   * @param tauB Kendall's tau-b over the resolved pairs, or NaN where fewer than two are resolved
+   *     (or the simulation ties every one)
+   * @param concordant resolved pairs the simulation orders as measured
+   * @param discordant resolved pairs it orders oppositely
+   * @param tiedSimulated resolved pairs with equal simulated P99
+   * @param measuredOrder the policies by pooled measured P99, best first
+   * @param simulatedOrder the policies by pooled simulated P99, best first
    */
   public record Row(
       double load,
       Simulator.WorkModel model,
       int policies,
+      int pairs,
+      int resolved,
       double tauB,
       int concordant,
       int discordant,
-      int tiedMeasured,
       int tiedSimulated,
       List<String> measuredOrder,
       List<String> simulatedOrder) {}
 
-  /** One policy at one load: its measured P99 range and median, and its simulated median. */
-  record Ranked(String policy, double least, double greatest, double measured, double simulated) {}
+  /**
+   * One policy at one load: its measured runs pooled, and its pooled simulated P99.
+   *
+   * @param policy the policy
+   * @param measured its measured runs pooled
+   * @param simulated its simulations' pooled P99
+   */
+  record Ranked(String policy, PooledLatency measured, double simulated) {}
 
   private RankAgreement() {}
 
@@ -57,83 +71,70 @@ public final class RankAgreement {
   public static List<Row> of(SimulatorFidelity.Comparison comparison) {
     List<Row> rows = new ArrayList<>();
     for (int m = 0; m < comparison.models().size(); m++) {
-      Map<Double, Map<String, List<SimulatorFidelity.Row>>> byLoad = new TreeMap<>();
-      for (SimulatorFidelity.Row r : comparison.rows()) {
-        if (r.measured().saturated() || r.simulated().get(m).saturated()) {
+      Map<Double, List<Ranked>> byLoad = new TreeMap<>();
+      for (SimulatorFidelity.CellRuns c : comparison.cells()) {
+        List<PointResult> simulated = c.simulated().get(m);
+        if (c.measured().stream().anyMatch(PointResult::saturated)
+            || simulated.stream().anyMatch(PointResult::saturated)) {
           continue;
         }
         byLoad
-            .computeIfAbsent(r.measured().offeredRps(), k -> new LinkedHashMap<>())
-            .computeIfAbsent(r.measured().policy(), k -> new ArrayList<>())
-            .add(r);
+            .computeIfAbsent(c.load(), k -> new ArrayList<>())
+            .add(
+                new Ranked(
+                    c.policy(),
+                    PooledLatency.ofPoints(c.measured()),
+                    PooledLatency.ofPoints(simulated).percentile(99)));
       }
-      for (Map.Entry<Double, Map<String, List<SimulatorFidelity.Row>>> e : byLoad.entrySet()) {
-        List<Ranked> ranked = new ArrayList<>();
-        for (Map.Entry<String, List<SimulatorFidelity.Row>> p : e.getValue().entrySet()) {
-          int model = m;
-          double[] measured =
-              p.getValue().stream().mapToDouble(r -> Metric.P99.value(r.measured())).toArray();
-          double[] simulated =
-              p.getValue().stream()
-                  .mapToDouble(r -> Metric.P99.value(r.simulated().get(model)))
-                  .toArray();
-          Arrays.sort(measured);
-          ranked.add(
-              new Ranked(
-                  p.getKey(),
-                  measured[0],
-                  measured[measured.length - 1],
-                  median(measured),
-                  median(simulated)));
-        }
-        rows.add(row(e.getKey(), comparison.models().get(m), ranked));
+      for (Map.Entry<Double, List<Ranked>> e : byLoad.entrySet()) {
+        rows.add(row(e.getKey(), comparison.models().get(m), e.getValue()));
       }
     }
     rows.sort(Comparator.comparingDouble(Row::load));
     return rows;
   }
 
-  /** Tau-b of one load's policies. */
+  /** Tau-b over one load's resolved pairs. */
   static Row row(double load, Simulator.WorkModel model, List<Ranked> ranked) {
     int n = ranked.size();
+    int resolved = 0;
     int concordant = 0;
     int discordant = 0;
-    int tiedMeasured = 0;
     int tiedSimulated = 0;
     for (int i = 0; i < n; i++) {
       for (int j = i + 1; j < n; j++) {
         Ranked a = ranked.get(i);
         Ranked b = ranked.get(j);
-        boolean overlap = a.least() <= b.greatest() && b.least() <= a.greatest();
-        int x = overlap ? 0 : Double.compare(a.measured(), b.measured());
+        Estimate.Verdict v = a.measured().ratioTo(b.measured(), 99).verdict();
+        if (v != Estimate.Verdict.BETTER && v != Estimate.Verdict.WORSE) {
+          continue; // the runs cannot tell the two apart
+        }
+        resolved++;
+        int x = v == Estimate.Verdict.BETTER ? -1 : 1;
         int y = Double.compare(a.simulated(), b.simulated());
-        tiedMeasured += x == 0 ? 1 : 0;
-        tiedSimulated += y == 0 ? 1 : 0;
-        if (x != 0 && y != 0) {
-          if (Integer.signum(x) == Integer.signum(y)) {
-            concordant++;
-          } else {
-            discordant++;
-          }
+        if (y == 0) {
+          tiedSimulated++;
+        } else if (Integer.signum(y) == x) {
+          concordant++;
+        } else {
+          discordant++;
         }
       }
     }
-    double pairs = n * (n - 1) / 2.0;
-    double denominator = Math.sqrt((pairs - tiedMeasured) * (pairs - tiedSimulated));
+    double denominator = Math.sqrt((double) resolved * (resolved - tiedSimulated));
     double tau =
-        concordant + discordant < 2 || denominator == 0
-            ? Double.NaN
-            : (concordant - discordant) / denominator;
+        resolved < 2 || denominator == 0 ? Double.NaN : (concordant - discordant) / denominator;
     return new Row(
         load,
         model,
         n,
+        n * (n - 1) / 2,
+        resolved,
         tau,
         concordant,
         discordant,
-        tiedMeasured,
         tiedSimulated,
-        order(ranked, Ranked::measured),
+        order(ranked, r -> r.measured().percentile(99)),
         order(ranked, Ranked::simulated));
   }
 
@@ -145,64 +146,76 @@ public final class RankAgreement {
         .toList();
   }
 
-  private static double median(double[] v) {
-    double[] s = v.clone();
-    Arrays.sort(s);
-    int n = s.length;
-    return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+  /** Tau-b as a table shows it: two decimals, or why there is none. */
+  static String tau(Row r) {
+    if (!Double.isNaN(r.tauB())) {
+      return String.format(Locale.ROOT, "%.2f", r.tauB());
+    }
+    return r.resolved() < 2
+        ? "undefined (" + r.resolved() + " resolved pair" + (r.resolved() == 1 ? "" : "s") + ")"
+        : "undefined (every resolved pair tied in the simulation)";
   }
 
   /**
-   * The rows as a Markdown table, closed by the lowest tau-b per model and whether every load
-   * reaches {@code goal}.
+   * The rows as a Markdown table, closed per model by the lowest defined tau-b, whether every load
+   * with one reaches {@code goal}, and how many loads have none.
    */
   public static String markdown(List<Row> rows, double goal) {
     StringBuilder md = new StringBuilder();
     md.append(
-        "Rank agreement per load: Kendall's tau-b of the policies ordered by simulated P99 against"
-            + " measured P99 (a pair is tied where its measured ranges overlap)\n\n");
+        "Rank agreement per load: Kendall's tau-b of the order by pooled simulated P99 against the"
+            + " measured order, over the pairs of policies the measured runs resolve (the paired"
+            + " ratio of their pooled P99s has a 95% interval that excludes 1); undefined below 2"
+            + " resolved pairs\n\n");
     md.append(
-        "| load (rps) | model | policies | tau-b | concordant | discordant | tied measured |"
+        "| load (rps) | model | policies | pairs resolved | tau-b | concordant | discordant |"
             + " tied simulated | measured order | simulated order |\n");
     md.append("|---|---|---|---|---|---|---|---|---|---|\n");
     for (Row r : rows) {
       md.append(
           String.format(
               Locale.ROOT,
-              "| %.0f | %s | %d | %s | %d | %d | %d | %d | %s | %s |%n",
+              "| %.0f | %s | %d | %d of %d | %s | %d | %d | %d | %s | %s |%n",
               r.load(),
               r.model().name().toLowerCase(Locale.ROOT),
               r.policies(),
-              Double.isNaN(r.tauB()) ? "n/a" : String.format(Locale.ROOT, "%.2f", r.tauB()),
+              r.resolved(),
+              r.pairs(),
+              tau(r),
               r.concordant(),
               r.discordant(),
-              r.tiedMeasured(),
               r.tiedSimulated(),
               String.join(" < ", r.measuredOrder()),
               String.join(" < ", r.simulatedOrder())));
     }
-    Map<Simulator.WorkModel, double[]> lowest = new LinkedHashMap<>();
+    // Per model: the lowest defined tau, whether any defined one is below the goal, undefined
+    // loads.
+    Map<Simulator.WorkModel, double[]> summary = new LinkedHashMap<>();
     for (Row r : rows) {
-      double[] l = lowest.computeIfAbsent(r.model(), k -> new double[] {Double.NaN, 0});
-      if (!Double.isNaN(r.tauB()) && (Double.isNaN(l[0]) || r.tauB() < l[0])) {
-        l[0] = r.tauB();
+      double[] s = summary.computeIfAbsent(r.model(), k -> new double[] {Double.NaN, 0, 0});
+      if (Double.isNaN(r.tauB())) {
+        s[2]++;
+        continue;
       }
-      if (Double.isNaN(r.tauB()) || r.tauB() < goal) {
-        l[1] = 1;
+      if (Double.isNaN(s[0]) || r.tauB() < s[0]) {
+        s[0] = r.tauB();
+      }
+      if (r.tauB() < goal) {
+        s[1] = 1;
       }
     }
     md.append('\n');
-    for (Map.Entry<Simulator.WorkModel, double[]> e : lowest.entrySet()) {
+    for (Map.Entry<Simulator.WorkModel, double[]> e : summary.entrySet()) {
+      double[] s = e.getValue();
       md.append(
           String.format(
               Locale.ROOT,
-              "%s: lowest tau-b %s; every load at least %.1f: %s%n",
+              "%s: lowest tau-b %s; every load with one at least %.1f: %s; %d load(s) undefined%n",
               e.getKey().name().toLowerCase(Locale.ROOT),
-              Double.isNaN(e.getValue()[0])
-                  ? "n/a"
-                  : String.format(Locale.ROOT, "%.2f", e.getValue()[0]),
+              Double.isNaN(s[0]) ? "undefined" : String.format(Locale.ROOT, "%.2f", s[0]),
               goal,
-              e.getValue()[1] == 0 ? "yes" : "no"));
+              Double.isNaN(s[0]) ? "n/a" : s[1] == 0 ? "yes" : "no",
+              (int) s[2]));
     }
     return md.toString();
   }

@@ -45,6 +45,26 @@ public final class SimulatorFidelity {
   }
 
   /**
+   * One cell, a policy at a load: its measured runs, and per work model its simulations over the
+   * comparison's seeds.
+   *
+   * @param policy the policy
+   * @param load the offered load, requests/s
+   * @param measured the cell's measured runs, by repetition
+   * @param simulated per work model (in the comparison's order), one simulation per seed: the first
+   *     of the runs' own seed (the replay's arrivals), then the next seeds
+   */
+  public record CellRuns(
+      String policy, double load, List<PointResult> measured, List<List<PointResult>> simulated) {
+
+    /** Copies the lists. */
+    public CellRuns {
+      measured = List.copyOf(measured);
+      simulated = simulated.stream().map(List::copyOf).toList();
+    }
+  }
+
+  /**
    * What the comparison found.
    *
    * @param workers the simulated threads
@@ -52,15 +72,23 @@ public final class SimulatorFidelity {
    * @param rows one per measured point of a Tailor policy, by load then policy
    * @param mismatches the simulations (of unsaturated points) that counted another number of
    *     requests than the replay did: a sign that the plan was not the replay's
+   * @param cells the measured cells, by load then policy, each with its simulations over the seeds
+   * @param seeds the arrival seeds each cell was simulated with
    */
   public record Comparison(
-      int workers, List<Simulator.WorkModel> models, List<Row> rows, List<Mismatch> mismatches) {
+      int workers,
+      List<Simulator.WorkModel> models,
+      List<Row> rows,
+      List<Mismatch> mismatches,
+      List<CellRuns> cells,
+      int seeds) {
 
     /** Copies the lists. */
     public Comparison {
       models = List.copyOf(models);
       rows = List.copyOf(rows);
       mismatches = List.copyOf(mismatches);
+      cells = List.copyOf(cells);
     }
   }
 
@@ -121,15 +149,18 @@ public final class SimulatorFidelity {
   /**
    * Simulates every measured point, each simulation recording its miss ratio at a latency target
    * and charging every simulated request what {@code calibration} says a served one costs beyond
-   * its profiled time.
+   * its profiled time; and every cell (a policy at a load) with {@code seeds} arrival seeds: its
+   * runs' own seed, then the next ones, so that the cell's simulated percentiles pool over other
+   * arrivals as its measured ones pool over runs.
    *
    * @param plan the replay's plan (arrivals, duration, warm-up); each point's own seed is used
    * @param workers the simulated threads
    * @param quantumNanos the policies' tick, as the replay's scheduler had it
    * @param targetNanos the latency target, or 0 for none
    * @param calibration the machine's calibration, or null for nothing beyond the profile
-   * @throws IllegalArgumentException if the plan's arrivals are not those a point records, or every
-   *     point is a plain Lucene baseline's
+   * @param seeds the arrival seeds of every cell, at least 1
+   * @throws IllegalArgumentException if the plan's arrivals are not those a point records, every
+   *     point is a plain Lucene baseline's, or {@code seeds} is below 1
    */
   public static Comparison compare(
       MeasuredReport report,
@@ -138,18 +169,86 @@ public final class SimulatorFidelity {
       int workers,
       long quantumNanos,
       long targetNanos,
-      Calibration calibration) {
+      Calibration calibration,
+      int seeds) {
+    if (seeds < 1) {
+      throw new IllegalArgumentException("--seeds must be >= 1, got " + seeds);
+    }
     List<Simulator.WorkModel> models = models(profile);
     List<Row> rows = new ArrayList<>();
     List<Mismatch> mismatches = new ArrayList<>();
-    // Repetitions of a point share its plan, so they share its simulation.
-    Map<String, PointResult> simulated = new HashMap<>();
+    Simulation simulation =
+        new Simulation(
+            profile, plan, workers, quantumNanos, targetNanos, calibration, new HashMap<>());
     for (PointResult real : report.points()) {
       if (LuceneTarget.isSpec(real.policy())) {
         continue; // a real-run baseline: nothing in the simulator to compare it with
       }
-      PointPlan point =
-          plan.withSeed(real.seed()).point(real.offeredRps(), profile.requests().size());
+      List<PointResult> sims = new ArrayList<>();
+      for (Simulator.WorkModel model : models) {
+        PointResult sim = simulation.of(real, real.seed(), model);
+        if (sim.sent() != real.sent() && !real.saturated()) {
+          mismatches.add(new Mismatch(real, sim.sent()));
+        }
+        sims.add(sim);
+      }
+      rows.add(new Row(real, sims));
+    }
+    Map<String, List<PointResult>> byCell = new java.util.LinkedHashMap<>();
+    for (Row r : rows) {
+      byCell
+          .computeIfAbsent(
+              r.measured().offeredRps() + "|" + r.measured().policy(), k -> new ArrayList<>())
+          .add(r.measured());
+    }
+    List<CellRuns> cells = new ArrayList<>();
+    for (List<PointResult> runs : byCell.values()) {
+      PointResult first = runs.get(0);
+      List<List<PointResult>> byModel = new ArrayList<>();
+      for (Simulator.WorkModel model : models) {
+        List<PointResult> overSeeds = new ArrayList<>();
+        for (int k = 0; k < seeds; k++) {
+          overSeeds.add(simulation.of(first, first.seed() + k, model).withRepetition(k + 1));
+        }
+        byModel.add(overSeeds);
+      }
+      cells.add(new CellRuns(first.policy(), first.offeredRps(), runs, byModel));
+    }
+    if (rows.isEmpty() && !report.points().isEmpty()) {
+      throw new IllegalArgumentException(
+          "report "
+              + report.dir()
+              + " measured only the plain Lucene baselines, which the simulator cannot run; replay"
+              + " a policy of Tailor's beside them (seq is plain lucene's nearest equivalent)");
+    }
+    return new Comparison(workers, models, rows, mismatches, cells, seeds);
+  }
+
+  /**
+   * Simulates a measured point again on a seed's arrivals, each policy, load, seed and model once
+   * (repetitions of a point share its plan, so they share its simulation).
+   */
+  private record Simulation(
+      DemandProfile profile,
+      SweepPlan plan,
+      int workers,
+      long quantumNanos,
+      long targetNanos,
+      Calibration calibration,
+      Map<String, PointResult> cache) {
+
+    /**
+     * The simulation of {@code real}'s policy and load on {@code seed}'s arrivals.
+     *
+     * @throws IllegalArgumentException if the plan's arrivals are not those {@code real} records
+     */
+    PointResult of(PointResult real, long seed, Simulator.WorkModel model) {
+      String key = real.policy() + "|" + real.offeredRps() + "|" + seed + "|" + model;
+      PointResult cached = cache.get(key);
+      if (cached != null) {
+        return cached;
+      }
+      PointPlan point = plan.withSeed(seed).point(real.offeredRps(), profile.requests().size());
       if (!point.arrivals().equals(real.arrivals())) {
         throw new IllegalArgumentException(
             String.format(
@@ -161,48 +260,29 @@ public final class SimulatorFidelity {
                 plan.arrivals(),
                 point.arrivals()));
       }
-      List<PointResult> sims = new ArrayList<>();
-      for (Simulator.WorkModel model : models) {
-        Simulator.Config config =
-            new Simulator.Config(
-                workers,
-                quantumNanos,
-                Scheduler.DEFAULT_LONG_THRESHOLD_NANOS,
-                point.warmupRequests(),
-                Math.max(1_000, point.requests()),
-                targetNanos > 0 ? List.of(targetNanos) : List.of(),
-                model,
-                calibration);
-        String key = real.policy() + "|" + real.offeredRps() + "|" + real.seed() + "|" + model;
-        PointResult sim = simulated.get(key);
-        if (sim == null) {
-          if (HindsightOracle.isTuned(real.policy())) {
-            // The replay tuned the oracle's budget by simulating this very point, capped at the
-            // workers as every policy of a demo is; tuned again here, it is the simulator's best.
-            sim = HindsightOracle.tune(profile, config, point, real.corpus(), workers).result();
-          } else {
-            // A policy listed with {rps} ran the table of its point's load.
-            try (Policy policy =
-                PolicyRegistry.of(Sweep.atLoad(real.policy(), real.offeredRps()))) {
-              sim = new Simulator(profile, policy, config).run(point, real.corpus());
-            }
-          }
-          simulated.put(key, sim);
+      Simulator.Config config =
+          new Simulator.Config(
+              workers,
+              quantumNanos,
+              Scheduler.DEFAULT_LONG_THRESHOLD_NANOS,
+              point.warmupRequests(),
+              Math.max(1_000, point.requests()),
+              targetNanos > 0 ? List.of(targetNanos) : List.of(),
+              model,
+              calibration);
+      PointResult sim;
+      if (HindsightOracle.isTuned(real.policy())) {
+        // The replay tuned the oracle's budget by simulating this very point, capped at the
+        // workers as every policy of a demo is; tuned again here, it is the simulator's best.
+        sim = HindsightOracle.tune(profile, config, point, real.corpus(), workers).result();
+      } else {
+        // A policy listed with {rps} ran the table of its point's load.
+        try (Policy policy = PolicyRegistry.of(Sweep.atLoad(real.policy(), real.offeredRps()))) {
+          sim = new Simulator(profile, policy, config).run(point, real.corpus());
         }
-        if (sim.sent() != real.sent() && !real.saturated()) {
-          mismatches.add(new Mismatch(real, sim.sent()));
-        }
-        sims.add(sim);
       }
-      rows.add(new Row(real, sims));
+      cache.put(key, sim);
+      return sim;
     }
-    if (rows.isEmpty() && !report.points().isEmpty()) {
-      throw new IllegalArgumentException(
-          "report "
-              + report.dir()
-              + " measured only the plain Lucene baselines, which the simulator cannot run; replay"
-              + " a policy of Tailor's beside them (seq is plain lucene's nearest equivalent)");
-    }
-    return new Comparison(workers, models, rows, mismatches);
   }
 }

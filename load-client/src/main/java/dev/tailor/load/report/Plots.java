@@ -88,17 +88,49 @@ final class Plots {
             misses::has,
             c -> Math.max(MISS_FLOOR_PERCENT, 100 * c.median(misses.metric())));
     if (!loads.isEmpty()) {
-      double low = Collections.min(loads);
-      double high = Collections.max(loads);
       double threshold = 100 * Misses.SUSTAINED_MISSES;
-      chart
-          .addSeries(
-              String.format(Locale.ROOT, "%.0f%% (sustained)", threshold),
-              List.of(low, high),
-              List.of(threshold, threshold))
-          .setMarker(SeriesMarkers.NONE)
-          .setLineStyle(SeriesLines.DASH_DASH)
-          .setLineColor(Color.GRAY);
+      across(
+          chart,
+          String.format(Locale.ROOT, "%.0f%% (sustained)", threshold),
+          Collections.min(loads),
+          Collections.max(loads),
+          threshold);
+    }
+    save(chart, file);
+  }
+
+  /** A dashed grey line across the chart from {@code low} to {@code high} at {@code y}. */
+  private static void across(XYChart chart, String name, double low, double high, double y) {
+    chart
+        .addSeries(name, List.of(low, high), List.of(y, y))
+        .setMarker(SeriesMarkers.NONE)
+        .setLineStyle(SeriesLines.DASH_DASH)
+        .setLineColor(Color.GRAY);
+  }
+
+  /**
+   * Lines against load on a log axis, one per {@link LoadPlot.Line}, and a dashed line across at
+   * {@code threshold} named {@code thresholdName} (none where the name is null).
+   */
+  static void lines(
+      String title,
+      String yAxis,
+      List<LoadPlot.Line> lines,
+      String thresholdName,
+      double threshold,
+      Path file)
+      throws IOException {
+    XYChart chart = chart(title, LOAD_AXIS, yAxis);
+    chart.getStyler().setYAxisLogarithmic(true);
+    List<Double> loads = new ArrayList<>();
+    for (LoadPlot.Line line : lines) {
+      if (!line.x().isEmpty()) {
+        chart.addSeries(line.name(), line.x(), line.y()).setMarker(SeriesMarkers.CIRCLE);
+        loads.addAll(line.x());
+      }
+    }
+    if (thresholdName != null && !loads.isEmpty()) {
+      across(chart, thresholdName, Collections.min(loads), Collections.max(loads), threshold);
     }
     save(chart, file);
   }

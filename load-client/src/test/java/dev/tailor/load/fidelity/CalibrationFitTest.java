@@ -1,14 +1,19 @@
 package dev.tailor.load.fidelity;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tailor.measure.CoRun;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.LatencyBreakdown;
+import dev.tailor.measure.MachineNoise;
 import dev.tailor.measure.PointResult;
 import dev.tailor.measure.PointResultBuilder;
+import dev.tailor.measure.Provenance;
 import dev.tailor.sim.Calibration;
+import dev.tailor.sim.MachineModel;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +23,9 @@ import org.junit.jupiter.api.Test;
 class CalibrationFitTest {
 
   private static final long US = 1_000;
+  private static final long MS = 1_000 * US;
+  private static final Provenance VM =
+      new Provenance("tailor test", "vm, 2 cores, AMD EPYC, amd64, Java 25.0.3");
 
   /** A profile of requests of 1, 2, ..., 100 ms. */
   private static DemandProfile profile() {
@@ -28,14 +36,15 @@ class CalibrationFitTest {
               Integer.toString(i),
               null,
               "q",
-              i * 1_000 * US,
-              new long[] {i * 1_000 * US},
+              i * MS,
+              new long[] {i * MS},
               new double[] {1.0},
               new double[] {1.0},
               new DemandProfile.Features("test", 1, new long[0], 0)));
     }
     return DemandProfile.of(
-        new DemandProfile.Environment("idx", "test", 1, "t", 2, "j", "os", "2026-01-01T00:00:00Z"),
+        new DemandProfile.Environment(
+            "idx", "test", 1, "t", 2, "25.0.3+9-LTS", "Linux amd64", "2026-01-01T00:00:00Z"),
         new DemandProfile.Settings(1, 1, 1, 2),
         true,
         requests);
@@ -49,38 +58,107 @@ class CalibrationFitTest {
     return h;
   }
 
-  /** A seq point whose requests ran {@code scale} times their profiled time. */
-  private static PointResult seq(double rps, double scale, boolean breakdown) {
-    long[] runs = new long[100];
-    for (int i = 0; i < 100; i++) {
-      runs[i] = Math.round((i + 1) * 1_000 * US * scale);
+  /**
+   * Ten seconds of a meter: 1,990 sleeps 0.1 ms late, ten 5.1 ms late (stalls of 5 ms beyond the
+   * floor), and one GC pause of 3 ms, which takes one of the stalls out.
+   */
+  static MachineNoise noise() {
+    Histogram oversleeps = new Histogram(3);
+    oversleeps.recordValueWithCount(100 * US, 1_990);
+    oversleeps.recordValueWithCount(5_100 * US, 10);
+    return new MachineNoise(
+        10_000 * MS,
+        5 * MS,
+        2_000,
+        100 * US,
+        100 * US,
+        5_100 * US,
+        5_100 * US,
+        1,
+        3 * MS,
+        3 * MS,
+        0,
+        0,
+        0.01,
+        PointResult.encode(oversleeps),
+        PointResult.encode(histogram(3 * MS)));
+  }
+
+  /**
+   * {@code alone} requests that ran alone at {@code scale} times their profiled time, and {@code
+   * pairs} pairs that ran together at {@code scale * together}.
+   */
+  static CoRun coRun(int alone, int pairs, double scale, double together) {
+    List<CoRun.Span> spans = new ArrayList<>();
+    long t = 0;
+    for (int i = 0; i < alone; i++) {
+      spans.add(new CoRun.Span(t, t + Math.round(10 * MS * scale), 1, 10 * MS));
+      t += 100 * MS;
     }
-    Histogram run = histogram(runs);
+    for (int i = 0; i < pairs; i++) {
+      long run = Math.round(10 * MS * scale * together);
+      spans.add(new CoRun.Span(t, t + run, 1, 10 * MS));
+      spans.add(new CoRun.Span(t, t + run, 1, 10 * MS));
+      t += 100 * MS;
+    }
+    boolean[] measured = new boolean[spans.size()];
+    java.util.Arrays.fill(measured, true);
+    return CoRun.measure(spans.toArray(CoRun.Span[]::new), measured);
+  }
+
+  /** A seq point of this report's machine. */
+  private static PointResult seq(
+      double rps, int repetition, boolean breakdown, MachineNoise noise, CoRun coRun) {
+    Histogram run = histogram(10 * MS, 20 * MS);
     Histogram wake = histogram(50 * US, 60 * US, 70 * US);
     Histogram small = histogram(10 * US, 20 * US);
     return new PointResultBuilder("seq", run)
         .labels(rps, "poisson", 1, "measured on this machine (2 cores)", "test")
-        .outcome(1_000_000_000L, 100, 100, 0, false)
+        .repetition(repetition)
+        .outcome(10_000 * MS, 1_000, 1_000, 0, false)
         .breakdown(breakdown ? LatencyBreakdown.of(small, small, wake, run, small) : null)
+        .noise(noise)
+        .coRun(coRun)
+        .provenance(VM)
         .build();
   }
 
-  @Test
-  void theRunScaleIsServedOverProfiledAndTheLightestLoadIsUsed() {
-    MeasuredReport report =
-        new MeasuredReport(
-            Path.of("r"),
-            List.of(seq(10, 1.5, true), seq(20, 3.0, true), seq(10, 1.5, true)),
-            null);
-    Calibration c = CalibrationFit.fromReport(report, profile());
-    assertEquals(1.5, c.runScale(), 0.01);
-    assertEquals(60 * US, c.dispatchNanos()[50], 100);
-    assertTrue(c.source().contains("2 run(s) of seq at 10 requests/s"), c.source());
-    assertEquals("idx", c.workload().index());
+  /** Two light runs (alone) and one busy run (pairs), every one with its noise. */
+  private static MeasuredReport report() {
+    return new MeasuredReport(
+        Path.of("r"),
+        List.of(
+            seq(10, 1, true, noise(), coRun(150, 0, 1.5, 1)),
+            seq(10, 2, true, noise(), coRun(150, 0, 1.5, 1)),
+            seq(80, 1, true, noise(), coRun(20, 100, 1.5, 1.2))),
+        null);
   }
 
   @Test
-  void aReportWithoutSeqOrWithoutABreakdownIsRefused() {
+  void itMeasuresTheRunScaleTheCoRunTheStallsAndThePauses() {
+    Calibration c = CalibrationFit.fromReport(report(), profile());
+    assertEquals(1.5, c.runScale(), 0.01);
+    assertEquals(60 * US, c.dispatchNanos()[50], 100);
+    assertEquals(
+        new Calibration.Machine("vm", 2, "AMD EPYC", "amd64", "25.0.3", "Linux amd64"),
+        c.machine());
+    assertEquals("idx", c.workload().index());
+    MachineModel m = c.model();
+    assertArrayEquals(new double[] {1.0, 1.2}, m.coRun(), 0.01);
+    assertArrayEquals(new long[] {320, 200}, m.coRunRequests());
+    // Of the light runs' 20 stalls of 5 ms over 20 s, their 2 GC pauses take out 2.
+    assertEquals(18, m.stalls().events());
+    assertEquals(0.9, m.stalls().perSecond(), 1e-9);
+    assertEquals(5 * MS, m.stalls().durationsNanos()[50], 0.01 * 5 * MS);
+    assertEquals(100 * US, m.stalls().floorNanos(), US);
+    // 3 pauses of 3 ms over the 3,000 requests of every run.
+    assertEquals(0.001, m.gcPauses().perRequest(), 1e-9);
+    assertEquals(3 * MS, m.gcPauses().durationsNanos()[100], 0.01 * 3 * MS);
+    assertTrue(c.source().contains("2 run(s) of seq at 10 requests/s"), c.source());
+  }
+
+  @Test
+  void aReportWithoutWhatTheModelNeedsIsRefusedSayingWhat() {
     IllegalArgumentException none =
         assertThrows(
             IllegalArgumentException.class,
@@ -91,9 +169,34 @@ class CalibrationFitTest {
     IllegalArgumentException bare =
         assertThrows(
             IllegalArgumentException.class,
-            () ->
-                CalibrationFit.fromReport(
-                    new MeasuredReport(Path.of("r"), List.of(seq(10, 1, false)), null), profile()));
+            () -> fit(seq(10, 1, false, noise(), coRun(150, 100, 1.5, 1.2))));
     assertTrue(bare.getMessage().contains("no latency breakdown"), bare.getMessage());
+    MachineNoise v4 = new MachineNoise(10_000 * MS, 5 * MS, 2_000, 1, 2, 3, 4, 0, 0, 0, 0, 0, 0.01);
+    IllegalArgumentException old =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> fit(seq(10, 1, true, v4, coRun(150, 100, 1.5, 1.2))));
+    assertTrue(old.getMessage().contains("noise.oversleepHistogram"), old.getMessage());
+    IllegalArgumentException alone =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> fit(seq(10, 1, true, noise(), coRun(150, 10, 1.5, 1.2))));
+    assertTrue(alone.getMessage().contains("20 request(s) running at 2"), alone.getMessage());
+    assertTrue(alone.getMessage().contains("--loads"), alone.getMessage());
+  }
+
+  private static Calibration fit(PointResult p) {
+    return CalibrationFit.fromReport(new MeasuredReport(Path.of("r"), List.of(p), null), profile());
+  }
+
+  @Test
+  void percentilesReadValuesWithCountsAsHdrHistogramDoes() {
+    long[] p = CalibrationFit.percentiles(new long[] {1, 2, 10}, new long[] {50, 49, 1});
+    assertEquals(1, p[0]);
+    assertEquals(1, p[50]);
+    assertEquals(2, p[51]);
+    assertEquals(2, p[99]);
+    assertEquals(10, p[100]);
+    assertEquals(0, CalibrationFit.percentiles(new long[0], new long[0])[100]);
   }
 }

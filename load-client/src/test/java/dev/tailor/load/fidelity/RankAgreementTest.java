@@ -3,6 +3,7 @@ package dev.tailor.load.fidelity;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tailor.measure.PooledLatency;
 import dev.tailor.sim.Simulator;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,61 +11,76 @@ import org.junit.jupiter.api.Test;
 
 class RankAgreementTest {
 
-  /** Policies whose measured P99s are exact points (no range) and whose simulated ones given. */
+  /**
+   * Policies {@code p0, p1, ...}, each measured in 5 identical runs whose P99 is {@code
+   * measured[i]}, and simulated at {@code simulated[i]}: a pair of different measured P99s is
+   * resolved (its paired ratio is the same in every replicate), a pair of equal ones is not.
+   */
   private static List<RankAgreement.Ranked> ranked(double[] measured, double[] simulated) {
     List<RankAgreement.Ranked> out = new ArrayList<>();
     for (int i = 0; i < measured.length; i++) {
+      double m = measured[i];
       out.add(
-          new RankAgreement.Ranked("p" + i, measured[i], measured[i], measured[i], simulated[i]));
+          new RankAgreement.Ranked(
+              "p" + i,
+              PooledLatency.ofPoints(CellErrorsTest.runs("p" + i, m, m, m, m, m)),
+              simulated[i]));
     }
     return out;
   }
 
-  private static RankAgreement.Row row(List<RankAgreement.Ranked> ranked) {
-    return RankAgreement.row(100, Simulator.WorkModel.UNITS, ranked);
+  private static RankAgreement.Row row(double[] measured, double[] simulated) {
+    return RankAgreement.row(100, Simulator.WorkModel.UNITS, ranked(measured, simulated));
   }
 
   @Test
   void theSameOrderIsOneAndTheReverseMinusOne() {
-    double[] m = {1, 2, 3, 4};
-    assertEquals(1.0, row(ranked(m, new double[] {10, 20, 30, 40})).tauB(), 1e-12);
-    assertEquals(-1.0, row(ranked(m, new double[] {40, 30, 20, 10})).tauB(), 1e-12);
+    double[] m = {10, 20, 30, 40};
+    assertEquals(1.0, row(m, new double[] {1, 2, 3, 4}).tauB(), 1e-12);
+    assertEquals(-1.0, row(m, new double[] {4, 3, 2, 1}).tauB(), 1e-12);
+    assertEquals(6, row(m, new double[] {1, 2, 3, 4}).resolved());
   }
 
   @Test
-  void aMixedOrderAgreesWithAHandComputation() {
-    // Measured 1 < 2 < 3 < 4; simulated orders them p1 < p0 < p3 < p2. Of the 6 pairs, (p0,p1)
-    // and (p2,p3) are discordant, the other 4 concordant: tau = (4 - 2) / 6 = 1/3.
-    RankAgreement.Row r = row(ranked(new double[] {1, 2, 3, 4}, new double[] {20, 10, 40, 30}));
-    assertEquals(4, r.concordant());
-    assertEquals(2, r.discordant());
-    assertEquals(1.0 / 3, r.tauB(), 1e-12);
-    assertEquals(List.of("p1", "p0", "p3", "p2"), r.simulatedOrder());
+  void onlyThePairsTheRunsResolveCount() {
+    // p0 and p3 both measured 10 ms: not resolved, whatever the simulation says. Of the other five
+    // pairs (p0,p1), (p0,p2) are concordant, (p1,p2), (p3,p1), (p3,p2) discordant:
+    // tau-b = (2 - 3) / sqrt(5 * 5) = -0.2.
+    RankAgreement.Row r = row(new double[] {10, 20, 30, 10}, new double[] {1, 3, 2, 5});
+    assertEquals(4, r.policies());
+    assertEquals(6, r.pairs());
+    assertEquals(5, r.resolved());
+    assertEquals(2, r.concordant());
+    assertEquals(3, r.discordant());
+    assertEquals(-0.2, r.tauB(), 1e-12);
+    assertEquals(List.of("p0", "p2", "p1", "p3"), r.simulatedOrder());
   }
 
   @Test
-  void overlappingMeasuredRangesAreTies() {
-    // p0 [1, 3] and p1 [2, 4] overlap: tied. p2 [10, 11] is above both, and so simulated.
-    // Pairs: (p0,p1) tied measured; (p0,p2), (p1,p2) concordant. Simulated has no tie.
-    // tau-b = (2 - 0) / sqrt((3 - 1) * (3 - 0)) = 2 / sqrt(6).
-    List<RankAgreement.Ranked> r =
-        List.of(
-            new RankAgreement.Ranked("p0", 1, 3, 2, 5),
-            new RankAgreement.Ranked("p1", 2, 4, 3, 4),
-            new RankAgreement.Ranked("p2", 10, 11, 10.5, 9));
-    RankAgreement.Row row = row(r);
-    assertEquals(1, row.tiedMeasured());
-    assertEquals(0, row.tiedSimulated());
-    assertEquals(2 / Math.sqrt(6), row.tauB(), 1e-12);
+  void aSimulatedTieCountsInTheDenominator() {
+    // Three resolved pairs, (p0,p1) tied in the simulation: tau-b = (2 - 0) / sqrt(3 * 2).
+    RankAgreement.Row r = row(new double[] {10, 20, 30}, new double[] {1, 1, 2});
+    assertEquals(1, r.tiedSimulated());
+    assertEquals(2 / Math.sqrt(6), r.tauB(), 1e-12);
   }
 
   @Test
-  void fewerThanTwoOrderedPairsGiveNoTau() {
-    assertTrue(Double.isNaN(row(ranked(new double[] {1, 2}, new double[] {1, 2})).tauB()));
-    assertTrue(Double.isNaN(row(ranked(new double[] {1}, new double[] {1})).tauB()));
+  void fewerThanTwoResolvedPairsGiveNoTauAndSaySo() {
+    RankAgreement.Row one = row(new double[] {10, 20}, new double[] {1, 2});
+    assertTrue(Double.isNaN(one.tauB()));
+    assertEquals("undefined (1 resolved pair)", RankAgreement.tau(one));
+    RankAgreement.Row none = row(new double[] {10, 10, 10}, new double[] {1, 2, 3});
+    assertEquals(0, none.resolved());
+    assertEquals("undefined (0 resolved pairs)", RankAgreement.tau(none));
     String md =
-        RankAgreement.markdown(List.of(row(ranked(new double[] {1, 2}, new double[] {1, 2}))), 0.8);
-    assertTrue(md.contains("| n/a |"), md);
-    assertTrue(md.contains("every load at least 0.8: no"), md);
+        RankAgreement.markdown(
+            List.of(one, row(new double[] {10, 20, 30}, new double[] {1, 2, 3})), 0.8);
+    assertTrue(md.contains("| 1 of 1 | undefined (1 resolved pair) |"), md);
+    assertTrue(md.contains("| 3 of 3 | 1.00 |"), md);
+    assertTrue(
+        md.contains(
+            "units: lowest tau-b 1.00; every load with one at least 0.8: yes; 1 load(s)"
+                + " undefined"),
+        md);
   }
 }

@@ -70,10 +70,12 @@ class SimulatorFidelityTest {
     assertTrue(e.getMessage().contains("30 queries"), e.getMessage());
   }
 
-  @Test
-  void theLuceneBaselinesPointsAreNotSimulated() {
-    DemandProfile profile = ParametricProfile.generate(40, 4, 5);
-    SweepPlan plan = SweepPlan.counted("poisson", 3, 200);
+  private static final DemandProfile PROFILE = ParametricProfile.generate(40, 4, 5);
+
+  private final SweepPlan plan = SweepPlan.counted("poisson", 3, 200);
+
+  /** {@code seq} simulated on {@link #PROFILE} at a point, as if measured. */
+  private static PointResult seq(dev.tailor.sim.arrival.PointPlan point) {
     Simulator.Config config =
         new Simulator.Config(
             4,
@@ -83,33 +85,31 @@ class SimulatorFidelityTest {
             100_000,
             List.of(),
             Simulator.WorkModel.FLUID);
-    PointResult seq =
-        new Simulator(profile, PolicyRegistry.of("seq"), config)
-            .run(plan.point(100, profile.requests().size()), "t");
+    return new Simulator(PROFILE, PolicyRegistry.of("seq"), config).run(point, "t");
+  }
+
+  /** The measured points compared on 4 cores, with {@code seeds} seeds a cell. */
+  private SimulatorFidelity.Comparison compare(List<PointResult> measured, int seeds) {
+    return SimulatorFidelity.compare(
+        new MeasuredReport(Path.of("/reports/replay"), measured, null),
+        PROFILE,
+        plan,
+        4,
+        5_000_000,
+        0,
+        null,
+        seeds);
+  }
+
+  @Test
+  void theLuceneBaselinesPointsAreNotSimulated() {
+    PointResult seq = seq(plan.point(100, PROFILE.requests().size()));
     List<PointResult> measured =
         List.of(seq, seq.withPolicy("lucene"), seq.withPolicy("lucene-executor:2"));
-    SimulatorFidelity.Comparison c =
-        SimulatorFidelity.compare(
-            new MeasuredReport(Path.of("/reports/replay"), measured, null),
-            profile,
-            plan,
-            4,
-            5_000_000,
-            0,
-            null);
+    SimulatorFidelity.Comparison c = compare(measured, 1);
     assertEquals(List.of("seq"), c.rows().stream().map(r -> r.measured().policy()).toList());
     IllegalArgumentException e =
-        assertThrows(
-            IllegalArgumentException.class,
-            () ->
-                SimulatorFidelity.compare(
-                    new MeasuredReport(Path.of("/reports/replay"), measured.subList(1, 3), null),
-                    profile,
-                    plan,
-                    4,
-                    5_000_000,
-                    0,
-                    null));
+        assertThrows(IllegalArgumentException.class, () -> compare(measured.subList(1, 3), 1));
     assertTrue(e.getMessage().contains("only the plain Lucene baselines"), e.getMessage());
   }
 
@@ -117,5 +117,20 @@ class SimulatorFidelityTest {
   void aProfileOfTheReplayedQueriesIsAccepted() {
     SimulatorFidelity.requireSameQueries(
         replayOf("/data/./nq.txt", 20), Path.of("p.json"), profileOf("/data/nq.txt", 20));
+  }
+
+  @Test
+  void everyCellIsSimulatedOnItsOwnSeedAndTheNextOnes() {
+    PointResult seq = seq(plan.withSeed(7).point(100, PROFILE.requests().size()));
+    List<PointResult> measured = List.of(seq, seq.withRepetition(2));
+    SimulatorFidelity.Comparison c = compare(measured, 3);
+    assertEquals(2, c.rows().size());
+    assertEquals(1, c.cells().size());
+    List<PointResult> seeds = c.cells().get(0).simulated().get(0);
+    assertEquals(List.of(7L, 8L, 9L), seeds.stream().map(PointResult::seed).toList());
+    assertEquals(List.of(1, 2, 3), seeds.stream().map(PointResult::repetition).toList());
+    // The first is the replay's own arrivals: the same simulation as the row's.
+    assertEquals(
+        c.rows().get(0).simulated().get(0).latencyHistogram(), seeds.get(0).latencyHistogram());
   }
 }

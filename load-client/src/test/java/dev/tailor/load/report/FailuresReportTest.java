@@ -170,6 +170,7 @@ class FailuresReportTest {
             p.latencyHistogram(),
             null,
             null,
+            null,
             null);
     Cell cell = Cell.of(List.of(v1)).get(0);
     assertEquals(

@@ -233,6 +233,7 @@ class SummaryTest {
         p.latencyHistogram(),
         p.breakdown(),
         noise,
-        p.provenance());
+        p.provenance(),
+        null);
   }
 }
