@@ -48,11 +48,14 @@ final class Request<T> implements RequestView {
     DONE
   }
 
-  // The control word: phase in bits 0-1, BODY_DONE, TERMINATED, then the slots held.
+  // The control word: phase in bits 0-1, BODY_DONE, TERMINATING (terminate has claimed the
+  // request), TERMINATED (its outcome is reported and may be handed over), then the slots held.
   private static final int PHASE_BITS = 3;
   private static final int BODY_DONE = 4;
-  private static final int TERMINATED = 8;
-  private static final int ONE_THREAD = 16;
+  private static final int TERMINATING = 8;
+  private static final int TERMINATED = 16;
+  private static final int THREAD_SHIFT = 5;
+  private static final int ONE_THREAD = 1 << THREAD_SHIFT;
   private static final Phase[] PHASES = Phase.values();
 
   // The stop state.
@@ -195,7 +198,7 @@ final class Request<T> implements RequestView {
   /** Whether nobody is left on the request and its body has returned: it exits the dispatch. */
   boolean exits() {
     int c = ctl;
-    return (c & BODY_DONE) != 0 && c >>> 4 == 0;
+    return (c & BODY_DONE) != 0 && c >>> THREAD_SHIFT == 0;
   }
 
   /** Takes the request out of the dispatch for good. Called under the dispatch lock. */
@@ -474,14 +477,15 @@ final class Request<T> implements RequestView {
     int c;
     do {
       c = ctl;
-      if ((c & TERMINATED) != 0) {
+      if ((c & TERMINATING) != 0) {
         return;
       }
-    } while (!CTL.compareAndSet(this, c, c | TERMINATED));
+    } while (!CTL.compareAndSet(this, c, c | TERMINATING));
     RequestRecord.Outcome outcome = outcome();
     RequestRecord record = record(end, outcome);
     // The report comes first, so that whoever waits on the request finds it in the metrics.
     pool.reportCompleted(this, record, startNanos != UNKNOWN);
+    CTL.getAndBitwiseOr(this, TERMINATED); // a caller that wakes now finds the report made
     if (future != null) {
       switch (outcome) {
         case CANCELLED -> future.cancelFromRequest();
@@ -494,7 +498,7 @@ final class Request<T> implements RequestView {
     pool.terminated();
   }
 
-  /** Whether {@link #terminate} has run. */
+  /** Whether {@link #terminate} has reported the request: its outcome may be handed over. */
   boolean isTerminated() {
     return (ctl & TERMINATED) != 0;
   }
@@ -635,7 +639,7 @@ final class Request<T> implements RequestView {
 
   @Override
   public int threads() {
-    return ctl >>> 4;
+    return ctl >>> THREAD_SHIFT;
   }
 
   @Override

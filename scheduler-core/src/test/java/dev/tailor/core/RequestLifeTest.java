@@ -26,6 +26,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -89,6 +90,40 @@ class RequestLifeTest {
                       }));
       assertSame(unit, e.getCause());
       assertEquals(1, scheduler.metrics().count(RequestRecord.Outcome.FAILED));
+    }
+  }
+
+  @Test
+  void aCallerReturnsOnlyOnceItsRequestIsReportedEvenWhenAHelperEndsIt() throws Exception {
+    AtomicInteger heard = new AtomicInteger();
+    SchedulerListener slowListener =
+        new SchedulerListener() {
+          @Override
+          public void requestCompleted(RequestRecord record) {
+            LockSupport.parkNanos(200_000); // a report that takes a while: the caller must wait
+            heard.incrementAndGet();
+          }
+        };
+    try (Scheduler scheduler =
+        Scheduler.builder().policy("fixed:2").workers(2).listener(slowListener).build()) {
+      for (int i = 1; i <= 200; i++) {
+        CountDownLatch onHelper = new CountDownLatch(1);
+        scheduler.run(
+            ctx -> {
+              // A unit the body does not join, which a helper runs past the body's return, so
+              // that the helper ends the request while the caller waits for it.
+              ctx.fork(
+                  () -> {
+                    onHelper.countDown();
+                    LockSupport.parkNanos(300_000);
+                  });
+              assertTrue(onHelper.await(1, TimeUnit.MINUTES));
+              LockSupport.unpark(Thread.currentThread()); // a stray permit: an early wake-up
+              return null;
+            });
+        assertEquals(i, heard.get(), "run " + i + " returned before its report");
+        assertEquals(i, scheduler.metrics().count(RequestRecord.Outcome.COMPLETED), "run " + i);
+      }
     }
   }
 
