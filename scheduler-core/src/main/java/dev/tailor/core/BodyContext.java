@@ -72,7 +72,6 @@ final class BodyContext implements RequestContext {
 
   @Override
   public boolean stoppedEarly() {
-    request.stopped(); // a deadline that has passed stops it now
     return request.stoppedEarly();
   }
 

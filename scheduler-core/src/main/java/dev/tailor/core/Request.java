@@ -107,6 +107,9 @@ final class Request<T> implements RequestView {
   private T result;
   private Throwable bodyFailure;
 
+  /** How the request ended, fixed by {@link #terminate} before it publishes TERMINATED. */
+  private RequestRecord.Outcome ended;
+
   // Accounting; guarded by this.
   private final RequestLedger ledger = new RequestLedger();
   private final WindowProgress windows = new WindowProgress();
@@ -168,8 +171,9 @@ final class Request<T> implements RequestView {
   }
 
   /**
-   * Its own thread will run on the slot of a request that waits for it ({@link WaiterRuns}), and
-   * give back none when its body returns. Called under the dispatch lock, before it is admitted.
+   * Its own thread will run on the slot of a request that waits for it ({@link
+   * WorkerPool#runIfQueuedForWaiter}), and give back none when its body returns. Called under the
+   * dispatch lock, before it is admitted.
    */
   void lendSlot() {
     borrowsSlot = true;
@@ -429,9 +433,12 @@ final class Request<T> implements RequestView {
     }
   }
 
-  /** Whether the request was stopped early, by its deadline or {@link #stopEarly}. */
+  /**
+   * Whether the request was stopped early, by its deadline (which stops it now if it has passed) or
+   * {@link #stopEarly}.
+   */
   boolean stoppedEarly() {
-    return stop == STOPPED;
+    return stopped() && stop == STOPPED;
   }
 
   /**
@@ -482,6 +489,7 @@ final class Request<T> implements RequestView {
       }
     } while (!CTL.compareAndSet(this, c, c | TERMINATING));
     RequestRecord.Outcome outcome = outcome();
+    ended = outcome; // what the caller is told is what was recorded, whatever comes later
     RequestRecord record = record(end, outcome);
     // The report comes first, so that whoever waits on the request finds it in the metrics.
     pool.reportCompleted(this, record, startNanos != UNKNOWN);
@@ -523,7 +531,7 @@ final class Request<T> implements RequestView {
   }
 
   private T outcomeOnCaller() throws Exception {
-    switch (outcome()) {
+    switch (ended) {
       case CANCELLED -> throw new CancellationException("request " + id + " was cancelled");
       case FAILED -> {
         if (bodyFailure instanceof Exception e) {

@@ -69,20 +69,20 @@ final class RequestFuture<T> extends CompletableFuture<T> {
 
   @Override
   public T get() throws InterruptedException, ExecutionException {
-    WaiterRuns.runIfQueuedForWaiter(request);
+    request.pool.runIfQueuedForWaiter(request);
     return super.get();
   }
 
   @Override
   public T get(long timeout, TimeUnit unit)
       throws InterruptedException, ExecutionException, TimeoutException {
-    WaiterRuns.runIfQueuedForWaiter(request);
+    request.pool.runIfQueuedForWaiter(request);
     return super.get(timeout, unit);
   }
 
   @Override
   public T join() {
-    WaiterRuns.runIfQueuedForWaiter(request);
+    request.pool.runIfQueuedForWaiter(request);
     return super.join();
   }
 

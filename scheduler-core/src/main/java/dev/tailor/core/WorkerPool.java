@@ -276,7 +276,7 @@ final class WorkerPool implements DispatchHost<Request<?>> {
 
   /**
    * Runs an admitted request's body on the calling thread, which holds its slot (its caller's) or
-   * lent one ({@link WaiterRuns}), until the body returns.
+   * lent one ({@link #runIfQueuedForWaiter}), until the body returns.
    */
   void runOnThisThread(Request<?> r) {
     long end = Request.UNKNOWN;
@@ -482,11 +482,24 @@ final class WorkerPool implements DispatchHost<Request<?>> {
   }
 
   /**
-   * Runs {@code r} on the calling thread, which runs a request of this pool and is about to wait
-   * for {@code r}, if {@code r} is still queued ({@link WaiterRuns}): the dispatch core adopts it
-   * onto the waiting thread's slot, and it runs and terminates as every request does.
+   * Runs {@code r} at once on the calling thread if that thread is about to wait for it from inside
+   * a request of this pool and {@code r} is still queued: the runtime's way out of the deadlock
+   * that nested waits would otherwise make (a body submitting a request and waiting for its
+   * future). Such a wait holds a slot of the budget while {@code r} waits for one: with every slot
+   * held so, nothing would ever run again. As {@link Scheduler#run} nested in a request does, the
+   * waiting thread then does the work itself; unlike it, {@code r} stays a request of its own, run,
+   * released and terminated on the path every request takes. The dispatch core adopts it ({@link
+   * Dispatcher#adopt}): it leaves the queue without an admission question, at degree 1, on the
+   * waiting thread's slot, which it gives back to nobody when its body returns.
    */
-  void runForWaiter(Request<?> r) {
+  void runIfQueuedForWaiter(Request<?> r) {
+    Request<?> waiter = Request.current();
+    if (waiter == null
+        || waiter.pool != this
+        || r.caller != null
+        || r.phase() != Request.Phase.QUEUED) {
+      return;
+    }
     lock();
     try {
       if (r.phase() != Request.Phase.QUEUED || r.isCancelled()) {
