@@ -16,8 +16,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code tailor calibrate}: the machine's {@link Calibration} from a replay's report ({@link
- * CalibrationFit}): what its {@code seq} requests cost beyond their profiled time, the stalls and
- * GC pauses its noise meter saw, and how much slower requests ran beside others.
+ * CalibrationFit}): what its {@code seq} requests (and its {@code fixed:d} ones, for the run time
+ * at each degree) cost beyond their profiled time, the stalls and GC pauses its noise meter saw,
+ * and how much slower requests ran beside others.
  */
 @Command(
     name = "calibrate",
@@ -25,7 +26,9 @@ import picocli.CommandLine.Spec;
     description = {
       "Derive the simulator's calibration (--calibration FILE) from a replay's report that ran seq"
           + " in process with --profile at a light load and at one where as many requests as the"
-          + " machine has cores often run together."
+          + " machine has cores often run together; fixed:N runs at the light load (N up to the"
+          + " cores) give the served run time at N threads too (--policies seq,fixed:2 --loads"
+          + " 0.05,0.8)."
     })
 final class CalibrateCommand implements Callable<Integer> {
 

@@ -158,8 +158,14 @@ final class DemoCommand implements Callable<Integer> {
           "Runs of every point, interleaved across the policies (default ${DEFAULT-VALUE}).")
   int repeat;
 
-  /** Runs of {@code seq} at each of the two loads the calibration is derived from. */
+  /**
+   * Runs of {@code seq} and {@code fixed:cores} at each of the two loads the calibration is derived
+   * from.
+   */
   static final int CALIBRATION_RUNS = 3;
+
+  /** The calibration run's directory in the demo's report. */
+  static final String CALIBRATION_RUN = "calibration-run";
 
   /** The measured requests of each of the calibration's points, over its runs. */
   static final int CALIBRATION_REQUESTS = 600;
@@ -305,20 +311,23 @@ final class DemoCommand implements Callable<Integer> {
     }
     Path report = root.resolve("reports").resolve("demo");
     plan = pointPlan(requestsPerPoint, repeat);
-    // The lightest load gives the costs and the stalls, the heaviest the co-run slowdown.
+    // The lightest load gives the costs, the stalls and the run times at each degree, the heaviest
+    // the co-run slowdown.
     List<Double> calibrationLoads = List.of(loads.get(0), loads.get(loads.size() - 1));
+    List<String> calibrationPolicies = CalibrationFit.policies(cores);
     step(
         out,
         6,
-        "the simulator's calibration: seq at %.0f and %.0f requests/s, %d runs each, apart from the"
+        "the simulator's calibration: %s at %.0f and %.0f requests/s, %d runs each, apart from the"
             + " sweep",
+        String.join(" and ", calibrationPolicies),
         calibrationLoads.get(0),
         calibrationLoads.get(1),
         CALIBRATION_RUNS);
-    Path calibrationRun = report.resolve("calibration-run");
+    Path calibrationRun = report.resolve(CALIBRATION_RUN);
     List<PointResult> alone =
         sweep(
-            List.of(CalibrationFit.ALONE),
+            calibrationPolicies,
             calibrationLoads,
             calibrationRun,
             null,
@@ -408,7 +417,7 @@ final class DemoCommand implements Callable<Integer> {
    * An open-loop sweep of the profiled queries in this process, as {@code tailor replay} runs it
    * with its defaults, {@code repetitions} runs of every point, its report written to {@code
    * report}, its misses at {@code targetNanos} given, the oracle tuned in the simulator charged
-   * with {@code calibration} (null for none); the calibration's run (one policy) prints no summary.
+   * with {@code calibration} (null for none); the calibration's run prints no summary.
    */
   private List<PointResult> sweep(
       List<String> policies,
@@ -474,7 +483,7 @@ final class DemoCommand implements Callable<Integer> {
               profiled.workload(),
               ReplayedTrace.of(trace, opened.queries().size()),
               new Report.Conditions(cores, Sweep.ORDER).withTarget(targetNanos));
-      if (policies.size() > 1) {
+      if (!report.getFileName().toString().equals(CALIBRATION_RUN)) {
         out.println(summary);
       }
       out.flush();

@@ -98,6 +98,7 @@ class PlanCommandTest {
                 new MachineModel.GcPauses(1_000, 1, ms),
                 new double[] {1, 1.2},
                 new long[] {100, 100}),
+            null,
             false);
     Path file = tmp.resolve("c.json");
     two.write(file);

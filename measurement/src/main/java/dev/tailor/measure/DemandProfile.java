@@ -392,6 +392,21 @@ public record DemandProfile(
         predictions == null ? null : predictions.scaled(factor));
   }
 
+  /**
+   * The same profile with other requests, one for each of its own and in the same order (as a
+   * calibration serves them), its predictions kept.
+   *
+   * @throws IllegalArgumentException if the count differs
+   */
+  public DemandProfile withRequests(List<Request> served) {
+    if (served.size() != requests.size()) {
+      throw new IllegalArgumentException(
+          "expected " + requests.size() + " requests, got " + served.size());
+    }
+    return new DemandProfile(
+        format, version, environment, settings, complete, conditions, served, predictions);
+  }
+
   /** Writes the profile as JSON, atomically and durably (see {@link JsonFile#writeAtomically}). */
   public void write(Path file) throws IOException {
     JsonFile.writeAtomically(file, this);

@@ -25,7 +25,9 @@ import java.util.SplittableRandom;
  *   <li>the <b>per-query part</b>, which relates one profile's times to the served ones and is used
  *       only with a profile of that index and trace: {@code runScale}, served run time over
  *       profiled time for a request run alone on the machine (the work every simulated request does
- *       is its profiled work times this, and it holds a core);
+ *       is its profiled work times this, and it holds a core), and, since version 3, the {@link
+ *       RunTimeMap}, that ratio by degree and by the request's place in the profile, which a
+ *       simulation takes instead of the one scale where it is present;
  *   <li>the <b>machine part</b>, which any workload may take, a generated one too: {@code
  *       dispatchNanos} (admitted to first running, the wake-up of the thread that runs the request:
  *       it holds the request's slot but does no work), {@code completionNanos} and {@code
@@ -44,7 +46,8 @@ import java.util.SplittableRandom;
  * trace, and warns when the calibration is older than the profile; {@link #modelFor} refuses to
  * simulate another core count than the one it was measured on unless it was read {@linkplain
  * #withScaling scalable}, and then scales its machine model by {@link MachineModel#scaledTo}'s
- * rules. Version 1 files (no machine model, no host, CPU or Java) still read.
+ * rules. Version 1 files (no machine model, no host, CPU or Java) and version 2 files (no run-time
+ * map) still read.
  *
  * @param format always {@value #FORMAT}
  * @param version {@value #VERSION}, or 1 for a calibration read from an older file
@@ -59,6 +62,9 @@ import java.util.SplittableRandom;
  * @param completionNanos the completion delay's 101 percentiles
  * @param sendLagNanos the client's send lag's 101 percentiles
  * @param model the stalls, GC pauses and co-run slowdown, or null (a version 1 calibration)
+ * @param runTimes the served run time by degree and percentile ({@link RunTimeMap}), part of the
+ *     per-query part; null where not measured (before version 3, or a calibration of the machine
+ *     part alone), and then every time is scaled by {@code runScale}
  * @param scalable whether a user asked for the machine model to be scaled to another core count
  *     ({@link #withScaling}); never written
  */
@@ -74,13 +80,14 @@ public record Calibration(
     long[] completionNanos,
     long[] sendLagNanos,
     MachineModel model,
+    RunTimeMap runTimes,
     @JsonIgnore boolean scalable) {
 
   /** The {@code format} field of every calibration file. */
   public static final String FORMAT = "tailor-calibration";
 
-  /** The version this Tailor writes: 2, with the machine model. */
-  public static final int VERSION = 2;
+  /** The version this Tailor writes: 3, with the machine model and the run-time map. */
+  public static final int VERSION = 3;
 
   /** The oldest version this Tailor reads: 1, without the machine model. */
   public static final int OLDEST_VERSION = 1;
@@ -226,6 +233,7 @@ public record Calibration(
         costs[1],
         costs[2],
         model,
+        null,
         false);
   }
 
@@ -239,7 +247,22 @@ public record Calibration(
    * log-normal) workload takes.
    */
   public Calibration machineOnly() {
-    return with(null, 1, scalable);
+    return with(null, 1, null, scalable);
+  }
+
+  /** The same calibration with the run-time map {@code map} as part of its per-query part. */
+  public Calibration withRunTimes(RunTimeMap map) {
+    return with(workload, runScale, map, scalable);
+  }
+
+  /**
+   * {@code profile} as this calibration says it is served: through its {@linkplain RunTimeMap
+   * run-time map} where it has one, else every time scaled by its run scale; predictions, which are
+   * of profiled times as a real run's are, kept.
+   */
+  public DemandProfile served(DemandProfile profile) {
+    DemandProfile served = runTimes == null ? profile.scaled(runScale) : runTimes.serve(profile);
+    return served.withPredictions(profile.predictions());
   }
 
   /**
@@ -247,10 +270,10 @@ public record Calibration(
    * core count than the one it was measured on ({@link #modelFor}).
    */
   public Calibration withScaling(boolean scalable) {
-    return with(workload, runScale, scalable);
+    return with(workload, runScale, runTimes, scalable);
   }
 
-  private Calibration with(Workload w, double scale, boolean canScale) {
+  private Calibration with(Workload w, double scale, RunTimeMap map, boolean canScale) {
     return new Calibration(
         format,
         version,
@@ -263,6 +286,7 @@ public record Calibration(
         completionNanos,
         sendLagNanos,
         model,
+        map,
         canScale);
   }
 
@@ -407,8 +431,8 @@ public record Calibration(
   }
 
   /**
-   * Reads and validates a calibration of version 1 or 2; a version 1 file reads without a machine
-   * model.
+   * Reads and validates a calibration of version 1 to 3; a version 1 file reads without a machine
+   * model, one before version 3 without a run-time map.
    *
    * @throws IOException if the file cannot be read, is not JSON, or is not a calibration of a
    *     version this Tailor reads; the message names the file, the field and what was expected
@@ -440,6 +464,8 @@ public record Calibration(
                 os);
     JsonNode modelNode = version == 1 ? null : fields.optionalObject(root, "model", "");
     MachineModel model = modelNode == null ? null : MachineModel.read(fields, modelNode, "model.");
+    JsonNode mapNode = version < 3 ? null : fields.optionalObject(root, "runTimes", "");
+    RunTimeMap runTimes = mapNode == null ? null : RunTimeMap.read(fields, mapNode, "runTimes.");
     if (model != null && model.cores() != cores) {
       throw fields.problem(
           "model.coRun",
@@ -465,6 +491,7 @@ public record Calibration(
         distribution(fields, root, "completionNanos", ""),
         distribution(fields, root, "sendLagNanos", ""),
         model,
+        runTimes,
         false);
   }
 
@@ -524,6 +551,7 @@ public record Calibration(
         && Arrays.equals(completionNanos, c.completionNanos)
         && Arrays.equals(sendLagNanos, c.sendLagNanos)
         && java.util.Objects.equals(model, c.model)
+        && java.util.Objects.equals(runTimes, c.runTimes)
         && scalable == c.scalable;
   }
 
@@ -548,6 +576,7 @@ public record Calibration(
             completionNanos[99],
             sendLagNanos[50],
             sendLagNanos[99])
-        + (model == null ? "; no machine model" : "; " + model.describe());
+        + (model == null ? "; no machine model" : "; " + model.describe())
+        + (runTimes == null ? "" : "; " + runTimes.describe());
   }
 }

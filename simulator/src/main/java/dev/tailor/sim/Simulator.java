@@ -260,8 +260,7 @@ public final class Simulator {
     this.machine = c == null ? null : c.modelFor(config.workers());
     // A served request runs longer than its profiled time (the calibration's run scale); what a
     // predictor says is of the profiled time, as it is in a real run, so predictions stay.
-    this.profile =
-        c == null ? profile : profile.scaled(c.runScale()).withPredictions(profile.predictions());
+    this.profile = c == null ? profile : c.served(profile);
     this.policy = policy;
     this.clairvoyant = policy.clairvoyant();
     this.probesProgress = policy.watchesProgress();

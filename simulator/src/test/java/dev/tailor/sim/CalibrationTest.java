@@ -93,9 +93,9 @@ class CalibrationTest {
     Path file = dir.resolve("c.json");
     calibration(profile("idx", 2, "2026-01-01T00:00:00Z"), 1, 0, 0).write(file);
     Files.writeString(
-        file, Files.readString(file).replaceFirst("\"version\"\\s*:\\s*2", "\"version\": 3"));
+        file, Files.readString(file).replaceFirst("\"version\"\\s*:\\s*3", "\"version\": 4"));
     IOException e = assertThrows(IOException.class, () -> Calibration.read(file));
-    assertEquals(file + ": version: this Tailor reads versions 1 to 2, got 3", e.getMessage());
+    assertEquals(file + ": version: this Tailor reads versions 1 to 3, got 4", e.getMessage());
   }
 
   @Test

@@ -79,6 +79,7 @@ class MachineModelTest {
         constant(0),
         constant(0),
         model,
+        null,
         false);
   }
 
@@ -231,8 +232,9 @@ class MachineModelTest {
     Files.writeString(
         file,
         Files.readString(file)
-            .replaceFirst("\"version\"\\s*:\\s*2", "\"version\" : 1")
-            .replaceFirst(",\\s*\"model\" : null", ""));
+            .replaceFirst("\"version\"\\s*:\\s*3", "\"version\" : 1")
+            .replaceFirst(",\\s*\"model\" : null", "")
+            .replaceFirst(",\\s*\"runTimes\" : null", ""));
     Calibration v1 = Calibration.read(file);
     assertEquals(1, v1.version());
     assertNull(v1.model());

@@ -254,13 +254,13 @@ public final class CapacityPlan {
 
   /** The least P99 any policy can reach on {@code profile} as served under {@code calibration}. */
   public static Bound bound(DemandProfile profile, Calibration calibration, int maxDegree) {
-    double scale = calibration == null ? 1 : calibration.runScale();
-    int n = profile.requests().size();
+    DemandProfile served = calibration == null ? profile : calibration.served(profile);
+    int n = served.requests().size();
     double[] alone = new double[n];
     double[] best = new double[n];
     for (int i = 0; i < n; i++) {
-      DemandProfile.Request r = profile.requests().get(i);
-      alone[i] = r.sequentialNanos() * scale;
+      DemandProfile.Request r = served.requests().get(i);
+      alone[i] = r.sequentialNanos();
       double fastest = alone[i];
       for (int d = 2; d <= maxDegree; d++) {
         fastest = Math.min(fastest, alone[i] / r.speedupCurve().at(d));

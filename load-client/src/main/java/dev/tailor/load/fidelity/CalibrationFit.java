@@ -8,6 +8,7 @@ import dev.tailor.measure.PointResult;
 import dev.tailor.measure.Provenance;
 import dev.tailor.sim.Calibration;
 import dev.tailor.sim.MachineModel;
+import dev.tailor.sim.RunTimeMap;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -39,6 +40,11 @@ import org.HdrHistogram.HistogramIterationValue;
  *       at least as long (the pauses are modelled apart); the rate is the stalls left over the
  *       windows' length.
  *   <li>The GC pauses are those of every {@code seq} point, per request answered.
+ *   <li>The {@link RunTimeMap}: at the lightest load, the served run time's percentiles (each the
+ *       median over the runs) over the profiled time's at the same degree, for {@code seq} (degree
+ *       1) and for every {@code fixed:d} replayed at that load (degree {@code d}, up to the cores).
+ *       Without a {@code fixed} run there, the map has degree 1 alone and the profile's speedups
+ *       stand.
  * </ul>
  */
 public final class CalibrationFit {
@@ -61,6 +67,19 @@ public final class CalibrationFit {
 
   /** The policy whose requests run on one thread: the runs a calibration is derived from. */
   public static final String ALONE = "seq";
+
+  /** The policy of the runs at degree {@code d}: {@code fixed:d}. */
+  static String atDegree(int d) {
+    return "fixed:" + d;
+  }
+
+  /**
+   * The policies a calibration run replays on a machine of {@code cores} cores: {@value #ALONE},
+   * and {@code fixed:cores} for the run times at the machine's full degree.
+   */
+  public static List<String> policies(int cores) {
+    return cores > 1 ? List.of(ALONE, atDegree(cores)) : List.of(ALONE);
+  }
 
   private CalibrationFit() {}
 
@@ -121,7 +140,52 @@ public final class CalibrationFit {
             alone.size(),
             alone.stream().mapToDouble(PointResult::offeredRps).distinct().count());
     return Calibration.measured(
-        machine, profile, source, runScale, dispatch, completion, sendLag, model);
+            machine, profile, source, runScale, dispatch, completion, sendLag, model)
+        .withRunTimes(runTimes(report, profile, lightest, parts, machine.cores()));
+  }
+
+  /**
+   * The run-time map of the runs at the lightest load: {@code seq}'s ({@code alone}, the runs'
+   * parts) at degree 1, each {@code fixed:d} replayed there at {@code d}.
+   */
+  static RunTimeMap runTimes(
+      MeasuredReport report, DemandProfile profile, double lightest, List<Parts> alone, int cores) {
+    List<RunTimeMap.Degree> degrees = new ArrayList<>();
+    long requests =
+        report.points().stream()
+            .filter(p -> p.policy().equals(ALONE) && p.offeredRps() == lightest)
+            .mapToLong(PointResult::completed)
+            .sum();
+    degrees.add(
+        RunTimeMap.degree(
+            1,
+            Math.max(1, requests),
+            median(alone.stream().map(Parts::run).toList()),
+            RunTimeMap.profiledPercentiles(profile, 1)));
+    int measured = profile.settings() == null ? 1 : profile.settings().measuredDegrees();
+    for (int d = 2; d <= Math.min(cores, measured); d++) {
+      String policy = atDegree(d);
+      List<PointResult> runs =
+          report.points().stream()
+              .filter(p -> p.policy().equals(policy) && p.offeredRps() == lightest)
+              .toList();
+      List<long[]> run = new ArrayList<>();
+      for (PointResult p : runs) {
+        Parts part = parts(p);
+        if (part != null) {
+          run.add(part.run());
+        }
+      }
+      if (!run.isEmpty()) {
+        degrees.add(
+            RunTimeMap.degree(
+                d,
+                Math.max(1, runs.stream().mapToLong(PointResult::completed).sum()),
+                median(run),
+                RunTimeMap.profiledPercentiles(profile, d)));
+      }
+    }
+    return new RunTimeMap(degrees);
   }
 
   /** The one machine every run was measured on. */

@@ -14,6 +14,7 @@ import dev.tailor.measure.PointResultBuilder;
 import dev.tailor.measure.Provenance;
 import dev.tailor.sim.Calibration;
 import dev.tailor.sim.MachineModel;
+import dev.tailor.sim.RunTimeMap;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -132,6 +133,70 @@ class CalibrationFitTest {
             seq(10, 2, true, noise(), coRun(150, 0, 1.5, 1)),
             seq(80, 1, true, noise(), coRun(20, 100, 1.5, 1.2))),
         null);
+  }
+
+  /** {@code policy}'s light run whose requests ran {@code ratio} times {@code profiled}. */
+  private static PointResult light(String policy, int repetition, long[] profiled, double ratio) {
+    Histogram run = new Histogram(3);
+    for (long t : profiled) {
+      run.recordValue(Math.round(t * ratio));
+    }
+    Histogram small = histogram(10 * US, 20 * US);
+    return new PointResultBuilder(policy, run)
+        .labels(10, "poisson", 1, "measured on this machine (2 cores)", "test")
+        .repetition(repetition)
+        .outcome(10_000 * MS, profiled.length, profiled.length, 0, false)
+        .breakdown(LatencyBreakdown.of(small, small, small, run, small))
+        .noise(noise())
+        .coRun(coRun(150, 0, 1.5, 1))
+        .provenance(VM)
+        .build();
+  }
+
+  /**
+   * seq served 1.5x its profiled time, fixed:2 1.8x its profiled degree-2 time (which is half): the
+   * map holds those ratios at each degree, and serves a request at 2 threads with a speedup of 2 x
+   * 1.5 / 1.8.
+   */
+  @Test
+  void itMapsTheRunTimesOfSeqAndFixedAtTheLightestLoadByDegree() {
+    List<DemandProfile.Request> requests = new ArrayList<>();
+    long[] seqTimes = new long[100];
+    long[] halfTimes = new long[100];
+    for (int i = 1; i <= 100; i++) {
+      seqTimes[i - 1] = i * MS;
+      halfTimes[i - 1] = i * MS / 2;
+      requests.add(
+          new DemandProfile.Request(
+              Integer.toString(i),
+              null,
+              "q",
+              i * MS,
+              new long[] {i * MS / 2, i * MS / 2},
+              new double[] {1.0, 2.0},
+              new double[] {3.0},
+              new DemandProfile.Features("test", 1, new long[0], 0)));
+    }
+    DemandProfile profile =
+        DemandProfile.of(
+            profile().environment(), new DemandProfile.Settings(1, 2, 2, 3), true, requests);
+    MeasuredReport report =
+        new MeasuredReport(
+            Path.of("r"),
+            List.of(
+                light("seq", 1, seqTimes, 1.5),
+                light("fixed:2", 1, halfTimes, 1.8),
+                light("seq", 2, seqTimes, 1.5),
+                light("fixed:2", 2, halfTimes, 1.8),
+                seq(80, 1, true, noise(), coRun(20, 100, 1.5, 1.2))),
+            null);
+    RunTimeMap map = CalibrationFit.fromReport(report, profile).runTimes();
+    assertEquals(List.of(1, 2), map.degrees().stream().map(RunTimeMap.Degree::degree).toList());
+    assertEquals(1.5, map.degrees().get(0).ratios()[50], 0.01);
+    assertEquals(1.8, map.degrees().get(1).ratios()[50], 0.01);
+    assertEquals(200, map.degrees().get(1).requests());
+    DemandProfile.Request served = map.serve(profile).requests().get(49);
+    assertEquals(2 * 1.5 / 1.8, served.measuredSpeedup()[1], 0.03);
   }
 
   @Test
