@@ -80,6 +80,7 @@ class MachineModelTest {
         constant(0),
         model,
         null,
+        null,
         false);
   }
 
