@@ -182,38 +182,14 @@ public record PointResult(
 
   /** The same point with the machine's speed measured just before its run. */
   public PointResult withProbe(SpeedProbe reading) {
-    return new PointResult(
-        format,
-        version,
-        policy,
-        offeredRps,
-        arrivals,
-        seed,
-        repetition,
-        environment,
-        corpus,
-        durationNanos,
-        sent,
-        completed,
-        failed,
-        failures,
-        saturated,
-        achievedRps,
-        cpuNanos,
-        latency,
-        queueing,
-        sendLag,
-        missRatio,
-        degreeDistribution,
-        latencyHistogram,
-        breakdown,
-        noise,
-        provenance,
-        coRun,
-        reading);
+    return relabelled(policy, repetition, reading);
   }
 
   private PointResult relabelled(String name, int repetition) {
+    return relabelled(name, repetition, probe);
+  }
+
+  private PointResult relabelled(String name, int repetition, SpeedProbe reading) {
     return new PointResult(
         format,
         version,
@@ -242,7 +218,7 @@ public record PointResult(
         noise,
         provenance,
         coRun,
-        probe);
+        reading);
   }
 
   /** The latency histogram, decoded. */
