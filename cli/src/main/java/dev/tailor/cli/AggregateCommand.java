@@ -2,6 +2,7 @@ package dev.tailor.cli;
 
 import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.measure.DemandProfile;
+import dev.tailor.sim.Calibration;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.cluster.ShardWork;
 import dev.tailor.studies.Clusters;
@@ -109,6 +110,8 @@ final class AggregateCommand implements Callable<Integer> {
 
   @Mixin TableOutput output;
 
+  @Mixin CalibrationOption calibration;
+
   @Override
   public Integer call() throws Exception {
     checkRanges();
@@ -121,8 +124,17 @@ final class AggregateCommand implements Callable<Integer> {
         Usage.check(spec, "--policies: ", () -> PolicyRegistry.standard().splitList(policies));
     Usage.require(spec, !policyList.isEmpty(), "--policies: no policy given");
     DemandProfile base = workload();
+    // A shard's work is a share of a query's: only the machine part of a calibration applies.
+    Calibration charged = calibration.load(base, spec.commandLine().getErr());
     Clusters clusters =
-        new Clusters(base, simulated.cores, mergeNanos, model, points.requests, points.seed);
+        new Clusters(
+            base,
+            simulated.cores,
+            mergeNanos,
+            model,
+            points.requests,
+            points.seed,
+            charged == null ? null : charged.machineOnly());
     ShardQuantiles quantiles = new ShardQuantiles(clusters, works, shards, policyList, utilization);
     SustainedLoads sustained =
         new SustainedLoads(clusters, works.get(0), shards, policyList, targetNanos, tolerance);

@@ -2,6 +2,7 @@ package dev.tailor.studies;
 
 import dev.tailor.core.Durations;
 import dev.tailor.measure.DemandProfile;
+import dev.tailor.sim.Calibration;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.cluster.Cluster;
 import dev.tailor.sim.cluster.ShardWork;
@@ -19,6 +20,7 @@ import java.util.stream.Collectors;
  * @param mergeNanos the aggregator's fixed network and merge cost per query
  * @param requests queries per point, the first tenth warm-up
  * @param seed the seed of arrivals, query order, workload and noise
+ * @param machine the machine part of a calibration every shard is charged, or null for none
  */
 public record Clusters(
     DemandProfile base,
@@ -26,7 +28,19 @@ public record Clusters(
     long mergeNanos,
     Simulator.WorkModel model,
     int requests,
-    long seed) {
+    long seed,
+    Calibration machine) {
+
+  /** Clusters without a calibration. */
+  public Clusters(
+      DemandProfile base,
+      int cores,
+      long mergeNanos,
+      Simulator.WorkModel model,
+      int requests,
+      long seed) {
+    this(base, cores, mergeNanos, model, requests, seed, null);
+  }
 
   /**
    * The line that heads a study of these clusters: their shard counts, cores, {@code source} (what
@@ -35,14 +49,15 @@ public record Clusters(
   public String describe(int[] shards, String source) {
     return Cells.f(
         "partition-aggregate cluster: %s shards of %d cores; %s; %s work model; merge %s; %d"
-            + " queries a point (10%% warm-up), Poisson, seed %d",
+            + " queries a point (10%% warm-up), Poisson, seed %d%s",
         Arrays.stream(shards).mapToObj(Integer::toString).collect(Collectors.joining(",")),
         cores,
         source,
         model.name().toLowerCase(Locale.ROOT),
         Durations.format(mergeNanos),
         requests,
-        seed);
+        seed,
+        machine == null ? "" : "; every shard charged the machine part of the " + machine);
   }
 
   /**
@@ -52,6 +67,8 @@ public record Clusters(
    */
   public Cluster of(int shards, String policy, ShardWork work) {
     return new Cluster(
-        base, new Cluster.Config(shards, cores, policy, work, mergeNanos, model, requests, seed));
+        base,
+        new Cluster.Config(
+            shards, cores, policy, work, mergeNanos, model, requests, seed, machine));
   }
 }

@@ -5,6 +5,7 @@ import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.PointResult;
+import dev.tailor.sim.Calibration;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.PointPlan;
 import dev.tailor.sim.arrival.SweepPlan;
@@ -41,6 +42,9 @@ public final class Cluster {
    * @param model how a shard's threads progress through a request's work
    * @param requests queries per point, the first tenth warm-up ({@link SweepPlan#counted})
    * @param seed the seed of arrivals, query order and shard noise
+   * @param machine the machine part of a calibration ({@link Calibration#machineOnly}) every shard
+   *     is charged, or null for none: a shard's work is a share of a query's, so a per-query part
+   *     does not apply to it
    */
   public record Config(
       int shards,
@@ -50,7 +54,21 @@ public final class Cluster {
       long mergeNanos,
       Simulator.WorkModel model,
       int requests,
-      long seed) {
+      long seed,
+      Calibration machine) {
+
+    /** A configuration without a calibration. */
+    public Config(
+        int shards,
+        int cores,
+        String policy,
+        ShardWork work,
+        long mergeNanos,
+        Simulator.WorkModel model,
+        int requests,
+        long seed) {
+      this(shards, cores, policy, work, mergeNanos, model, requests, seed, null);
+    }
 
     /**
      * Checks the configuration.
@@ -78,11 +96,15 @@ public final class Cluster {
       if (policy == null || work == null || model == null) {
         throw new IllegalArgumentException("need a policy, a shard work and a work model");
       }
+      if (machine != null && machine.hasPerQueryPart()) {
+        throw new IllegalArgumentException(
+            "a cluster takes a calibration's machine part alone (Calibration.machineOnly)");
+      }
     }
 
     /** The same configuration with {@code n} shards. */
     public Config withShards(int n) {
-      return new Config(n, cores, policy, work, mergeNanos, model, requests, seed);
+      return new Config(n, cores, policy, work, mergeNanos, model, requests, seed, machine);
     }
   }
 
@@ -186,7 +208,8 @@ public final class Cluster {
             warmup,
             maxBacklog(config.requests()),
             List.of(),
-            config.model());
+            config.model(),
+            config.machine());
     boolean units = config.model() == Simulator.WorkModel.UNITS;
     ClusterPoint.Builder point =
         new ClusterPoint.Builder(shards, plan.offeredRps(), plan.offeredRps() / capacityRps(), n);

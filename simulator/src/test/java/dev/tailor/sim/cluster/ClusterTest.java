@@ -10,6 +10,9 @@ import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.PointResult;
+import dev.tailor.measure.Provenance;
+import dev.tailor.sim.Calibration;
+import dev.tailor.sim.MachineModel;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.PointPlan;
 import dev.tailor.sim.arrival.SweepPlan;
@@ -142,6 +145,52 @@ class ClusterTest {
     assertEquals(a.aggregatorQuantileNanos(0.99) + 2_000_000, b.aggregatorQuantileNanos(0.99));
     assertEquals(
         Observation.of(a).slowestShardP99Nanos(), Observation.of(b).slowestShardP99Nanos());
+  }
+
+  /**
+   * Stalls of 30 ms, 5 a second, on every shard: about a fifth of the queries meet one on some
+   * shard, so the aggregator's P99 rises by most of a stall; a calibration's per-query part is
+   * refused, since a shard's work is a share of a query's.
+   */
+  @Test
+  void theMachinePartOfACalibrationChargesEveryShard() {
+    int requests = 2_000;
+    DemandProfile profile = lognormal(requests);
+    long[] stall = new long[Calibration.PERCENTILES];
+    Arrays.fill(stall, 30_000_000);
+    double[] coRun = new double[16];
+    Arrays.fill(coRun, 1.0);
+    MachineModel model =
+        new MachineModel(
+            new MachineModel.Stalls(1_000_000_000_000L, 5_000, 0, stall),
+            new MachineModel.GcPauses(1, 0, new long[Calibration.PERCENTILES]),
+            coRun,
+            new long[16]);
+    Calibration measured =
+        Calibration.measured(
+            new Provenance.Machine("vm", 16, "CPU", "amd64", "25.0.3"),
+            profile,
+            "test",
+            1.0,
+            new long[Calibration.PERCENTILES],
+            new long[Calibration.PERCENTILES],
+            new long[Calibration.PERCENTILES],
+            model);
+    Cluster.Config plain =
+        config(3, "seq", ShardWork.correlated(0.05), Simulator.WorkModel.FLUID, requests);
+    Cluster.Config charged =
+        new Cluster.Config(
+            3, 16, "seq", plain.work(), 0, plain.model(), requests, SEED, measured.machineOnly());
+    long before = new Cluster(profile, plain).atUtilization(0.3).aggregatorQuantileNanos(0.99);
+    long after = new Cluster(profile, charged).atUtilization(0.3).aggregatorQuantileNanos(0.99);
+    assertTrue(after >= before + 15_000_000, before + " ns, then " + after + " ns");
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                new Cluster.Config(
+                    3, 16, "seq", plain.work(), 0, plain.model(), requests, SEED, measured));
+    assertTrue(e.getMessage().contains("machine part"), e.getMessage());
   }
 
   @Test
