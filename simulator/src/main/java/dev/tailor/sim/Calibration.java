@@ -257,6 +257,31 @@ public record Calibration(
   }
 
   /**
+   * The same calibration for requests that each do {@code share} of a measured request's work
+   * ({@link MachineModel#forShare}); itself without a machine model.
+   */
+  public Calibration forShare(double share) {
+    if (model == null) {
+      return this;
+    }
+    return new Calibration(
+        format,
+        version,
+        createdAt,
+        machine,
+        workload,
+        source,
+        runScale,
+        dispatchNanos,
+        completionNanos,
+        sendLagNanos,
+        model.forShare(share),
+        runTimes,
+        probe,
+        scalable);
+  }
+
+  /**
    * The same calibration with the run-time map {@code map}, measured at speed {@code speed} (null
    * where not probed), as part of its per-query part.
    */

@@ -183,6 +183,24 @@ public record MachineModel(Stalls stalls, GcPauses gcPauses, double[] coRun, lon
     return new MachineModel(stalls, gcPauses, factors, requests);
   }
 
+  /**
+   * This model for requests that each do {@code share} of a measured request's work, as a shard's
+   * part of a query does: GC pauses keep their durations and come {@code share} times as often per
+   * request (the garbage a request makes goes with its work); stalls and co-run stay.
+   */
+  public MachineModel forShare(double share) {
+    if (!(share > 0 && share <= 1)) {
+      throw new IllegalArgumentException(
+          "a share of a request's work lies in (0, 1], got " + share);
+    }
+    long requests = Math.max(1, Math.round(gcPauses.requests() / share));
+    return new MachineModel(
+        stalls,
+        new GcPauses(requests, gcPauses.pauses(), gcPauses.durationsNanos()),
+        coRun,
+        coRunRequests);
+  }
+
   /** Reads the model of a calibration file; {@code at} is its path, e.g. {@code "model."}. */
   static MachineModel read(JsonFields fields, JsonNode m, String at) throws IOException {
     JsonNode s = fields.object(m, "stalls", at);

@@ -211,6 +211,17 @@ class MachineModelTest {
   }
 
   @Test
+  void aShareOfARequestsWorkMakesItsShareOfTheGcPauses() {
+    MachineModel m = model(3, 2 * MS, 0.01, 4 * MS, 1.0, 1.3);
+    MachineModel tenth = m.forShare(0.1);
+    assertEquals(0.001, tenth.gcPauses().perRequest(), 1e-9);
+    assertEquals(m.gcPauses().durationsNanos()[50], tenth.gcPauses().durationsNanos()[50]);
+    assertEquals(m.stalls(), tenth.stalls());
+    assertEquals(1.3, tenth.coRunAt(2), 1e-9);
+    assertThrows(IllegalArgumentException.class, () -> m.forShare(0));
+  }
+
+  @Test
   void theModelRoundTripsThroughTheFile() throws IOException {
     MachineModel model =
         new MachineModel(

@@ -44,7 +44,8 @@ public final class Cluster {
    * @param seed the seed of arrivals, query order and shard noise
    * @param machine the machine part of a calibration ({@link Calibration#machineOnly}) every shard
    *     is charged, or null for none: a shard's work is a share of a query's, so a per-query part
-   *     does not apply to it
+   *     does not apply to it, and its GC pauses come per shard request at that share of the
+   *     measured rate ({@link Calibration#forShare})
    */
   public record Config(
       int shards,
@@ -209,7 +210,7 @@ public final class Cluster {
             maxBacklog(config.requests()),
             List.of(),
             config.model(),
-            config.machine());
+            config.machine() == null ? null : config.machine().forShare(1.0 / shards));
     boolean units = config.model() == Simulator.WorkModel.UNITS;
     ClusterPoint.Builder point =
         new ClusterPoint.Builder(shards, plan.offeredRps(), plan.offeredRps() / capacityRps(), n);
