@@ -395,6 +395,7 @@ final class DemoCommand implements Callable<Integer> {
             Durations.parseNanos(FidelityCommand.DEFAULT_QUANTUM),
             targetNanos,
             calibration,
+            true,
             FidelityCommand.DEFAULT_SEEDS);
     String warning = FidelityReport.mismatchWarning(fidelity.comparison());
     if (warning != null) {

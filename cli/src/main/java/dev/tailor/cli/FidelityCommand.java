@@ -72,6 +72,16 @@ final class FidelityCommand implements Callable<Integer> {
               + " ${DEFAULT-VALUE}).")
   int seeds;
 
+  @Option(
+      names = "--at-run-speed",
+      defaultValue = "on",
+      paramLabel = "on|off",
+      description =
+          "Carry the calibration to the machine's speed when each run ran, by the speed probes the"
+              + " runs and the calibration carry (default ${DEFAULT-VALUE}); off uses it as"
+              + " measured.")
+  ReplayCommand.Switch atRunSpeed;
+
   /** The arrival seeds a cell is simulated with unless {@code --seeds} says otherwise. */
   static final int DEFAULT_SEEDS = 5;
 
@@ -104,6 +114,7 @@ final class FidelityCommand implements Callable<Integer> {
               quantumNanos,
               target == null ? 0 : target,
               charged,
+              atRunSpeed == ReplayCommand.Switch.ON,
               seeds);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);

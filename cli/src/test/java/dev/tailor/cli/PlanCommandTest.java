@@ -99,6 +99,7 @@ class PlanCommandTest {
                 new double[] {1, 1.2},
                 new long[] {100, 100}),
             null,
+            null,
             false);
     Path file = tmp.resolve("c.json");
     two.write(file);

@@ -96,7 +96,9 @@ public final class InProcessSweep {
   private InProcessSweep() {}
 
   /**
-   * Warms up, then runs every point, reporting each as it finishes.
+   * Warms up, then runs every point, reporting each as it finishes; where the entries have profiled
+   * times, each point carries the machine's speed measured just before its run ({@link
+   * SpeedProber}).
    *
    * @param environment e.g. "measured on this machine (2 cores)"
    * @param corpus the index's source label
@@ -131,6 +133,7 @@ public final class InProcessSweep {
       UnaryOperator<Scheduler.Builder> configure)
       throws IOException, InterruptedException {
     warmUp(reader, entries, server.workers(), server.totalHitsThreshold());
+    SpeedProber prober = SpeedProber.of(reader, entries, server.totalHitsThreshold());
     return Sweep.run(
         plan,
         policy ->
@@ -156,7 +159,8 @@ public final class InProcessSweep {
         entries.size(),
         environment,
         corpus,
-        onPoint);
+        onPoint,
+        prober == null ? null : prober::measure);
   }
 
   private static void warmUp(

@@ -3,6 +3,7 @@ package dev.tailor.load;
 import dev.tailor.load.report.Metric;
 import dev.tailor.measure.NoiseMeter;
 import dev.tailor.measure.PointResult;
+import dev.tailor.measure.SpeedProbe;
 import dev.tailor.sim.arrival.PointPlan;
 import dev.tailor.sim.arrival.SweepPlan;
 import java.io.IOException;
@@ -157,6 +158,15 @@ public final class Sweep {
     Target open(String policy) throws IOException;
   }
 
+  /**
+   * Measures the machine's speed just before a run ({@link SpeedProbe}), with nothing in flight.
+   */
+  @FunctionalInterface
+  public interface Probe {
+    /** The machine's speed now. */
+    SpeedProbe measure() throws IOException;
+  }
+
   private Sweep() {}
 
   /**
@@ -207,8 +217,25 @@ public final class Sweep {
       String corpus,
       Consumer<PointResult> onPoint)
       throws IOException, InterruptedException {
+    return run(plan, targets, queries, environment, corpus, onPoint, null);
+  }
+
+  /**
+   * Runs the warm-up, then every point, as {@link #run(Plan, Targets, int, String, String,
+   * Consumer)} does, each run's point carrying the machine's speed {@code probe} measured just
+   * before it (none where {@code probe} is null).
+   */
+  public static List<PointResult> run(
+      Plan plan,
+      Targets targets,
+      int queries,
+      String environment,
+      String corpus,
+      Consumer<PointResult> onPoint,
+      Probe probe)
+      throws IOException, InterruptedException {
     try (NoiseMeter noise = NoiseMeter.start()) {
-      return run(plan, targets, queries, environment, corpus, onPoint, noise);
+      return run(plan, targets, queries, environment, corpus, onPoint, probe, noise);
     }
   }
 
@@ -219,6 +246,7 @@ public final class Sweep {
       String environment,
       String corpus,
       Consumer<PointResult> onPoint,
+      Probe probe,
       NoiseMeter noise)
       throws IOException, InterruptedException {
     List<PointResult> results = new ArrayList<>();
@@ -244,6 +272,7 @@ public final class Sweep {
           String listed = policies.get(i);
           String run = resolved.get(listed);
           PointResult p;
+          SpeedProbe speed = probe == null ? null : probe.measure();
           try (Target target = targets.open(run)) {
             p =
                 OpenLoopReplayer.run(
@@ -253,6 +282,9 @@ public final class Sweep {
             p = p.withPolicy(listed);
           }
           p = p.withRepetition(r);
+          if (speed != null) {
+            p = p.withProbe(speed);
+          }
           results.add(p);
           onPoint.accept(p);
         }

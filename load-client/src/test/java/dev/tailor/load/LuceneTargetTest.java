@@ -404,6 +404,7 @@ class LuceneTargetTest {
       assertTrue(p.sent() > 0, p.policy());
       assertEquals(p.sent(), p.completed(), p.policy() + ": every request answered");
       assertNotNull(p.breakdown(), p.policy() + ": the server's timing is reported");
+      assertNull(p.probe(), "no profiled times: no speed probe");
     }
     // Interleaved: the rounds run the policies in different orders.
     assertFalse(
@@ -411,5 +412,40 @@ class LuceneTargetTest {
             .map(PointResult::policy)
             .toList()
             .equals(points.subList(3, 6).stream().map(PointResult::policy).toList()));
+  }
+
+  @Test
+  void aSweepOfProfiledQueriesProbesTheMachineBeforeEveryRun() throws Exception {
+    long ms = 1_000_000L;
+    List<InProcessTarget.TraceEntry> profiled = new java.util.ArrayList<>();
+    for (int i = 0; profiled.size() < 2 * SpeedProber.QUERIES; i++) {
+      InProcessTarget.TraceEntry e = trace.get(i % trace.size());
+      profiled.add(new InProcessTarget.TraceEntry(e.category(), e.query(), 10_000 + i));
+    }
+    Sweep.Plan plan =
+        new Sweep.Plan(
+                List.of("seq", "lucene"),
+                List.of(100.0),
+                SweepPlan.timed("poisson", 3, 200 * ms, 50 * ms),
+                1_000,
+                TimeUnit.SECONDS.toNanos(30),
+                List.of(50 * ms))
+            .withRepetitions(2);
+    List<PointResult> points =
+        InProcessSweep.run(
+            reader,
+            profiled,
+            plan,
+            new InProcessSweep.Server(2, 100, 8, 1, null, TotalHits.EXACT),
+            "measured",
+            "test",
+            p -> {});
+    assertEquals(4, points.size());
+    for (PointResult p : points) {
+      assertNotNull(p.probe(), p.policy() + " run " + p.repetition());
+      assertEquals(SpeedProber.QUERIES, p.probe().queries());
+      assertTrue(p.probe().shortRatio() > 0 && p.probe().longRatio() > 0, p.probe().toString());
+    }
+    assertNull(SpeedProber.of(reader, trace, TotalHits.EXACT), "too few profiled queries");
   }
 }

@@ -39,6 +39,9 @@ import org.HdrHistogram.Histogram;
  * requests ran beside how many others ({@link CoRun}): what {@code tailor calibrate} measures the
  * simulator's machine model from.
  *
+ * <p>Since version 6 a point replayed in process with a profile carries the machine's speed just
+ * before its run ({@link SpeedProbe}), so that runs minutes apart can be put on one scale.
+ *
  * @param format always {@value #FORMAT}
  * @param version {@value #VERSION}, or 1 for a point read from an older file
  * @param policy the policy's specification
@@ -78,6 +81,9 @@ import org.HdrHistogram.Histogram;
  *     them ({@link CoRun}), or null where it was not measured: any point older than version 5, a
  *     simulated one, one with a request on more than one thread, or one replayed without a profile
  *     or without the server's records
+ * @param probe the machine's speed just before the run ({@link SpeedProbe}), or null where it was
+ *     not measured: any point older than version 6, a simulated one, or one replayed against a
+ *     server or without a profile
  */
 public record PointResult(
     String format,
@@ -106,17 +112,18 @@ public record PointResult(
     LatencyBreakdown breakdown,
     MachineNoise noise,
     Provenance provenance,
-    CoRun coRun) {
+    CoRun coRun,
+    SpeedProbe probe) {
 
   /** The value of {@code format}. */
   public static final String FORMAT = "tailor-point-result";
 
   /**
-   * The version this code writes: 5, with the noise's histograms and the co-run record (version 4
-   * added the machine's noise, version 3 the latency breakdown, version 2 left failed requests out
-   * of the latencies).
+   * The version this code writes: 6, with the speed probe (version 5 added the noise's histograms
+   * and the co-run record, version 4 the machine's noise, version 3 the latency breakdown, version
+   * 2 left failed requests out of the latencies).
    */
-  public static final int VERSION = 5;
+  public static final int VERSION = 6;
 
   /** The oldest version this code reads. */
   public static final int OLDEST_VERSION = 1;
@@ -173,7 +180,16 @@ public record PointResult(
     return relabelled(policy, repetition);
   }
 
+  /** The same point with the machine's speed measured just before its run. */
+  public PointResult withProbe(SpeedProbe reading) {
+    return relabelled(policy, repetition, reading);
+  }
+
   private PointResult relabelled(String name, int repetition) {
+    return relabelled(name, repetition, probe);
+  }
+
+  private PointResult relabelled(String name, int repetition, SpeedProbe reading) {
     return new PointResult(
         format,
         version,
@@ -201,7 +217,8 @@ public record PointResult(
         breakdown,
         noise,
         provenance,
-        coRun);
+        coRun,
+        reading);
   }
 
   /** The latency histogram, decoded. */
@@ -293,7 +310,22 @@ public record PointResult(
           breakdown(fields.optionalObject(root, "breakdown", "")),
           noise(fields.optionalObject(root, "noise", "")),
           provenance(fields.optionalObject(root, "provenance", "")),
-          coRun(fields.optionalObject(root, "coRun", "")));
+          coRun(fields.optionalObject(root, "coRun", "")),
+          probe(fields.optionalObject(root, "probe", "")));
+    }
+
+    /** The speed probe, or null where the point has none. */
+    private SpeedProbe probe(JsonNode n) throws IOException {
+      if (n == null) {
+        return null;
+      }
+      int queries = fields.smallInteger(n, "queries", "probe.", 1);
+      double shortRatio = fields.number(n, "shortRatio", "probe.");
+      double longRatio = fields.number(n, "longRatio", "probe.");
+      if (!(shortRatio > 0) || !(longRatio > 0)) {
+        throw fields.problem("probe", "expected positive shortRatio and longRatio");
+      }
+      return new SpeedProbe(queries, shortRatio, longRatio);
     }
 
     /** The co-run record, or null where the point has none. */

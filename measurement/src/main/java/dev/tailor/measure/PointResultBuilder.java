@@ -218,7 +218,8 @@ public final class PointResultBuilder {
         breakdown,
         noise,
         provenance,
-        coRun);
+        coRun,
+        null);
   }
 
   /**

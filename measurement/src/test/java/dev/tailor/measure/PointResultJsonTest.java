@@ -75,6 +75,7 @@ class PointResultJsonTest {
         LatencyBreakdown.of(h, h, h, h, h),
         noise,
         new Provenance("tailor test 0123456789ab", "host, 2 cores, CPU unknown, amd64, Java 25"),
+        null,
         null);
   }
 
@@ -100,9 +101,10 @@ class PointResultJsonTest {
     point().write(file);
     String v2 =
         Files.readString(file)
-            .replaceFirst("\"version\" : 5", "\"version\" : 2")
+            .replaceFirst("\"version\" : 6", "\"version\" : 2")
             .replaceFirst(",\\s*\"noise\" : null", "")
             .replaceFirst(",\\s*\"coRun\" : null", "")
+            .replaceFirst(",\\s*\"probe\" : null", "")
             .replaceFirst(",\\s*\"provenance\" : \\{[^}]*}", "")
             .replaceFirst("(?s),\\s*\"breakdown\" : \\{.*}\\s*}\\s*}\\s*}\\s*$", "\n}");
     Files.writeString(file, v2);
@@ -180,7 +182,7 @@ class PointResultJsonTest {
     point(new Failures(0, 0, 5, 0)).write(file);
     String v1 =
         Files.readString(file)
-            .replaceFirst("\"version\" : 5", "\"version\" : 1")
+            .replaceFirst("\"version\" : 6", "\"version\" : 1")
             .replaceFirst("\"failures\" : \\{[^}]*},", "");
     Files.writeString(file, v1);
     PointResult back = PointResult.read(file);
@@ -209,9 +211,23 @@ class PointResultJsonTest {
     Path file = tmp.resolve("point.json");
     point().write(file);
     Files.writeString(
-        file, Files.readString(file).replaceFirst("\"version\" : 5", "\"version\" : 6"));
+        file, Files.readString(file).replaceFirst("\"version\" : 6", "\"version\" : 7"));
     IOException e = assertThrows(IOException.class, () -> PointResult.read(file));
-    assertEquals(file + ": version: this Tailor reads versions 1 to 5, got 6", e.getMessage());
+    assertEquals(file + ": version: this Tailor reads versions 1 to 6, got 7", e.getMessage());
+  }
+
+  @Test
+  void theSpeedProbeRoundTripsAndABadRatioIsNamed() throws IOException {
+    Path file = tmp.resolve("point.json");
+    SpeedProbe probe = new SpeedProbe(10, 1.31, 1.62);
+    point().withProbe(probe).write(file);
+    PointResult back = PointResult.read(file);
+    assertEquals(probe, back.probe());
+    assertEquals(
+        probe, back.withPolicy("oracle").withRepetition(2).probe(), "relabelling keeps it");
+    Files.writeString(file, Files.readString(file).replaceFirst("1\\.62", "-1"));
+    IOException e = assertThrows(IOException.class, () -> PointResult.read(file));
+    assertTrue(e.getMessage().contains("probe"), e.getMessage());
   }
 
   @Test
@@ -236,7 +252,7 @@ class PointResultJsonTest {
     point(Failures.NONE, NOISE).write(file);
     String v3 =
         Files.readString(file)
-            .replaceFirst("\"version\" : 5", "\"version\" : 3")
+            .replaceFirst("\"version\" : 6", "\"version\" : 3")
             .replaceFirst("(?s),\\s*\"noise\" : \\{[^}]*}", "");
     assertFalse(v3.contains("noise"), v3);
     Files.writeString(file, v3);

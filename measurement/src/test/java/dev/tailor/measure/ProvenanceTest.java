@@ -46,6 +46,7 @@ class ProvenanceTest {
         p.breakdown(),
         p.noise(),
         provenance,
+        null,
         null);
   }
 

@@ -6,6 +6,7 @@ import dev.tailor.core.json.JsonFields;
 import dev.tailor.core.json.JsonFile;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.Provenance;
+import dev.tailor.measure.SpeedProbe;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -65,6 +66,9 @@ import java.util.SplittableRandom;
  * @param runTimes the served run time by degree and percentile ({@link RunTimeMap}), part of the
  *     per-query part; null where not measured (before version 3, or a calibration of the machine
  *     part alone), and then every time is scaled by {@code runScale}
+ * @param probe the machine's speed while the run-time map was measured (the median of its runs'
+ *     {@link SpeedProbe}s), or null where they carried none; {@link #atSpeed} carries the map to
+ *     another speed by it
  * @param scalable whether a user asked for the machine model to be scaled to another core count
  *     ({@link #withScaling}); never written
  */
@@ -81,6 +85,7 @@ public record Calibration(
     long[] sendLagNanos,
     MachineModel model,
     RunTimeMap runTimes,
+    SpeedProbe probe,
     @JsonIgnore boolean scalable) {
 
   /** The {@code format} field of every calibration file. */
@@ -234,6 +239,7 @@ public record Calibration(
         costs[2],
         model,
         null,
+        null,
         false);
   }
 
@@ -247,12 +253,35 @@ public record Calibration(
    * log-normal) workload takes.
    */
   public Calibration machineOnly() {
-    return with(null, 1, null, scalable);
+    return with(null, 1, null, null, scalable);
   }
 
-  /** The same calibration with the run-time map {@code map} as part of its per-query part. */
-  public Calibration withRunTimes(RunTimeMap map) {
-    return with(workload, runScale, map, scalable);
+  /**
+   * The same calibration with the run-time map {@code map}, measured at speed {@code speed} (null
+   * where not probed), as part of its per-query part.
+   */
+  public Calibration withRunTimes(RunTimeMap map, SpeedProbe speed) {
+    return with(workload, runScale, map, speed, scalable);
+  }
+
+  /**
+   * This calibration carried to a moment when the machine's speed probe read {@code now}: its
+   * run-time map scaled by the change of the probe's short set (at and below the median) and of its
+   * long set (the top 1%), its run scale by the short set's; itself where either probe or the map
+   * is missing.
+   */
+  public Calibration atSpeed(SpeedProbe now) {
+    if (now == null || probe == null || runTimes == null) {
+      return this;
+    }
+    double atMedian = now.shortRatio() / probe.shortRatio();
+    double atTail = now.longRatio() / probe.longRatio();
+    return with(
+        workload,
+        Math.clamp(runScale * atMedian, 0.1, 100),
+        runTimes.scaled(atMedian, atTail),
+        now,
+        scalable);
   }
 
   /**
@@ -270,10 +299,11 @@ public record Calibration(
    * core count than the one it was measured on ({@link #modelFor}).
    */
   public Calibration withScaling(boolean scalable) {
-    return with(workload, runScale, runTimes, scalable);
+    return with(workload, runScale, runTimes, probe, scalable);
   }
 
-  private Calibration with(Workload w, double scale, RunTimeMap map, boolean canScale) {
+  private Calibration with(
+      Workload w, double scale, RunTimeMap map, SpeedProbe speed, boolean canScale) {
     return new Calibration(
         format,
         version,
@@ -287,6 +317,7 @@ public record Calibration(
         sendLagNanos,
         model,
         map,
+        speed,
         canScale);
   }
 
@@ -466,6 +497,18 @@ public record Calibration(
     MachineModel model = modelNode == null ? null : MachineModel.read(fields, modelNode, "model.");
     JsonNode mapNode = version < 3 ? null : fields.optionalObject(root, "runTimes", "");
     RunTimeMap runTimes = mapNode == null ? null : RunTimeMap.read(fields, mapNode, "runTimes.");
+    JsonNode probeNode = version < 3 ? null : fields.optionalObject(root, "probe", "");
+    SpeedProbe probe = null;
+    if (probeNode != null) {
+      double shortRatio = fields.number(probeNode, "shortRatio", "probe.");
+      double longRatio = fields.number(probeNode, "longRatio", "probe.");
+      if (!(shortRatio > 0) || !(longRatio > 0)) {
+        throw fields.problem("probe", "expected positive shortRatio and longRatio");
+      }
+      probe =
+          new SpeedProbe(
+              fields.smallInteger(probeNode, "queries", "probe.", 1), shortRatio, longRatio);
+    }
     if (model != null && model.cores() != cores) {
       throw fields.problem(
           "model.coRun",
@@ -492,6 +535,7 @@ public record Calibration(
         distribution(fields, root, "sendLagNanos", ""),
         model,
         runTimes,
+        probe,
         false);
   }
 
@@ -552,6 +596,7 @@ public record Calibration(
         && Arrays.equals(sendLagNanos, c.sendLagNanos)
         && java.util.Objects.equals(model, c.model)
         && java.util.Objects.equals(runTimes, c.runTimes)
+        && java.util.Objects.equals(probe, c.probe)
         && scalable == c.scalable;
   }
 
@@ -577,6 +622,13 @@ public record Calibration(
             sendLagNanos[50],
             sendLagNanos[99])
         + (model == null ? "; no machine model" : "; " + model.describe())
-        + (runTimes == null ? "" : "; " + runTimes.describe());
+        + (runTimes == null ? "" : "; " + runTimes.describe())
+        + (probe == null
+            ? ""
+            : String.format(
+                java.util.Locale.ROOT,
+                "; speed probe x%.2f (median queries), x%.2f (longest)",
+                probe.shortRatio(),
+                probe.longRatio()));
   }
 }

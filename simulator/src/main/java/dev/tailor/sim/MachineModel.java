@@ -154,7 +154,12 @@ public record MachineModel(Stalls stalls, GcPauses gcPauses, double[] coRun, lon
    *       makes does not depend on the cores);
    *   <li>the co-run factor at {@code b} busy of {@code cores} is the measured one at the same
    *       share of the measured machine's cores busy: at {@code 1 + (b - 1) (C - 1) / (cores - 1)}
-   *       busy of its {@code C}, interpolated linearly between the measured counts.
+   *       busy of its {@code C}, interpolated linearly between the measured counts; a measured
+   *       factor below 1 is carried as 1. Requests measured running faster beside others than alone
+   *       say that the measured machine is slower idle (a core woken from its idle state, a
+   *       frequency raised under load), which its per-query part already holds at the light load it
+   *       was measured at; carried to many cores, it would make every busy thread faster than any
+   *       measurement shows.
    * </ul>
    */
   public MachineModel scaledTo(int cores) {
@@ -172,7 +177,7 @@ public record MachineModel(Stalls stalls, GcPauses gcPauses, double[] coRun, lon
       int low = (int) Math.floor(at);
       int high = Math.min(measured, low + 1);
       double f = at - low;
-      factors[b - 1] = coRun[low - 1] + f * (coRun[high - 1] - coRun[low - 1]);
+      factors[b - 1] = Math.max(1, coRun[low - 1] + f * (coRun[high - 1] - coRun[low - 1]));
     }
     factors[0] = 1;
     return new MachineModel(stalls, gcPauses, factors, requests);

@@ -217,6 +217,29 @@ public record RunTimeMap(List<Degree> degrees) {
     return out;
   }
 
+  /**
+   * The map of a machine running {@code atMedian} times slower (at and below the median) and {@code
+   * atTail} times slower (from the 99th percentile on) than when it was measured, linearly in
+   * between, at every degree: how a calibration is carried to the moment of another run by its
+   * {@link dev.tailor.measure.SpeedProbe} (whose short set lies at the median, whose long set is
+   * the profile's top 1%).
+   */
+  public RunTimeMap scaled(double atMedian, double atTail) {
+    if (!(atMedian > 0) || !(atTail > 0)) {
+      throw new IllegalArgumentException("speed factors must be positive");
+    }
+    List<Degree> out = new ArrayList<>();
+    for (Degree d : degrees) {
+      double[] r = new double[Calibration.PERCENTILES];
+      for (int p = 0; p < r.length; p++) {
+        double w = Math.clamp((p - 50) / 49.0, 0, 1);
+        r[p] = Math.clamp(d.ratios()[p] * (atMedian + w * (atTail - atMedian)), 0.1, 100);
+      }
+      out.add(new Degree(d.degree(), d.requests(), r));
+    }
+    return new RunTimeMap(out);
+  }
+
   /** Its measured degrees' ratios at P50 and P99, in one line. */
   public String describe() {
     StringBuilder s = new StringBuilder("run time served over profiled by degree:");

@@ -80,6 +80,7 @@ class MachineModelTest {
         constant(0),
         model,
         null,
+        null,
         false);
   }
 
@@ -204,6 +205,9 @@ class MachineModelTest {
     assertEquals(1.6, four.scaledTo(2).coRunAt(2), 1e-9);
     assertEquals(1.1, four.scaledTo(7).coRunAt(3), 1e-9);
     assertEquals(1.15, four.scaledTo(7).coRunAt(4), 1e-9);
+    MachineModel faster = model(0, 0, 0, 0, 1.0, 0.89);
+    assertEquals(0.89, faster.coRunAt(2), 1e-9, "on its own machine, as measured");
+    assertEquals(1.0, faster.scaledTo(16).coRunAt(16), 1e-9, "carried elsewhere, no faster than 1");
   }
 
   @Test

@@ -9,6 +9,7 @@ import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.PointResult;
 import dev.tailor.measure.Provenance;
+import dev.tailor.measure.SpeedProbe;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -78,7 +79,7 @@ class RunTimeMapTest {
             zero,
             zero,
             null)
-        .withRunTimes(map);
+        .withRunTimes(map, null);
   }
 
   @Test
@@ -170,5 +171,32 @@ class RunTimeMapTest {
     Files.writeString(file, Files.readString(file).replaceFirst("2\\.6", "0.01"));
     IOException bad = assertThrows(IOException.class, () -> Calibration.read(file));
     assertTrue(bad.getMessage().contains("runTimes.degrees[1].ratios[0]"), bad.getMessage());
+  }
+
+  @Test
+  void aCalibrationIsCarriedToAnotherSpeedByItsProbesChange() throws IOException {
+    Calibration c =
+        calibration(map(line(1.0, 1.0), line(2.0, 2.0)))
+            .withRunTimes(map(line(1.0, 1.0), line(2.0, 2.0)), new SpeedProbe(10, 1.0, 1.0));
+    Calibration slower = c.atSpeed(new SpeedProbe(10, 1.2, 1.5));
+    double[] one = slower.runTimes().degrees().get(0).ratios();
+    double[] two = slower.runTimes().degrees().get(1).ratios();
+    assertEquals(1.2, one[0], 1e-9, "at and below the median: the median queries' change");
+    assertEquals(1.2, one[50], 1e-9);
+    assertEquals(1.2 + 0.3 * 25 / 49.0, one[75], 1e-9, "linear in between");
+    assertEquals(1.5, one[99], 1e-9, "from P99 on: the longest queries' change");
+    assertEquals(3.0, two[100], 1e-9, "every degree alike");
+    assertEquals(1.2, slower.runScale(), 1e-9);
+    assertEquals(new SpeedProbe(10, 1.2, 1.5), slower.probe());
+    assertEquals(c, c.atSpeed(null), "no reading: as measured");
+    Path file = dir.resolve("c.json");
+    c.write(file);
+    assertEquals(c, Calibration.read(file), "the probe round-trips");
+    // Served 1.5x slower at the tail, the simulated P99 follows.
+    for (Simulator.WorkModel m : Simulator.WorkModel.values()) {
+      double asMeasured = ms(simulate(c, "seq", m), "p99");
+      double carried = ms(simulate(c.atSpeed(new SpeedProbe(10, 1.0, 1.5)), "seq", m), "p99");
+      assertEquals(1.5 * asMeasured, carried, 0.03 * asMeasured, m.name());
+    }
   }
 }

@@ -6,6 +6,7 @@ import dev.tailor.measure.LatencyBreakdown;
 import dev.tailor.measure.MachineNoise;
 import dev.tailor.measure.PointResult;
 import dev.tailor.measure.Provenance;
+import dev.tailor.measure.SpeedProbe;
 import dev.tailor.sim.Calibration;
 import dev.tailor.sim.MachineModel;
 import dev.tailor.sim.RunTimeMap;
@@ -44,7 +45,8 @@ import org.HdrHistogram.HistogramIterationValue;
  *       median over the runs) over the profiled time's at the same degree, for {@code seq} (degree
  *       1) and for every {@code fixed:d} replayed at that load (degree {@code d}, up to the cores).
  *       Without a {@code fixed} run there, the map has degree 1 alone and the profile's speedups
- *       stand.
+ *       stand. The machine's speed while they ran is the median of the lightest load's runs' {@link
+ *       SpeedProbe}s, where they carry one.
  * </ul>
  */
 public final class CalibrationFit {
@@ -141,7 +143,32 @@ public final class CalibrationFit {
             alone.stream().mapToDouble(PointResult::offeredRps).distinct().count());
     return Calibration.measured(
             machine, profile, source, runScale, dispatch, completion, sendLag, model)
-        .withRunTimes(runTimes(report, profile, lightest, parts, machine.cores()));
+        .withRunTimes(
+            runTimes(report, profile, lightest, parts, machine.cores()),
+            speed(report.points().stream().filter(p -> p.offeredRps() == lightest).toList()));
+  }
+
+  /**
+   * The machine's speed over {@code runs}: the median of their probes' short and long ratios, or
+   * null where none carries a probe.
+   */
+  static SpeedProbe speed(List<PointResult> runs) {
+    List<SpeedProbe> probes = runs.stream().map(PointResult::probe).filter(p -> p != null).toList();
+    if (probes.isEmpty()) {
+      return null;
+    }
+    return new SpeedProbe(
+        probes.get(0).queries(),
+        medianOf(probes.stream().mapToDouble(SpeedProbe::shortRatio).toArray()),
+        medianOf(probes.stream().mapToDouble(SpeedProbe::longRatio).toArray()));
+  }
+
+  /** The median of {@code values}, the mean of the middle two for an even count. */
+  static double medianOf(double[] values) {
+    double[] v = values.clone();
+    Arrays.sort(v);
+    int n = v.length;
+    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
   }
 
   /**

@@ -4,11 +4,14 @@ import dev.tailor.core.io.AtomicFiles;
 import dev.tailor.load.report.Report;
 import dev.tailor.load.report.ReportedWorkload;
 import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.PointResult;
 import dev.tailor.sim.Calibration;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.SweepPlan;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
 
 /**
  * The whole fidelity step on a replay's report: read its measured points, refuse a profile of other
@@ -40,6 +43,8 @@ public final class FidelityReport {
    * @param quantumNanos the policies' tick, as the replay's scheduler had it
    * @param targetNanos the latency target, or 0 for none
    * @param calibration the machine's calibration, already checked against the profile, or null
+   * @param atRunSpeed whether each point is simulated with the calibration carried to the machine's
+   *     speed when it ran ({@link SimulatorFidelity#compare})
    * @param seeds the arrival seeds each cell is simulated with ({@link SimulatorFidelity#compare})
    * @throws IllegalArgumentException naming the files if the report has no measured point, the
    *     profile is of other queries, or the plan's arrivals are not the replay's
@@ -53,6 +58,7 @@ public final class FidelityReport {
       long quantumNanos,
       long targetNanos,
       Calibration calibration,
+      boolean atRunSpeed,
       int seeds)
       throws IOException {
     MeasuredReport measured = MeasuredReport.read(reportDir);
@@ -61,7 +67,15 @@ public final class FidelityReport {
     int workers = cores != null ? cores : profile.environment().cores();
     SimulatorFidelity.Comparison comparison =
         SimulatorFidelity.compare(
-            measured, profile, plan, workers, quantumNanos, targetNanos, calibration, seeds);
+            measured,
+            profile,
+            plan,
+            workers,
+            quantumNanos,
+            targetNanos,
+            calibration,
+            atRunSpeed,
+            seeds);
     StringBuilder md =
         new StringBuilder(
             FidelityTable.markdown(
@@ -72,7 +86,10 @@ public final class FidelityReport {
     md.append(
         calibration == null
             ? "\nNo calibration: every simulated request costs its profiled time only.\n"
-            : "\nSimulated with the " + calibration + ".\n");
+            : "\nSimulated with the "
+                + calibration
+                + ".\n"
+                + speedNote(measured, calibration, atRunSpeed));
     for (Simulator.WorkModel model : comparison.models()) {
       md.append('\n').append(CellErrors.markdown(CellErrors.of(comparison, model), model, GOAL));
     }
@@ -81,6 +98,36 @@ public final class FidelityReport {
     Path file = reportDir.resolve(Report.FIDELITY);
     AtomicFiles.writeString(file, table);
     return new Written(comparison, table, file);
+  }
+
+  /** What the table says of the machine's speed: whether the calibration was carried to it. */
+  static String speedNote(MeasuredReport measured, Calibration calibration, boolean atRunSpeed) {
+    List<PointResult> probed = measured.points().stream().filter(p -> p.probe() != null).toList();
+    if (probed.isEmpty()) {
+      return "The report's runs carry no speed probe: the calibration is used as measured.\n";
+    }
+    double[] tail = probed.stream().mapToDouble(p -> p.probe().longRatio()).sorted().toArray();
+    double[] median = probed.stream().mapToDouble(p -> p.probe().shortRatio()).sorted().toArray();
+    String range =
+        String.format(
+            Locale.ROOT,
+            "The machine's speed probe over the report's %d runs: the median queries at x%.2f-x%.2f"
+                + " their profiled time, the longest at x%.2f-x%.2f.",
+            probed.size(),
+            median[0],
+            median[median.length - 1],
+            tail[0],
+            tail[tail.length - 1]);
+    if (!atRunSpeed) {
+      return range + " The calibration is used as measured (--at-run-speed off).\n";
+    }
+    if (calibration.probe() == null || calibration.runTimes() == null) {
+      return range
+          + " The calibration has no speed probe or run-time map, so it is used as measured.\n";
+    }
+    return range
+        + " Each run is simulated with the calibration carried to its own probe's reading, each"
+        + " cell to the median of its runs' (Calibration.atSpeed).\n";
   }
 
   /**

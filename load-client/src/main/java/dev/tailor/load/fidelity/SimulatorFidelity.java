@@ -8,6 +8,7 @@ import dev.tailor.load.Sweep;
 import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.PointResult;
+import dev.tailor.measure.SpeedProbe;
 import dev.tailor.sim.Calibration;
 import dev.tailor.sim.HindsightOracle;
 import dev.tailor.sim.Simulator;
@@ -158,6 +159,9 @@ public final class SimulatorFidelity {
    * @param quantumNanos the policies' tick, as the replay's scheduler had it
    * @param targetNanos the latency target, or 0 for none
    * @param calibration the machine's calibration, or null for nothing beyond the profile
+   * @param atRunSpeed whether to carry the calibration to the machine's speed when each point ran
+   *     ({@link Calibration#atSpeed}): a row at its run's {@link SpeedProbe}, a cell at the median
+   *     of its runs' (as measured where the runs or the calibration carry none)
    * @param seeds the arrival seeds of every cell, at least 1
    * @throws IllegalArgumentException if the plan's arrivals are not those a point records, every
    *     point is a plain Lucene baseline's, or {@code seeds} is below 1
@@ -170,6 +174,7 @@ public final class SimulatorFidelity {
       long quantumNanos,
       long targetNanos,
       Calibration calibration,
+      boolean atRunSpeed,
       int seeds) {
     if (seeds < 1) {
       throw new IllegalArgumentException("--seeds must be >= 1, got " + seeds);
@@ -186,7 +191,7 @@ public final class SimulatorFidelity {
       }
       List<PointResult> sims = new ArrayList<>();
       for (Simulator.WorkModel model : models) {
-        PointResult sim = simulation.of(real, real.seed(), model);
+        PointResult sim = simulation.of(real, real.seed(), model, atRunSpeed ? real.probe() : null);
         if (sim.sent() != real.sent() && !real.saturated()) {
           mismatches.add(new Mismatch(real, sim.sent()));
         }
@@ -204,11 +209,12 @@ public final class SimulatorFidelity {
     List<CellRuns> cells = new ArrayList<>();
     for (List<PointResult> runs : byCell.values()) {
       PointResult first = runs.get(0);
+      SpeedProbe speed = atRunSpeed ? CalibrationFit.speed(runs) : null;
       List<List<PointResult>> byModel = new ArrayList<>();
       for (Simulator.WorkModel model : models) {
         List<PointResult> overSeeds = new ArrayList<>();
         for (int k = 0; k < seeds; k++) {
-          overSeeds.add(simulation.of(first, first.seed() + k, model).withRepetition(k + 1));
+          overSeeds.add(simulation.of(first, first.seed() + k, model, speed).withRepetition(k + 1));
         }
         byModel.add(overSeeds);
       }
@@ -238,12 +244,13 @@ public final class SimulatorFidelity {
       Map<String, PointResult> cache) {
 
     /**
-     * The simulation of {@code real}'s policy and load on {@code seed}'s arrivals.
+     * The simulation of {@code real}'s policy and load on {@code seed}'s arrivals, the calibration
+     * carried to the machine's speed {@code speed} (as measured where null).
      *
      * @throws IllegalArgumentException if the plan's arrivals are not those {@code real} records
      */
-    PointResult of(PointResult real, long seed, Simulator.WorkModel model) {
-      String key = real.policy() + "|" + real.offeredRps() + "|" + seed + "|" + model;
+    PointResult of(PointResult real, long seed, Simulator.WorkModel model, SpeedProbe speed) {
+      String key = real.policy() + "|" + real.offeredRps() + "|" + seed + "|" + model + "|" + speed;
       PointResult cached = cache.get(key);
       if (cached != null) {
         return cached;
@@ -269,7 +276,7 @@ public final class SimulatorFidelity {
               Math.max(1_000, point.requests()),
               targetNanos > 0 ? List.of(targetNanos) : List.of(),
               model,
-              calibration);
+              calibration == null || speed == null ? calibration : calibration.atSpeed(speed));
       PointResult sim;
       if (HindsightOracle.isTuned(real.policy())) {
         // The replay tuned the oracle's budget by simulating this very point, capped at the

@@ -98,6 +98,7 @@ class SimulatorFidelityTest {
         5_000_000,
         0,
         null,
+        false,
         seeds);
   }
 

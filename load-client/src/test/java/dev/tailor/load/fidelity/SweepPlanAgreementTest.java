@@ -99,7 +99,7 @@ class SweepPlanAgreementTest {
     Report.write(dir, replayed, Double.NaN, workload);
     SimulatorFidelity.Comparison comparison =
         SimulatorFidelity.compare(
-            MeasuredReport.read(dir), profile, plan.withSeed(0), 4, 5 * MS, 0, null, 1);
+            MeasuredReport.read(dir), profile, plan.withSeed(0), 4, 5 * MS, 0, null, false, 1);
     assertTrue(comparison.mismatches().isEmpty(), comparison.mismatches().toString());
     // The fidelity table states the simulated workload's spread, as the report does.
     String table = FidelityTable.markdown(comparison, workload, MeasuredReport.read(dir));
@@ -117,6 +117,7 @@ class SweepPlanAgreementTest {
             5 * MS,
             0,
             null,
+            false,
             1);
     assertFalse(other.mismatches().isEmpty());
   }

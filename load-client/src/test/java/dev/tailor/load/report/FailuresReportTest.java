@@ -171,6 +171,7 @@ class FailuresReportTest {
             null,
             null,
             null,
+            null,
             null);
     Cell cell = Cell.of(List.of(v1)).get(0);
     assertEquals(

@@ -234,6 +234,7 @@ class SummaryTest {
         p.breakdown(),
         noise,
         p.provenance(),
+        null,
         null);
   }
 }
