@@ -151,8 +151,13 @@ public record RunTimeMap(List<Degree> degrees) {
    */
   public DemandProfile serve(DemandProfile profile) {
     int n = profile.requests().size();
-    double[][] percentile = new double[degrees.size()][];
-    for (int k = 0; k < degrees.size(); k++) {
+    // Only the degrees every request of this profile measured: the others leave speedups as they
+    // are (a profile of the same queries may have measured fewer degrees than the calibration).
+    int measuredEverywhere =
+        profile.requests().stream().mapToInt(r -> r.measuredSpeedup().length).min().orElse(1);
+    int usable = (int) degrees.stream().filter(d -> d.degree() <= measuredEverywhere).count();
+    double[][] percentile = new double[usable][];
+    for (int k = 0; k < usable; k++) {
       percentile[k] = ranks(profiledAt(profile, degrees.get(k).degree()));
     }
     List<DemandProfile.Request> served = new ArrayList<>(n);
@@ -162,11 +167,8 @@ public record RunTimeMap(List<Degree> degrees) {
       double seq = r.sequentialNanos() * scale;
       double[] measured = r.measuredSpeedup().clone();
       double lastGain = 1; // served speedup over profiled at the last measured degree
-      for (int k = 1; k < degrees.size(); k++) {
+      for (int k = 1; k < usable; k++) {
         int d = degrees.get(k).degree();
-        if (d > measured.length) {
-          break;
-        }
         double servedAtD =
             r.sequentialNanos() / measured[d - 1] * degrees.get(k).at(percentile[k][i]);
         double speedup = seq / servedAtD;

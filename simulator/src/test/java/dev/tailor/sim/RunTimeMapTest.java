@@ -107,6 +107,29 @@ class RunTimeMapTest {
     }
   }
 
+  @Test
+  void aDegreeTheProfileDidNotMeasureIsLeftOut() {
+    DemandProfile oneDegree =
+        profile()
+            .withRequests(
+                profile().requests().stream()
+                    .map(
+                        r ->
+                            new DemandProfile.Request(
+                                r.id(),
+                                r.category(),
+                                r.query(),
+                                r.sequentialNanos(),
+                                r.unitNanos(),
+                                new double[] {1.0},
+                                new double[] {2.0},
+                                r.features()))
+                    .toList());
+    DemandProfile served = map(line(1.5, 1.5), line(3, 3)).serve(oneDegree);
+    assertEquals(150 * MS, served.requests().get(99).sequentialNanos(), MS);
+    assertEquals(2.0, served.requests().get(99).derivedSpeedup()[0], 1e-9, "speedups stand");
+  }
+
   /** One request every 200 ms (so none queues), cycling through the profile. */
   private static PointResult simulate(Calibration c, String policy, Simulator.WorkModel model) {
     int n = 2_000;
