@@ -1,7 +1,6 @@
 package dev.tailor.sim;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.tailor.core.json.JsonFields;
 import dev.tailor.core.json.JsonFile;
 import dev.tailor.measure.DemandProfile;
@@ -494,100 +493,7 @@ public record Calibration(
    *     version this Tailor reads; the message names the file, the field and what was expected
    */
   public static Calibration read(Path file) throws IOException {
-    JsonFields fields = new JsonFields(file);
-    JsonNode root = JsonFile.readTree(file);
-    int version = fields.version(root, FORMAT, OLDEST_VERSION, VERSION);
-    JsonNode m = fields.object(root, "machine", "");
-    JsonNode w =
-        version == 1
-            ? fields.object(root, "workload", "")
-            : fields.optionalObject(root, "workload", "");
-    double runScale = fields.number(root, "runScale", "");
-    if (!(runScale >= 0.1 && runScale <= 100)) {
-      throw fields.problem("runScale", "expected a number within 0.1..100, got " + runScale);
-    }
-    int cores = fields.smallInteger(m, "cores", "machine.", 1);
-    String os = fields.text(m, "os", "machine.");
-    Machine machine =
-        version == 1
-            ? new Machine(cores, os)
-            : new Machine(
-                fields.optionalText(m, "host", "machine."),
-                cores,
-                fields.optionalText(m, "cpu", "machine."),
-                fields.optionalText(m, "arch", "machine."),
-                fields.optionalText(m, "java", "machine."),
-                os);
-    JsonNode modelNode = version == 1 ? null : fields.optionalObject(root, "model", "");
-    MachineModel model = modelNode == null ? null : MachineModel.read(fields, modelNode, "model.");
-    JsonNode mapNode = version < 3 ? null : fields.optionalObject(root, "runTimes", "");
-    RunTimeMap runTimes = mapNode == null ? null : RunTimeMap.read(fields, mapNode, "runTimes.");
-    JsonNode probeNode = version < 3 ? null : fields.optionalObject(root, "probe", "");
-    SpeedProbe probe = null;
-    if (probeNode != null) {
-      double shortRatio = fields.number(probeNode, "shortRatio", "probe.");
-      double longRatio = fields.number(probeNode, "longRatio", "probe.");
-      if (!(shortRatio > 0) || !(longRatio > 0)) {
-        throw fields.problem("probe", "expected positive shortRatio and longRatio");
-      }
-      probe =
-          new SpeedProbe(
-              fields.smallInteger(probeNode, "queries", "probe.", 1), shortRatio, longRatio);
-    }
-    if (model != null && model.cores() != cores) {
-      throw fields.problem(
-          "model.coRun",
-          "expected one co-run factor per core of machine.cores ("
-              + cores
-              + "), got "
-              + model.cores());
-    }
-    return new Calibration(
-        FORMAT,
-        version,
-        instant(fields, root, "createdAt"),
-        machine,
-        w == null
-            ? null
-            : new Workload(
-                fields.text(w, "index", "workload."),
-                fields.text(w, "trace", "workload."),
-                fields.text(w, "takenAt", "workload.")),
-        fields.text(root, "source", ""),
-        runScale,
-        distribution(fields, root, "dispatchNanos", ""),
-        distribution(fields, root, "completionNanos", ""),
-        distribution(fields, root, "sendLagNanos", ""),
-        model,
-        runTimes,
-        probe,
-        false);
-  }
-
-  private static String instant(JsonFields fields, JsonNode root, String field) throws IOException {
-    String text = fields.text(root, field, "");
-    try {
-      Instant.parse(text);
-    } catch (DateTimeParseException e) {
-      throw fields.problem(field, "expected an ISO-8601 instant, got \"" + text + "\"");
-    }
-    return text;
-  }
-
-  /** The 101 ascending percentiles {@code node.field}; {@code at} is the node's path. */
-  static long[] distribution(JsonFields fields, JsonNode node, String field, String at)
-      throws IOException {
-    long[] p = fields.longs(node, field, at, 0);
-    if (p.length != PERCENTILES) {
-      throw fields.problem(
-          at + field, "expected " + PERCENTILES + " percentiles (0 to 100), got " + p.length);
-    }
-    for (int i = 1; i < p.length; i++) {
-      if (p[i] < p[i - 1]) {
-        throw fields.problem(at + field + "[" + i + "]", "percentiles must not decrease");
-      }
-    }
-    return p;
+    return CalibrationReader.read(file);
   }
 
   /** A draw from percentiles {@code p} by inverse transform, interpolating between them. */

@@ -210,10 +210,10 @@ public record MachineModel(Stalls stalls, GcPauses gcPauses, double[] coRun, lon
     long window = fields.integer(s, "windowNanos", sAt, 1);
     long events = fields.integer(s, "events", sAt, 0);
     long floor = fields.integer(s, "floorNanos", sAt, 0);
-    long[] stallDurations = Calibration.distribution(fields, s, "durationsNanos", sAt);
+    long[] stallDurations = CalibrationReader.distribution(fields, s, "durationsNanos", sAt);
     long requests = fields.integer(g, "requests", gAt, 1);
     long pauses = fields.integer(g, "pauses", gAt, 0);
-    long[] gcDurations = Calibration.distribution(fields, g, "durationsNanos", gAt);
+    long[] gcDurations = CalibrationReader.distribution(fields, g, "durationsNanos", gAt);
     double[] coRun = fields.positiveNumbers(m, "coRun", at);
     long[] coRunRequests = fields.longs(m, "coRunRequests", at, 0);
     if (coRun.length < 1 || coRun[0] != 1) {
