@@ -35,10 +35,11 @@ public final class Sweep {
 
   /** How the report describes the order of a sweep's points. */
   public static final String ORDER =
-      "at each load every repetition runs every policy once, interleaved, in an order rotated from"
-          + " one repetition and load to the next (a Williams design: each policy runs first, and"
-          + " right after each other policy, equally often), after one unrecorded warm-up run of"
-          + " every policy";
+      "every round runs every load in turn, lightest first, so that the machine's drift over the"
+          + " sweep falls on every load alike, and at each load every policy once, interleaved, in"
+          + " an order rotated from one load and round to the next (a Williams design: each policy"
+          + " runs first, and right after each other policy, equally often), after one unrecorded"
+          + " warm-up run of every policy";
 
   /**
    * The policy a sweep runs for a listed one at a load, such as the setting a tuned policy chose
@@ -173,8 +174,7 @@ public final class Sweep {
    * The order in which round {@code round} (from 0) runs {@code n} policies: a row of a Williams
    * design, a Latin square in which each policy comes first, and right after each other policy,
    * equally often (for even {@code n} every {@code n} rounds, for odd {@code n} every {@code 2n}).
-   * Round {@code k} of a sweep is repetition {@code k % repetitions} at load {@code k /
-   * repetitions}.
+   * Round {@code k} of a sweep is load {@code k % loads} of repetition {@code k / loads + 1}.
    *
    * @return the policies' indices, each once
    */
@@ -251,32 +251,40 @@ public final class Sweep {
       throws IOException, InterruptedException {
     List<PointResult> results = new ArrayList<>();
     List<String> policies = plan.policies();
-    Map<String, String> resolved = new HashMap<>();
-    for (int l = 0; l < plan.rps().size(); l++) {
-      double rps = plan.rps().get(l);
+    int loads = plan.rps().size();
+    // Every policy resolved at every load before anything runs, each once.
+    List<Map<String, String>> resolved = new ArrayList<>();
+    List<PointPlan> points = new ArrayList<>();
+    List<OpenLoopReplayer.Labels> labels = new ArrayList<>();
+    for (double rps : plan.rps()) {
       PointPlan point = plan.points().point(rps, queries);
-      OpenLoopReplayer.Labels labels =
-          new OpenLoopReplayer.Labels(rps, point.arrivals(), point.seed(), environment, corpus);
-      resolved.clear();
+      points.add(point);
+      labels.add(
+          new OpenLoopReplayer.Labels(rps, point.arrivals(), point.seed(), environment, corpus));
+      Map<String, String> atLoad = new HashMap<>();
       for (String policy : policies) {
-        resolved.put(policy, atLoad(plan.resolver().resolve(policy, rps), rps));
+        atLoad.put(policy, atLoad(plan.resolver().resolve(policy, rps), rps));
       }
-      if (l == 0) {
-        warmUp(plan, targets, point, labels, resolved);
-      }
-      OpenLoopReplayer.Settings settings =
-          new OpenLoopReplayer.Settings(
-              warmupNanos(point), plan.maxBacklog(), plan.drainNanos(), plan.targetsNanos());
-      for (int r = 1; r <= plan.repetitions(); r++) {
-        for (int i : order(policies.size(), l * plan.repetitions() + r - 1)) {
+      resolved.add(atLoad);
+    }
+    warmUp(plan, targets, points.get(0), labels.get(0), resolved.get(0));
+    // Round after round, every load in turn: the machine's drift over the sweep falls on every
+    // load alike, not on the heaviest, which would otherwise run last.
+    for (int r = 1; r <= plan.repetitions(); r++) {
+      for (int l = 0; l < loads; l++) {
+        PointPlan point = points.get(l);
+        OpenLoopReplayer.Settings settings =
+            new OpenLoopReplayer.Settings(
+                warmupNanos(point), plan.maxBacklog(), plan.drainNanos(), plan.targetsNanos());
+        for (int i : order(policies.size(), (r - 1) * loads + l)) {
           String listed = policies.get(i);
-          String run = resolved.get(listed);
+          String run = resolved.get(l).get(listed);
           PointResult p;
           SpeedProbe speed = probe == null ? null : probe.measure();
           try (Target target = targets.open(run)) {
             p =
                 OpenLoopReplayer.run(
-                    target, point.offsetsNanos(), point.order(), settings, labels, noise);
+                    target, point.offsetsNanos(), point.order(), settings, labels.get(l), noise);
           }
           if (!run.equals(listed)) {
             p = p.withPolicy(listed);

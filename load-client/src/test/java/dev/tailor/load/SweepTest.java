@@ -117,15 +117,16 @@ class SweepTest {
     assertEquals(12, points.size());
     assertTrue(points.stream().allMatch(p -> p.noise() != null), "every point has its noise");
 
-    // Round k is repetition k % 2 at load k / 2, in the k-th row of the design.
+    // Round k is load k % 2 of repetition k / 2 + 1, in the k-th row of the design: every
+    // repetition runs every load in turn.
     List<String> listed = plan.policies();
     for (int k = 0; k < 4; k++) {
       int[] order = Sweep.order(3, k);
       for (int j = 0; j < 3; j++) {
         PointResult p = points.get(3 * k + j);
         assertEquals(listed.get(order[j]), p.policy(), "round " + k);
-        assertEquals(k % 2 + 1, p.repetition());
-        assertEquals(k < 2 ? 200.0 : 400.0, p.offeredRps());
+        assertEquals(k / 2 + 1, p.repetition());
+        assertEquals(k % 2 == 0 ? 200.0 : 400.0, p.offeredRps());
       }
     }
     // The resolved policy ran, reported under the listed name; resolved once per policy and load.
