@@ -155,7 +155,8 @@ final class DemoCommand implements Callable<Integer> {
       defaultValue = "5",
       paramLabel = "N",
       description =
-          "Runs of every point, interleaved across the policies (default ${DEFAULT-VALUE}).")
+          "Runs of every point, interleaved across the policies and the loads (default"
+              + " ${DEFAULT-VALUE}).")
   int repeat;
 
   /**

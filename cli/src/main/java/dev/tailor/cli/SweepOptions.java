@@ -92,7 +92,8 @@ final class SweepOptions {
       defaultValue = "1",
       paramLabel = "N",
       description =
-          "Run every point N times, the policies in rotating order (default ${DEFAULT-VALUE}).")
+          "Run every point N times: every repetition runs every load in turn, the policies in"
+              + " rotating order (default ${DEFAULT-VALUE}).")
   int repeat;
 
   @Option(names = "--max-degree", paramLabel = "N", description = "Degree cap (default: none).")
