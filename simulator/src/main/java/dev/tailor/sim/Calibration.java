@@ -290,22 +290,18 @@ public record Calibration(
 
   /**
    * This calibration carried to a moment when the machine's speed probe read {@code now}: its
-   * run-time map scaled by the change of the probe's short set (at and below the median) and of its
-   * long set (the top 1%), its run scale by the short set's; itself where either probe or the map
-   * is missing.
+   * run-time map's ratios from the median up scaled toward the change of the probe's long set (the
+   * profile's top 1%), reached at P99 ({@link RunTimeMap#scaled}); itself where either probe or the
+   * map is missing. The median and below stay as measured: the probe's short set read 1.0-1.8 times
+   * its profiled time within one point's runs of a replay whose served median did not move, so its
+   * reading is the probe's own noise, not the machine's.
    */
   public Calibration atSpeed(SpeedProbe now) {
     if (now == null || probe == null || runTimes == null) {
       return this;
     }
-    double atMedian = now.shortRatio() / probe.shortRatio();
     double atTail = now.longRatio() / probe.longRatio();
-    return with(
-        workload,
-        Math.clamp(runScale * atMedian, 0.1, 100),
-        runTimes.scaled(atMedian, atTail),
-        now,
-        scalable);
+    return with(workload, runScale, runTimes.scaled(1, atTail), now, scalable);
   }
 
   /**

@@ -204,12 +204,12 @@ class RunTimeMapTest {
     Calibration slower = c.atSpeed(new SpeedProbe(10, 1.2, 1.5));
     double[] one = slower.runTimes().degrees().get(0).ratios();
     double[] two = slower.runTimes().degrees().get(1).ratios();
-    assertEquals(1.2, one[0], 1e-9, "at and below the median: the median queries' change");
-    assertEquals(1.2, one[50], 1e-9);
-    assertEquals(1.2 + 0.3 * 25 / 49.0, one[75], 1e-9, "linear in between");
+    assertEquals(1.0, one[0], 1e-9, "at and below the median: as measured");
+    assertEquals(1.0, one[50], 1e-9);
+    assertEquals(1.0 + 0.5 * 25 / 49.0, one[75], 1e-9, "linear in between");
     assertEquals(1.5, one[99], 1e-9, "from P99 on: the longest queries' change");
     assertEquals(3.0, two[100], 1e-9, "every degree alike");
-    assertEquals(1.2, slower.runScale(), 1e-9);
+    assertEquals(c.runScale(), slower.runScale(), 1e-9);
     assertEquals(new SpeedProbe(10, 1.2, 1.5), slower.probe());
     assertEquals(c, c.atSpeed(null), "no reading: as measured");
     Path file = dir.resolve("c.json");
