@@ -130,7 +130,7 @@ class SummaryTest {
             points, ReportedWorkload.unprofiled(5), new Report.Conditions(4, Sweep.ORDER));
     assertFalse(md.contains("Headroom"), md);
     assertTrue(md.contains("| 10 | 10.0 | 8.00 · 0.80 | 4.00 · 0.40 |"), md);
-    assertTrue(md.contains("Each point ran once (at each load every repetition"), md);
+    assertTrue(md.contains("Each point ran once (every round runs every load in turn"), md);
     assertTrue(md.contains("Degree cap: at most 4 threads per request, for every policy."), md);
     assertTrue(md.contains("with one run per point there are no intervals"), md);
   }
