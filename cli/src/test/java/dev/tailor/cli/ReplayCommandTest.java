@@ -223,7 +223,8 @@ class ReplayCommandTest {
       }
     }
     String summary = Files.readString(report.resolve("summary.md"));
-    assertTrue(summary.contains("Each point ran 2 times; every round runs every load in turn"), summary);
+    assertTrue(
+        summary.contains("Each point ran 2 times; every round runs every load in turn"), summary);
     assertTrue(summary.contains("Degree cap: at most 1 thread per request"), summary);
     assertTrue(summary.contains("## Headroom to the oracle"), summary);
   }
