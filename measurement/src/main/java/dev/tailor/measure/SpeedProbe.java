@@ -1,5 +1,9 @@
 package dev.tailor.measure;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.tailor.core.json.JsonFields;
+import java.io.IOException;
+
 /**
  * The machine's speed just before a run: a fixed set of the trace's queries searched alone, on one
  * thread, with plain Lucene, each twice and its faster time kept, over their profiled times. On a
@@ -31,5 +35,24 @@ public record SpeedProbe(int queries, double shortRatio, double longRatio) {
               + ", "
               + longRatio);
     }
+  }
+
+  /**
+   * Reads the probe at {@code node}, or null for none; {@code at} is its path, e.g. {@code
+   * "probe."}, which every problem names.
+   */
+  public static SpeedProbe read(JsonFields fields, JsonNode node, String at) throws IOException {
+    if (node == null) {
+      return null;
+    }
+    int queries = fields.smallInteger(node, "queries", at, 1);
+    double shortRatio = fields.number(node, "shortRatio", at);
+    double longRatio = fields.number(node, "longRatio", at);
+    if (!(shortRatio > 0) || !(longRatio > 0)) {
+      throw fields.problem(
+          at.isEmpty() ? "probe" : at.substring(0, at.length() - 1),
+          "expected positive shortRatio and longRatio");
+    }
+    return new SpeedProbe(queries, shortRatio, longRatio);
   }
 }

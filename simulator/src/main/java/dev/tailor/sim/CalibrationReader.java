@@ -48,18 +48,10 @@ final class CalibrationReader {
     MachineModel model = modelNode == null ? null : MachineModel.read(fields, modelNode, "model.");
     JsonNode mapNode = version < 3 ? null : fields.optionalObject(root, "runTimes", "");
     RunTimeMap runTimes = mapNode == null ? null : RunTimeMap.read(fields, mapNode, "runTimes.");
-    JsonNode probeNode = version < 3 ? null : fields.optionalObject(root, "probe", "");
-    SpeedProbe probe = null;
-    if (probeNode != null) {
-      double shortRatio = fields.number(probeNode, "shortRatio", "probe.");
-      double longRatio = fields.number(probeNode, "longRatio", "probe.");
-      if (!(shortRatio > 0) || !(longRatio > 0)) {
-        throw fields.problem("probe", "expected positive shortRatio and longRatio");
-      }
-      probe =
-          new SpeedProbe(
-              fields.smallInteger(probeNode, "queries", "probe.", 1), shortRatio, longRatio);
-    }
+    SpeedProbe probe =
+        version < 3
+            ? null
+            : SpeedProbe.read(fields, fields.optionalObject(root, "probe", ""), "probe.");
     if (model != null && model.cores() != cores) {
       throw fields.problem(
           "model.coRun",
