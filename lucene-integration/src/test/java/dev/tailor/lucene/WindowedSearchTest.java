@@ -122,11 +122,18 @@ class WindowedSearchTest {
   void threadsClaimRunsOfWindowsAndReReadTheDegreeOnlyBetweenThem() throws Exception {
     // Degree 2 from admission and no tick: the degree is re-read once at the end of each claim
     // (and once after a helper's join task). Guided claims take a quarter of the 24 windows at
-    // first and shrink towards one, so there are far fewer claims than windows.
+    // first and shrink towards one, so there are far fewer claims than windows. Prompt admission
+    // is off: it sizes a helper's claims by the time its windows take, so on a slow or busy
+    // machine a helper would claim one window at a time and the count would measure the machine.
     StartThenTwo policy = new StartThenTwo(2);
     IndexSearcher plain = new IndexSearcher(index.reader);
     try (Scheduler scheduler =
-        Scheduler.builder().policy(policy).workers(2).quantum(Duration.ofHours(1)).build()) {
+        Scheduler.builder()
+            .policy(policy)
+            .workers(2)
+            .quantum(Duration.ofHours(1))
+            .promptAdmission(false)
+            .build()) {
       TailorSearcher searcher =
           new TailorSearcher(index.reader, scheduler, Slicing.unitsPerQuery(24));
       int windows = searcher.getSlices().length;
