@@ -49,7 +49,11 @@ final class FidelityCommand implements Callable<Integer> {
       description = "The replay's arrival process (default ${DEFAULT-VALUE}).")
   String arrivals;
 
-  @Option(names = "--cores", description = "Simulated threads (default: the profile's cores).")
+  @Option(
+      names = "--cores",
+      description =
+          "Simulated threads (default: the worker count of a report from a sweep of worker counts,"
+              + " else the profile's cores).")
   Integer cores;
 
   @Mixin Quantum quantum;

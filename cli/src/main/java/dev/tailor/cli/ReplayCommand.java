@@ -64,8 +64,14 @@ final class ReplayCommand implements Callable<Integer> {
 
   @Option(
       names = "--workers",
-      description = "In-process parallelism budget (default: this machine's processors).")
-  Integer workers;
+      split = ",",
+      paramLabel = "N[,N...]",
+      description =
+          "In-process parallelism budget (default: this machine's processors). Several counts run"
+              + " every policy at each, interleaved within every round, and write a report per"
+              + " count (workers-N/ under the report directory); loads given as fractions are of"
+              + " the largest count, and each query is cut into the same units at every count.")
+  List<Integer> workers;
 
   @Option(
       names = "--queue",
@@ -131,7 +137,17 @@ final class ReplayCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintWriter err = spec.commandLine().getErr();
-    int budget = workers != null ? workers : Runtime.getRuntime().availableProcessors();
+    List<Integer> counts = workers == null ? List.of() : List.copyOf(workers);
+    if (counts.stream().anyMatch(w -> w < 1)
+        || counts.stream().distinct().count() < counts.size()) {
+      throw new ParameterException(
+          spec.commandLine(), "--workers: expected counts >= 1, each once, got " + counts);
+    }
+    boolean perCount = counts.size() > 1;
+    int budget =
+        counts.isEmpty()
+            ? Runtime.getRuntime().availableProcessors()
+            : java.util.Collections.max(counts);
     DemandProfile demand = profile != null ? DemandProfile.read(profile) : null;
     Usage.check(
         spec,
@@ -148,6 +164,12 @@ final class ReplayCommand implements Callable<Integer> {
           spec.commandLine(),
           "--max-degree caps the in-process scheduler's policies; a server (--server) runs its own");
     }
+    if (perCount && (server != null || oracle)) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--workers with several counts runs in process and without the tuned oracle (it is tuned"
+              + " for one count)");
+    }
     if (server == null && oracle && profile == null) {
       throw new ParameterException(
           spec.commandLine(),
@@ -163,7 +185,8 @@ final class ReplayCommand implements Callable<Integer> {
                 maxBacklog,
                 drainNanos(pointPlan.expectedNanos(java.util.Collections.min(sweep.rps))),
                 sweep.targetNanos())
-            .withRepetitions(sweep.repetitions());
+            .withRepetitions(sweep.repetitions())
+            .withWorkers(perCount ? counts : List.of());
     Path dir = sweep.reportDir("replay");
     String environment =
         "measured on this machine (" + Runtime.getRuntime().availableProcessors() + " cores)";
@@ -191,7 +214,7 @@ final class ReplayCommand implements Callable<Integer> {
           input.trace.getFileName(),
           input.index.getFileName(),
           opened.manifest().sourceLabel(),
-          server != null ? 1 : policies.size(),
+          server != null ? 1 : policies.size() * Math.max(1, plan.workers().size()),
           sweep.rps.size(),
           plan.repetitions(),
           length.describe(plan.repetitions()),
@@ -240,19 +263,25 @@ final class ReplayCommand implements Callable<Integer> {
                 printPoint,
                 b -> b.promptAdmission(promptAdmission == Switch.ON));
       }
-      String summary =
-          Report.write(
-              dir,
-              points,
-              sweep.cdfLoad(),
-              trace.workload(),
-              ReplayedTrace.of(input.trace, opened.queries().size()),
-              new Report.Conditions(cap, Sweep.ORDER).withTarget(sweep.latencyTarget()));
       PrintWriter outw = spec.commandLine().getOut();
-      outw.println(summary);
-      outw.printf(
-          "report: %s (summary.md, results.csv, p99.png, p999.png, cdf.png%s, points/)%n",
-          dir, sweep.latencyTarget() > 0 ? ", " + Report.MISS_PLOT + ", " + Report.SUSTAINED : "");
+      for (int count : perCount ? counts : List.of(0)) {
+        // One report per worker count: a report's columns are policies, and fidelity simulates a
+        // report at one core count.
+        String label = count == 0 ? environment : environment + ", " + Sweep.workersLabel(count);
+        Path at = count == 0 ? dir : dir.resolve("workers-" + count);
+        String summary =
+            Report.write(
+                at,
+                points.stream().filter(p -> p.environment().equals(label)).toList(),
+                sweep.cdfLoad(),
+                trace.workload(),
+                ReplayedTrace.of(input.trace, opened.queries().size()),
+                new Report.Conditions(cap, Sweep.ORDER).withTarget(sweep.latencyTarget()));
+        outw.println(summary);
+        outw.printf(
+            "report: %s (summary.md, results.csv, p99.png, p999.png, cdf.png%s, points/)%n",
+            at, sweep.latencyTarget() > 0 ? ", " + Report.MISS_PLOT + ", " + Report.SUSTAINED : "");
+      }
       outw.flush();
     }
     return 0;

@@ -304,6 +304,63 @@ class ReplayCommandTest {
   }
 
   @Test
+  void severalWorkerCountsRunInOneSweepAndEachWritesAReportOfItsOwn() throws Exception {
+    Path index = tmp.resolve("index");
+    Path trace = tmp.resolve("trace.tasks");
+    Path report = tmp.resolve("report");
+    indexAndTrace(index, trace);
+    String[] input = {
+      "replay",
+      "--index",
+      index.toString(),
+      "--trace",
+      trace.toString(),
+      "--policies",
+      "seq,fixed:2",
+      "--rps",
+      "40",
+      "--duration",
+      "300ms",
+      "--warmup",
+      "100ms"
+    };
+    assertEquals(
+        0, cli.run(with(input, "--workers", "1,2", "--out", report.toString())), cli.err());
+    for (int count : new int[] {1, 2}) {
+      Path dir = report.resolve("workers-" + count);
+      assertTrue(Files.exists(dir.resolve("summary.md")), dir + ": a report of its own");
+      List<PointResult> points;
+      try (var files = Files.list(dir.resolve("points"))) {
+        points =
+            files
+                .filter(f -> f.toString().endsWith(".json"))
+                .map(
+                    f -> {
+                      try {
+                        return PointResult.read(f);
+                      } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                      }
+                    })
+                .toList();
+      }
+      assertEquals(
+          Set.of("seq", "fixed:2"),
+          points.stream().map(PointResult::policy).collect(Collectors.toSet()));
+      String label = count == 1 ? ", 1 worker" : ", 2 workers";
+      assertTrue(points.stream().allMatch(p -> p.environment().endsWith(label)), dir.toString());
+    }
+
+    Cli twice = new Cli();
+    assertNotEquals(0, twice.run(with(input, "--workers", "2,2")));
+    assertTrue(twice.err().contains("--workers: expected counts >= 1, each once"), twice.err());
+    Cli server = new Cli();
+    assertNotEquals(
+        0, server.run(with(input, "--workers", "1,2", "--server", "http://127.0.0.1:1")));
+    assertTrue(server.err().contains("runs in process"), server.err());
+  }
+
+  @Test
   void promptAdmissionIsOnUnlessTurnedOffAndABadValueIsNamed() {
     ReplayCommand on = new ReplayCommand();
     new picocli.CommandLine(on)

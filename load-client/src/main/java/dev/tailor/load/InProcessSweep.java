@@ -32,7 +32,9 @@ public final class InProcessSweep {
   /**
    * The in-process server.
    *
-   * @param workers the parallelism budget; for a Lucene baseline, its request threads
+   * @param workers the parallelism budget; for a Lucene baseline, its request threads. A plan that
+   *     sweeps worker counts ({@link Sweep.Plan#withWorkers}) sets it per column; the units each
+   *     query is cut into stay this server's
    * @param queue the admission queue limit; for a Lucene baseline, its request queue's
    * @param unitsPerQuery the units each query is cut into; not the Lucene baselines', which cut
    *     queries into Lucene's own slices
@@ -132,35 +134,43 @@ public final class InProcessSweep {
       Consumer<PointResult> onPoint,
       UnaryOperator<Scheduler.Builder> configure)
       throws IOException, InterruptedException {
-    warmUp(reader, entries, server.workers(), server.totalHitsThreshold());
+    int most = plan.workers().stream().mapToInt(Integer::intValue).max().orElse(server.workers());
+    warmUp(reader, entries, most, server.totalHitsThreshold());
     SpeedProber prober = SpeedProber.of(reader, entries, server.totalHitsThreshold());
     if (prober != null) {
       // Unrecorded: a replay's first reading of the median queries came out 1.5-1.8 times its later
       // ones, the plain searcher's own warm-up.
       prober.measure();
     }
-    return Sweep.run(
-        plan,
-        policy ->
-            LuceneTarget.isSpec(policy)
+    Sweep.Targets targets =
+        new Sweep.Targets() {
+          @Override
+          public Target open(String policy) {
+            return open(policy, 0);
+          }
+
+          @Override
+          public Target open(String policy, int workers) {
+            int w = workers == 0 ? server.workers() : workers;
+            return LuceneTarget.isSpec(policy)
                 ? new LuceneTarget(
-                    reader,
-                    entries,
-                    policy,
-                    server.workers(),
-                    server.queue(),
-                    server.totalHitsThreshold())
+                    reader, entries, policy, w, server.queue(), server.totalHitsThreshold())
                 : new InProcessTarget(
                         reader,
                         entries,
                         policy,
-                        server.workers(),
+                        w,
                         server.queue(),
                         server.unitsPerQuery(),
                         server.maxDegree(),
                         server.predictor(),
                         configure)
-                    .totalHitsThreshold(server.totalHitsThreshold()),
+                    .totalHitsThreshold(server.totalHitsThreshold());
+          }
+        };
+    return Sweep.run(
+        plan,
+        targets,
         entries.size(),
         environment,
         corpus,

@@ -36,7 +36,8 @@ public final class Sweep {
   /** How the report describes the order of a sweep's points. */
   public static final String ORDER =
       "every round runs every load in turn, lightest first, so that the machine's drift over the"
-          + " sweep falls on every load alike, and at each load every policy once, interleaved, in"
+          + " sweep falls on every load alike, and at each load every policy (at every worker count"
+          + " swept) once, interleaved, in"
           + " an order rotated from one load and round to the next (a Williams design: each policy"
           + " runs first, and right after each other policy, equally often), after one unrecorded"
           + " warm-up run of every policy";
@@ -82,6 +83,8 @@ public final class Sweep {
    * @param targetsNanos latency targets for the miss ratios
    * @param repetitions how many times every point runs, at least 1
    * @param resolver the policy run for a listed one at a load
+   * @param workers the worker counts every policy runs at, each a column of its own interleaved
+   *     with the others ({@link Targets#open(String, int)}), or empty for the target's own
    */
   public record Plan(
       List<String> policies,
@@ -91,18 +94,25 @@ public final class Sweep {
       long drainNanos,
       List<Long> targetsNanos,
       int repetitions,
-      Resolver resolver) {
+      Resolver resolver,
+      List<Integer> workers) {
 
     /**
      * Checks the plan.
      *
-     * @throws IllegalArgumentException if there is nothing to run, a load is not positive or the
-     *     repetitions are fewer than 1
+     * @throws IllegalArgumentException if there is nothing to run, a load is not positive, the
+     *     repetitions are fewer than 1 or a worker count is below 1 or listed twice
      */
     public Plan {
       policies = List.copyOf(policies);
       rps = List.copyOf(rps);
       targetsNanos = List.copyOf(targetsNanos);
+      workers = workers == null ? List.of() : List.copyOf(workers);
+      if (workers.stream().anyMatch(w -> w < 1)
+          || workers.stream().distinct().count() < workers.size()) {
+        throw new IllegalArgumentException(
+            "worker counts must be >= 1 and each listed once, got " + workers);
+      }
       if (policies.isEmpty() || rps.isEmpty()) {
         throw new IllegalArgumentException("a sweep needs at least one policy and one load");
       }
@@ -127,28 +137,115 @@ public final class Sweep {
         int maxBacklog,
         long drainNanos,
         List<Long> targetsNanos) {
-      this(policies, rps, points, maxBacklog, drainNanos, targetsNanos, 1, Resolver.IDENTITY);
+      this(
+          policies,
+          rps,
+          points,
+          maxBacklog,
+          drainNanos,
+          targetsNanos,
+          1,
+          Resolver.IDENTITY,
+          List.of());
     }
 
     /** The same plan for other policies (e.g. the one a remote server runs). */
     public Plan withPolicies(List<String> others) {
       return new Plan(
-          others, rps, points, maxBacklog, drainNanos, targetsNanos, repetitions, resolver);
+          others,
+          rps,
+          points,
+          maxBacklog,
+          drainNanos,
+          targetsNanos,
+          repetitions,
+          resolver,
+          workers);
     }
 
     /** The same plan, every point run {@code n} times. */
     public Plan withRepetitions(int n) {
-      return new Plan(policies, rps, points, maxBacklog, drainNanos, targetsNanos, n, resolver);
+      return new Plan(
+          policies, rps, points, maxBacklog, drainNanos, targetsNanos, n, resolver, workers);
     }
 
     /** The same plan, each listed policy run as {@code r} resolves it at each load. */
     public Plan withResolver(Resolver r) {
-      return new Plan(policies, rps, points, maxBacklog, drainNanos, targetsNanos, repetitions, r);
+      return new Plan(
+          policies, rps, points, maxBacklog, drainNanos, targetsNanos, repetitions, r, workers);
+    }
+
+    /**
+     * The same plan, every policy run at each of {@code counts} workers, a column per pair, so that
+     * a comparison of worker counts (as of the simulator's core-count extrapolation) is not a
+     * comparison of two moments of the machine.
+     */
+    public Plan withWorkers(List<Integer> counts) {
+      return new Plan(
+          policies,
+          rps,
+          points,
+          maxBacklog,
+          drainNanos,
+          targetsNanos,
+          repetitions,
+          resolver,
+          counts);
     }
 
     /** How many measured points the sweep runs. */
     public int size() {
-      return policies.size() * rps.size() * repetitions;
+      return columns().size() * rps.size() * repetitions;
+    }
+
+    /** The sweep's columns: every policy at every worker count, policy by policy. */
+    List<Column> columns() {
+      List<Column> out = new ArrayList<>();
+      for (String p : policies) {
+        if (workers.isEmpty()) {
+          out.add(new Column(p, 0));
+        }
+        for (int w : workers) {
+          out.add(new Column(p, w));
+        }
+      }
+      return out;
+    }
+  }
+
+  /** A listed policy at a worker count, 0 for the target's own. */
+  record Column(String policy, int workers) {
+
+    /** The environment its points are labelled with: {@code base}, and the workers where set. */
+    String environment(String base) {
+      return workers == 0 ? base : base + ", " + workersLabel(workers);
+    }
+  }
+
+  /** How a point's environment names its worker count: {@code 1 worker}, {@code 2 workers}. */
+  public static String workersLabel(int workers) {
+    return workers + (workers == 1 ? " worker" : " workers");
+  }
+
+  /**
+   * The worker count a point's environment names ({@link #workersLabel}, after its last comma), or
+   * 0 where it names none: the point ran on its target's own workers.
+   */
+  public static int workersOf(String environment) {
+    int comma = environment.lastIndexOf(", ");
+    if (comma < 0) {
+      return 0;
+    }
+    String tail = environment.substring(comma + 2);
+    int space = tail.indexOf(' ');
+    if (space < 1) {
+      return 0;
+    }
+    try {
+      int w = Integer.parseInt(tail.substring(0, space));
+      return w >= 1 && tail.equals(workersLabel(w)) ? w : 0;
+    } catch (NumberFormatException e) {
+      return 0;
     }
   }
 
@@ -157,6 +254,20 @@ public final class Sweep {
   public interface Targets {
     /** A target running {@code policy}, closed once its point is done. */
     Target open(String policy) throws IOException;
+
+    /**
+     * A target running {@code policy} on {@code workers} workers, or on its own where {@code
+     * workers} is 0; by default only the latter, a target whose workers are not set by the sweep.
+     *
+     * @throws IllegalArgumentException if this target's workers cannot be set
+     */
+    default Target open(String policy, int workers) throws IOException {
+      if (workers != 0) {
+        throw new IllegalArgumentException(
+            "this target runs on its own workers; it cannot be swept over worker counts");
+      }
+      return open(policy);
+    }
   }
 
   /**
@@ -251,6 +362,7 @@ public final class Sweep {
       throws IOException, InterruptedException {
     List<PointResult> results = new ArrayList<>();
     List<String> policies = plan.policies();
+    List<Column> columns = plan.columns();
     int loads = plan.rps().size();
     // Every policy resolved at every load before anything runs, each once.
     List<Map<String, String>> resolved = new ArrayList<>();
@@ -276,15 +388,24 @@ public final class Sweep {
         OpenLoopReplayer.Settings settings =
             new OpenLoopReplayer.Settings(
                 warmupNanos(point), plan.maxBacklog(), plan.drainNanos(), plan.targetsNanos());
-        for (int i : order(policies.size(), (r - 1) * loads + l)) {
-          String listed = policies.get(i);
+        for (int i : order(columns.size(), (r - 1) * loads + l)) {
+          Column column = columns.get(i);
+          String listed = column.policy();
           String run = resolved.get(l).get(listed);
+          OpenLoopReplayer.Labels label = labels.get(l);
+          label =
+              new OpenLoopReplayer.Labels(
+                  label.offeredRps(),
+                  label.arrivals(),
+                  label.seed(),
+                  column.environment(label.environment()),
+                  label.corpus());
           PointResult p;
           SpeedProbe speed = probe == null ? null : probe.measure();
-          try (Target target = targets.open(run)) {
+          try (Target target = targets.open(run, column.workers())) {
             p =
                 OpenLoopReplayer.run(
-                    target, point.offsetsNanos(), point.order(), settings, labels.get(l), noise);
+                    target, point.offsetsNanos(), point.order(), settings, label, noise);
           }
           if (!run.equals(listed)) {
             p = p.withPolicy(listed);
@@ -302,8 +423,8 @@ public final class Sweep {
   }
 
   /**
-   * Runs every policy once on the first load's warm-up requests (or its first tenth when the plan
-   * has no warm-up), nothing recorded.
+   * Runs every column (policy and worker count) once on the first load's warm-up requests (or its
+   * first tenth when the plan has no warm-up), nothing recorded.
    */
   private static void warmUp(
       Plan plan,
@@ -319,8 +440,8 @@ public final class Sweep {
     OpenLoopReplayer.Settings settings =
         new OpenLoopReplayer.Settings(
             warmupNanos(warm), plan.maxBacklog(), plan.drainNanos(), List.of());
-    for (String policy : plan.policies()) {
-      try (Target target = targets.open(resolved.get(policy))) {
+    for (Column column : plan.columns()) {
+      try (Target target = targets.open(resolved.get(column.policy()), column.workers())) {
         OpenLoopReplayer.run(target, warm.offsetsNanos(), warm.order(), settings, labels);
       }
     }

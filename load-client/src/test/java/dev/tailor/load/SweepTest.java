@@ -138,6 +138,75 @@ class SweepTest {
   }
 
   @Test
+  void workerCountsAreColumnsInterleavedWithThePoliciesAndTheirPointsSayTheirCount()
+      throws Exception {
+    List<String> opened = new ArrayList<>();
+    Sweep.Plan plan =
+        new Sweep.Plan(
+                List.of("seq", "fixed:2"),
+                List.of(200.0, 400.0),
+                SweepPlan.timed("poisson", 7, 30 * MS, 10 * MS),
+                10_000,
+                TimeUnit.SECONDS.toNanos(5),
+                List.of())
+            .withRepetitions(2)
+            .withWorkers(List.of(1, 2));
+    assertEquals(16, plan.size());
+    Sweep.Targets targets =
+        new Sweep.Targets() {
+          @Override
+          public Target open(String policy) {
+            throw new AssertionError("a sweep of worker counts opens every target with its count");
+          }
+
+          @Override
+          public Target open(String policy, int workers) {
+            opened.add(policy + "/" + workers);
+            return new Instant(policy);
+          }
+        };
+    List<PointResult> points = Sweep.run(plan, targets, 5, "base", "test corpus", p -> {});
+
+    // The warm-up opens every column once; then every round runs every column once, in the
+    // design's order over the four columns (policy by policy, each at 1 and then 2 workers).
+    assertEquals(List.of("seq/1", "seq/2", "fixed:2/1", "fixed:2/2"), opened.subList(0, 4));
+    List<String> columns = List.of("seq/1", "seq/2", "fixed:2/1", "fixed:2/2");
+    assertEquals(16, points.size());
+    for (int k = 0; k < 4; k++) {
+      int[] order = Sweep.order(4, k);
+      for (int j = 0; j < 4; j++) {
+        String column = columns.get(order[j]);
+        assertEquals(column, opened.get(4 + 4 * k + j), "round " + k);
+        PointResult p = points.get(4 * k + j);
+        assertEquals(column.substring(0, column.indexOf('/')), p.policy());
+        String count = column.endsWith("/1") ? "1 worker" : "2 workers";
+        assertEquals("base, " + count, p.environment(), "round " + k);
+        assertEquals(column.endsWith("/1") ? 1 : 2, Sweep.workersOf(p.environment()));
+      }
+    }
+    assertEquals(0, Sweep.workersOf("measured on this machine (2 cores)"), "no count named");
+    assertEquals(0, Sweep.workersOf("measured, 1 workers"), "only the label a sweep writes");
+    assertEquals(0, Sweep.workersOf("measured, many workers"));
+  }
+
+  @Test
+  void aTargetThatCannotSetItsWorkersRefusesASweepOfWorkerCounts() throws Exception {
+    Sweep.Targets own = policy -> new Instant(policy);
+    assertThrows(IllegalArgumentException.class, () -> own.open("seq", 2));
+    assertEquals("seq", own.open("seq", 0).policy());
+    Sweep.Plan plan =
+        new Sweep.Plan(
+            List.of("seq"),
+            List.of(10.0),
+            SweepPlan.timed("poisson", 7, 30 * MS, 10 * MS),
+            10,
+            MS,
+            List.of());
+    assertThrows(IllegalArgumentException.class, () -> plan.withWorkers(List.of(0)));
+    assertThrows(IllegalArgumentException.class, () -> plan.withWorkers(List.of(2, 2)));
+  }
+
+  @Test
   void aPlanNeedsAtLeastOneRepetition() {
     Sweep.Plan plan =
         new Sweep.Plan(

@@ -39,7 +39,9 @@ public final class FidelityReport {
    * @param reportDir a replay's report directory
    * @param profileFile the demand profile of the replayed queries
    * @param plan the replay's plan (arrivals, duration, warm-up); each point's seed is its own
-   * @param cores simulated threads, or null for the cores the profile was taken on
+   * @param cores simulated threads, or null for the worker count the report's points ran at where
+   *     the replay swept worker counts ({@link MeasuredReport#workers}), else the cores the profile
+   *     was taken on
    * @param quantumNanos the policies' tick, as the replay's scheduler had it
    * @param targetNanos the latency target, or 0 for none
    * @param calibration the machine's calibration, already checked against the profile, or null
@@ -64,7 +66,10 @@ public final class FidelityReport {
     MeasuredReport measured = MeasuredReport.read(reportDir);
     DemandProfile profile = DemandProfile.read(profileFile);
     SimulatorFidelity.requireSameQueries(measured, profileFile, profile);
-    int workers = cores != null ? cores : profile.environment().cores();
+    int workers =
+        cores != null
+            ? cores
+            : measured.workers() > 0 ? measured.workers() : profile.environment().cores();
     SimulatorFidelity.Comparison comparison =
         SimulatorFidelity.compare(
             measured,

@@ -1,5 +1,6 @@
 package dev.tailor.load.fidelity;
 
+import dev.tailor.load.Sweep;
 import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.measure.PointResult;
 import java.io.IOException;
@@ -56,5 +57,19 @@ public record MeasuredReport(Path dir, List<PointResult> points, ReplayedTrace t
             .thenComparing(PointResult::policy)
             .thenComparingInt(PointResult::repetition));
     return new MeasuredReport(dir, out, ReplayedTrace.read(dir));
+  }
+
+  /**
+   * The worker count every point ran at where the replay swept worker counts ({@link
+   * Sweep#workersOf}), or 0 where a point names none or the points name different ones.
+   */
+  public int workers() {
+    int first = Sweep.workersOf(points.get(0).environment());
+    for (PointResult p : points) {
+      if (Sweep.workersOf(p.environment()) != first) {
+        return 0;
+      }
+    }
+    return first;
   }
 }
