@@ -2,13 +2,13 @@ package dev.tailor.bench;
 
 import dev.tailor.core.RequestBody;
 import dev.tailor.core.Scheduler;
+import dev.tailor.measure.Median;
 import dev.tailor.micrometer.TailorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
-import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
@@ -129,12 +129,12 @@ public final class MetricsOverheadBench {
         addedBytes[r] = bytes[1][r] - bytes[0][r];
       }
       return new Paired(
-          median(nanos[0]),
-          median(nanos[1]),
-          median(addedNanos),
-          median(bytes[0]),
-          median(bytes[1]),
-          median(addedBytes),
+          Median.of(nanos[0]),
+          Median.of(nanos[1]),
+          Median.of(addedNanos),
+          Median.of(bytes[0]),
+          Median.of(bytes[1]),
+          Median.of(addedBytes),
           rounds);
     } finally {
       stopped.set(true);
@@ -159,13 +159,6 @@ public final class MetricsOverheadBench {
       throw new IllegalStateException("a request returned a wrong result");
     }
     return new long[] {t1 - t0, bytes1 - bytes0};
-  }
-
-  private static double median(double[] values) {
-    double[] v = values.clone();
-    Arrays.sort(v);
-    int mid = v.length / 2;
-    return v.length % 2 == 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
   }
 
   static void printPaired(Paired p, PrintWriter out) {

@@ -9,6 +9,7 @@ import dev.tailor.load.InProcessTarget;
 import dev.tailor.load.OpenLoopReplayer;
 import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TailorSearcher;
+import dev.tailor.measure.Median;
 import dev.tailor.measure.PointResult;
 import dev.tailor.profiler.BackgroundIndexing;
 import dev.tailor.sim.arrival.PointPlan;
@@ -224,8 +225,7 @@ public final class ShareBench {
   }
 
   private static double median(List<Run> runs, java.util.function.ToDoubleFunction<Run> f) {
-    double[] v = runs.stream().mapToDouble(f).sorted().toArray();
-    return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    return Median.of(runs.stream().mapToDouble(f).toArray());
   }
 
   /** A fresh in-memory index fed from {@code feed}, paced by {@link BackgroundIndexing}. */

@@ -7,6 +7,7 @@ import dev.tailor.core.policy.DegreeCap;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.measure.DemandProfile;
+import dev.tailor.measure.Median;
 import dev.tailor.measure.PointResult;
 import dev.tailor.sim.Calibration;
 import dev.tailor.sim.Simulator;
@@ -198,35 +199,35 @@ final class AutoCommand implements Callable<Integer> {
       double best = Double.POSITIVE_INFINITY;
       String bestName = "";
       for (int k = 0; k < specs.size(); k++) {
-        if (median(others[k]) < best) {
-          best = median(others[k]);
+        if (Median.of(others[k]) < best) {
+          best = Median.of(others[k]);
           bestName = specs.get(k);
         }
       }
       double bestAfter = Double.POSITIVE_INFINITY;
       String bestAfterName = "";
       for (int k = 0; k < specs.size(); k++) {
-        if (median(othersAfter[k]) < bestAfter) {
-          bestAfter = median(othersAfter[k]);
+        if (Median.of(othersAfter[k]) < bestAfter) {
+          bestAfter = Median.of(othersAfter[k]);
           bestAfterName = specs.get(k);
         }
       }
       out.printf(
           "| auto | %s | %.2f (%s) | %s | %.2f (%s) |%n",
           cell(autoP99),
-          median(autoP99) / best,
+          Median.of(autoP99) / best,
           bestName,
           cell(autoAfter),
-          median(autoAfter) / bestAfter,
+          Median.of(autoAfter) / bestAfter,
           bestAfterName);
       for (int k = 0; k < specs.size(); k++) {
         out.printf(
             "| %s | %s | %.2f | %s | %.2f |%n",
             specs.get(k),
             cell(others[k]),
-            median(others[k]) / best,
+            Median.of(others[k]) / best,
             cell(othersAfter[k]),
-            median(othersAfter[k]) / bestAfter);
+            Median.of(othersAfter[k]) / bestAfter);
       }
       out.println();
       for (int s = 0; s < seeds; s++) {
@@ -334,12 +335,6 @@ final class AutoCommand implements Callable<Integer> {
                     .reduce((x, y) -> x + ", " + y)
                     .orElse("")
                 + ")");
-  }
-
-  private static double median(double[] v) {
-    double[] c = v.clone();
-    Arrays.sort(c);
-    return c[c.length / 2];
   }
 
   private static String cell(double[] v) {

@@ -4,6 +4,7 @@ import dev.tailor.measure.CoRun;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.LatencyBreakdown;
 import dev.tailor.measure.MachineNoise;
+import dev.tailor.measure.Median;
 import dev.tailor.measure.PointResult;
 import dev.tailor.measure.Provenance;
 import dev.tailor.measure.SpeedProbe;
@@ -159,16 +160,8 @@ public final class CalibrationFit {
     }
     return new SpeedProbe(
         probes.get(0).queries(),
-        medianOf(probes.stream().mapToDouble(SpeedProbe::shortRatio).toArray()),
-        medianOf(probes.stream().mapToDouble(SpeedProbe::longRatio).toArray()));
-  }
-
-  /** The median of {@code values}, the mean of the middle two for an even count. */
-  static double medianOf(double[] values) {
-    double[] v = values.clone();
-    Arrays.sort(v);
-    int n = v.length;
-    return n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+        Median.of(probes.stream().mapToDouble(SpeedProbe::shortRatio).toArray()),
+        Median.of(probes.stream().mapToDouble(SpeedProbe::longRatio).toArray()));
   }
 
   /**

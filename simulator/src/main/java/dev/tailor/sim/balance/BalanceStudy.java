@@ -1,5 +1,6 @@
 package dev.tailor.sim.balance;
 
+import dev.tailor.measure.Median;
 import dev.tailor.sim.arrival.ArrivalProcess;
 import java.util.ArrayList;
 import java.util.List;
@@ -162,7 +163,7 @@ public final class BalanceStudy {
           rate,
           failing.size(),
           winners,
-          loss.length == 0 ? 0 : median(loss),
+          loss.length == 0 ? 0 : Median.of(loss),
           loss.length == 0 ? 0 : loss[loss.length - 1]);
     }
 
@@ -219,10 +220,5 @@ public final class BalanceStudy {
 
   private static double loss(Cell cell) {
     return (double) cell.result(SINGLE_QUEUE).p99Nanos() / cell.winner().p99Nanos() - 1;
-  }
-
-  private static double median(double[] sorted) {
-    int n = sorted.length;
-    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
   }
 }
