@@ -109,6 +109,14 @@ final class NodeDecider implements ConcurrentSearchRequestDecider.Factory {
     pending.remove();
   }
 
+  /**
+   * The cost {@code query} on {@code index} is predicted at now, or {@link QueryCosts#UNKNOWN}
+   * where none was recorded; nothing is decided.
+   */
+  long predictNanos(String index, QueryBuilder query) {
+    return costs.predictNanos(QueryCosts.key(index, query));
+  }
+
   /** Records what a decided query phase cost: its busy time across threads. */
   void measured(Pending p, long costNanos) {
     costs.record(p.key(), costNanos);
