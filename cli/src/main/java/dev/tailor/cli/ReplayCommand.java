@@ -267,12 +267,11 @@ final class ReplayCommand implements Callable<Integer> {
       for (int count : perCount ? counts : List.of(0)) {
         // One report per worker count: a report's columns are policies, and fidelity simulates a
         // report at one core count.
-        String label = count == 0 ? environment : environment + ", " + Sweep.workersLabel(count);
         Path at = count == 0 ? dir : dir.resolve("workers-" + count);
         String summary =
             Report.write(
                 at,
-                points.stream().filter(p -> p.environment().equals(label)).toList(),
+                points.stream().filter(p -> p.workers() == count).toList(),
                 sweep.cdfLoad(),
                 trace.workload(),
                 ReplayedTrace.of(input.trace, opened.queries().size()),

@@ -218,34 +218,7 @@ public final class Sweep {
 
     /** The environment its points are labelled with: {@code base}, and the workers where set. */
     String environment(String base) {
-      return workers == 0 ? base : base + ", " + workersLabel(workers);
-    }
-  }
-
-  /** How a point's environment names its worker count: {@code 1 worker}, {@code 2 workers}. */
-  public static String workersLabel(int workers) {
-    return workers + (workers == 1 ? " worker" : " workers");
-  }
-
-  /**
-   * The worker count a point's environment names ({@link #workersLabel}, after its last comma), or
-   * 0 where it names none: the point ran on its target's own workers.
-   */
-  public static int workersOf(String environment) {
-    int comma = environment.lastIndexOf(", ");
-    if (comma < 0) {
-      return 0;
-    }
-    String tail = environment.substring(comma + 2);
-    int space = tail.indexOf(' ');
-    if (space < 1) {
-      return 0;
-    }
-    try {
-      int w = Integer.parseInt(tail.substring(0, space));
-      return w >= 1 && tail.equals(workersLabel(w)) ? w : 0;
-    } catch (NumberFormatException e) {
-      return 0;
+      return PointResult.withWorkers(base, workers);
     }
   }
 

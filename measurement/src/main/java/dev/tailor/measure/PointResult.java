@@ -149,6 +149,46 @@ public record PointResult(
   }
 
   /**
+   * An environment that names the worker count its point ran at, as a sweep of worker counts labels
+   * its points: {@code "measured on this machine (2 cores), 1 worker"}; {@code environment} as it
+   * is where {@code workers} is 0 (the target's own).
+   */
+  public static String withWorkers(String environment, int workers) {
+    if (workers < 0) {
+      throw new IllegalArgumentException("workers must be >= 0, got " + workers);
+    }
+    return workers == 0 ? environment : environment + ", " + workersLabel(workers);
+  }
+
+  private static String workersLabel(int workers) {
+    return workers + (workers == 1 ? " worker" : " workers");
+  }
+
+  /**
+   * The worker count this point's environment names ({@link #withWorkers}), or 0 where it names
+   * none: the point ran on its target's own workers, as every point of a sweep of one count does.
+   */
+  @JsonIgnore
+  public int workers() {
+    return workersNamedIn(environment);
+  }
+
+  /** The worker count {@code environment} names ({@link #withWorkers}), or 0 where none. */
+  static int workersNamedIn(String environment) {
+    int comma = environment.lastIndexOf(", ");
+    int space = environment.indexOf(' ', comma + 2);
+    if (comma < 0 || space < 0) {
+      return 0;
+    }
+    try {
+      int w = Integer.parseInt(environment.substring(comma + 2, space));
+      return w >= 1 && environment.endsWith(", " + workersLabel(w)) ? w : 0;
+    } catch (NumberFormatException e) {
+      return 0;
+    }
+  }
+
+  /**
    * The same point reported under another policy name, such as a tuned policy's column name for the
    * setting a search chose.
    */

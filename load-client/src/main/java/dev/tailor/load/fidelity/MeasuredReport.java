@@ -1,6 +1,5 @@
 package dev.tailor.load.fidelity;
 
-import dev.tailor.load.Sweep;
 import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.measure.PointResult;
 import java.io.IOException;
@@ -61,12 +60,12 @@ public record MeasuredReport(Path dir, List<PointResult> points, ReplayedTrace t
 
   /**
    * The worker count every point ran at where the replay swept worker counts ({@link
-   * Sweep#workersOf}), or 0 where a point names none or the points name different ones.
+   * PointResult#workers}), or 0 where a point names none or the points name different ones.
    */
   public int workers() {
-    int first = Sweep.workersOf(points.get(0).environment());
+    int first = points.get(0).workers();
     for (PointResult p : points) {
-      if (Sweep.workersOf(p.environment()) != first) {
+      if (p.workers() != first) {
         return 0;
       }
     }

@@ -4,8 +4,9 @@ import dev.tailor.measure.PointResult;
 import java.util.Locale;
 
 /**
- * A finished point in one line, as a sweep prints it while it runs: the policy and load, the P50
- * and P99 of the answered requests, the achieved rate, and the failures (by kind) and saturation.
+ * A finished point in one line, as a sweep prints it while it runs: the policy (and the worker
+ * count, in a sweep of worker counts) and load, the P50 and P99 of the answered requests, the
+ * achieved rate, and the failures (by kind) and saturation.
  */
 public final class PointLine {
 
@@ -15,7 +16,7 @@ public final class PointLine {
   public static String of(PointResult p) {
     return String.format(
         "%-16s %8.1f rps: p50 %8.2f ms  p99 %8.2f ms  achieved %8.1f rps%s%s",
-        Report.displayName(p.policy()),
+        PointResult.withWorkers(Report.displayName(p.policy()), p.workers()),
         p.offeredRps(),
         p.latencyAt("p50") / 1e6,
         p.latencyAt("p99") / 1e6,
