@@ -22,7 +22,12 @@ import java.util.Locale;
  *   <li>{@code coRun}: how much slower a thread runs while {@code b} of the machine's threads run
  *       requests ({@code coRun[b - 1]}, 1 at {@code b = 1}): the run-time factor of co-running
  *       requests, applied to every running thread's pace whenever the count of working threads
- *       changes.
+ *       changes;
+ *   <li>{@code warmStart}: how fast a request runs that waited for its thread, against one that
+ *       found a thread idle: a thread that goes straight from one request to the next runs it on a
+ *       core that has not idled (its caches, its clock), so a busy server serves faster than its
+ *       light-load run times say. It multiplies the run time of every request that started after
+ *       its arrival (it queued), 1 where not measured.
  * </ul>
  *
  * <p>A model belongs to the core count it was measured on; {@link #scaledTo} gives it for another
@@ -33,8 +38,10 @@ import java.util.Locale;
  * @param coRun the run-time factor by busy threads, {@code coRun[0] == 1}, one entry per core of
  *     the machine it describes
  * @param coRunRequests how many measured requests each factor rests on (0 where interpolated)
+ * @param warmStart the run-time factor of a request that queued, 1 where not measured
  */
-public record MachineModel(Stalls stalls, GcPauses gcPauses, double[] coRun, long[] coRunRequests) {
+public record MachineModel(
+    Stalls stalls, GcPauses gcPauses, double[] coRun, long[] coRunRequests, double warmStart) {
 
   /**
    * The stalls that stop the whole process.
@@ -114,8 +121,8 @@ public record MachineModel(Stalls stalls, GcPauses gcPauses, double[] coRun, lon
   /**
    * Checks the fields; copies the arrays.
    *
-   * @throws IllegalArgumentException if a part is missing or the co-run factors are not one per
-   *     core, starting at 1, each positive
+   * @throws IllegalArgumentException if a part is missing, the co-run factors are not one per core,
+   *     starting at 1, each positive, or the warm-start factor is not positive
    */
   public MachineModel {
     if (stalls == null || gcPauses == null || coRun == null || coRunRequests == null) {
@@ -130,8 +137,24 @@ public record MachineModel(Stalls stalls, GcPauses gcPauses, double[] coRun, lon
         throw new IllegalArgumentException("a co-run factor must lie in (0, 100), got " + f);
       }
     }
+    if (!(warmStart > 0 && warmStart < 100)) {
+      throw new IllegalArgumentException(
+          "a warm-start factor must lie in (0, 100), got " + warmStart);
+    }
     coRun = coRun.clone();
     coRunRequests = coRunRequests.clone();
+  }
+
+  /** A model without a warm-start factor (1: a request runs alike whether it queued or not). */
+  public MachineModel(Stalls stalls, GcPauses gcPauses, double[] coRun, long[] coRunRequests) {
+    this(stalls, gcPauses, coRun, coRunRequests, 1);
+  }
+
+  /**
+   * The run-time factor of a request by whether it started after its arrival ({@link #warmStart}).
+   */
+  public double startFactor(boolean queued) {
+    return queued ? warmStart : 1;
   }
 
   /** The cores this model describes: one co-run factor each. */
@@ -159,7 +182,9 @@ public record MachineModel(Stalls stalls, GcPauses gcPauses, double[] coRun, lon
    *       say that the measured machine is slower idle (a core woken from its idle state, a
    *       frequency raised under load), which its per-query part already holds at the light load it
    *       was measured at; carried to many cores, it would make every busy thread faster than any
-   *       measurement shows.
+   *       measurement shows;
+   *   <li>the warm-start factor stays: it is a core's own, going straight from one request to the
+   *       next, whatever the other cores do.
    * </ul>
    */
   public MachineModel scaledTo(int cores) {
@@ -180,7 +205,7 @@ public record MachineModel(Stalls stalls, GcPauses gcPauses, double[] coRun, lon
       factors[b - 1] = Math.max(1, coRun[low - 1] + f * (coRun[high - 1] - coRun[low - 1]));
     }
     factors[0] = 1;
-    return new MachineModel(stalls, gcPauses, factors, requests);
+    return new MachineModel(stalls, gcPauses, factors, requests, warmStart);
   }
 
   /**
@@ -198,7 +223,8 @@ public record MachineModel(Stalls stalls, GcPauses gcPauses, double[] coRun, lon
         stalls,
         new GcPauses(requests, gcPauses.pauses(), gcPauses.durationsNanos()),
         coRun,
-        coRunRequests);
+        coRunRequests,
+        warmStart);
   }
 
   /** Reads the model of a calibration file; {@code at} is its path, e.g. {@code "model."}. */
@@ -223,11 +249,17 @@ public record MachineModel(Stalls stalls, GcPauses gcPauses, double[] coRun, lon
       throw fields.problem(
           at + "coRunRequests", "expected " + coRun.length + " counts, one per co-run factor");
     }
+    // Absent in a calibration written before it was measured: no warm-start effect.
+    double warmStart = m.has("warmStart") ? fields.number(m, "warmStart", at) : 1;
+    if (!(warmStart > 0 && warmStart < 100)) {
+      throw fields.problem(at + "warmStart", "expected a factor in (0, 100), got " + warmStart);
+    }
     return new MachineModel(
         new Stalls(window, events, floor, stallDurations),
         new GcPauses(requests, pauses, gcDurations),
         coRun,
-        coRunRequests);
+        coRunRequests,
+        warmStart);
   }
 
   /** The model in one line, e.g. for the calibration's summary. */
@@ -240,7 +272,7 @@ public record MachineModel(Stalls stalls, GcPauses gcPauses, double[] coRun, lon
     return String.format(
         Locale.ROOT,
         "stalls %.1f/s (P50 %.3f ms, P99 %.3f ms, max %.3f ms), GC %.4f pauses a request (P50 %.1f"
-            + " ms, max %.1f ms), co-run by busy threads %s",
+            + " ms, max %.1f ms), co-run by busy threads %s, warm start x%.2f",
         stalls.perSecond(),
         stalls.durationsNanos()[50] / 1e6,
         stalls.durationsNanos()[99] / 1e6,
@@ -248,7 +280,8 @@ public record MachineModel(Stalls stalls, GcPauses gcPauses, double[] coRun, lon
         gcPauses.perRequest(),
         gcPauses.durationsNanos()[50] / 1e6,
         gcPauses.durationsNanos()[100] / 1e6,
-        co);
+        co,
+        warmStart);
   }
 
   @Override
@@ -257,7 +290,8 @@ public record MachineModel(Stalls stalls, GcPauses gcPauses, double[] coRun, lon
         && stalls.equals(m.stalls)
         && gcPauses.equals(m.gcPauses)
         && Arrays.equals(coRun, m.coRun)
-        && Arrays.equals(coRunRequests, m.coRunRequests);
+        && Arrays.equals(coRunRequests, m.coRunRequests)
+        && Double.compare(warmStart, m.warmStart) == 0;
   }
 
   @Override

@@ -82,11 +82,17 @@ abstract class SimRequest implements RequestView {
 
   /**
    * How many times longer than alone the request's work takes now: the machine model's co-run
-   * factor for the threads working ({@link MachineModel#coRunAt}); exactly 1 without a model, so
-   * that every time is computed as without one. Set by the simulator before the request starts, and
-   * changed through {@link #repace}.
+   * factor for the threads working ({@link MachineModel#coRunAt}) times its {@link #startFactor};
+   * exactly 1 without a model, so that every time is computed as without one. Set by the simulator
+   * before the request starts, and changed through {@link #repace}.
    */
   double slowdown = 1;
+
+  /**
+   * The machine model's factor for how the request started ({@link MachineModel#startFactor}):
+   * every slowdown it runs at is the co-run factor times this. Exactly 1 without a model.
+   */
+  double startFactor = 1;
 
   /**
    * Set by the simulator after construction: whether a helper of this request leaves at its

@@ -253,7 +253,7 @@ final class SimRun {
     if (f != pace) {
       pace = f;
       for (SimRequest r : dispatcher.running()) {
-        r.repace(now, f);
+        r.repace(now, f * r.startFactor);
       }
     }
   }
@@ -351,7 +351,11 @@ final class SimRun {
 
     @Override
     public void start(SimRequest r, int degree, long at) {
-      r.slowdown = pace; // it starts at the pace of the threads working now
+      if (machine != null) {
+        // A request that waited starts on a thread going straight from its last request: warm.
+        r.startFactor = machine.startFactor(at > r.arrival);
+      }
+      r.slowdown = pace * r.startFactor; // and at the pace of the threads working now
       r.start(degree, at);
     }
 

@@ -127,9 +127,14 @@ public final class CalibrationFit {
     for (int b = 0; b < factors.length; b++) {
       factors[b] = b == 0 ? 1 : scales[b] / scales[0];
     }
-    MachineModel model =
-        new MachineModel(stalls(lightNoise), gcPauses(allNoise, requests), factors, counts);
     long[] dispatch = median(parts.stream().map(Parts::dispatch).toList());
+    MachineModel model =
+        new MachineModel(
+            stalls(lightNoise),
+            gcPauses(allNoise, requests),
+            factors,
+            counts,
+            warmStart(alone, dispatch[99]));
     long[] completion = median(parts.stream().map(Parts::completion).toList());
     long[] sendLag = median(parts.stream().map(Parts::sendLag).toList());
     String source =
@@ -147,6 +152,54 @@ public final class CalibrationFit {
         .withRunTimes(
             runTimes(report, profile, lightest, parts, machine.cores()),
             speed(report.points().stream().filter(p -> p.offeredRps() == lightest).toList()));
+  }
+
+  /**
+   * The least spread of the runs' queued shares a warm-start factor is fitted over: 0.25, a quarter
+   * of the requests. Below it the line's slope is the runs' noise.
+   */
+  static final double MIN_QUEUED_SPREAD = 0.25;
+
+  /**
+   * The warm-start factor ({@link MachineModel#warmStart}), fitted over the runs of {@value #ALONE}
+   * at every load: each run's mean run time against the share of its requests that queued (for
+   * longer than {@code queuedNanos}, the dispatch's P99: they waited for a thread), by least
+   * squares; the factor is the line at every request queued over the line at none. Under {@value
+   * #ALONE} a request queues for the requests before it, whatever its own size, so the two groups
+   * hold alike queries. 1 where the runs' shares spread less than {@link #MIN_QUEUED_SPREAD}, or
+   * the line does not stay positive.
+   */
+  static double warmStart(List<PointResult> alone, long queuedNanos) {
+    List<double[]> xy = new ArrayList<>();
+    for (PointResult p : alone) {
+      LatencyBreakdown b = p.breakdown();
+      if (b == null || b.part("queued") == null || b.part("run") == null) {
+        continue;
+      }
+      long[] queued = b.part("queued").percentilesNanos();
+      int over = 0;
+      for (int i = 0; i < 100; i++) {
+        over += queued[i] > queuedNanos ? 1 : 0;
+      }
+      xy.add(new double[] {over / 100.0, b.part("run").meanNanos()});
+    }
+    double lo = xy.stream().mapToDouble(v -> v[0]).min().orElse(0);
+    double hi = xy.stream().mapToDouble(v -> v[0]).max().orElse(0);
+    if (hi - lo < MIN_QUEUED_SPREAD) {
+      return 1;
+    }
+    double mx = xy.stream().mapToDouble(v -> v[0]).average().orElseThrow();
+    double my = xy.stream().mapToDouble(v -> v[1]).average().orElseThrow();
+    double sxy = 0;
+    double sxx = 0;
+    for (double[] v : xy) {
+      sxy += (v[0] - mx) * (v[1] - my);
+      sxx += (v[0] - mx) * (v[0] - mx);
+    }
+    double slope = sxy / sxx;
+    double none = my - slope * mx;
+    double all = none + slope;
+    return none > 0 && all > 0 ? Math.clamp(all / none, 0.01, 99) : 1;
   }
 
   /**
