@@ -128,13 +128,18 @@ public final class CalibrationFit {
       factors[b] = b == 0 ? 1 : scales[b] / scales[0];
     }
     long[] dispatch = median(parts.stream().map(Parts::dispatch).toList());
+    double warmStart = warmStart(alone, dispatch[99]);
+    if (warmStart != 1) {
+      // The runs that gave the warm-start line also gave the co-run factors, and a request that
+      // queued starts while another runs: a co-run factor below 1 is the same warm machine,
+      // measured again. The line holds it; the co-run factor keeps its slowdowns only.
+      for (int b = 1; b < factors.length; b++) {
+        factors[b] = Math.max(1, factors[b]);
+      }
+    }
     MachineModel model =
         new MachineModel(
-            stalls(lightNoise),
-            gcPauses(allNoise, requests),
-            factors,
-            counts,
-            warmStart(alone, dispatch[99]));
+            stalls(lightNoise), gcPauses(allNoise, requests), factors, counts, warmStart);
     long[] completion = median(parts.stream().map(Parts::completion).toList());
     long[] sendLag = median(parts.stream().map(Parts::sendLag).toList());
     String source =
