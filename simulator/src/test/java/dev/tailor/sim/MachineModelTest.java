@@ -176,6 +176,38 @@ class MachineModelTest {
     }
   }
 
+  /**
+   * Requests of 10 ms, two arriving at once on one core: the first finds the thread idle and runs
+   * its own time, the second queues and runs at the warm-start factor, 0.5: 5 ms after 10 ms of
+   * waiting. A request alone later is not warm. Scaled to other core counts, the factor stays.
+   */
+  @Test
+  void aRequestThatQueuedRunsAtTheWarmStartFactorAndOneThatDidNotAtItsOwnTime() {
+    MachineModel m = model(0, 0, 0, 0, 1.0);
+    MachineModel warm =
+        new MachineModel(m.stalls(), m.gcPauses(), new double[] {1.0}, new long[1], 0.5);
+    for (Simulator.WorkModel w : Simulator.WorkModel.values()) {
+      long[] arrivals = {0, 0, 100 * MS};
+      Simulator.Config config =
+          new Simulator.Config(1, 5 * MS, 80 * MS, 0, 1_000, List.of(), w, machineOnly(warm));
+      try (Policy seq = PolicyRegistry.of("seq")) {
+        PointResult p =
+            new Simulator(profile(1, "25.0.3+9-LTS"), seq, config)
+                .run(arrivals, new int[3], new Simulator.Labels(10, "given", 1, "test"));
+        assertEquals(10.0, p.decodeLatency().getMinValue() / (double) MS, 0.05, w.name());
+        assertEquals(15.0, p.decodeLatency().getMaxValue() / (double) MS, 0.05, w.name());
+      }
+    }
+    assertEquals(0.5, warm.startFactor(true));
+    assertEquals(1.0, warm.startFactor(false));
+    assertEquals(0.5, warm.scaledTo(16).warmStart());
+    assertEquals(0.5, warm.forShare(0.1).warmStart());
+    assertEquals(1.0, m.warmStart(), "not measured: 1");
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new MachineModel(m.stalls(), m.gcPauses(), new double[] {1.0}, new long[1], 0));
+  }
+
   @Test
   void anotherCoreCountIsRefusedNamingTheFieldUnlessScalingIsAskedFor() {
     Calibration two = machineOnly(model(1, MS, 0, 0, 1.0, 1.3));
@@ -228,7 +260,8 @@ class MachineModelTest {
             new MachineModel.Stalls(5_000 * MS, 812, 90_000, ramp(1_000, 2_000)),
             new MachineModel.GcPauses(20_000, 7, ramp(0, 50_000)),
             new double[] {1.0, 1.27},
-            new long[] {1_204, 388});
+            new long[] {1_204, 388},
+            0.83);
     Calibration c = measured(model);
     Path file = dir.resolve("c.json");
     c.write(file);
@@ -237,7 +270,17 @@ class MachineModelTest {
     assertEquals(model, back.model());
     assertEquals(812 / 5.0, back.model().stalls().perSecond(), 1e-9);
     assertTrue(
-        back.toString().contains("co-run by busy threads 1: x1.00, 2: x1.27"), back.toString());
+        back.toString().contains("co-run by busy threads 1: x1.00, 2: x1.27, warm start x0.83"),
+        back.toString());
+
+    // A calibration written before the factor was measured reads as without it; a bad one is
+    // refused naming its field.
+    String text = Files.readString(file);
+    Files.writeString(file, text.replaceFirst(",\\s*\"warmStart\"\\s*:\\s*0.83", ""));
+    assertEquals(1.0, Calibration.read(file).model().warmStart());
+    Files.writeString(file, text.replaceFirst("\"warmStart\"\\s*:\\s*0.83", "\"warmStart\" : -2"));
+    IOException bad = assertThrows(IOException.class, () -> Calibration.read(file));
+    assertTrue(bad.getMessage().contains("model.warmStart"), bad.getMessage());
   }
 
   @Test

@@ -175,7 +175,7 @@ public final class CalibrationFit {
    * the line does not stay positive.
    */
   static double warmStart(List<PointResult> alone, long queuedNanos) {
-    List<double[]> xy = new ArrayList<>();
+    List<double[]> runs = new ArrayList<>();
     for (PointResult p : alone) {
       LatencyBreakdown b = p.breakdown();
       if (b == null || b.part("queued") == null || b.part("run") == null) {
@@ -186,18 +186,27 @@ public final class CalibrationFit {
       for (int i = 0; i < 100; i++) {
         over += queued[i] > queuedNanos ? 1 : 0;
       }
-      xy.add(new double[] {over / 100.0, b.part("run").meanNanos()});
+      runs.add(new double[] {over / 100.0, b.part("run").meanNanos()});
     }
-    double lo = xy.stream().mapToDouble(v -> v[0]).min().orElse(0);
-    double hi = xy.stream().mapToDouble(v -> v[0]).max().orElse(0);
+    return warmStart(runs);
+  }
+
+  /**
+   * The warm-start factor of runs each given as {@code {queued share, mean run time}}: the
+   * least-squares line's value at a share of 1 over its value at 0, or 1 where the shares spread
+   * less than {@link #MIN_QUEUED_SPREAD} or the line does not stay positive.
+   */
+  static double warmStart(List<double[]> runs) {
+    double lo = runs.stream().mapToDouble(v -> v[0]).min().orElse(0);
+    double hi = runs.stream().mapToDouble(v -> v[0]).max().orElse(0);
     if (hi - lo < MIN_QUEUED_SPREAD) {
       return 1;
     }
-    double mx = xy.stream().mapToDouble(v -> v[0]).average().orElseThrow();
-    double my = xy.stream().mapToDouble(v -> v[1]).average().orElseThrow();
+    double mx = runs.stream().mapToDouble(v -> v[0]).average().orElseThrow();
+    double my = runs.stream().mapToDouble(v -> v[1]).average().orElseThrow();
     double sxy = 0;
     double sxx = 0;
-    for (double[] v : xy) {
+    for (double[] v : runs) {
       sxy += (v[0] - mx) * (v[1] - my);
       sxx += (v[0] - mx) * (v[0] - mx);
     }

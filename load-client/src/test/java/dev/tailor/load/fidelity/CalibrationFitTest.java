@@ -158,6 +158,35 @@ class CalibrationFitTest {
    * map holds those ratios at each degree, and serves a request at 2 threads with a speedup of 2 x
    * 1.5 / 1.8.
    */
+  /**
+   * Runs whose mean run time falls on a line from 2 ms with none queued to 1.5 ms with all queued:
+   * the factor is 0.75; noise around the line moves it little; too narrow a spread of shares, or a
+   * line that crosses 0, leaves it at 1.
+   */
+  @Test
+  void theWarmStartFactorIsTheRunTimeLineAtAllQueuedOverItAtNone() {
+    List<double[]> line =
+        List.of(
+            new double[] {0.05, 1.975e6}, new double[] {0.5, 1.75e6}, new double[] {0.85, 1.575e6});
+    assertEquals(0.75, CalibrationFit.warmStart(line), 1e-9);
+    List<double[]> noisy =
+        List.of(
+            new double[] {0.05, 2.0e6},
+            new double[] {0.05, 1.95e6},
+            new double[] {0.85, 1.6e6},
+            new double[] {0.85, 1.55e6});
+    assertEquals(0.75, CalibrationFit.warmStart(noisy), 0.01);
+    assertEquals(
+        1.0,
+        CalibrationFit.warmStart(List.of(new double[] {0.0, 2e6}, new double[] {0.2, 1e6})),
+        "shares 0.2 apart: the slope would be the runs' noise");
+    assertEquals(
+        1.0,
+        CalibrationFit.warmStart(List.of(new double[] {0.0, 1e6}, new double[] {0.5, 0.1e6})),
+        "a line below 0 at all queued");
+    assertEquals(1.0, CalibrationFit.warmStart(List.of()));
+  }
+
   @Test
   void itMapsTheRunTimesOfSeqAndFixedAtTheLightestLoadByDegree() {
     List<DemandProfile.Request> requests = new ArrayList<>();
