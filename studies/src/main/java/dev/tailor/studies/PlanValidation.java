@@ -54,12 +54,16 @@ public final class PlanValidation {
   private PlanValidation() {}
 
   /**
-   * The cores a report's points were measured on, from their environment ({@code measured on this
-   * machine (N cores)}).
+   * The cores a report's points were measured on: the worker count they ran at where the replay
+   * swept worker counts ({@link MeasuredReport#workers}), else the machine's, from their
+   * environment ({@code measured on this machine (N cores)}).
    *
    * @throws IllegalArgumentException naming the report if its points do not say
    */
   public static int cores(MeasuredReport report) {
+    if (report.workers() > 0) {
+      return report.workers(); // a sweep of worker counts: each report's own count
+    }
     for (PointResult p : report.points()) {
       Matcher m = CORES.matcher(p.environment() == null ? "" : p.environment());
       if (m.find()) {

@@ -19,6 +19,12 @@ class PlanValidationTest {
 
   /** Runs of {@code policy} at {@code rps} on 2 cores, one per P99 given (98 requests at 1 ms). */
   private static List<PointResult> runs(String policy, double rps, double... p99s) {
+    return runs("measured on this machine (2 cores)", policy, rps, p99s);
+  }
+
+  /** Runs as {@link #runs(String, double, double...)} gives them, in {@code environment}. */
+  private static List<PointResult> runs(
+      String environment, String policy, double rps, double... p99s) {
     List<PointResult> out = new ArrayList<>();
     for (int i = 0; i < p99s.length; i++) {
       Histogram h = new Histogram(1, 3_600_000_000_000L, 3);
@@ -26,7 +32,7 @@ class PlanValidationTest {
       h.recordValueWithCount((long) (p99s[i] * MS), 2);
       out.add(
           new PointResultBuilder(policy, h)
-              .labels(rps, "poisson", 42, "measured on this machine (2 cores)", "test")
+              .labels(rps, "poisson", 42, environment, "test")
               .repetition(i + 1)
               .outcome(1_000 * MS, 100, 100, 0, false)
               .build());
@@ -96,5 +102,12 @@ class PlanValidationTest {
     assertTrue(!md.contains("lucene"), md);
     assertTrue(md.contains("| 200 | 1 | seq"), md);
     assertTrue(md.contains("n/a: one policy, nothing to choose"), md);
+  }
+
+  @Test
+  void aReportOfOneWorkerCountOfASweepOfThemRanOnThatCount() {
+    String oneWorker = PointResult.withWorkers("measured on this machine (2 cores)", 1);
+    List<PointResult> points = runs(oneWorker, "seq", 50, 10, 10);
+    assertEquals(1, PlanValidation.cores(new MeasuredReport(Path.of("workers-1"), points, null)));
   }
 }
