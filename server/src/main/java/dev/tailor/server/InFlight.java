@@ -43,9 +43,13 @@ final class InFlight {
     return limit;
   }
 
-  /** Searches in now. */
+  /**
+   * Searches in now: the permits held, so that 0 means the next search is let in. (The count the
+   * peak is taken from is lowered before a leaving search's permit is released, and may read 0
+   * while that permit is still held.)
+   */
   int current() {
-    return current.get();
+    return limit - permits.availablePermits();
   }
 
   /** The most searches that were ever in at once. */
