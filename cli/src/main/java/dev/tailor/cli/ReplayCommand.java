@@ -20,6 +20,7 @@ import dev.tailor.sim.arrival.SweepPlan;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
@@ -145,9 +146,7 @@ final class ReplayCommand implements Callable<Integer> {
     }
     boolean perCount = counts.size() > 1;
     int budget =
-        counts.isEmpty()
-            ? Runtime.getRuntime().availableProcessors()
-            : java.util.Collections.max(counts);
+        counts.isEmpty() ? Runtime.getRuntime().availableProcessors() : Collections.max(counts);
     DemandProfile demand = profile != null ? DemandProfile.read(profile) : null;
     Usage.check(
         spec,
@@ -183,7 +182,7 @@ final class ReplayCommand implements Callable<Integer> {
                 sweep.rps,
                 pointPlan,
                 maxBacklog,
-                drainNanos(pointPlan.expectedNanos(java.util.Collections.min(sweep.rps))),
+                drainNanos(pointPlan.expectedNanos(Collections.min(sweep.rps))),
                 sweep.targetNanos())
             .withRepetitions(sweep.repetitions())
             .withWorkers(perCount ? counts : List.of());

@@ -24,10 +24,10 @@ import java.util.Locale;
  *       requests, applied to every running thread's pace whenever the count of working threads
  *       changes;
  *   <li>{@code warmStart}: how fast a request runs that waited for its thread, against one that
- *       found a thread idle: a thread that goes straight from one request to the next runs it on a
- *       core that has not idled (its caches, its clock), so a busy server serves faster than its
- *       light-load run times say. It multiplies the run time of every request that started after
- *       its arrival (it queued), 1 where not measured.
+ *       found a thread idle. Measured, a busy server serves faster than its light-load run times
+ *       say; the reading is that a thread going straight from one request to the next runs it on a
+ *       core that has not idled. It multiplies the run time of every request that started after its
+ *       arrival (it queued), 1 where not measured.
  * </ul>
  *
  * <p>A model belongs to the core count it was measured on; {@link #scaledTo} gives it for another
