@@ -183,8 +183,10 @@ public record MachineModel(
    *       frequency raised under load), which its per-query part already holds at the light load it
    *       was measured at; carried to many cores, it would make every busy thread faster than any
    *       measurement shows;
-   *   <li>the warm-start factor stays: it is a core's own, going straight from one request to the
-   *       next, whatever the other cores do.
+   *   <li>the warm-start factor stays on fewer cores than measured: it is a core's own, going
+   *       straight from one request to the next, and a replay of one and two workers interleaved
+   *       held it from 2 cores to 1. On more cores a factor below 1 is carried as 1, as the co-run
+   *       factor is: a speed-up checked nowhere there would make every queued request faster.
    * </ul>
    */
   public MachineModel scaledTo(int cores) {
@@ -205,7 +207,8 @@ public record MachineModel(
       factors[b - 1] = Math.max(1, coRun[low - 1] + f * (coRun[high - 1] - coRun[low - 1]));
     }
     factors[0] = 1;
-    return new MachineModel(stalls, gcPauses, factors, requests, warmStart);
+    double warm = cores > measured ? Math.max(1, warmStart) : warmStart;
+    return new MachineModel(stalls, gcPauses, factors, requests, warm);
   }
 
   /**

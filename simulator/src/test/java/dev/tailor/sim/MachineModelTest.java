@@ -179,7 +179,8 @@ class MachineModelTest {
   /**
    * Requests of 10 ms, two arriving at once on one core: the first finds the thread idle and runs
    * its own time, the second queues and runs at the warm-start factor, 0.5: 5 ms after 10 ms of
-   * waiting. A request alone later is not warm. Scaled to other core counts, the factor stays.
+   * waiting. A request alone later is not warm. Scaled to fewer cores the factor stays; to more, a
+   * factor below 1 is carried as 1.
    */
   @Test
   void aRequestThatQueuedRunsAtTheWarmStartFactorAndOneThatDidNotAtItsOwnTime() {
@@ -200,7 +201,10 @@ class MachineModelTest {
     }
     assertEquals(0.5, warm.startFactor(true));
     assertEquals(1.0, warm.startFactor(false));
-    assertEquals(0.5, warm.scaledTo(16).warmStart());
+    MachineModel twoWarm =
+        new MachineModel(m.stalls(), m.gcPauses(), new double[] {1.0, 1.0}, new long[2], 0.8);
+    assertEquals(0.8, twoWarm.scaledTo(1).warmStart(), 1e-9, "fewer cores: kept");
+    assertEquals(1.0, twoWarm.scaledTo(16).warmStart(), "more cores: a speed-up carried as 1");
     assertEquals(0.5, warm.forShare(0.1).warmStart());
     assertEquals(1.0, m.warmStart(), "not measured: 1");
     assertThrows(
