@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.measure.DemandProfile;
@@ -11,7 +14,6 @@ import dev.tailor.measure.PointResult;
 import dev.tailor.measure.Provenance;
 import dev.tailor.measure.SpeedProbe;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -191,7 +193,14 @@ class RunTimeMapTest {
     Calibration back = Calibration.read(file);
     assertEquals(c, back);
     assertTrue(back.toString().contains("2: x2.25 at P50"), back.toString());
-    Files.writeString(file, Files.readString(file).replaceFirst("2\\.6", "0.01"));
+    // The second degree's first ratio (2.6) made 0.01, in the tree: a text search for "2.6" can
+    // also match the file's timestamp.
+    ObjectMapper json = new ObjectMapper();
+    JsonNode root = json.readTree(file.toFile());
+    ArrayNode ratios = (ArrayNode) root.at("/runTimes/degrees/1/ratios");
+    assertEquals(2.6, ratios.get(0).asDouble(), 1e-9);
+    ratios.set(0, 0.01);
+    json.writeValue(file.toFile(), root);
     IOException bad = assertThrows(IOException.class, () -> Calibration.read(file));
     assertTrue(bad.getMessage().contains("runTimes.degrees[1].ratios[0]"), bad.getMessage());
   }
