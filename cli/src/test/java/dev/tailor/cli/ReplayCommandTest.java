@@ -6,11 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.Scheduler;
 import dev.tailor.corpora.index.IndexManifest;
+import dev.tailor.load.fidelity.MeasuredReport;
 import dev.tailor.lucene.TailorSearcher;
 import dev.tailor.measure.PointResult;
 import dev.tailor.server.SearchServer;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -259,21 +258,7 @@ class ReplayCommandTest {
             report.toString()),
         cli.err());
     assertTrue(cli.err().contains("(not the plain Lucene baselines')"), cli.err());
-    List<PointResult> points;
-    try (var files = Files.list(report.resolve("points"))) {
-      points =
-          files
-              .filter(f -> f.toString().endsWith(".json"))
-              .map(
-                  f -> {
-                    try {
-                      return PointResult.read(f);
-                    } catch (IOException e) {
-                      throw new UncheckedIOException(e);
-                    }
-                  })
-              .toList();
-    }
+    List<PointResult> points = MeasuredReport.read(report).points();
     assertEquals(
         Set.of("seq", "lucene", "lucene-executor:2"),
         points.stream().map(PointResult::policy).collect(Collectors.toSet()));
@@ -329,21 +314,7 @@ class ReplayCommandTest {
     for (int count : new int[] {1, 2}) {
       Path dir = report.resolve("workers-" + count);
       assertTrue(Files.exists(dir.resolve("summary.md")), dir + ": a report of its own");
-      List<PointResult> points;
-      try (var files = Files.list(dir.resolve("points"))) {
-        points =
-            files
-                .filter(f -> f.toString().endsWith(".json"))
-                .map(
-                    f -> {
-                      try {
-                        return PointResult.read(f);
-                      } catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                      }
-                    })
-                .toList();
-      }
+      List<PointResult> points = MeasuredReport.read(dir).points();
       assertEquals(
           Set.of("seq", "fixed:2"),
           points.stream().map(PointResult::policy).collect(Collectors.toSet()));

@@ -168,23 +168,23 @@ class CalibrationFitTest {
     List<double[]> line =
         List.of(
             new double[] {0.05, 1.975e6}, new double[] {0.5, 1.75e6}, new double[] {0.85, 1.575e6});
-    assertEquals(0.75, CalibrationFit.warmStart(line), 1e-9);
+    assertEquals(0.75, WarmStartFit.of(line), 1e-9);
     List<double[]> noisy =
         List.of(
             new double[] {0.05, 2.0e6},
             new double[] {0.05, 1.95e6},
             new double[] {0.85, 1.6e6},
             new double[] {0.85, 1.55e6});
-    assertEquals(0.75, CalibrationFit.warmStart(noisy), 0.01);
+    assertEquals(0.75, WarmStartFit.of(noisy), 0.01);
     assertEquals(
         1.0,
-        CalibrationFit.warmStart(List.of(new double[] {0.0, 2e6}, new double[] {0.2, 1e6})),
+        WarmStartFit.of(List.of(new double[] {0.0, 2e6}, new double[] {0.2, 1e6})),
         "shares 0.2 apart: the slope would be the runs' noise");
     assertEquals(
         1.0,
-        CalibrationFit.warmStart(List.of(new double[] {0.0, 1e6}, new double[] {0.5, 0.1e6})),
+        WarmStartFit.of(List.of(new double[] {0.0, 1e6}, new double[] {0.5, 0.1e6})),
         "a line below 0 at all queued");
-    assertEquals(1.0, CalibrationFit.warmStart(List.of()));
+    assertEquals(1.0, WarmStartFit.of(List.of()));
   }
 
   @Test
