@@ -15,6 +15,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.ToDoubleFunction;
 import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.search.IndexSearcher;
@@ -29,7 +31,8 @@ public final class SearchBenches {
   private static final int SLICED_UNITS = 32;
 
   private static final List<Base> BENCHES =
-      List.of(new Overhead(), new Speedup(), new WindowSizes(), new PromptClaims());
+      List.of(
+          new Overhead(), new Speedup(), new WindowSizes(), new PromptClaims(), new LoneSpeedup());
 
   /** The search benchmarks' names, as {@code ./tailor bench} knows them. */
   public static final List<String> NAMES = BENCHES.stream().map(Base::name).toList();
@@ -364,6 +367,79 @@ public final class SearchBenches {
           "speedup",
           t -> 1.0 / t.ratio(),
           "%.2f");
+    }
+  }
+
+  /**
+   * {@code bench lone-speedup}: a lone search served, one at a time, by what a user runs: plain
+   * Lucene (one thread), the drop-in with the scheduler's defaults ({@value
+   * Scheduler#DEFAULT_POLICY}, prompt admission, {@value Scheduler#DEFAULT_SLACK} thread of slack)
+   * and Lucene's own executor of one thread per core ({@code new IndexSearcher(reader, executor)}:
+   * its slices, the caller running them too). Each speedup is plain Lucene's time over the other's,
+   * query by query, both timed in the same interleaved rounds; then the drop-in's time over the
+   * executor's, in a third comparison of the same run.
+   */
+  static final class LoneSpeedup extends Base {
+    @Override
+    String name() {
+      return "lone-speedup";
+    }
+
+    @Override
+    String candidatePolicy() {
+      return Scheduler.DEFAULT_POLICY;
+    }
+
+    @Override
+    IndexSearcher candidate(IndexReader reader, Scheduler scheduler) {
+      return new TailorSearcher(reader, scheduler); // the drop-in, as a user gets it
+    }
+
+    @Override
+    void report(List<SearchTimings.Timed> timed, Run run, PrintWriter out) throws IOException {
+      int cores = Math.max(2, Runtime.getRuntime().availableProcessors());
+      ExecutorService pool = Executors.newFixedThreadPool(cores);
+      try {
+        IndexSearcher executor = new IndexSearcher(run.reader(), pool);
+        List<SearchTimings.Timed> lucene = run.compare(new IndexSearcher(run.reader()), executor);
+        List<SearchTimings.Timed> versus =
+            run.compare(executor, new TailorSearcher(run.reader(), run.scheduler()));
+        out.printf(
+            "  speedup = plain Lucene's time / the searcher's; drop-in: TailorSearcher, %s on %d"
+                + " workers, slack %d; executor: IndexSearcher over a pool of %d threads (%d"
+                + " slices here)%n",
+            Scheduler.DEFAULT_POLICY,
+            cores,
+            run.scheduler().slack(),
+            cores,
+            executor.getSlices().length);
+        ToDoubleFunction<SearchTimings.Timed> speedup = t -> 1.0 / t.ratio();
+        List<SearchTimings.Timed> longest = longest(timed);
+        List<SearchTimings.Timed> longestLucene = longest(lucene);
+        List<SearchTimings.Timed> longestVersus = longest(versus);
+        out.printf(
+            "  %-28s %9s %9s %18s%n", "queries", "drop-in", "executor", "drop-in / executor");
+        out.printf(
+            "  %-28s %9.2f %9.2f %18.3f%n",
+            "all " + timed.size() + ", median",
+            median(timed, speedup),
+            median(lucene, speedup),
+            median(versus, SearchTimings.Timed::ratio));
+        out.printf(
+            "  %-28s %9.2f %9.2f %18.3f%n",
+            "longest 5% (" + longest.size() + "), median",
+            median(longest, speedup),
+            median(longestLucene, speedup),
+            median(longestVersus, SearchTimings.Timed::ratio));
+        out.printf(
+            "  %-28s %9.2f %9.2f %18.3f%n",
+            "longest 5%, summed times",
+            1.0 / sumRatio(longest),
+            1.0 / sumRatio(longestLucene),
+            sumRatio(longestVersus));
+      } finally {
+        pool.shutdown();
+      }
     }
   }
 

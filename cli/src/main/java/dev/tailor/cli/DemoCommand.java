@@ -1,6 +1,7 @@
 package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
+import dev.tailor.core.Scheduler;
 import dev.tailor.corpora.index.IndexManifest;
 import dev.tailor.corpora.trace.IndexedTrace;
 import dev.tailor.load.InProcessSweep;
@@ -118,7 +119,9 @@ final class DemoCommand implements Callable<Integer> {
       paramLabel = "NAME",
       description =
           "Run these of the demo's policies, e.g. lucene,seq,fm-wc, or all of them (all);"
-              + " default: lucene, lucene-executor:CORES, steal-first, oracle and fm.")
+              + " default: lucene, lucene-executor:CORES, elasticsearch:CORES, "
+              + Scheduler.DEFAULT_POLICY
+              + ", oracle and fm.")
   List<String> only;
 
   @Option(

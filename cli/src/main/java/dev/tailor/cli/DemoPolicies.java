@@ -14,13 +14,20 @@ final class DemoPolicies {
 
   /**
    * The policies the demo runs unless {@code --policies} says otherwise, by name: plain Lucene
-   * alone and with its own executor of one thread per core (what deployments run today), the
-   * recommended Tailor configuration (the scheduler's default, {@value Scheduler#DEFAULT_POLICY}
-   * with prompt admission: no table), the clairvoyant oracle (the ceiling), and one paper policy
-   * (Few-to-Many with its paper table). {@code --policies all} runs every policy of the demo.
+   * alone, with its own executor of one thread per core, and under Elasticsearch's slicing rule on
+   * one pool of one thread per core (what deployments run today), the recommended Tailor
+   * configuration (the scheduler's default, {@value Scheduler#DEFAULT_POLICY} with prompt
+   * admission: no table), the clairvoyant oracle (the ceiling), and one paper policy (Few-to-Many
+   * with its paper table). {@code --policies all} runs every policy of the demo.
    */
   static final List<String> DEFAULT_POLICIES =
-      List.of("lucene", "lucene-executor", Scheduler.DEFAULT_POLICY, "oracle", "fm");
+      List.of(
+          LuceneTarget.PLAIN,
+          LuceneTarget.EXECUTOR,
+          LuceneTarget.ELASTICSEARCH,
+          Scheduler.DEFAULT_POLICY,
+          "oracle",
+          "fm");
 
   /** What {@code --policies} takes for every policy of the demo. */
   static final String ALL = "all";
@@ -44,8 +51,9 @@ final class DemoPolicies {
 
   /**
    * The plain Lucene baselines the demo runs ({@link LuceneTarget}), in {@code --policies}' order:
-   * {@code lucene} and {@code lucene-executor:CORES} by default or with {@code all}; a bare {@code
-   * lucene-executor} gets one thread per core.
+   * {@code lucene}, {@code lucene-executor:CORES} and {@code elasticsearch:CORES} by default or
+   * with {@code all}; a bare {@code lucene-executor} or {@code elasticsearch} gets one thread per
+   * core.
    *
    * @param only {@code --policies}, or null
    * @throws IllegalArgumentException naming a baseline whose arguments are bad
@@ -54,9 +62,10 @@ final class DemoPolicies {
     List<String> asked = only == null || only.contains(ALL) ? DEFAULT_POLICIES : only;
     List<String> out = new ArrayList<>();
     for (String listed : asked) {
+      String name = listed.trim();
       String p =
-          listed.trim().equals(LuceneTarget.EXECUTOR)
-              ? LuceneTarget.EXECUTOR + ":" + cores
+          name.equals(LuceneTarget.EXECUTOR) || name.equals(LuceneTarget.ELASTICSEARCH)
+              ? name + ":" + cores
               : listed;
       if (LuceneTarget.isSpec(p)) {
         LuceneTarget.executorThreads(p); // fails now, naming what was expected

@@ -40,7 +40,7 @@ final class SweepOptions {
       defaultValue = "seq,fixed:2",
       description =
           "Policy specifications, comma-separated (default ${DEFAULT-VALUE}); a real sweep also"
-              + " runs plain Lucene: lucene, lucene-executor:N.")
+              + " runs plain Lucene: lucene, lucene-executor:N, elasticsearch:N.")
   String policyList;
 
   @Option(names = "--rps", split = ",", description = "Offered loads, req/s (or --loads).")

@@ -1,11 +1,13 @@
 package dev.tailor.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tailor.core.Scheduler;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -60,19 +62,49 @@ class DemoCommandTest {
   }
 
   @Test
+  void theDefaultPoliciesAreThePlainBaselinesTheSchedulersDefaultTheOracleAndFm() {
+    assertEquals(
+        List.of(
+            "lucene", "lucene-executor", "elasticsearch", Scheduler.DEFAULT_POLICY, "oracle", "fm"),
+        DemoPolicies.DEFAULT_POLICIES);
+    DemoPolicies defaults = new DemoPolicies(null);
+    assertTrue(defaults.wants("elasticsearch") && defaults.wants(Scheduler.DEFAULT_POLICY));
+    assertFalse(defaults.wants("seq"));
+    String help =
+        String.join(
+            " ",
+            new picocli.CommandLine(new DemoCommand())
+                .getCommandSpec()
+                .findOption("--policies")
+                .description());
+    assertTrue(
+        help.contains(
+            "default: lucene, lucene-executor:CORES, elasticsearch:CORES, "
+                + Scheduler.DEFAULT_POLICY
+                + ", oracle and fm."),
+        help);
+  }
+
+  @Test
   void plainLuceneRunsByDefaultAndWhenAskedFor() {
-    assertEquals(List.of("lucene", "lucene-executor:4"), DemoPolicies.baselines(null, 4));
-    assertEquals(List.of("lucene", "lucene-executor:2"), DemoPolicies.baselines(List.of("all"), 2));
+    assertEquals(
+        List.of("lucene", "lucene-executor:4", "elasticsearch:4"), DemoPolicies.baselines(null, 4));
+    assertEquals(
+        List.of("lucene", "lucene-executor:2", "elasticsearch:2"),
+        DemoPolicies.baselines(List.of("all"), 2));
     assertEquals(List.of(), DemoPolicies.baselines(List.of("seq", "fm-wc"), 2));
     assertEquals(
-        List.of("lucene", "lucene-executor:2"),
-        DemoPolicies.baselines(List.of("seq", "lucene", " lucene-executor:2"), 8));
+        List.of("lucene", "lucene-executor:2", "elasticsearch:1"),
+        DemoPolicies.baselines(
+            List.of("seq", "lucene", " lucene-executor:2", "elasticsearch:1"), 8));
     assertEquals(
         List.of("lucene-executor:3"), DemoPolicies.baselines(List.of("lucene-executor"), 3));
-    IllegalArgumentException e =
-        assertThrows(
-            IllegalArgumentException.class,
-            () -> DemoPolicies.baselines(List.of("lucene-executor:0"), 2));
-    assertTrue(e.getMessage().contains("'lucene-executor:0'"), e.getMessage());
+    assertEquals(List.of("elasticsearch:3"), DemoPolicies.baselines(List.of(" elasticsearch "), 3));
+    for (String bad : List.of("lucene-executor:0", "elasticsearch:0", "elasticsearch:x")) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class, () -> DemoPolicies.baselines(List.of(bad), 2));
+      assertTrue(e.getMessage().contains("'" + bad + "'"), e.getMessage());
+    }
   }
 }

@@ -243,7 +243,7 @@ class ReplayCommandTest {
             "--trace",
             trace.toString(),
             "--policies",
-            "seq,lucene,lucene-executor:2",
+            "seq,lucene,lucene-executor:2,elasticsearch:2",
             "--workers",
             "2",
             "--max-degree",
@@ -260,7 +260,7 @@ class ReplayCommandTest {
     assertTrue(cli.err().contains("(not the plain Lucene baselines')"), cli.err());
     List<PointResult> points = MeasuredReport.read(report).points();
     assertEquals(
-        Set.of("seq", "lucene", "lucene-executor:2"),
+        Set.of("seq", "lucene", "lucene-executor:2", "elasticsearch:2"),
         points.stream().map(PointResult::policy).collect(Collectors.toSet()));
     for (PointResult p : points) {
       assertEquals(p.sent(), p.completed(), p.policy());

@@ -32,12 +32,23 @@ class SweepOptionsTest {
   @Test
   void aRealSweepTakesThePlainLuceneBaselinesAndASimulatedOneRefusesThem() {
     assertEquals(
-        List.of("seq", "lucene", "lucene-executor:2"),
-        options("seq,lucene,lucene-executor:2").policies());
+        List.of("seq", "lucene", "lucene-executor:2", "elasticsearch:2"),
+        options("seq,lucene,lucene-executor:2,elasticsearch:2").policies());
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class, () -> options("seq,lucene").simulatedPolicies());
     assertTrue(e.getMessage().contains("'lucene' is a real-run baseline only"), e.getMessage());
+    e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> options("seq,elasticsearch:2").simulatedPolicies());
+    assertTrue(
+        e.getMessage().contains("'elasticsearch:2' is a real-run baseline only"), e.getMessage());
+    for (String bad : List.of("elasticsearch:0", "elasticsearch:x", "elasticsearch")) {
+      e = assertThrows(IllegalArgumentException.class, () -> options("seq," + bad).policies());
+      assertTrue(e.getMessage().contains("'" + bad + "'"), e.getMessage());
+      assertTrue(e.getMessage().contains("elasticsearch:N"), e.getMessage());
+    }
     assertEquals(List.of("seq", "fixed:2"), options("seq,fixed:2").simulatedPolicies());
   }
 

@@ -20,9 +20,9 @@ import org.apache.lucene.search.Query;
  * the first policy measured does not pay alone for the JIT compiler and a cold index, then the
  * {@link Sweep} (its own warm-up run of every policy, then every point, interleaved) against a
  * fresh {@link InProcessTarget} per point, or for the plain Lucene baselines ({@link
- * LuceneTarget#isSpec}: {@code lucene}, {@code lucene-executor:N}) a fresh {@link LuceneTarget},
- * interleaved with the policies like any of them, on the same workers, queue limit and total-hits
- * threshold.
+ * LuceneTarget#isSpec}: {@code lucene}, {@code lucene-executor:N}, {@code elasticsearch:N}) a fresh
+ * {@link LuceneTarget}, interleaved with the policies like any of them, on the same workers, queue
+ * limit and total-hits threshold.
  */
 public final class InProcessSweep {
 
@@ -32,9 +32,10 @@ public final class InProcessSweep {
   /**
    * The in-process server.
    *
-   * @param workers the parallelism budget; for a Lucene baseline, its request threads. A plan that
-   *     sweeps worker counts ({@link Sweep.Plan#withWorkers}) sets it per column; the units each
-   *     query is cut into stay this server's
+   * @param workers the parallelism budget; for {@code lucene} and {@code lucene-executor:N}, their
+   *     request threads ({@code elasticsearch:N} runs on its own pool of N). A plan that sweeps
+   *     worker counts ({@link Sweep.Plan#withWorkers}) sets it per column; the units each query is
+   *     cut into stay this server's
    * @param queue the admission queue limit; for a Lucene baseline, its request queue's
    * @param unitsPerQuery the units each query is cut into; not the Lucene baselines', which cut
    *     queries into Lucene's own slices

@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
@@ -56,8 +57,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The plain Lucene baselines: the same hits as the scheduled target, rejection of a full queue,
- * every request answered once, their specifications, and a sweep that interleaves them with a
- * policy.
+ * every request answered once, their specifications, Elasticsearch's rule on a real pool, and a
+ * sweep that interleaves them with a policy.
  */
 class LuceneTargetTest {
 
@@ -166,7 +167,13 @@ class LuceneTargetTest {
         expected.add(s.toString());
       }
       assertTrue(expected.stream().filter(s -> !s.isEmpty()).count() > trace.size() - 2);
-      for (String spec : List.of("lucene", "lucene-executor:2")) {
+      for (String spec :
+          List.of(
+              "lucene",
+              "lucene-executor:1",
+              "lucene-executor:2",
+              "elasticsearch:1",
+              "elasticsearch:2")) {
         try (LuceneTarget t = new LuceneTarget(reader, trace, spec, 2, 100, threshold)) {
           assertEquals(expected, answers(t, LuceneTarget::topDocs), spec + " at " + threshold);
         }
@@ -300,7 +307,7 @@ class LuceneTargetTest {
   @Test
   void underABurstEveryRequestIsAnsweredExactlyOnce() throws Exception {
     int n = 2_000;
-    for (String spec : List.of("lucene", "lucene-executor:2")) {
+    for (String spec : List.of("lucene", "lucene-executor:2", "elasticsearch:2")) {
       // A queue shorter than the burst: some requests are refused, every one is answered.
       try (LuceneTarget t = new LuceneTarget(reader, trace, spec, 2, 64, TotalHits.EXACT)) {
         AtomicIntegerArray answered = new AtomicIntegerArray(n);
@@ -344,12 +351,19 @@ class LuceneTargetTest {
     assertTrue(LuceneTarget.isSpec("lucene"));
     assertTrue(LuceneTarget.isSpec(" Lucene-Executor:4 "));
     assertTrue(LuceneTarget.isSpec("lucene-executor:x"), "recognised, then refused");
+    assertTrue(LuceneTarget.isSpec(" Elasticsearch:4 "));
+    assertTrue(LuceneTarget.isSpec("elasticsearch:x"), "recognised, then refused");
     assertFalse(LuceneTarget.isSpec("seq"));
     assertFalse(LuceneTarget.isSpec("fixed:2"));
     assertFalse(LuceneTarget.isSpec("lucene-x"));
+    assertFalse(LuceneTarget.isSpec("elastic:2"));
     assertEquals(0, LuceneTarget.executorThreads("lucene"));
+    assertEquals(1, LuceneTarget.executorThreads("lucene-executor:1"));
     assertEquals(4, LuceneTarget.executorThreads("lucene-executor:4"));
     assertEquals(3, LuceneTarget.executorThreads("lucene-executor: 3"));
+    assertEquals(1, LuceneTarget.executorThreads("elasticsearch:1"));
+    assertEquals(4, LuceneTarget.executorThreads("elasticsearch:4"));
+    assertEquals(3, LuceneTarget.executorThreads("Elasticsearch: 3"));
     for (String bad :
         List.of(
             "lucene-executor:0",
@@ -358,20 +372,152 @@ class LuceneTargetTest {
             "lucene-executor",
             "lucene:2",
             "lucene@help-first",
+            "elasticsearch:0",
+            "elasticsearch:-1",
+            "elasticsearch:x",
+            "elasticsearch:1,2",
+            "elasticsearch:2.5",
+            "elasticsearch",
+            "elasticsearch:2@help-first",
             "seq")) {
       IllegalArgumentException e =
           assertThrows(
               IllegalArgumentException.class, () -> LuceneTarget.executorThreads(bad), bad);
       assertTrue(e.getMessage().contains("'" + bad + "'"), e.getMessage());
       assertTrue(e.getMessage().contains("lucene-executor:N"), e.getMessage());
+      assertTrue(e.getMessage().contains("elasticsearch:N"), e.getMessage());
     }
-    IllegalArgumentException e =
-        assertThrows(
-            IllegalArgumentException.class,
-            () -> new LuceneTarget(reader, trace, "lucene-executor:0", 2, 10, 1000));
-    assertTrue(e.getMessage().contains("lucene-executor:0"), e.getMessage());
+    for (String bad : List.of("lucene-executor:0", "elasticsearch:0", "elasticsearch:1,2")) {
+      IllegalArgumentException e =
+          assertThrows(
+              IllegalArgumentException.class,
+              () -> new LuceneTarget(reader, trace, bad, 2, 10, 1000));
+      assertTrue(e.getMessage().contains("'" + bad + "'"), e.getMessage());
+    }
     String why = LuceneTarget.notSimulated("lucene-executor:2");
     assertTrue(why.contains("real-run baseline") && why.contains("fixed:N"), why);
+    why = LuceneTarget.notSimulated("elasticsearch:2");
+    assertTrue(why.contains("'elasticsearch:2' is a real-run baseline"), why);
+  }
+
+  /** The top 10 of a plain searcher, doc ids and scores, as {@link #answers} writes them. */
+  private static String plainTopTen(Query query) throws IOException {
+    StringBuilder s = new StringBuilder();
+    for (ScoreDoc d :
+        new IndexSearcher(reader).search(query, TotalHits.topTen(TotalHits.EXACT)).scoreDocs) {
+      s.append(d.doc).append(':').append(Float.floatToIntBits(d.score)).append(' ');
+    }
+    return s.toString();
+  }
+
+  private static String topTen(Object answer) {
+    StringBuilder s = new StringBuilder();
+    for (ScoreDoc d : LuceneTarget.topDocs(answer).scoreDocs) {
+      s.append(d.doc).append(':').append(Float.floatToIntBits(d.score)).append(' ');
+    }
+    return s.toString();
+  }
+
+  @Test
+  void elasticsearchFansOutOnAShortQueueAndRunsOneSliceBehindALongerOne() throws Exception {
+    CountDownLatch release1 = new CountDownLatch(1);
+    CountDownLatch release2 = new CountDownLatch(1);
+    ScriptedQuery blocking1 = new ScriptedQuery(release1, false);
+    ScriptedQuery blocking2 = new ScriptedQuery(release2, false);
+    List<InProcessTarget.TraceEntry> entries = new ArrayList<>();
+    entries.add(new InProcessTarget.TraceEntry(null, blocking1, RequestView.UNKNOWN));
+    entries.add(new InProcessTarget.TraceEntry(null, blocking2, RequestView.UNKNOWN));
+    entries.addAll(trace);
+    int lucenes = new IndexSearcher(reader, Runnable::run).getSlices().length;
+    assertTrue(lucenes >= 2, "Lucene's default cuts the index into several slices: " + lucenes);
+    // One request thread asked for, but the pool is the specification's two.
+    try (LuceneTarget t = new LuceneTarget(reader, entries, "elasticsearch:2", 1, 100, 1000)) {
+      assertEquals(2, t.slicesNow(), "an idle pool: N slices");
+      Object idle = t.send(2).get(1, TimeUnit.MINUTES);
+      assertEquals(2, LuceneTarget.slices(idle));
+      // Both pool threads held, each by a search that started on an empty queue.
+      CompletableFuture<?> held1 = t.send(0);
+      assertTrue(blocking1.entered.await(1, TimeUnit.MINUTES));
+      CompletableFuture<?> held2 = t.send(1);
+      assertTrue(blocking2.entered.await(1, TimeUnit.MINUTES), "the second pool thread runs it");
+      assertEquals(2, t.slicesNow(), "nothing queued");
+      List<CompletableFuture<?>> queued = new ArrayList<>();
+      for (int q = 2; q < 4; q++) {
+        queued.add(t.send(q));
+      }
+      assertEquals(2, t.slicesNow(), "N queued: still N slices");
+      queued.add(t.send(4));
+      assertEquals(1, t.slicesNow(), "N + 1 queued: one slice");
+      queued.add(t.send(5));
+      assertEquals(1, t.slicesNow());
+      // One thread freed: it finishes its search (whose second slice's task joins the queue, to
+      // find nothing left to run), then starts the first queued one with at least three behind it.
+      release1.countDown();
+      assertEquals(2, LuceneTarget.slices(held1.get(1, TimeUnit.MINUTES)));
+      Object first = queued.get(0).get(1, TimeUnit.MINUTES);
+      assertEquals(1, LuceneTarget.slices(first), "decided as it started, behind a long queue");
+      assertEquals(plainTopTen(entries.get(2).query()), topTen(first));
+      // The rest run on the one free thread, fanned out or not, while the other stays held: a
+      // search's slice tasks stuck behind the queue cannot hold it up.
+      for (int q = 1; q < queued.size(); q++) {
+        Object answer = queued.get(q).get(1, TimeUnit.MINUTES);
+        assertEquals(plainTopTen(entries.get(2 + q).query()), topTen(answer));
+        assertTrue(LuceneTarget.slices(answer) == 1 || LuceneTarget.slices(answer) == 2);
+      }
+      assertFalse(held2.isDone());
+      release2.countDown();
+      assertEquals(2, LuceneTarget.slices(held2.get(1, TimeUnit.MINUTES)));
+    }
+  }
+
+  @Test
+  void elasticsearchAnswersEveryRequestOnceUnderConcurrentSendersWithoutDeadlock()
+      throws Exception {
+    int senders = 4;
+    int each = 50;
+    try (LuceneTarget t =
+        new LuceneTarget(reader, trace, "elasticsearch:2", 2, senders * each, TotalHits.EXACT)) {
+      AtomicIntegerArray answered = new AtomicIntegerArray(senders * each);
+      List<CompletableFuture<?>> futures = Collections.synchronizedList(new ArrayList<>());
+      CountDownLatch go = new CountDownLatch(1);
+      List<Thread> threads = new ArrayList<>();
+      for (int s = 0; s < senders; s++) {
+        int sender = s;
+        Thread thread =
+            new Thread(
+                () -> {
+                  try {
+                    go.await();
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                  }
+                  for (int i = 0; i < each; i++) {
+                    int request = sender * each + i;
+                    futures.add(
+                        t.send(request).whenComplete((a, e) -> answered.incrementAndGet(request)));
+                  }
+                });
+        thread.start();
+        threads.add(thread);
+      }
+      go.countDown();
+      for (Thread thread : threads) {
+        thread.join(TimeUnit.MINUTES.toMillis(1));
+        assertFalse(thread.isAlive(), "send never blocks");
+      }
+      assertEquals(senders * each, futures.size());
+      for (CompletableFuture<?> f : futures) {
+        // The queue holds every request: none is refused, and every one completes.
+        Object answer = f.get(1, TimeUnit.MINUTES);
+        int slices = LuceneTarget.slices(answer);
+        assertTrue(slices == 1 || slices == 2, "slices " + slices);
+        assertNotNull(t.timing(answer));
+      }
+      for (int i = 0; i < senders * each; i++) {
+        assertEquals(1, answered.get(i), "request " + i + " answered once");
+      }
+    }
   }
 
   @Test
@@ -379,7 +525,7 @@ class LuceneTargetTest {
     long ms = 1_000_000L;
     Sweep.Plan plan =
         new Sweep.Plan(
-                List.of("lucene", "seq", "lucene-executor:1"),
+                List.of("lucene", "seq", "lucene-executor:1", "elasticsearch:2"),
                 List.of(100.0),
                 SweepPlan.timed("poisson", 3, 300 * ms, 100 * ms),
                 1_000,
@@ -395,7 +541,7 @@ class LuceneTargetTest {
             "measured",
             "test",
             p -> {});
-    assertEquals(6, points.size());
+    assertEquals(8, points.size());
     for (String policy : plan.policies()) {
       assertEquals(
           2, points.stream().filter(p -> p.policy().equals(policy)).count(), "runs of " + policy);
@@ -408,10 +554,10 @@ class LuceneTargetTest {
     }
     // Interleaved: the rounds run the policies in different orders.
     assertFalse(
-        points.subList(0, 3).stream()
+        points.subList(0, 4).stream()
             .map(PointResult::policy)
             .toList()
-            .equals(points.subList(3, 6).stream().map(PointResult::policy).toList()));
+            .equals(points.subList(4, 8).stream().map(PointResult::policy).toList()));
   }
 
   @Test

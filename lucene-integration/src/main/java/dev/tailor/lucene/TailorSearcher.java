@@ -93,7 +93,9 @@ public final class TailorSearcher extends IndexSearcher {
     this.scheduler = scheduler;
     this.slicing = Objects.requireNonNull(slicing, "slicing");
     this.unitListener = unitListener;
-    this.maxHelpers = Math.max(0, scheduler.workers() - 1);
+    // Every thread a request may have beside its own: the workers, and the slack lent beyond them.
+    int lent = scheduler.promptAdmission() ? scheduler.slack() : 0;
+    this.maxHelpers = Math.max(0, scheduler.workers() + lent - 1);
     // Installed once, before the searcher is shared: Lucene's own scoring paths poll it, and it
     // finds each search's deadline and the user's timeout itself.
     super.setTimeout(requestTimeout);

@@ -92,6 +92,12 @@ public final class Scheduler implements AutoCloseable {
    */
   public static final String DEFAULT_POLICY = "steal-first";
 
+  /**
+   * The threads lent to helpers beyond the budget unless {@link Builder#slack(int)} says otherwise:
+   * one, as Lucene's executor runs its caller beside a pool of one thread per core.
+   */
+  public static final int DEFAULT_SLACK = 1;
+
   /** A builder with the defaults: {@value #DEFAULT_POLICY}, one worker per available processor. */
   public static Builder builder() {
     return new Builder();
@@ -258,6 +264,14 @@ public final class Scheduler implements AutoCloseable {
    */
   public boolean promptAdmission() {
     return pool.dispatch.promptAdmission();
+  }
+
+  /**
+   * How many threads helpers may hold beyond the budget under prompt admission ({@link
+   * Builder#slack(int)}).
+   */
+  public int slack() {
+    return pool.dispatch.slack();
   }
 
   /**
@@ -505,6 +519,25 @@ public final class Scheduler implements AutoCloseable {
      */
     public Builder promptAdmission(boolean on) {
       settings.promptAdmission(on);
+      return this;
+    }
+
+    /**
+     * Under prompt admission, how many threads helpers may hold beyond the budget; default 1. A
+     * request the policy admits starts at once on its own thread whenever the own threads of
+     * running requests are fewer than the budget, whatever helpers hold: own threads never exceed
+     * the budget; a helper joins only while own threads and helpers are fewer than the budget plus
+     * the slack, and leaves at the end of its claim while they are more, the operating system
+     * time-slicing the cores among them meanwhile. The slack hides a helper's late start (Lucene's
+     * executor runs its caller beside a pool of one thread per core for the same reason); 0 keeps
+     * every thread within the budget but the helpers told to leave. Without prompt admission no
+     * thread is lent and the slack does nothing.
+     *
+     * @throws IllegalArgumentException if {@code threads} is negative; building fails if it exceeds
+     *     the workers
+     */
+    public Builder slack(int threads) {
+      settings.slack(threads);
       return this;
     }
 

@@ -33,6 +33,7 @@ final class Settings {
   long quantumNanos = Scheduler.DEFAULT_QUANTUM_NANOS;
   long spinNanos = Runtime.getRuntime().availableProcessors() > 1 ? DEFAULT_SPIN_NANOS : 0;
   boolean promptAdmission = true;
+  int slack = Scheduler.DEFAULT_SLACK;
   long promptBoundNanos = GuidedClaims.PROMPT_NANOS;
   long longThresholdNanos = Scheduler.DEFAULT_LONG_THRESHOLD_NANOS;
   RequestGroups groups = RequestGroups.tpcDefault();
@@ -94,6 +95,14 @@ final class Settings {
   void promptAdmission(boolean on) {
     once("promptAdmission");
     this.promptAdmission = on;
+  }
+
+  void slack(int threads) {
+    if (threads < 0) {
+      throw new IllegalArgumentException("slack must be >= 0, got " + threads);
+    }
+    once("slack");
+    this.slack = threads;
   }
 
   void promptBound(Duration bound) {
@@ -172,6 +181,10 @@ final class Settings {
 
   /** Checks the options against each other. */
   void check() {
+    if (slack > workers) {
+      throw new IllegalStateException(
+          "slack (" + slack + ") exceeds workers (" + workers + "): lower slack or raise workers");
+    }
     if (budgetPolicy != null && minBudget > workers) {
       throw new IllegalStateException(
           "the elastic budget's minWorkers ("

@@ -68,7 +68,7 @@ final class Ticker implements Runnable {
       pool.reevaluate(r, true);
     }
     try {
-      if (pool.dispatch.headDelayExpired(pool.nanoTime()) && pool.dispatch.freeSlots() > 0) {
+      if (pool.dispatch.headDelayExpired(pool.nanoTime()) && pool.dispatch.admissionSlots() > 0) {
         pool.dispatchNow();
       }
     } catch (Throwable t) {

@@ -91,6 +91,7 @@ final class WorkerPool implements DispatchHost<Request<?>> {
         new Dispatcher<>(b.policy, b.workers, new Request<?>[0], this, false, b.classFloors());
     dispatch.decisionListener(b.decisions);
     dispatch.promptAdmission(b.promptAdmission);
+    dispatch.slack(b.slack);
     this.returnedCores = new ReturnedCores(b.workers, b.workers);
     this.elasticBudget = b.budgetPolicy != null;
     this.budgetPeriodNanos = elasticBudget ? b.budgetPeriodNanos : Long.MAX_VALUE;
@@ -100,10 +101,13 @@ final class WorkerPool implements DispatchHost<Request<?>> {
     }
     this.failures = dispatch.failures();
     this.notifications = new Notifications(b.listener, failures);
-    this.terminated = new CountDownLatch(b.workers + 1);
-    this.workers = new Worker[b.workers];
+    // Enough pool threads that an admitted pool body always finds one idle: own threads reach the
+    // budget while helpers, up to the budget plus the slack less one, still finish their claims.
+    int threads = b.promptAdmission ? 2 * b.workers + b.slack - 1 : b.workers;
+    this.terminated = new CountDownLatch(threads + 1);
+    this.workers = new Worker[threads];
     metrics.observeBusyWorkers(nanoTime(), 0);
-    for (int i = 0; i < b.workers; i++) {
+    for (int i = 0; i < threads; i++) {
       workers[i] = new Worker(this, b.threadFactory);
       idle.push(workers[i]);
     }
@@ -319,7 +323,8 @@ final class WorkerPool implements DispatchHost<Request<?>> {
     lock();
     try {
       now = bodyEnd != Request.UNKNOWN ? bodyEnd : nanoTime();
-      dispatch.releaseSlots(r.threadLeft(body), now);
+      int back = r.threadLeft(body);
+      dispatch.releaseSlots(body ? 0 : back, body ? back : 0, now);
       exits = r.exits();
       if (exits) {
         dispatch.exited(r);

@@ -354,7 +354,10 @@ class ElasticBudgetTest {
         assertEquals(1, completions.get(i), "request " + i);
       }
       assertEquals(4 * requests, units.get());
-      assertTrue(maxBusy.get() <= workers, "busy " + maxBusy.get());
+      // Own threads within the workers, helpers within the workers plus the slack when they
+      // joined: busy beyond the workers plus the slack only while helpers finish their claim.
+      int most = 2 * workers + Scheduler.DEFAULT_SLACK - 1;
+      assertTrue(maxBusy.get() <= most, "busy " + maxBusy.get());
       assertTrue(s.budget() >= 1 && s.budget() <= workers);
     }
   }

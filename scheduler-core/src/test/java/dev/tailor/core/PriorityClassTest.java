@@ -82,12 +82,13 @@ class PriorityClassTest {
   }
 
   @Test
-  void aBackgroundHelperLeavesAtItsNextBoundaryWhenInteractiveWorkWaits() throws Exception {
+  void aBackgroundHelperLeavesAtItsNextBoundaryWhenAnInteractiveArrivalTookItsCore()
+      throws Exception {
     policy.degree = 2;
-    scheduler = Scheduler.builder().policy(policy).workers(2).build();
+    scheduler = Scheduler.builder().policy(policy).workers(2).slack(0).build();
     Outcome o = run(BACKGROUND, RequestAttributes.NONE);
     assertFalse(o.mayContinue, "the background helper is told to leave");
-    assertEquals(List.of("waiting", "unit 2"), o.events, "the interactive request took its slot");
+    assertEquals(List.of("waiting", "unit 2"), o.events, "the interactive request ran first");
   }
 
   @Test
@@ -100,27 +101,29 @@ class PriorityClassTest {
   }
 
   @Test
-  void underPromptAdmissionAHelperGivesWayToAWaitingRequestOfItsOwnClass() throws Exception {
+  void underPromptAdmissionAHelperGivesBackTheCoreAnArrivalOfItsOwnClassTook() throws Exception {
     policy.degree = 2;
-    scheduler = Scheduler.builder().policy(policy).workers(2).build();
+    scheduler = Scheduler.builder().policy(policy).workers(2).slack(0).build();
     Outcome o = run(RequestAttributes.NONE, RequestAttributes.NONE);
     assertFalse(o.mayContinue, "the helper is told to leave");
-    assertEquals(List.of("waiting", "unit 2"), o.events, "the waiting request took its slot");
+    assertEquals(List.of("waiting", "unit 2"), o.events, "the arrival ran first");
   }
 
   @Test
-  void aBackgroundHelperAtTheFloorStays() throws Exception {
-    // A share of 1 (of 2 threads): background keeps both its threads, promptness or not.
+  void aBackgroundHelperAtTheFloorStaysWhileTheThreadsFitTheSlack() throws Exception {
+    // A share of 1 (of 2 threads): background keeps both its threads against promptness; the
+    // interactive arrival runs beside them on the slack, so no thread is over the bound.
     policy.degree = 2;
     scheduler =
         Scheduler.builder()
             .policy(policy)
             .workers(2)
+            .slack(1)
             .classShare(PriorityClass.BACKGROUND, 1.0)
             .build();
     Outcome o = run(BACKGROUND, RequestAttributes.NONE);
     assertTrue(o.mayContinue, "promptness does not take background below its floor");
-    assertEquals(List.of("unit 2", "waiting"), o.events, "the helper stayed for the held unit");
+    assertEquals(2, o.events.size(), o.events.toString());
   }
 
   /**
@@ -131,7 +134,8 @@ class PriorityClassTest {
   @Test
   void aBackgroundHelperLeavesForARunningInteractiveRequestThatWantsAHelper() throws Exception {
     policy.degree = 2;
-    scheduler = Scheduler.builder().policy(policy).workers(3).build();
+    // No slack: the interactive request's unit finds no thread but the background helper's.
+    scheduler = Scheduler.builder().policy(policy).workers(3).slack(0).build();
     CountDownLatch helperIn = new CountDownLatch(1);
     CountDownLatch release = new CountDownLatch(1);
     CountDownLatch secondHeld = new CountDownLatch(1);
@@ -202,17 +206,19 @@ class PriorityClassTest {
 
   /**
    * A request of class {@code first} on two threads of two: its body holds one, a helper runs its
-   * first unit and, while a request of class {@code waiting} is queued behind both slots, asks
-   * {@link RequestContext#mayContinue()} at a boundary; a second unit is held meanwhile. The helper
-   * then either stays and runs the second unit, or leaves and the waiting request takes its slot:
-   * the events say which came first. The body joins only after one of them happened, so the second
-   * unit can run only on a helper until then.
+   * first unit and, once a request of class {@code waiting} has arrived (started at once under
+   * prompt admission, queued behind both slots without it), asks {@link
+   * RequestContext#mayContinue()} at a boundary; a second unit is held meanwhile. The helper then
+   * either stays and runs the second unit, or leaves and the waiting request takes its slot: the
+   * events say which came first. The body joins only after one of them happened, so the second unit
+   * can run only on a helper until then.
    */
   private Outcome run(RequestAttributes first, RequestAttributes waiting) throws Exception {
     CountDownLatch helperIn = new CountDownLatch(1);
     CountDownLatch waitingQueued = new CountDownLatch(1);
     CountDownLatch secondHeld = new CountDownLatch(1);
     CountDownLatch something = new CountDownLatch(1);
+    CountDownLatch asked = new CountDownLatch(1);
     AtomicBoolean mayContinue = new AtomicBoolean();
     List<String> events = new CopyOnWriteArrayList<>();
     CompletableFuture<Void> f =
@@ -224,6 +230,7 @@ class PriorityClassTest {
                     Waits.await(waitingQueued);
                     Waits.await(secondHeld);
                     mayContinue.set(ctx.mayContinue());
+                    asked.countDown();
                   });
               Waits.await(helperIn);
               ctx.fork(
@@ -241,12 +248,18 @@ class PriorityClassTest {
     CompletableFuture<Void> w =
         scheduler.submit(
             ctx -> {
+              // Runs until the helper has asked, so that the helper's answer is about it.
+              Waits.await(asked);
               events.add("waiting");
               something.countDown();
               return null;
             },
             waiting);
-    assertEquals(1, scheduler.systemView().queuedRequests(), "the request waits in the queue");
+    boolean prompt = scheduler.promptAdmission();
+    assertEquals(
+        prompt ? 0 : 1,
+        scheduler.systemView().queuedRequests(),
+        prompt ? "the arrival starts at once" : "the request waits in the queue");
     waitingQueued.countDown();
     f.get(GUARD, SECONDS);
     w.get(GUARD, SECONDS);

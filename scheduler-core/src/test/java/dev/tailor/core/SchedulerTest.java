@@ -537,6 +537,7 @@ class SchedulerTest {
         Scheduler.builder()
             .policy(policy)
             .workers(2)
+            .slack(0) // no thread lent: A's unit waits for C's worker
             .quantum(QUANTUM)
             .promptAdmission(prompt)
             .build();

@@ -72,6 +72,7 @@ final class SimRun {
     latencyCount = new int[classCount];
     dispatcher.decisionListener(sim.decisions);
     dispatcher.promptAdmission(sim.promptAdmission);
+    dispatcher.slack(sim.slack);
     if (sim.budgetPolicy != null) {
       dispatcher.elasticBudget(sim.budgetPolicy, sim.minBudget, sim.budgetPeriodNanos, 0);
     }
@@ -91,7 +92,7 @@ final class SimRun {
       // A delayed head matters when its time comes and a thread is free to take it.
       long delayedUntil = dispatcher.headDelayedUntil();
       long tDelay =
-          delayedUntil > now && dispatcher.freeSlots() > 0 && dispatcher.queued() > 0
+          delayedUntil > now && dispatcher.admissionSlots() > 0 && dispatcher.queued() > 0
               ? delayedUntil
               : Long.MAX_VALUE;
       boolean ticking = dispatcher.running().length > 0;
@@ -139,9 +140,7 @@ final class SimRun {
       while (dispatcher.takeWork(now, true) != null) {
         // every free slot the dispatch core can place is placed
       }
-      if (machine != null) {
-        repace();
-      }
+      repace();
     }
     long window = Math.max(1, (saturated ? now : lastArrival) - Math.min(measureFrom, now));
     lastWindow = window;
@@ -241,15 +240,21 @@ final class SimRun {
   }
 
   /**
-   * Sets every running request's pace to the co-run factor of the threads working now, if it
-   * changed.
+   * Sets every running request's pace to that of the threads working now, if it changed: the co-run
+   * factor of as many as there are cores, times the share of a core each gets when there are more
+   * (the operating system's time-slicing, as processor sharing). Exactly 1 without a machine model
+   * while the threads fit the cores.
    */
   private void repace() {
     int busy = 0;
     for (SimRequest r : dispatcher.running()) {
       busy += r.working();
     }
-    double f = machine.coRunAt(busy);
+    int cores = config.workers();
+    double f = machine == null ? 1 : machine.coRunAt(Math.min(busy, cores));
+    if (busy > cores) {
+      f *= (double) busy / cores;
+    }
     if (f != pace) {
       pace = f;
       for (SimRequest r : dispatcher.running()) {
@@ -284,8 +289,10 @@ final class SimRun {
       if (sim.units != null) {
         r.setDegree(dispatcher.askDegree(r), now);
       }
-      dispatcher.releaseSlots(r.advance(now), now);
-      if (r.done()) {
+      int left = r.advance(now);
+      boolean done = r.done(); // then the own thread is among those that left
+      dispatcher.releaseSlots(done ? left - 1 : left, done ? 1 : 0, now);
+      if (done) {
         dispatcher.exited(r);
         if (dispatcher.hearsCompletions()) {
           dispatcher.completed(r.record(now)); // as the runtime's, at its last thread's end

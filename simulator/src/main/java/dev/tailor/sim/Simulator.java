@@ -234,6 +234,7 @@ public final class Simulator {
   final RequestGroups classes;
   Dispatcher.DecisionListener decisions;
   boolean promptAdmission;
+  int slack = dev.tailor.core.Scheduler.DEFAULT_SLACK;
   CompletionListener completions;
   ClassMix mix;
   boolean prioritized = true;
@@ -326,6 +327,22 @@ public final class Simulator {
    */
   public void promptAdmission(boolean on) {
     this.promptAdmission = on;
+  }
+
+  /**
+   * How many threads later runs lend helpers beyond the cores under prompt admission, as the
+   * runtime's {@code Scheduler.Builder.slack} says (default {@value
+   * dev.tailor.core.Scheduler#DEFAULT_SLACK}, as there). More working threads than cores share the
+   * cores: each runs at the cores over the working threads of its speed.
+   *
+   * @throws IllegalArgumentException if {@code threads} is below 0 or above the workers
+   */
+  public void slack(int threads) {
+    if (threads < 0 || threads > config.workers()) {
+      throw new IllegalArgumentException(
+          "slack must be in [0, " + config.workers() + "] (the workers), got " + threads);
+    }
+    this.slack = threads;
   }
 
   /**

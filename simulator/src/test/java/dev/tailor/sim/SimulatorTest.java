@@ -263,10 +263,15 @@ class SimulatorTest {
     assertEquals(
         List.of("START 4", "HELP 1", "HELP 2", "HELP 3"), decisions.subList(0, marked), "before");
     assertEquals(marked, decisions.size() - 1, "nothing after the mark: " + decisions);
-    PointResult stealFirst =
-        new Simulator(p, PolicyRegistry.of("steal-first"), unitConfig(4))
-            .run(new long[] {0}, new int[] {0}, LABELS);
-    assertEquals(20.0, latencyMs(stealFirst, "max"), 0.1);
+    Simulator stealFirst = new Simulator(p, PolicyRegistry.of("steal-first"), unitConfig(4));
+    stealFirst.slack(0);
+    assertEquals(
+        20.0, latencyMs(stealFirst.run(new long[] {0}, new int[] {0}, LABELS), "max"), 0.1);
+    // With a thread of slack, five threads share the four cores: five units at 4/5 of a core's
+    // speed (12.5 ms), then the last three alone on a core each (10 ms).
+    Simulator slack = new Simulator(p, PolicyRegistry.of("steal-first"), unitConfig(4));
+    slack.slack(1);
+    assertEquals(22.5, latencyMs(slack.run(new long[] {0}, new int[] {0}, LABELS), "max"), 0.1);
   }
 
   @Test

@@ -9,8 +9,9 @@ import java.util.TreeSet;
 
 /**
  * The paragraph a sweep's report ends with, answering the question an operator has: against what I
- * run today (plain Lucene: {@code lucene}, {@code lucene-executor:N}), with one configuration for
- * all my loads, is Tailor better, and is it ever worse?
+ * run today (plain Lucene: {@code lucene}, {@code lucene-executor:N}, {@code elasticsearch:N}; see
+ * {@link Report#isPlainLucene}), with one configuration for all my loads, is Tailor better, and is
+ * it ever worse?
  *
  * <p>The configuration it speaks for is the Tailor configuration (neither plain Lucene nor
  * clairvoyant) with the lowest worst-case ratio in the {@link Regret} table; where plain Lucene's

@@ -2,6 +2,7 @@ package dev.tailor.load.report;
 
 import dev.tailor.core.io.AtomicFiles;
 import dev.tailor.core.policy.PolicySpec;
+import dev.tailor.load.LuceneTarget;
 import dev.tailor.measure.PointResult;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -44,8 +45,9 @@ public final class Report {
    */
   static final Set<String> BASELINES =
       Set.of(
-          "lucene",
-          "lucene-executor",
+          LuceneTarget.PLAIN,
+          LuceneTarget.EXECUTOR,
+          LuceneTarget.ELASTICSEARCH,
           "seq",
           "fixed",
           "adaptive",
@@ -92,12 +94,6 @@ public final class Report {
 
   /** {@link #SUMMARY_METRIC} as a percentile. */
   static final double SUMMARY_PERCENTILE = 99;
-
-  /** Plain Lucene with no executor: what a deployment without Tailor runs. */
-  static final String LUCENE = "lucene";
-
-  /** Plain Lucene with its own executor ({@code lucene-executor:N}). */
-  static final String LUCENE_EXECUTOR = "lucene-executor";
 
   /**
    * Policies that are told each request's time before it runs: ceilings a deployment cannot have,
@@ -325,10 +321,12 @@ public final class Report {
     return CLAIRVOYANT.contains(baseName(spec));
   }
 
-  /** Whether a specification is plain Lucene, with or without its executor. */
+  /**
+   * Whether a specification is one of the plain Lucene baselines ({@link LuceneTarget#isSpec}):
+   * {@code lucene}, {@code lucene-executor:N} or {@code elasticsearch:N}.
+   */
   static boolean isPlainLucene(String spec) {
-    String name = baseName(spec);
-    return name.equals(LUCENE) || name.equals(LUCENE_EXECUTOR);
+    return LuceneTarget.isSpec(spec);
   }
 
   /** Whether a specification names a baseline, with or without an {@code @} suffix. */

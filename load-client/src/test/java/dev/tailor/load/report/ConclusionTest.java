@@ -113,6 +113,35 @@ class ConclusionTest {
   }
 
   @Test
+  void elasticsearchIsAPlainBaselineTheVerdictWeighsTailorAgainstNeverOneToRecommend() {
+    assertTrue(Report.isPlainLucene("elasticsearch:2"));
+    assertTrue(Report.isPlainLucene("Elasticsearch:8"));
+    assertTrue(Report.isBaseline("elasticsearch:2"));
+    assertFalse(Conclusion.isTailorConfiguration("elasticsearch:2"));
+    // Elasticsearch's rule at 6, 6 and 10.5 ms: the best at the light loads, so that its worst
+    // ratio (1.05, at 250) is below steal-first's (7 / 6, at 30 and 90).
+    List<PointResult> points = new ArrayList<>(sweep());
+    double[] loads = {30, 90, 250};
+    double[] ms = {6, 6, 10.5};
+    for (int l = 0; l < loads.length; l++) {
+      add(points, "elasticsearch:2", loads[l], ms[l]);
+    }
+    Conclusion c = new Conclusion(points);
+    assertEquals(List.of("lucene", "lucene-executor:2", "elasticsearch:2"), c.references());
+    assertEquals("steal-first", c.recommended().policy(), "a baseline is never recommended");
+    String text = c.paragraph();
+    assertTrue(text.contains("one configuration for every load: steal-first"), text);
+    assertTrue(text.contains("Plain Lucene's elasticsearch:2 has a lower worst ratio still"), text);
+    assertTrue(text.contains("Against lucene, steal-first"), text);
+    assertTrue(text.contains("Against lucene-executor:2, steal-first"), text);
+    assertTrue(
+        text.contains(
+            "Against elasticsearch:2, steal-first (ratio of pooled P99s) is better at no load;"
+                + " worse at 30 rps"),
+        text);
+  }
+
+  @Test
   void aSweepWithoutPlainLuceneIsJudgedAgainstSeq() {
     List<PointResult> points =
         sweep().stream().filter(p -> !Report.isPlainLucene(p.policy())).toList();

@@ -130,6 +130,7 @@ class ReportTest {
         "tpc:\"t@2.json\"@admit-first",
         Report.displayName("tpc:\"/runs/a+b/t@2.json\"@admit-first"));
     assertEquals("lucene-executor:4", Report.displayName("lucene-executor:4"));
+    assertEquals("elasticsearch:4", Report.displayName("elasticsearch:4"));
     assertEquals("rampup:10ms,6", Report.displayName("rampup:10ms,6"));
   }
 }

@@ -22,6 +22,11 @@ final class CoreView implements SystemView {
   }
 
   @Override
+  public int threadLimit() {
+    return core.threadLimit();
+  }
+
+  @Override
   public int activeRequests() {
     return core.running().length;
   }

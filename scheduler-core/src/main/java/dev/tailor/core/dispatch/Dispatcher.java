@@ -93,7 +93,6 @@ public final class Dispatcher<R extends RequestView> {
   private final RunningRequests<R> running;
   private final Slots slots;
   private DecisionListener decisions;
-  private volatile boolean promptAdmission = true;
 
   /**
    * A dispatch core with {@code workers} free slots and nothing queued or running.
@@ -224,14 +223,48 @@ public final class Dispatcher<R extends RequestView> {
 
   // ---- slots ----------------------------------------------------------------------------------
 
-  /** Slots of the budget not held by a running request's thread. */
+  /**
+   * The threads that may be given work now: the larger of {@link #admissionSlots()} and {@link
+   * #helperSlots()}; zero or less when neither an admission nor a helper may start.
+   */
   public int freeSlots() {
-    return slots.free();
+    return Math.max(slots.forAdmission(), slots.forHelpers());
   }
 
-  /** The slots held by threads ({@link #budget()} less {@link #freeSlots()}), read whole. */
+  /**
+   * How many more requests may be admitted now: under prompt admission the budget less the own
+   * threads of running requests (whatever helpers hold), else the budget less every busy thread.
+   */
+  public int admissionSlots() {
+    return slots.forAdmission();
+  }
+
+  /**
+   * How many more helpers may join running requests now: the budget plus the slack, less the busy.
+   */
+  public int helperSlots() {
+    return slots.forHelpers();
+  }
+
+  /**
+   * How many helpers should leave at their next boundary: as many as the busy threads exceed the
+   * budget plus the slack, or every helper while own threads alone exceed a budget that shrank.
+   */
+  public int excessThreads() {
+    return slots.excess();
+  }
+
+  /** The slots held by threads, own threads and helpers, read whole. */
   int busySlots() {
     return slots.busy();
+  }
+
+  /**
+   * The most threads that may work on requests at once outside a helper's way out: the budget plus
+   * the {@linkplain #slack(int) slack} (which is lent only under prompt admission).
+   */
+  public int threadLimit() {
+    return slots.budget() + slots.slack();
   }
 
   /** The running requests, oldest admission first. The array must not be modified. */
@@ -250,12 +283,14 @@ public final class Dispatcher<R extends RequestView> {
    *     helped
    */
   public Assignment<R> takeWork(long now, boolean poolThread) {
-    if (slots.free() <= 0) {
+    boolean mayAdmit = slots.forAdmission() > 0;
+    boolean mayHelp = poolThread && slots.forHelpers() > 0;
+    if (!mayAdmit && !mayHelp) {
       return null;
     }
     if (queues.queued() == 0) {
       // Nothing to admit: a slot can only help, whatever the policy prefers, so it is not asked.
-      return poolThread ? helpWithNothingQueued(now) : null;
+      return mayHelp ? helpWithNothingQueued(now) : null;
     }
     // The policy's preference is asked once per decision, and only when there is a pool thread.
     int preference = poolThread ? 0 : -1; // 0: not asked yet; 1: help first; -1: admit first
@@ -267,7 +302,7 @@ public final class Dispatcher<R extends RequestView> {
           if (preference == 0) {
             preference = policy.helpFirst(view) ? 1 : -1;
           }
-          Assignment<R> a = takeWorkIn(cq, now, poolThread, preference > 0);
+          Assignment<R> a = takeWorkIn(cq, now, poolThread, preference > 0, mayAdmit, mayHelp);
           if (a != null) {
             return a;
           }
@@ -281,7 +316,7 @@ public final class Dispatcher<R extends RequestView> {
       if (preference == 0) {
         preference = policy.helpFirst(view) ? 1 : -1;
       }
-      Assignment<R> a = takeWorkIn(cq, now, poolThread, preference > 0);
+      Assignment<R> a = takeWorkIn(cq, now, poolThread, preference > 0, mayAdmit, mayHelp);
       if (a != null) {
         return a;
       }
@@ -314,19 +349,28 @@ public final class Dispatcher<R extends RequestView> {
   }
 
   private Assignment<R> takeWorkIn(
-      ClassQueue<R> cq, long now, boolean poolThread, boolean helpFirst) {
+      ClassQueue<R> cq,
+      long now,
+      boolean poolThread,
+      boolean helpFirst,
+      boolean mayAdmit,
+      boolean mayHelp) {
     // Promptness: a head the policy would be asked about now is admitted before any helping, even
-    // under a policy that helps first, so that a helper that gave way for it hands it its slot.
-    boolean help = helpFirst && !(promptAdmission && cq.headAdmissible(now));
-    R r = help ? help(cq, now) : null;
+    // under a policy that helps first.
+    boolean prompt = slots.prompt();
+    boolean headWaits = prompt && cq.headAdmissible(now);
+    boolean help = helpFirst && !headWaits;
+    R r = help && mayHelp ? help(cq, now) : null;
     if (r != null) {
       return new Assignment<>(r, true);
     }
-    r = admitHead(cq, now, poolThread);
+    r = mayAdmit ? admitHead(cq, now, poolThread) : null;
     if (r != null) {
       return new Assignment<>(r, false);
     }
-    if (help || !poolThread) {
+    // A head that waits for an own thread to finish gets no helpers beside it: fewer threads as
+    // the queue grows, as a caller-runs executor gives by itself.
+    if (help || !mayHelp || (headWaits && !mayAdmit)) {
       return null;
     }
     r = help(cq, now);
@@ -353,12 +397,28 @@ public final class Dispatcher<R extends RequestView> {
    * a thread to run out of work to steal.
    */
   public void promptAdmission(boolean on) {
-    this.promptAdmission = on;
+    slots.configure(slots.slack(), on);
   }
 
   /** Whether arrivals are admitted promptly ({@link #promptAdmission(boolean)}). */
   public boolean promptAdmission() {
-    return promptAdmission;
+    return slots.prompt();
+  }
+
+  /**
+   * How many threads helpers may hold beyond the budget under prompt admission (default 0): own
+   * threads never exceed the budget, own threads and helpers together the budget plus the slack,
+   * the operating system time-slicing the cores among them. Call before any request is queued.
+   *
+   * @throws IllegalArgumentException if the slack is below 0 or above the workers
+   */
+  public void slack(int threads) {
+    slots.configure(threads, slots.prompt());
+  }
+
+  /** The slack set by {@link #slack(int)}, whether or not admission is prompt. */
+  public int slack() {
+    return slots.configuredSlack();
   }
 
   /** Whether threads may join, or must leave, running requests: the core's decisions on helpers. */
@@ -368,9 +428,17 @@ public final class Dispatcher<R extends RequestView> {
 
   // ---- slots ----------------------------------------------------------------------------------
 
-  /** Gives back {@code n} slots whose threads left their requests at {@code now}. */
-  public void releaseSlots(int n, long now) {
-    slots.release(n, now);
+  /** Gives back {@code helpers} slots whose helpers left their requests at {@code now}. */
+  public void releaseSlots(int helpers, long now) {
+    slots.release(helpers, 0, now);
+  }
+
+  /**
+   * Gives back, at {@code now}, the slots of {@code helpers} helpers and of {@code own} requests'
+   * own threads (0 or 1 for one request; 0 when it ran on a slot lent to it ({@link #adopt})).
+   */
+  public void releaseSlots(int helpers, int own, long now) {
+    slots.release(helpers, own, now);
   }
 
   /**
@@ -448,7 +516,7 @@ public final class Dispatcher<R extends RequestView> {
       if ((oneClass || queues.of(r) == cq) && helpers.wants(r)) {
         decided(Decision.HELP, r, r.threads());
         host.addHelper(r, now);
-        slots.take(now);
+        slots.take(false, now);
         return r;
       }
     }
@@ -490,7 +558,7 @@ public final class Dispatcher<R extends RequestView> {
     host.start(head, degree, now);
     running.add(head, cq != queues.highest());
     cq.mayHelp = true;
-    slots.take(now);
+    slots.take(true, now);
     return head;
   }
 

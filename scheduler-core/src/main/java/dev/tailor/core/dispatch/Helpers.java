@@ -7,11 +7,14 @@ import dev.tailor.core.policy.RequestView;
 /**
  * The dispatch core's decisions on a running request's helpers: whether one more thread may join
  * it, whether a helper leaves it at its boundary, and how many leave at once. A request may take a
- * thread while it holds fewer than its degree (at least one); a helper leaves when the request
- * holds more, when a budget that shrank is exceeded, or for promptness (Singer et al., "Prompt
- * I-Cilk", SPAA'23, Section 3): when a request of its own class waits for admission and every slot
- * is taken (the slot it gives back goes to that request), or when a higher priority class waits and
- * the request's class holds more than its floor of threads. The host asks and moves threads
+ * thread while it holds fewer than its degree (at least one) and the busy threads are fewer than
+ * the budget plus the slack; a helper leaves when the request holds more, when the busy threads
+ * exceed the budget plus the slack (an arrival admitted on a core a helper held: the operating
+ * system time-slices the two until the helper reaches its boundary), when a budget that shrank is
+ * exceeded, or for promptness (Singer et al., "Prompt I-Cilk", SPAA'23, Section 3): when a request
+ * of its own class waits for admission with no room for it (it waits for an own thread to finish:
+ * the queue is growing, so fewer threads a request), or when a higher priority class waits and the
+ * request's class holds more than its floor of threads. The host asks and moves threads
  * accordingly; it decides none of this itself. Every method may be called without the host's
  * exclusion: its answer is then a hint that the dispatch, under the exclusion, confirms or
  * corrects.
@@ -49,7 +52,7 @@ public final class Helpers<R extends RequestView> {
    * it takes its exclusion to dispatch.
    */
   public boolean mayJoin(R request) {
-    return core.freeSlots() > 0 && roomFor(request);
+    return core.helperSlots() > 0 && roomFor(request);
   }
 
   /**
@@ -73,21 +76,23 @@ public final class Helpers<R extends RequestView> {
 
   /**
    * Whether a helper on {@code request} should give its thread back at its boundary: the busy
-   * threads exceed a budget that shrank, or, for promptness, a higher class has work (a queued head
-   * the policy would be asked about now, or a running request that wants a helper) and the
-   * request's class holds more threads than its floor (never for the highest class). May be called
-   * without the host's exclusion.
+   * threads exceed the budget plus the slack (an arrival took a core a helper held, or the budget
+   * shrank), or, for promptness, a request of its class waits for admission with no room for it, or
+   * a higher class has work (a queued head the policy would be asked about now, or a running
+   * request that wants a helper) and the request's class holds more threads than its floor (never
+   * for the highest class). May be called without the host's exclusion.
    */
   public boolean yields(R request) {
-    int free = core.freeSlots();
-    if (free < 0) {
-      return true; // the budget shrank below the busy threads
-    }
-    return promptnessYields(request, free);
+    return core.excessThreads() > 0 || promptnessYields(request);
   }
 
-  private boolean promptnessYields(R request, int free) {
-    if (free <= 0 && core.promptAdmission() && arrivalWaits(request)) {
+  /** Whether an arrival of {@code request}'s class waits with no room to be admitted. */
+  private boolean arrivalWaitsForRoom(R request) {
+    return core.promptAdmission() && core.admissionSlots() <= 0 && arrivalWaits(request);
+  }
+
+  private boolean promptnessYields(R request) {
+    if (arrivalWaitsForRoom(request)) {
       return true;
     }
     PriorityClass c = request.priorityClass();
@@ -102,8 +107,8 @@ public final class Helpers<R extends RequestView> {
 
   /**
    * Whether a request of {@code request}'s own class waits for admission that the policy would be
-   * asked about now (with no slot free for it, which the caller checked): a helper's slot is what
-   * it waits for. Nothing queued, nothing waits, and the clock is not read.
+   * asked about now (with no room for it, which the caller checked). Nothing queued, nothing waits,
+   * and the clock is not read.
    */
   private boolean arrivalWaits(R request) {
     return core.queues.queued() > 0 && core.queues.of(request).headAdmissible(core.host.nanoTime());
@@ -126,19 +131,18 @@ public final class Helpers<R extends RequestView> {
   }
 
   /**
-   * How many of {@code request}'s helpers leave now: as many as the busy threads exceed a budget
-   * that shrank, and, if promptness has it {@linkplain #yields yield}, as many as it has down to
+   * How many of {@code request}'s helpers leave now: as many as the busy threads exceed the budget
+   * plus the slack, and, if promptness has it {@linkplain #yields yield}, as many as it has down to
    * its class's floor. For a host whose helpers all reach their boundary at once (the simulator's
    * fluid work model, at a tick).
    */
   public int toYield(R request) {
     int helpers = Math.max(0, request.threads() - 1);
-    int free = core.freeSlots();
-    int overBudget = Math.min(helpers, Math.max(0, -free));
-    if (overBudget == helpers || !promptnessYields(request, free)) {
+    int overBudget = Math.min(helpers, core.excessThreads());
+    if (overBudget == helpers || !promptnessYields(request)) {
       return overBudget;
     }
-    if (free <= 0 && core.promptAdmission() && arrivalWaits(request)) {
+    if (arrivalWaitsForRoom(request)) {
       // A slot for each waiting head of its class, as far as its helpers go.
       return Math.max(overBudget, Math.min(helpers, core.queues.of(request).queued));
     }

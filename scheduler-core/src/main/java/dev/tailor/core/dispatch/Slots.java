@@ -5,22 +5,37 @@ import dev.tailor.core.budget.BudgetPolicy;
 import java.util.function.IntConsumer;
 
 /**
- * The slots of the thread budget: how many the budget has now, how many are free, and, once the
- * budget is {@linkplain ElasticBudget elastic}, its meter and its resizing. Every change of the
- * busy slots is told to the meter and the host. Free slots go negative only while a budget that
- * shrank is below the busy threads. Not thread-safe, as the dispatch core; the counts are volatile
- * and may be read without the host's exclusion.
+ * The slots of the thread budget: how many the budget has now, which threads hold them, and, once
+ * the budget is {@linkplain ElasticBudget elastic}, its meter and its resizing. A slot is held by a
+ * request's own thread or by a helper, counted apart, because the two are bounded apart under
+ * prompt admission:
+ *
+ * <ul>
+ *   <li>own threads never exceed the budget: a request is admitted only while they are fewer;
+ *   <li>own threads and helpers together are kept within the budget plus the slack: a helper joins
+ *       only while they are fewer, and an admission that finds them all taken is made anyway, the
+ *       operating system time-slicing the cores among them, while helpers over the bound leave at
+ *       their next boundary ({@link #excess}). So the bound is exceeded only by helpers told to
+ *       leave, each for at most the rest of its claim.
+ * </ul>
+ *
+ * Without prompt admission both bounds are the budget's, as before there was a slack: a request is
+ * admitted only on a slot no helper holds. Every change of the busy slots is told to the meter and
+ * the host. Not thread-safe, as the dispatch core; the counts are volatile and may be read without
+ * the host's exclusion.
  */
 final class Slots {
 
   private final int workers;
   private final DispatchHost<?> host;
   private final FailureLog failures;
-  private volatile int free;
   private volatile int budget;
-  // budget - free, kept whole: a resize writes free and budget one after the other, so a reader
-  // without the exclusion could pair one's old value with the other's new one. A resize leaves it.
+  private volatile int own; // slots held by requests' own threads
+  // own + helpers, kept whole, so that a reader without the exclusion never pairs an old count of
+  // one kind with a new count of the other.
   private volatile int busy;
+  private volatile int slack; // threads lent beyond the budget under prompt admission
+  private volatile boolean prompt = true;
   private ElasticBudget elastic; // null: the budget is the pool, always
   private BudgetMeter meter; // the elastic budget's, or null
   private IntConsumer listener;
@@ -29,35 +44,99 @@ final class Slots {
     this.workers = workers;
     this.host = host;
     this.failures = failures;
-    this.free = workers;
     this.budget = workers;
   }
 
-  int free() {
-    return free;
+  /**
+   * Sets the slack and whether admission is prompt. Call before any request is queued.
+   *
+   * @throws IllegalArgumentException if the slack is below 0 or above the pool's workers
+   */
+  void configure(int slack, boolean prompt) {
+    if (slack < 0 || slack > workers) {
+      throw new IllegalArgumentException(
+          "slack must be in [0, " + workers + "] (the workers), got " + slack);
+    }
+    this.slack = slack;
+    this.prompt = prompt;
+  }
+
+  /**
+   * The threads lent beyond the budget that helpers may hold now: the slack, under prompt admission
+   * and while the budget is the whole pool. An elastic budget that gave cores away lends none, so
+   * that background work keeps the cores it was given.
+   */
+  int slack() {
+    return prompt && budget == workers ? slack : 0;
+  }
+
+  /** The slack as configured, lent or not. */
+  int configuredSlack() {
+    return slack;
+  }
+
+  /** Whether admission is prompt: own threads are bounded apart from helpers. */
+  boolean prompt() {
+    return prompt;
+  }
+
+  /**
+   * How many more requests may be admitted now: the budget less the own threads under prompt
+   * admission, else the budget less every busy thread. May be zero or negative.
+   */
+  int forAdmission() {
+    return budget - (prompt ? own : busy);
+  }
+
+  /** How many more helpers may join now: the budget plus the slack less the busy threads. */
+  int forHelpers() {
+    return budget + slack() - busy;
+  }
+
+  /** Whether any thread may be given work now, an admission or a helper. */
+  boolean anyFree() {
+    return forAdmission() > 0 || forHelpers() > 0;
+  }
+
+  /**
+   * How many helpers should leave now: as many as the busy threads exceed the budget plus the slack
+   * (an admission over the bound, or a budget that shrank), or all of them while the own threads
+   * alone exceed a budget that shrank. Zero when within bounds.
+   */
+  int excess() {
+    int b = budget;
+    int over = busy - b - slack();
+    return own > b ? Math.max(over, busy - own) : Math.max(0, over);
   }
 
   int budget() {
     return budget;
   }
 
-  /** The slots held by threads: the budget less the free slots, read whole. */
+  /** The slots held by threads, own threads and helpers. */
   int busy() {
     return busy;
   }
 
-  /** A slot goes to a thread at {@code now}. */
-  void take(long now) {
-    free--;
+  /** The slots held by requests' own threads. */
+  int own() {
+    return own;
+  }
+
+  /** A slot goes to a request's own thread ({@code own}) or a helper at {@code now}. */
+  void take(boolean own, long now) {
+    if (own) {
+      this.own++;
+    }
     busy++;
     busyChanged(now);
   }
 
-  /** {@code n} slots come back at {@code now}. */
-  void release(int n, long now) {
-    if (n != 0) {
-      free += n;
-      busy -= n;
+  /** {@code helpers} slots of helpers and {@code own} of own threads come back at {@code now}. */
+  void release(int helpers, int own, long now) {
+    if (helpers != 0 || own != 0) {
+      this.own -= own;
+      busy -= helpers + own;
       busyChanged(now);
     }
   }
@@ -111,7 +190,6 @@ final class Slots {
     if (next == budget) {
       return false;
     }
-    free += next - budget;
     budget = next;
     busyChanged(now);
     IntConsumer l = listener;

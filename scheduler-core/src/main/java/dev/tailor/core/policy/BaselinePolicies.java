@@ -139,20 +139,21 @@ final class BaselinePolicies {
 
   /**
    * Steal-first and admit-first, the work-stealing baselines of tail-control (Li et al., PPoPP'16,
-   * §3): no limit on a request's degree but the workers, a global FIFO queue of requests not yet
-   * admitted, and a free worker that either helps a running request first (steal-first: favours the
-   * requests already running) or admits the head of the queue first (admit-first: favours the new
-   * ones).
+   * §3): no limit on a request's degree but the threads there are ({@link
+   * SystemView#threadLimit()}: the workers, and the slack lent beyond them), a global FIFO queue of
+   * requests not yet admitted, and a free worker that either helps a running request first
+   * (steal-first: favours the requests already running) or admits the head of the queue first
+   * (admit-first: favours the new ones).
    */
   record WorkStealingPolicy(WorkerPreference preference, String spec) implements Policy {
     @Override
     public Admission admit(RequestView request, SystemView system) {
-      return Admission.start(system.budget());
+      return Admission.start(system.threadLimit());
     }
 
     @Override
     public int degree(RequestView request, SystemView system) {
-      return system.budget();
+      return system.threadLimit();
     }
 
     @Override

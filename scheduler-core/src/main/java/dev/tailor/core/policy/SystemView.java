@@ -13,6 +13,16 @@ public interface SystemView {
   /** The number of threads that can run request work at once: the parallelism budget. */
   int budget();
 
+  /**
+   * The most threads that may work on requests at once: the {@linkplain #budget() budget} plus the
+   * slack lent beyond it to helpers, which the operating system time-slices over the cores
+   * (Lucene's own executor runs the caller beside its pool the same way). A policy that gives a
+   * request every thread there is asks for this; the budget, by default.
+   */
+  default int threadLimit() {
+    return budget();
+  }
+
   /** Requests admitted and not yet complete. */
   int activeRequests();
 
