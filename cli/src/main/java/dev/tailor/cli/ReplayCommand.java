@@ -123,6 +123,15 @@ final class ReplayCommand implements Callable<Integer> {
               + " running requests.")
   Switch promptAdmission;
 
+  @Option(
+      names = "--slack",
+      paramLabel = "N",
+      defaultValue = "" + dev.tailor.core.Scheduler.DEFAULT_SLACK,
+      description =
+          "Threads the in-process scheduler lends helpers beyond the cores under prompt admission (default"
+              + " ${DEFAULT-VALUE}), time-sliced over them; 0 keeps every thread within the cores.")
+  int slack;
+
   /** An option that is on or off. */
   enum Switch {
     ON,
@@ -147,6 +156,11 @@ final class ReplayCommand implements Callable<Integer> {
     boolean perCount = counts.size() > 1;
     int budget =
         counts.isEmpty() ? Runtime.getRuntime().availableProcessors() : Collections.max(counts);
+    int fewest = counts.isEmpty() ? budget : Collections.min(counts);
+    Usage.require(
+        spec,
+        slack >= 0 && slack <= fewest,
+        "--slack must be in [0, " + fewest + "] (the fewest workers), got " + slack);
     DemandProfile demand = profile != null ? DemandProfile.read(profile) : null;
     Usage.check(
         spec,
@@ -260,7 +274,7 @@ final class ReplayCommand implements Callable<Integer> {
                 environment,
                 opened.manifest().sourceLabel(),
                 printPoint,
-                b -> b.promptAdmission(promptAdmission == Switch.ON));
+                b -> b.promptAdmission(promptAdmission == Switch.ON).slack(slack));
       }
       PrintWriter outw = spec.commandLine().getOut();
       for (int count : perCount ? counts : List.of(0)) {

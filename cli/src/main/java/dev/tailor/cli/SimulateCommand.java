@@ -54,6 +54,15 @@ final class SimulateCommand implements Callable<Integer> {
               + " (default ${DEFAULT-VALUE}); off re-creates results simulated before it.")
   ReplayCommand.Switch promptAdmission;
 
+  @Option(
+      names = "--slack",
+      paramLabel = "N",
+      defaultValue = "" + dev.tailor.core.Scheduler.DEFAULT_SLACK,
+      description =
+          "Threads the simulated scheduler lends helpers beyond the cores under prompt admission (default"
+              + " ${DEFAULT-VALUE}), time-sliced over them; 0 keeps every thread within the cores.")
+  int slack;
+
   @Mixin SimulatedCores simulated;
 
   @Option(
@@ -99,6 +108,10 @@ final class SimulateCommand implements Callable<Integer> {
         sweep.repetitions() == 1,
         "a simulation repeats exactly: use --seeds N to repeat every point with other arrivals");
     int maxCores = simulated.cores;
+    Usage.require(
+        spec,
+        slack >= 0 && slack <= maxCores,
+        "--slack must be in [0, " + maxCores + "] (the cores), got " + slack);
     SweepWorkload read = source.read(spec, requests, maxCores, sweep.seed);
     SweepWorkload scaled = Usage.check(spec, "--time-scale: ", () -> read.scaled(timeScale));
     SweepWorkload workload =
@@ -134,7 +147,8 @@ final class SimulateCommand implements Callable<Integer> {
                     sweep.targetNanos(),
                     model,
                     calibration.load(profile, err))
-                .withPromptAdmission(promptAdmission == ReplayCommand.Switch.ON),
+                .withPromptAdmission(promptAdmission == ReplayCommand.Switch.ON)
+                .withSlack(slack),
             SweepPlan.counted(sweep.arrivals, sweep.seed, requests),
             sweep.rps,
             policies,

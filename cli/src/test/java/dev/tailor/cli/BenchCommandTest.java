@@ -24,6 +24,7 @@ class BenchCommandTest {
     "speedup",
     "windows",
     "prompt-claims",
+    "lone-speedup",
     "predictor",
     "load-client",
     "noise-meter",

@@ -95,8 +95,8 @@ class SoakCommandTest {
         0,
         10,
         0,
-        3,
-        3,
+        5, // scheduler threads: 2 x 2 workers + 1 of slack - 1, and the ticker
+        5,
         0,
         0,
         null,

@@ -70,6 +70,9 @@ public final class Simulator {
    *     profile
    * @param promptAdmission whether arrivals are admitted promptly, as the runtime's {@code
    *     Scheduler.Builder.promptAdmission} says (on by default, as there)
+   * @param slack how many threads helpers may hold beyond the cores under prompt admission, as the
+   *     runtime's {@code Scheduler.Builder.slack} says (its default unless given), time-sliced over
+   *     the cores
    */
   public record Config(
       int workers,
@@ -80,7 +83,8 @@ public final class Simulator {
       List<Long> targetsNanos,
       WorkModel model,
       Calibration calibration,
-      boolean promptAdmission) {
+      boolean promptAdmission,
+      int slack) {
 
     /** Checks the configuration. */
     public Config {
@@ -88,10 +92,38 @@ public final class Simulator {
         throw new IllegalArgumentException(
             "need workers >= 1, quantum > 0, warmupRequests >= 0, maxBacklog >= 1");
       }
+      if (slack < 0 || slack > workers) {
+        throw new IllegalArgumentException(
+            "slack must be in [0, " + workers + "] (the workers), got " + slack);
+      }
       targetsNanos = List.copyOf(targetsNanos);
       if (model == null) {
         throw new IllegalArgumentException("need a work model");
       }
+    }
+
+    /** A configuration with the runtime's default slack. */
+    public Config(
+        int workers,
+        long quantumNanos,
+        long longThresholdNanos,
+        int warmupRequests,
+        int maxBacklog,
+        List<Long> targetsNanos,
+        WorkModel model,
+        Calibration calibration,
+        boolean promptAdmission) {
+      this(
+          workers,
+          quantumNanos,
+          longThresholdNanos,
+          warmupRequests,
+          maxBacklog,
+          targetsNanos,
+          model,
+          calibration,
+          promptAdmission,
+          Math.min(workers, dev.tailor.core.Scheduler.DEFAULT_SLACK));
     }
 
     /** A configuration charging {@code calibration}, admitting arrivals promptly. */
@@ -147,7 +179,8 @@ public final class Simulator {
           targetsNanos,
           model,
           c,
-          promptAdmission);
+          promptAdmission,
+          slack);
     }
 
     /**
@@ -164,7 +197,28 @@ public final class Simulator {
           targetsNanos,
           model,
           calibration,
-          on);
+          on,
+          slack);
+    }
+
+    /**
+     * This configuration lending {@code threads} of slack beyond the cores, as the runtime's {@code
+     * Scheduler.Builder.slack}.
+     *
+     * @throws IllegalArgumentException if {@code threads} is below 0 or above the workers
+     */
+    public Config withSlack(int threads) {
+      return new Config(
+          workers,
+          quantumNanos,
+          longThresholdNanos,
+          warmupRequests,
+          maxBacklog,
+          targetsNanos,
+          model,
+          calibration,
+          promptAdmission,
+          threads);
     }
 
     /**
@@ -234,7 +288,7 @@ public final class Simulator {
   final RequestGroups classes;
   Dispatcher.DecisionListener decisions;
   boolean promptAdmission;
-  int slack = dev.tailor.core.Scheduler.DEFAULT_SLACK;
+  int slack;
   CompletionListener completions;
   ClassMix mix;
   boolean prioritized = true;
@@ -267,6 +321,7 @@ public final class Simulator {
     this.probesProgress = policy.watchesProgress();
     this.config = config;
     this.promptAdmission = config.promptAdmission();
+    this.slack = config.slack();
     // Table 2's classes (Jeon et al., ASPLOS'16), scaled to this workload's times.
     this.classes =
         RequestGroups.tpcScaled(

@@ -88,7 +88,7 @@ public record SoakReport(
         && idsReported == requests + nestedSubmitted
         && metricsTotal == idsReported
         && midRunNotCancelled == 0
-        && schedulerThreads == options.workers() + 1
+        && schedulerThreads == poolThreads(options.workers()) + 1
         && fewestAlive == schedulerThreads
         && aliveAfterClose == 0
         && uncaught == 0
@@ -155,9 +155,11 @@ public record SoakReport(
     out.add(
         String.format(
             Locale.ROOT,
-            "workers           %d scheduler threads (%d workers + the ticker), fewest alive at a"
-                + " sample %d, alive after close %d; uncaught exceptions %d%s",
+            "workers           %d scheduler threads (%d pool threads for %d workers + the"
+                + " ticker), fewest alive at a sample %d, alive after close %d; uncaught"
+                + " exceptions %d%s",
             schedulerThreads,
+            poolThreads(options.workers()),
             options.workers(),
             fewestAlive,
             aliveAfterClose,
@@ -222,5 +224,14 @@ public record SoakReport(
 
   private static double mb(long bytes) {
     return bytes / (1024.0 * 1024.0);
+  }
+
+  /**
+   * The pool threads of a scheduler of {@code workers} with prompt admission and the default slack:
+   * twice the workers plus the slack less one, so that an admitted pool body always finds one idle
+   * while helpers finish their claims.
+   */
+  static int poolThreads(int workers) {
+    return 2 * workers + dev.tailor.core.Scheduler.DEFAULT_SLACK - 1;
   }
 }
