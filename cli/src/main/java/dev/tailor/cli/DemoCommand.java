@@ -215,6 +215,15 @@ final class DemoCommand implements Callable<Integer> {
   private DemandProfile demand;
   private SweepPlan plan;
   private int cores;
+
+  /**
+   * The degree cap of Tailor's policies in the demo: the threads a request may have, every core and
+   * the scheduler's default slack, as Lucene's executor of one thread per core runs a request on
+   * its pool and its caller.
+   */
+  private int cap() {
+    return cores + Scheduler.DEFAULT_SLACK;
+  }
   private long targetNanos;
 
   @Override
@@ -370,7 +379,7 @@ final class DemoCommand implements Callable<Integer> {
         100 * DemoSweep.LOAD_SHARES.get(DemoSweep.LOAD_SHARES.size() - 1),
         cores,
         repeat,
-        cores);
+        cap());
     printIdleNoise(out);
     List<PointResult> points =
         sweep(policies, loads, report, tpc == null ? null : tpc.model(), calibration, repeat, plan);
@@ -461,7 +470,7 @@ final class DemoCommand implements Callable<Integer> {
                   profiled.inTraceOrder(),
                   sweep,
                   cores,
-                  cores,
+                  cap(),
                   opened.manifest().sourceLabel(),
                   calibration,
                   spec.commandLine().getErr()));
@@ -474,7 +483,7 @@ final class DemoCommand implements Callable<Integer> {
                   cores,
                   ReplayCommand.DEFAULT_QUEUE,
                   Slicing.DEFAULT_WINDOWS_PER_THREAD * cores,
-                  cores,
+                  cap(),
                   predictor,
                   totalHits),
               "measured on this machine (" + cores + " cores)",
@@ -487,7 +496,7 @@ final class DemoCommand implements Callable<Integer> {
               Double.NaN,
               profiled.workload(),
               ReplayedTrace.of(trace, opened.queries().size()),
-              new Report.Conditions(cores, Sweep.ORDER).withTarget(targetNanos));
+              new Report.Conditions(cap(), Sweep.ORDER).withTarget(targetNanos));
       if (!report.getFileName().toString().equals(CALIBRATION_RUN)) {
         out.println(summary);
       }

@@ -6,7 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.Test;
 
-/** The README's example, verbatim, so that it keeps compiling and keeps working. */
+/** The example of docs/usage.md, verbatim, so that it keeps compiling and keeps working. */
 class ReadmeExampleTest {
 
   /** The example's stand-in for real work: the even numbers in {@code [from, to)}. */
