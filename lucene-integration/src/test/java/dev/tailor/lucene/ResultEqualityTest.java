@@ -184,12 +184,21 @@ class ResultEqualityTest {
     return threads.size();
   }
 
-  @Test
-  void concurrentQueriesUnderChangingDegreesGivePlainLuceneResults() throws Exception {
+  /**
+   * Four callers at once: under chaos, degrees change at random; under the default with a prompt
+   * bound of a microsecond on two workers and a thread of slack, arrivals take the cores helpers
+   * hold, and the helpers over the bound leave at whatever window the arrival finds them.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"chaos", "default-cut"})
+  void concurrentQueriesUnderChangingDegreesGivePlainLuceneResults(String spec) throws Exception {
+    boolean chaos = spec.equals("chaos");
     try (Scheduler scheduler =
             Scheduler.builder()
-                .policy(new ChaosPolicy(4))
-                .workers(3)
+                .policy(chaos ? new ChaosPolicy(4) : PolicyRegistry.of(Scheduler.DEFAULT_POLICY))
+                .workers(chaos ? 3 : 2)
+                .slack(1)
+                .promptBound(Duration.ofNanos(chaos ? 1_000_000 : 1_000))
                 .quantum(Duration.ofMillis(1))
                 .build();
         ExecutorService callers = Executors.newFixedThreadPool(4)) {

@@ -527,11 +527,11 @@ public final class Scheduler implements AutoCloseable {
      * request the policy admits starts at once on its own thread whenever the own threads of
      * running requests are fewer than the budget, whatever helpers hold: own threads never exceed
      * the budget; a helper joins only while own threads and helpers are fewer than the budget plus
-     * the slack, and leaves at the end of its claim while they are more, the operating system
-     * time-slicing the cores among them meanwhile. The slack hides a helper's late start (Lucene's
-     * executor runs its caller beside a pool of one thread per core for the same reason); 0 keeps
-     * every thread within the budget but the helpers told to leave. Without prompt admission no
-     * thread is lent and the slack does nothing.
+     * the slack and own threads fewer than the budget, and leaves at the end of its claim while
+     * they are more, the operating system time-slicing the cores among them meanwhile. The slack
+     * hides a helper's late start (Lucene's executor runs its caller beside a pool of one thread
+     * per core for the same reason); 0 keeps every thread within the budget but the helpers told to
+     * leave. Without prompt admission no thread is lent and the slack does nothing.
      *
      * @throws IllegalArgumentException if {@code threads} is negative; building fails if it exceeds
      *     the workers

@@ -13,10 +13,10 @@ import java.util.function.IntConsumer;
  * <ul>
  *   <li>own threads never exceed the budget: a request is admitted only while they are fewer;
  *   <li>own threads and helpers together are kept within the budget plus the slack: a helper joins
- *       only while they are fewer, and an admission that finds them all taken is made anyway, the
- *       operating system time-slicing the cores among them, while helpers over the bound leave at
- *       their next boundary ({@link #excess}). So the bound is exceeded only by helpers told to
- *       leave, each for at most the rest of its claim.
+ *       only while they are fewer and some core holds no own thread, and an admission that finds
+ *       them all taken is made anyway, the operating system time-slicing the cores among them,
+ *       while helpers over the bound leave at their next boundary ({@link #excess}). So the bound
+ *       is exceeded only by helpers told to leave, each for at most the rest of its claim.
  * </ul>
  *
  * Without prompt admission both bounds are the budget's, as before there was a slack: a request is
@@ -88,9 +88,15 @@ final class Slots {
     return budget - (prompt ? own : busy);
   }
 
-  /** How many more helpers may join now: the budget plus the slack less the busy threads. */
+  /**
+   * How many more helpers may join now: the budget plus the slack less the busy threads, and none
+   * while own threads hold the whole budget: the slack hides a helper's late start on a machine
+   * with a core to spare, and on one whose every core runs a request of its own a helper would only
+   * time-slice with them.
+   */
   int forHelpers() {
-    return budget + slack() - busy;
+    int b = budget;
+    return prompt && own >= b ? b - busy : b + slack() - busy;
   }
 
   /** Whether any thread may be given work now, an admission or a helper. */
