@@ -224,6 +224,7 @@ final class DemoCommand implements Callable<Integer> {
   private int cap() {
     return cores + Scheduler.DEFAULT_SLACK;
   }
+
   private long targetNanos;
 
   @Override
