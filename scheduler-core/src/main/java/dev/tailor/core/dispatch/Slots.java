@@ -99,11 +99,6 @@ final class Slots {
     return prompt && own >= b ? b - busy : b + slack() - busy;
   }
 
-  /** Whether any thread may be given work now, an admission or a helper. */
-  boolean anyFree() {
-    return forAdmission() > 0 || forHelpers() > 0;
-  }
-
   /**
    * How many helpers should leave now: as many as the busy threads exceed the budget plus the slack
    * (an admission over the bound, or a budget that shrank), or all of them while the own threads
@@ -122,11 +117,6 @@ final class Slots {
   /** The slots held by threads, own threads and helpers. */
   int busy() {
     return busy;
-  }
-
-  /** The slots held by requests' own threads. */
-  int own() {
-    return own;
   }
 
   /** A slot goes to a request's own thread ({@code own}) or a helper at {@code now}. */
