@@ -419,20 +419,21 @@ public final class SearchBenches {
         List<SearchTimings.Timed> longestVersus = longest(versus);
         out.printf(
             "  %-28s %9s %9s %18s%n", "queries", "drop-in", "executor", "drop-in / executor");
-        out.printf(
-            "  %-28s %9.2f %9.2f %18.3f%n",
+        ToDoubleFunction<SearchTimings.Timed> ratio = SearchTimings.Timed::ratio;
+        row(
+            out,
             "all " + timed.size() + ", median",
             median(timed, speedup),
             median(lucene, speedup),
-            median(versus, SearchTimings.Timed::ratio));
-        out.printf(
-            "  %-28s %9.2f %9.2f %18.3f%n",
+            median(versus, ratio));
+        row(
+            out,
             "longest 5% (" + longest.size() + "), median",
             median(longest, speedup),
             median(longestLucene, speedup),
-            median(longestVersus, SearchTimings.Timed::ratio));
-        out.printf(
-            "  %-28s %9.2f %9.2f %18.3f%n",
+            median(longestVersus, ratio));
+        row(
+            out,
             "longest 5%, summed times",
             1.0 / sumRatio(longest),
             1.0 / sumRatio(longestLucene),
@@ -440,6 +441,14 @@ public final class SearchBenches {
       } finally {
         pool.shutdown();
       }
+    }
+
+    /**
+     * One row: the drop-in's speedup, the executor's, and the drop-in's time over the executor's.
+     */
+    private static void row(
+        PrintWriter out, String label, double dropIn, double executor, double versus) {
+      out.printf("  %-28s %9.2f %9.2f %18.3f%n", label, dropIn, executor, versus);
     }
   }
 

@@ -123,14 +123,7 @@ final class ReplayCommand implements Callable<Integer> {
               + " running requests.")
   Switch promptAdmission;
 
-  @Option(
-      names = "--slack",
-      paramLabel = "N",
-      defaultValue = "" + dev.tailor.core.Scheduler.DEFAULT_SLACK,
-      description =
-          "Threads the in-process scheduler lends helpers beyond the cores under prompt admission (default"
-              + " ${DEFAULT-VALUE}), time-sliced over them; 0 keeps every thread within the cores.")
-  int slack;
+  @Mixin Slack slack;
 
   /** An option that is on or off. */
   enum Switch {
@@ -157,10 +150,7 @@ final class ReplayCommand implements Callable<Integer> {
     int budget =
         counts.isEmpty() ? Runtime.getRuntime().availableProcessors() : Collections.max(counts);
     int fewest = counts.isEmpty() ? budget : Collections.min(counts);
-    Usage.require(
-        spec,
-        slack >= 0 && slack <= fewest,
-        "--slack must be in [0, " + fewest + "] (the fewest workers), got " + slack);
+    int slackThreads = slack.checked(spec, fewest, "the fewest workers");
     DemandProfile demand = profile != null ? DemandProfile.read(profile) : null;
     Usage.check(
         spec,
@@ -274,7 +264,7 @@ final class ReplayCommand implements Callable<Integer> {
                 environment,
                 opened.manifest().sourceLabel(),
                 printPoint,
-                b -> b.promptAdmission(promptAdmission == Switch.ON).slack(slack));
+                b -> b.promptAdmission(promptAdmission == Switch.ON).slack(slackThreads));
       }
       PrintWriter outw = spec.commandLine().getOut();
       for (int count : perCount ? counts : List.of(0)) {

@@ -54,14 +54,7 @@ final class SimulateCommand implements Callable<Integer> {
               + " (default ${DEFAULT-VALUE}); off re-creates results simulated before it.")
   ReplayCommand.Switch promptAdmission;
 
-  @Option(
-      names = "--slack",
-      paramLabel = "N",
-      defaultValue = "" + dev.tailor.core.Scheduler.DEFAULT_SLACK,
-      description =
-          "Threads the simulated scheduler lends helpers beyond the cores under prompt admission (default"
-              + " ${DEFAULT-VALUE}), time-sliced over them; 0 keeps every thread within the cores.")
-  int slack;
+  @Mixin Slack slack;
 
   @Mixin SimulatedCores simulated;
 
@@ -108,10 +101,7 @@ final class SimulateCommand implements Callable<Integer> {
         sweep.repetitions() == 1,
         "a simulation repeats exactly: use --seeds N to repeat every point with other arrivals");
     int maxCores = simulated.cores;
-    Usage.require(
-        spec,
-        slack >= 0 && slack <= maxCores,
-        "--slack must be in [0, " + maxCores + "] (the cores), got " + slack);
+    int slackThreads = slack.checked(spec, maxCores, "the cores");
     SweepWorkload read = source.read(spec, requests, maxCores, sweep.seed);
     SweepWorkload scaled = Usage.check(spec, "--time-scale: ", () -> read.scaled(timeScale));
     SweepWorkload workload =
@@ -148,7 +138,7 @@ final class SimulateCommand implements Callable<Integer> {
                     model,
                     calibration.load(profile, err))
                 .withPromptAdmission(promptAdmission == ReplayCommand.Switch.ON)
-                .withSlack(slack),
+                .withSlack(slackThreads),
             SweepPlan.counted(sweep.arrivals, sweep.seed, requests),
             sweep.rps,
             policies,
