@@ -578,9 +578,10 @@ public final class Scheduler implements AutoCloseable {
      * if the share is above zero. While the class has work (a queued request, or a running one that
      * wants a helper) and holds fewer threads than its floor, a free slot goes to it before any
      * higher class; and promptness (a lower-class helper leaving at its next unit boundary when a
-     * higher class's request waits) never takes the class below its floor. A share of 0 is strict
-     * priority: the class runs only on what higher classes leave, and may starve under sustained
-     * higher-class load.
+     * higher class's request waits) never takes the class below its floor. The floor holds within
+     * the budget: once requests' own threads fill it, every helper leaves, whatever its class, as
+     * it would only time-slice with them. A share of 0 is strict priority: the class runs only on
+     * what higher classes leave, and may starve under sustained higher-class load.
      *
      * <p>Default: every class below {@link PriorityClass#INTERACTIVE} keeps one thread (the rule's
      * minimum), so background work always progresses, as operators expect, at the cost of at most

@@ -22,9 +22,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Prompt admission with lent threads: an arrival the policy admits starts at once while helpers
- * hold every core, a helper over the bound gives its core back at its next boundary, and a
- * request's own thread is never cut. The scheduler's clock is the test's and it never ticks: every
- * decision here is made at an arrival, a fork or a unit's end.
+ * hold every core, every helper gives its core back at its next boundary once own threads fill the
+ * budget, and a request's own thread is never cut. The scheduler's clock is the test's and it never
+ * ticks: every decision here is made at an arrival, a fork or a unit's end.
  */
 final class LentThreadsTest {
 
@@ -44,7 +44,7 @@ final class LentThreadsTest {
 
   @ParameterizedTest
   @ValueSource(ints = {0, 1, 2})
-  void anArrivalStartsAtOnceWhileHelpersHoldEveryCoreAndAHelperThenLeaves(int slack)
+  void anArrivalStartsAtOnceWhileHelpersHoldEveryCoreAndEveryHelperThenLeaves(int slack)
       throws Exception {
     AtomicLong clock = new AtomicLong(1_000_000_000L);
     ControlledPolicy policy = new ControlledPolicy();
@@ -87,10 +87,11 @@ final class LentThreadsTest {
       assertEquals(0, clock.get() - 1_000_000_000L, "no time passed on the scheduler's clock");
       assertEquals(limit, longView.get().threads(), "nobody is taken away mid-unit");
 
-      // One unit's end on each thread: one helper leaves, the own thread goes on.
+      // One unit's end on each thread: own threads fill the budget, so every helper leaves and
+      // the own thread goes on.
       gate.release(limit);
-      until(() -> longView.get().threads() == limit - 1, "one helper gave its core back");
-      assertEquals(limit, s.systemView().busyWorkers(), "back within the budget plus the slack");
+      until(() -> longView.get().threads() == 1, "every helper gave its core back");
+      assertEquals(WORKERS, s.systemView().busyWorkers(), "back within the budget: own threads");
       assertTrue(ran.get() < UNITS, "it left while units were left");
       assertFalse(longRequest.isDone(), "the own thread is never cut");
 

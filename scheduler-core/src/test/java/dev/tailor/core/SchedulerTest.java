@@ -323,6 +323,10 @@ class SchedulerTest {
     assertEquals("free", scheduler.submit(ctx -> "free").get(GUARD, SECONDS));
     assertEquals("interrupted false", bodySaw.get(), "cancellation is cooperative");
     assertEquals(0, unitsRun.get());
+    // Its record is made at its exit, outside the dispatch lock: after its slot came back, so
+    // perhaps after the next request completed on that slot.
+    Waits.until(
+        () -> scheduler.metrics().count(RequestRecord.Outcome.CANCELLED) == 1, "recorded once");
     assertEquals(1, scheduler.metrics().count(RequestRecord.Outcome.CANCELLED));
   }
 

@@ -248,7 +248,8 @@ public final class Dispatcher<R extends RequestView> {
 
   /**
    * How many helpers should leave at their next boundary: as many as the busy threads exceed the
-   * budget plus the slack, or every helper while own threads alone exceed a budget that shrank.
+   * budget plus the slack, or every helper while own threads fill the budget under prompt admission
+   * (or exceed a budget that shrank).
    */
   public int excessThreads() {
     return slots.excess();

@@ -15,8 +15,9 @@ import java.util.function.IntConsumer;
  *   <li>own threads and helpers together are kept within the budget plus the slack: a helper joins
  *       only while they are fewer and some core holds no own thread, and an admission that finds
  *       them all taken is made anyway, the operating system time-slicing the cores among them,
- *       while helpers over the bound leave at their next boundary ({@link #excess}). So the bound
- *       is exceeded only by helpers told to leave, each for at most the rest of its claim.
+ *       while helpers over the bound, and every helper once own threads fill the budget, leave at
+ *       their next boundary ({@link #excess}). So the bound is exceeded only by helpers told to
+ *       leave, each for at most the rest of its claim.
  * </ul>
  *
  * Without prompt admission both bounds are the budget's, as before there was a slack: a request is
@@ -101,13 +102,14 @@ final class Slots {
 
   /**
    * How many helpers should leave now: as many as the busy threads exceed the budget plus the slack
-   * (an admission over the bound, or a budget that shrank), or all of them while the own threads
-   * alone exceed a budget that shrank. Zero when within bounds.
+   * (an admission over the bound, or a budget that shrank), or, under prompt admission, all of them
+   * once own threads fill the budget: a helper beside a request of its own on every core only
+   * time-slices with them, and the arrival it slows is the short one. Zero when within bounds.
    */
   int excess() {
     int b = budget;
     int over = busy - b - slack();
-    return own > b ? Math.max(over, busy - own) : Math.max(0, over);
+    return own > b || (prompt && own >= b) ? Math.max(over, busy - own) : Math.max(0, over);
   }
 
   int budget() {
