@@ -4,6 +4,8 @@ import dev.tailor.load.report.Report;
 import dev.tailor.load.report.ReportedWorkload;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.PointResult;
+import dev.tailor.sim.IndexLayout;
+import dev.tailor.sim.Peer;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.SweepPlan;
 import dev.tailor.studies.SimulatedSweep;
@@ -26,7 +28,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Simulate a sweep of policies and loads on N cores, with the same report as a replay; in a"
-          + " policy, {rps} stands for the point's load."
+          + " policy, {rps} stands for the point's load. The plain-Lucene peers (lucene,"
+          + " lucene-executor:N, elasticsearch:N, opensearch, opensearch:auto) run beside them."
     })
 final class SimulateCommand implements Callable<Integer> {
 
@@ -57,6 +60,8 @@ final class SimulateCommand implements Callable<Integer> {
   @Mixin Slack slack;
 
   @Mixin SimulatedCores simulated;
+
+  @Mixin IndexSegmentsOption segments;
 
   @Option(
       names = "--requests",
@@ -126,6 +131,8 @@ final class SimulateCommand implements Callable<Integer> {
         "--model units needs unit times: a measured profile (--profile) or --lognormal; the"
             + " parametric profile's requests are one unit each");
     int cap = sweep.degreeCap();
+    IndexLayout layout =
+        policies.stream().anyMatch(Peer::isSpec) ? segments.resolve(spec, profile) : null;
     SimulatedSweep simulation =
         new SimulatedSweep(
             profile,
@@ -144,7 +151,8 @@ final class SimulateCommand implements Callable<Integer> {
             policies,
             seeds,
             sweep.seed,
-            cap);
+            cap,
+            layout);
     List<PointResult> points = simulation.run(err);
     Path dir = sweep.reportDir("simulate");
     String summary =

@@ -229,7 +229,8 @@ class ReplayCommandTest {
   }
 
   @Test
-  void thePlainLuceneBaselinesRunBesideAPolicyUncappedAndAreNotSimulated() throws Exception {
+  void thePlainLuceneBaselinesRunBesideAPolicyUncappedAndTheirSimulationNeedsTheSegments()
+      throws Exception {
     Path index = tmp.resolve("index");
     Path trace = tmp.resolve("trace.tasks");
     Path report = tmp.resolve("report");
@@ -285,7 +286,8 @@ class ReplayCommandTest {
             "--out",
             tmp.resolve("simulated").toString()));
     assertTrue(
-        simulate.err().contains("'lucene-executor:2' is a real-run baseline only"), simulate.err());
+        simulate.err().contains("the plain-Lucene peer 'lucene-executor:2' slices the index's"),
+        simulate.err());
   }
 
   @Test

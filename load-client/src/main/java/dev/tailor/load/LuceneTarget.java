@@ -206,23 +206,6 @@ public final class LuceneTarget implements Target {
             + ":N (Elasticsearch's slicing rule on one pool of N >= 1 threads)");
   }
 
-  /**
-   * Why a simulation cannot run the baseline {@code spec}: the simulator schedules Tailor's
-   * policies and has no model of plain Lucene's threads, so the baselines are real-run only.
-   */
-  public static String notSimulated(String spec) {
-    return "'"
-        + spec.trim()
-        + "' is a real-run baseline only (plain Lucene, not Tailor's scheduler): a replay or the"
-        + " demo runs it, the simulator cannot; its nearest equivalents there are seq (for "
-        + PLAIN
-        + ") and fixed:N (for "
-        + EXECUTOR
-        + ":N; "
-        + ELASTICSEARCH
-        + ":N is fixed:N while its queue is short and seq beyond)";
-  }
-
   /** Daemon threads named {@code prefix-1}, {@code prefix-2}, ...: a leak cannot hold the JVM. */
   private static ThreadFactory threads(String prefix) {
     AtomicInteger n = new AtomicInteger();

@@ -394,10 +394,6 @@ class LuceneTargetTest {
               () -> new LuceneTarget(reader, trace, bad, 2, 10, 1000));
       assertTrue(e.getMessage().contains("'" + bad + "'"), e.getMessage());
     }
-    String why = LuceneTarget.notSimulated("lucene-executor:2");
-    assertTrue(why.contains("real-run baseline") && why.contains("fixed:N"), why);
-    why = LuceneTarget.notSimulated("elasticsearch:2");
-    assertTrue(why.contains("'elasticsearch:2' is a real-run baseline"), why);
   }
 
   /** The top 10 of a plain searcher, doc ids and scores, as {@link #answers} writes them. */

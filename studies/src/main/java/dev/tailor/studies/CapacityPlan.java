@@ -379,7 +379,8 @@ public final class CapacityPlan {
                   specs,
                   s.seeds(),
                   s.seed(),
-                  s.maxDegree())
+                  s.maxDegree(),
+                  null)
               .run(log);
       List<Prediction> predictions = predictions(points, specs, loads, s.seeds());
       String best = null;

@@ -4,6 +4,7 @@ import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.load.LuceneTarget;
 import dev.tailor.load.Sweep;
 import dev.tailor.sim.HindsightOracle;
+import dev.tailor.sim.Peer;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,8 +12,9 @@ import java.util.List;
  * A sweep's policies as written on a command line, comma-separated: each specification checked
  * against the registry, one with {@value Sweep#LOAD} at each load of the sweep, and a bare {@value
  * HindsightOracle#SPEC} kept as it is for the sweep to tune at every point. A real sweep also takes
- * the plain Lucene baselines, {@value LuceneTarget#PLAIN} and {@value LuceneTarget#EXECUTOR}{@code
- * :N} ({@link LuceneTarget}), which are no policy of the registry's; a simulated one refuses them.
+ * the plain Lucene baselines ({@link LuceneTarget}), which are no policy of the registry's; a
+ * simulated one takes the plain-Lucene peers the simulator models ({@link Peer}), OpenSearch's
+ * among them.
  */
 public final class PolicyList {
 
@@ -31,12 +33,12 @@ public final class PolicyList {
   }
 
   /**
-   * The specifications of {@code list} for a simulated sweep, which runs only Tailor's policies.
+   * The specifications of {@code list} for a simulated sweep: Tailor's policies and the
+   * plain-Lucene peers ({@link Peer}).
    *
    * @param rates the sweep's loads, requests per second
-   * @throws IllegalArgumentException as {@link #parse(String, List)} does, and saying why if the
-   *     list names a plain Lucene baseline, which only a real sweep runs ({@link
-   *     LuceneTarget#notSimulated})
+   * @throws IllegalArgumentException as {@link #parse(String, List)} does, naming a peer whose
+   *     specification is bad
    */
   public static List<String> parseSimulated(String list, List<Double> rates) {
     return parse(list, rates, true);
@@ -49,14 +51,15 @@ public final class PolicyList {
       if (HindsightOracle.isTuned(piece)) {
         addAll(out, run);
         out.add(HindsightOracle.SPEC);
-      } else if (LuceneTarget.isSpec(piece)) {
+      } else if (simulated ? Peer.isSpec(piece) : LuceneTarget.isSpec(piece)) {
         // Taken out before the registry splits the list: it would fail on the unknown name, or
         // after a policy's key=value setting take it for one of that policy's flags.
         addAll(out, run);
         if (simulated) {
-          throw new IllegalArgumentException(LuceneTarget.notSimulated(piece));
+          Peer.parse(piece, 1); // fails now, naming what was expected
+        } else {
+          LuceneTarget.executorThreads(piece); // fails now, naming what was expected
         }
-        LuceneTarget.executorThreads(piece); // fails now, naming what was expected
         out.add(piece.trim());
       } else {
         run.append(run.isEmpty() ? "" : ",").append(piece);

@@ -3,12 +3,14 @@ package dev.tailor.studies;
 import dev.tailor.core.policy.DegreeCap;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
-import dev.tailor.load.LuceneTarget;
 import dev.tailor.load.Sweep;
 import dev.tailor.load.report.Report;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.PointResult;
 import dev.tailor.sim.HindsightOracle;
+import dev.tailor.sim.IndexLayout;
+import dev.tailor.sim.Peer;
+import dev.tailor.sim.PeerSimulator;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.PointPlan;
 import dev.tailor.sim.arrival.SweepPlan;
@@ -24,10 +26,11 @@ import java.util.List;
  * @param plan the arrivals of every point, reseeded per repetition
  * @param rates the offered loads, requests per second
  * @param policies the policy specifications; {@value Sweep#LOAD} stands for the point's load, and a
- *     bare {@value HindsightOracle#SPEC} is tuned at every point; no plain Lucene baseline ({@link
- *     LuceneTarget#isSpec}), which only a real sweep runs
+ *     bare {@value HindsightOracle#SPEC} is tuned at every point; a plain-Lucene peer ({@link
+ *     Peer}) runs in its own model ({@link PeerSimulator}) on the same arrivals
  * @param seeds how many repetitions, seeds {@code seed}, {@code seed + 1}, ...
- * @param cap the degree cap of every policy, or 0 for none
+ * @param cap the degree cap of every policy, or 0 for none; a peer has its own rule, uncapped
+ * @param layout the index's segments the peers slice, or null where no peer is listed
  */
 public record SimulatedSweep(
     DemandProfile profile,
@@ -38,18 +41,23 @@ public record SimulatedSweep(
     List<String> policies,
     int seeds,
     long seed,
-    int cap) {
+    int cap,
+    IndexLayout layout) {
 
   /**
    * Copies the policies.
    *
-   * @throws IllegalArgumentException saying why if a policy is a plain Lucene baseline
+   * @throws IllegalArgumentException naming the peer if a peer is listed without a layout
    */
   public SimulatedSweep {
     policies = List.copyOf(policies);
     for (String policy : policies) {
-      if (LuceneTarget.isSpec(policy)) {
-        throw new IllegalArgumentException(LuceneTarget.notSimulated(policy));
+      if (Peer.isSpec(policy) && layout == null) {
+        throw new IllegalArgumentException(
+            "the plain-Lucene peer '"
+                + policy
+                + "' slices the index's segments: give them (--index-segments D1,D2,...) or a"
+                + " profile whose index is on this machine");
       }
     }
   }
@@ -84,10 +92,14 @@ public record SimulatedSweep(
   }
 
   /**
-   * Simulates one point of a policy under the degree cap; a bare oracle is tuned on the point,
-   * capped at the cap or else at the simulated cores.
+   * Simulates one point of a policy under the degree cap, or of a peer by its own rule; a bare
+   * oracle is tuned on the point, capped at the cap or else at the simulated cores.
    */
   private PointResult simulate(String policy, PointPlan point, PrintWriter log) {
+    if (Peer.isSpec(policy)) {
+      Peer peer = Peer.parse(policy, config.workers());
+      return new PeerSimulator(profile, peer, layout, config).run(point, corpus);
+    }
     if (HindsightOracle.isTuned(policy)) {
       HindsightOracle.Tuned tuned =
           HindsightOracle.tune(profile, config, point, corpus, cap > 0 ? cap : config.workers());

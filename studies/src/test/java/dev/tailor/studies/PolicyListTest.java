@@ -34,28 +34,30 @@ class PolicyListTest {
   }
 
   @Test
-  void aSimulatedSweepRefusesTheBaselinesNamingTheSimulatorsEquivalents() {
-    assertEquals(List.of("seq", "fixed:2"), PolicyList.parseSimulated("seq,fixed:2", RATES));
-    for (String baseline : List.of("lucene", "lucene-executor:2")) {
+  void aSimulatedSweepTakesThePeersAndRefusesABadOneNamingIt() {
+    assertEquals(
+        List.of("seq", "lucene", "lucene-executor:2", "elasticsearch:2", "opensearch:auto"),
+        PolicyList.parseSimulated(
+            "seq,lucene,lucene-executor:2,elasticsearch:2,opensearch:auto", RATES));
+    for (String bad : List.of("lucene-executor:0", "elasticsearch:x")) {
       IllegalArgumentException e =
           assertThrows(
               IllegalArgumentException.class,
-              () -> PolicyList.parseSimulated("seq," + baseline, RATES),
-              baseline);
-      assertTrue(e.getMessage().contains("'" + baseline + "'"), e.getMessage());
-      assertTrue(e.getMessage().contains("real-run baseline only"), e.getMessage());
-      assertTrue(e.getMessage().contains("seq") && e.getMessage().contains("fixed:N"));
+              () -> PolicyList.parseSimulated("seq," + bad, RATES),
+              bad);
+      assertTrue(e.getMessage().contains("'" + bad + "'"), e.getMessage());
     }
   }
 
   @Test
-  void aSimulatedSweepOfABaselineCannotBeMade() {
+  void aSimulatedSweepOfAPeerWithoutTheIndexsSegmentsCannotBeMade() {
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
             () ->
                 new SimulatedSweep(
-                    null, "c", null, null, RATES, List.of("seq", "lucene"), 1, 1, 0));
-    assertTrue(e.getMessage().contains("real-run baseline only"), e.getMessage());
+                    null, "c", null, null, RATES, List.of("seq", "lucene"), 1, 1, 0, null));
+    assertTrue(e.getMessage().contains("'lucene'"), e.getMessage());
+    assertTrue(e.getMessage().contains("--index-segments"), e.getMessage());
   }
 }

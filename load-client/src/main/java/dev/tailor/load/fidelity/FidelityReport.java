@@ -1,6 +1,7 @@
 package dev.tailor.load.fidelity;
 
 import dev.tailor.core.io.AtomicFiles;
+import dev.tailor.load.IndexSegments;
 import dev.tailor.load.report.Report;
 import dev.tailor.load.report.ReportedWorkload;
 import dev.tailor.measure.DemandProfile;
@@ -80,7 +81,8 @@ public final class FidelityReport {
             targetNanos,
             calibration,
             atRunSpeed,
-            seeds);
+            seeds,
+            IndexSegments.ofProfile(profile));
     StringBuilder md =
         new StringBuilder(
             FidelityTable.markdown(

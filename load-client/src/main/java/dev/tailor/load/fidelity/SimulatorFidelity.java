@@ -11,6 +11,9 @@ import dev.tailor.measure.PointResult;
 import dev.tailor.measure.SpeedProbe;
 import dev.tailor.sim.Calibration;
 import dev.tailor.sim.HindsightOracle;
+import dev.tailor.sim.IndexLayout;
+import dev.tailor.sim.Peer;
+import dev.tailor.sim.PeerSimulator;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.PointPlan;
 import dev.tailor.sim.arrival.SweepPlan;
@@ -163,8 +166,11 @@ public final class SimulatorFidelity {
    *     ({@link Calibration#atSpeed}): a row at its run's {@link SpeedProbe}, a cell at the median
    *     of its runs' (as measured where the runs or the calibration carry none)
    * @param seeds the arrival seeds of every cell, at least 1
+   * @param layout the index's segments, for the plain Lucene baselines' points: simulated by the
+   *     simulator's model of them ({@link PeerSimulator}); null leaves them out, as there is
+   *     nothing to slice
    * @throws IllegalArgumentException if the plan's arrivals are not those a point records, every
-   *     point is a plain Lucene baseline's, or {@code seeds} is below 1
+   *     point is a plain Lucene baseline's and no layout is given, or {@code seeds} is below 1
    */
   public static Comparison compare(
       MeasuredReport report,
@@ -175,7 +181,8 @@ public final class SimulatorFidelity {
       long targetNanos,
       Calibration calibration,
       boolean atRunSpeed,
-      int seeds) {
+      int seeds,
+      IndexLayout layout) {
     if (seeds < 1) {
       throw new IllegalArgumentException("--seeds must be >= 1, got " + seeds);
     }
@@ -184,10 +191,17 @@ public final class SimulatorFidelity {
     List<Mismatch> mismatches = new ArrayList<>();
     Simulation simulation =
         new Simulation(
-            profile, plan, workers, quantumNanos, targetNanos, calibration, new HashMap<>());
+            profile,
+            plan,
+            workers,
+            quantumNanos,
+            targetNanos,
+            calibration,
+            layout,
+            new HashMap<>());
     for (PointResult real : report.points()) {
-      if (LuceneTarget.isSpec(real.policy())) {
-        continue; // a real-run baseline: nothing in the simulator to compare it with
+      if (LuceneTarget.isSpec(real.policy()) && layout == null) {
+        continue; // a real-run baseline, and no segments to slice for its model
       }
       List<PointResult> sims = new ArrayList<>();
       for (Simulator.WorkModel model : models) {
@@ -224,8 +238,9 @@ public final class SimulatorFidelity {
       throw new IllegalArgumentException(
           "report "
               + report.dir()
-              + " measured only the plain Lucene baselines, which the simulator cannot run; replay"
-              + " a policy of Tailor's beside them (seq is plain lucene's nearest equivalent)");
+              + " measured only the plain Lucene baselines, and their index's segments, which the"
+              + " simulator's model of them slices, are not known; replay a policy of Tailor's"
+              + " beside them, or give the profile's index");
     }
     return new Comparison(workers, models, rows, mismatches, cells, seeds);
   }
@@ -241,6 +256,7 @@ public final class SimulatorFidelity {
       long quantumNanos,
       long targetNanos,
       Calibration calibration,
+      IndexLayout layout,
       Map<String, PointResult> cache) {
 
     /**
@@ -278,7 +294,11 @@ public final class SimulatorFidelity {
               model,
               calibration == null || speed == null ? calibration : calibration.atSpeed(speed));
       PointResult sim;
-      if (HindsightOracle.isTuned(real.policy())) {
+      if (LuceneTarget.isSpec(real.policy())) {
+        // A plain Lucene baseline: the peers' model, on its own pools and rules.
+        Peer peer = Peer.parse(real.policy(), workers);
+        sim = new PeerSimulator(profile, peer, layout, config).run(point, real.corpus());
+      } else if (HindsightOracle.isTuned(real.policy())) {
         // The replay tuned the oracle's budget by simulating this very point, capped at the
         // workers as every policy of a demo is; tuned again here, it is the simulator's best.
         sim = HindsightOracle.tune(profile, config, point, real.corpus(), workers).result();

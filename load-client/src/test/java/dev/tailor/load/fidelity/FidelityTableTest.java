@@ -42,7 +42,7 @@ class FidelityTableTest {
     ReportedWorkload workload = ReportedWorkload.of("profile p.json", profile);
 
     SimulatorFidelity.Comparison comparison =
-        SimulatorFidelity.compare(report, profile, plan, 4, 5 * MS, MS, null, false, 1);
+        SimulatorFidelity.compare(report, profile, plan, 4, 5 * MS, MS, null, false, 1, null);
     PointResult simulated = comparison.rows().get(0).simulated().get(0);
     assertTrue(simulated.missRatio().containsKey("1ms"), "the simulation records the target");
     assertTrue(FidelityTable.recordsTarget(comparison, MS));

@@ -9,6 +9,7 @@ import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.PointResult;
+import dev.tailor.sim.IndexLayout;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.SweepPlan;
 import dev.tailor.sim.model.ParametricProfile;
@@ -90,6 +91,11 @@ class SimulatorFidelityTest {
 
   /** The measured points compared on 4 cores, with {@code seeds} seeds a cell. */
   private SimulatorFidelity.Comparison compare(List<PointResult> measured, int seeds) {
+    return compare(measured, seeds, null);
+  }
+
+  private SimulatorFidelity.Comparison compare(
+      List<PointResult> measured, int seeds, IndexLayout layout) {
     return SimulatorFidelity.compare(
         new MeasuredReport(Path.of("/reports/replay"), measured, null),
         PROFILE,
@@ -99,11 +105,27 @@ class SimulatorFidelityTest {
         0,
         null,
         false,
-        seeds);
+        seeds,
+        layout);
   }
 
   @Test
-  void theLuceneBaselinesPointsAreNotSimulated() {
+  void theLuceneBaselinesPointsAreSimulatedByThePeersModelGivenTheIndexsSegments() {
+    PointResult seq = seq(plan.point(100, PROFILE.requests().size()));
+    List<PointResult> measured =
+        List.of(seq, seq.withPolicy("lucene"), seq.withPolicy("lucene-executor:2"));
+    SimulatorFidelity.Comparison c = compare(measured, 1, IndexLayout.of(300_000, 300_000));
+    assertEquals(
+        List.of("seq", "lucene", "lucene-executor:2"),
+        c.rows().stream().map(r -> r.measured().policy()).toList());
+    for (SimulatorFidelity.Row r : c.rows()) {
+      assertEquals(r.measured().policy(), r.simulated().get(0).policy());
+      assertEquals(r.measured().sent(), r.simulated().get(0).sent(), r.measured().policy());
+    }
+  }
+
+  @Test
+  void withoutTheIndexsSegmentsTheLuceneBaselinesPointsAreNotSimulated() {
     PointResult seq = seq(plan.point(100, PROFILE.requests().size()));
     List<PointResult> measured =
         List.of(seq, seq.withPolicy("lucene"), seq.withPolicy("lucene-executor:2"));

@@ -99,7 +99,16 @@ class SweepPlanAgreementTest {
     Report.write(dir, replayed, Double.NaN, workload);
     SimulatorFidelity.Comparison comparison =
         SimulatorFidelity.compare(
-            MeasuredReport.read(dir), profile, plan.withSeed(0), 4, 5 * MS, 0, null, false, 1);
+            MeasuredReport.read(dir),
+            profile,
+            plan.withSeed(0),
+            4,
+            5 * MS,
+            0,
+            null,
+            false,
+            1,
+            null);
     assertTrue(comparison.mismatches().isEmpty(), comparison.mismatches().toString());
     // The fidelity table states the simulated workload's spread, as the report does.
     String table = FidelityTable.markdown(comparison, workload, MeasuredReport.read(dir));
@@ -118,7 +127,8 @@ class SweepPlanAgreementTest {
             0,
             null,
             false,
-            1);
+            1,
+            null);
     assertFalse(other.mismatches().isEmpty());
   }
 }
