@@ -4,6 +4,7 @@ import dev.tailor.core.io.AtomicFiles;
 import dev.tailor.core.policy.PolicySpec;
 import dev.tailor.load.LuceneTarget;
 import dev.tailor.measure.PointResult;
+import dev.tailor.sim.Peer;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -48,6 +49,7 @@ public final class Report {
           LuceneTarget.PLAIN,
           LuceneTarget.EXECUTOR,
           LuceneTarget.ELASTICSEARCH,
+          Peer.OPENSEARCH,
           "seq",
           "fixed",
           "adaptive",
@@ -322,11 +324,12 @@ public final class Report {
   }
 
   /**
-   * Whether a specification is one of the plain Lucene baselines ({@link LuceneTarget#isSpec}):
-   * {@code lucene}, {@code lucene-executor:N} or {@code elasticsearch:N}.
+   * Whether a specification is one of the plain Lucene baselines: a real run's ({@link
+   * LuceneTarget#isSpec}: {@code lucene}, {@code lucene-executor:N}, {@code elasticsearch:N}) or a
+   * simulated peer's ({@link Peer#isSpec}, OpenSearch's too).
    */
   static boolean isPlainLucene(String spec) {
-    return LuceneTarget.isSpec(spec);
+    return Peer.isSpec(spec);
   }
 
   /** Whether a specification names a baseline, with or without an {@code @} suffix. */
