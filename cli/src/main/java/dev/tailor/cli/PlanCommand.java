@@ -6,6 +6,7 @@ import dev.tailor.core.table.Digests;
 import dev.tailor.load.fidelity.MeasuredReport;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.Calibration;
+import dev.tailor.sim.Peer;
 import dev.tailor.sim.Simulator;
 import dev.tailor.studies.CapacityPlan;
 import dev.tailor.studies.PlanReport;
@@ -81,7 +82,9 @@ final class PlanCommand implements Callable<Integer> {
       names = "--policies",
       paramLabel = "POLICIES",
       description =
-          "The candidates, comma-separated; fm-tuned is fm-wc on a table tuned per core count"
+          "The candidates, comma-separated; fm-tuned is fm-wc on a table tuned per core count, and"
+              + " the plain-Lucene peers (lucene, lucene-executor, elasticsearch, opensearch,"
+              + " opensearch:auto) run with a pool of one thread per core unless given :N"
               + " (default: seq, fixed:2, adaptive, wq-linear, steal-first, admit-first,"
               + " fm-tuned).")
   String policies;
@@ -171,9 +174,7 @@ final class PlanCommand implements Callable<Integer> {
                     loads(rps),
                     peak,
                     target,
-                    policies == null
-                        ? CapacityPlan.DEFAULT_POLICIES
-                        : PolicyRegistry.standard().split(policies),
+                    policies == null ? CapacityPlan.DEFAULT_POLICIES : candidates(policies),
                     maxDegree,
                     seeds,
                     seed,
@@ -241,6 +242,19 @@ final class PlanCommand implements Callable<Integer> {
           String.format(
               Locale.ROOT, "--rps: expected loads such as 100,200 or 100..500, got '%s'", text));
     }
+    return out;
+  }
+
+  /**
+   * The candidates of {@code --policies}: Tailor's policies as the registry splits them, then the
+   * plain-Lucene peers, which are no policy of the registry's and never hold a comma.
+   */
+  static List<String> candidates(String list) {
+    List<String> pieces = List.of(list.split(",", -1));
+    String policies = String.join(",", pieces.stream().filter(p -> !Peer.isSpec(p)).toList());
+    List<String> out =
+        new ArrayList<>(policies.isBlank() ? List.of() : PolicyRegistry.standard().split(policies));
+    pieces.stream().filter(Peer::isSpec).map(String::trim).forEach(out::add);
     return out;
   }
 }

@@ -22,6 +22,13 @@ class PlanCommandTest {
   private final Cli cli = new Cli();
 
   @Test
+  void thePlainLucenePeersAreCandidatesBesideThePolicies() {
+    assertEquals(
+        List.of("seq", "adaptive:1,1.9,2.5", "lucene-executor", "opensearch:auto"),
+        PlanCommand.candidates("seq,lucene-executor,adaptive:1,1.9,2.5,opensearch:auto"));
+  }
+
+  @Test
   void aPlanPrintsItsTableAndWritesItsFiles() {
     Path out = tmp.resolve("plan");
     assertEquals(

@@ -79,7 +79,9 @@ public record Peer(
   }
 
   /**
-   * The peer {@code spec} names on a machine of {@code cores} cores.
+   * The peer {@code spec} names on a machine of {@code cores} cores; a bare {@value
+   * #LUCENE_EXECUTOR} or {@value #ELASTICSEARCH} has a pool of one thread per core, and is named
+   * with that count ({@code lucene-executor:16} on 16 cores).
    *
    * @throws IllegalArgumentException naming the specification if it is no peer or its thread count
    *     is not a whole number of at least 1
@@ -96,6 +98,9 @@ public record Peer(
           new Peer(
               s, searchPool, 2 * cores, Slicing.MAX_TARGET, Math.max(1, Math.min(cores / 2, 4)));
       case OPENSEARCH_AUTO -> new Peer(s, searchPool, 0, Slicing.NONE, 0);
+      // Bare, a pool of one thread per core, as the demo runs them: named with its count.
+      case LUCENE_EXECUTOR -> parse(LUCENE_EXECUTOR + ":" + cores, cores);
+      case ELASTICSEARCH -> parse(ELASTICSEARCH + ":" + cores, cores);
       default -> {
         if (s.startsWith(LUCENE_EXECUTOR + ":")) {
           yield new Peer(s, cores, threads(spec, s), Slicing.LUCENE, 0);
@@ -111,9 +116,9 @@ public record Peer(
                 + LUCENE
                 + ", "
                 + LUCENE_EXECUTOR
-                + ":N, "
+                + "[:N], "
                 + ELASTICSEARCH
-                + ":N (N >= 1 threads), "
+                + "[:N] (N >= 1 threads, one per core without it), "
                 + OPENSEARCH
                 + " or "
                 + OPENSEARCH_AUTO);

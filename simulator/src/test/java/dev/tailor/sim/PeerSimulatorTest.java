@@ -175,6 +175,10 @@ final class PeerSimulatorTest {
     assertEquals(2, Peer.parse(Peer.OPENSEARCH, 4).sliceCount());
     assertEquals(4, Peer.parse(Peer.OPENSEARCH, 64).sliceCount());
     assertEquals(97, Peer.parse(Peer.OPENSEARCH, 64).requestThreads());
+    // Bare, a pool of one thread per core, named with its count as a real sweep names it.
+    assertEquals("lucene-executor:16", Peer.parse("lucene-executor", 16).spec());
+    assertEquals(16, Peer.parse("lucene-executor", 16).sliceThreads());
+    assertEquals("elasticsearch:4", Peer.parse("elasticsearch", 4).spec());
   }
 
   @Test

@@ -2,11 +2,14 @@ package dev.tailor.studies;
 
 import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.core.table.IntervalTable;
+import dev.tailor.load.IndexSegments;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.Estimate;
 import dev.tailor.measure.PointResult;
 import dev.tailor.measure.PooledLatency;
 import dev.tailor.sim.Calibration;
+import dev.tailor.sim.IndexLayout;
+import dev.tailor.sim.Peer;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.SweepPlan;
 import dev.tailor.tables.FmRuleCandidates;
@@ -335,10 +338,16 @@ public final class CapacityPlan {
     Bound bound = bound(profile, s.calibration(), s.maxDegree());
     requireFeasible(bound, s.targetNanos());
     for (String p : s.policies()) {
-      if (!p.equals(TUNED_FM)) {
-        PolicyRegistry.of(p).close(); // a bad specification is refused before any simulation
+      // A bad specification is refused before any simulation.
+      if (Peer.isSpec(p)) {
+        Peer.parse(p, 1);
+      } else if (!p.equals(TUNED_FM)) {
+        PolicyRegistry.of(p).close();
       }
     }
+    // The plain-Lucene peers slice the profile's index, where it is on this machine.
+    IndexLayout layout =
+        s.policies().stream().anyMatch(Peer::isSpec) ? IndexSegments.ofProfile(profile) : null;
     double targetMs = s.targetNanos() / 1e6;
     List<AtCores> byCores = new ArrayList<>();
     for (int cores : s.cores()) {
@@ -362,7 +371,8 @@ public final class CapacityPlan {
           fmTable = file + " (" + tuned.chosen().rule() + ")";
           specs.add("fm-wc:" + file);
         } else {
-          specs.add(p);
+          // A peer is named with its pool at these cores, as a real sweep names it.
+          specs.add(Peer.isSpec(p) ? Peer.parse(p, cores).spec() : p);
         }
       }
       log.printf(
@@ -380,7 +390,7 @@ public final class CapacityPlan {
                   s.seeds(),
                   s.seed(),
                   s.maxDegree(),
-                  null)
+                  layout)
               .run(log);
       List<Prediction> predictions = predictions(points, specs, loads, s.seeds());
       String best = null;

@@ -56,8 +56,8 @@ public record SimulatedSweep(
         throw new IllegalArgumentException(
             "the plain-Lucene peer '"
                 + policy
-                + "' slices the index's segments: give them (--index-segments D1,D2,...) or a"
-                + " profile whose index is on this machine");
+                + "' slices the index's segments: give them (--index-segments D1,D2,..., where"
+                + " the command takes it) or a profile whose index is on this machine");
       }
     }
   }
