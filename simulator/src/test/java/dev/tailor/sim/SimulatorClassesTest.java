@@ -78,21 +78,23 @@ class SimulatorClassesTest {
   @Test
   void aBackgroundHelperLeavesAtItsNextUnitBoundaryWhenInteractiveWorkWaits() {
     // Background: serial 10 ms, then six units of 10 ms on two threads of two. The interactive
-    // request (one unit of 10 ms) arrives at 15 ms; the helper leaves at its boundary at 20 ms.
+    // request (one unit of 10 ms) arrives at 15 ms and starts at once beside both, three threads
+    // time-sliced on two cores: the helper's unit, 5 ms from its end, ends at 22.5 ms, and the
+    // helper leaves there, as own threads fill the budget; the arrival, 5 ms of its 10 done, ends
+    // at 27.5 ms.
     DemandProfile p = profile(request(70, 10, 10, 10, 10, 10, 10), request(10, 10));
     long[] arrivals = {0, 15 * MS};
     int[] order = {0, 1};
     Simulator classes = new Simulator(p, PolicyRegistry.of("fixed:2"), units(2));
     classes.classesPerArrival(new PriorityClass[] {B, I}, Dispatcher.defaultFloors());
     classes.run(arrivals, order, LABELS);
-    assertEquals(15 * MS, classes.classStats(I).p99Nanos(), "admitted at 20 ms, done at 30 ms");
-    // Both interactive: under prompt admission the helper gives its thread to the waiting request
-    // of its own class at the same boundary; without, the helper stays, and the request waits
-    // until the units are done.
+    assertEquals(12_500_000, classes.classStats(I).p99Nanos(), "admitted at 15 ms, done at 27.5");
+    // Both interactive: under prompt admission the same, whatever the class; without it, the
+    // helper stays, and the request waits until the units are done.
     Simulator prompt = new Simulator(p, PolicyRegistry.of("fixed:2"), units(2));
     prompt.classesPerArrival(new PriorityClass[] {I, I}, Dispatcher.defaultFloors());
     prompt.run(arrivals, order, LABELS);
-    assertEquals(15 * MS, prompt.classStats(I).p50Nanos(), "admitted at 20 ms, done at 30 ms");
+    assertEquals(12_500_000, prompt.classStats(I).p50Nanos(), "admitted at 15 ms, done at 27.5");
     Simulator oneClass = new Simulator(p, PolicyRegistry.of("fixed:2"), units(2));
     oneClass.promptAdmission(false);
     oneClass.classesPerArrival(new PriorityClass[] {I, I}, Dispatcher.defaultFloors());
