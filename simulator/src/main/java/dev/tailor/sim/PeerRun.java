@@ -26,7 +26,6 @@ final class PeerRun {
   private static final class Search {
     final long arrival;
     final int index; // in the profile
-    long start;
     Worker caller;
     double[] sliceWork;
     int nextSlice; // the first slice not yet claimed
@@ -180,7 +179,6 @@ final class PeerRun {
   }
 
   private void startSearch(Worker w, Search s) {
-    s.start = now;
     s.caller = w;
     s.clientNanos = sim.clientNanos(costs);
     if (s.arrival >= measureFrom) {

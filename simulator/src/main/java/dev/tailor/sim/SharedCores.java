@@ -19,7 +19,7 @@ import java.util.PriorityQueue;
  */
 final class SharedCores {
 
-  /** A piece of work on one thread: {@code work} nanoseconds at a core's full speed. */
+  /** A piece of work on one thread, its end marked on the virtual work time. */
   static final class Job {
     final Object owner;
     double endMark; // the virtual time at which it is done
