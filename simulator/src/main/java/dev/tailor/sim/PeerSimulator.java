@@ -41,10 +41,10 @@ public final class PeerSimulator {
   final Peer peer;
   final Simulator.Config config;
   final MachineModel machine;
-  private final DemandProfile profile;
-  private final IndexLayout layout;
   private final Calibration calibration;
-  private final int[][] luceneSlices;
+  private final long[] serialNanos; // by profile request, its time outside units
+  private final double[][] segmentWork; // by profile request, its work in each segment
+  private final int[][] oneSlice; // every segment in one slice, on the request thread
   private final int[][] fixedSlices; // the slices every search gets, or null for Elasticsearch's
   private final int[][] cappedSlices; // Elasticsearch's, when the queue lets it fan out
 
@@ -70,8 +70,12 @@ public final class PeerSimulator {
               + " The policies still take it; recalibrate for the peers");
     }
     this.machine = c == null ? null : c.modelFor(config.workers());
-    this.profile = c == null ? profile : c.served(profile);
-    for (DemandProfile.Request r : this.profile.requests()) {
+    DemandProfile served = c == null ? profile : c.served(profile);
+    int n = served.requests().size();
+    this.serialNanos = new long[n];
+    this.segmentWork = new double[n][];
+    for (int i = 0; i < n; i++) {
+      DemandProfile.Request r = served.requests().get(i);
       if (!r.hasUnitTimes()) {
         throw new IllegalArgumentException(
             "request "
@@ -79,16 +83,19 @@ public final class PeerSimulator {
                 + " of the profile has no unit times; the plain-Lucene peers need a profile"
                 + " measured by ./tailor profile");
       }
+      // Once per profile request, not per arrival: a point replays each request many times.
+      UnitWork w = r.unitWork();
+      serialNanos[i] = w.serialNanos();
+      segmentWork[i] = layout.segmentWork(w);
     }
     this.peer = peer;
-    this.layout = layout;
     this.config = config;
     this.calibration = c;
-    this.luceneSlices = layout.luceneSlices();
-    int[][] all = {allSegments(layout.segments())};
+    int[][] luceneSlices = layout.luceneSlices();
+    this.oneSlice = new int[][] {allSegments(layout.segments())};
     this.fixedSlices =
         switch (peer.slicing()) {
-          case NONE -> all;
+          case NONE -> oneSlice;
           case LUCENE -> luceneSlices;
           case MAX_TARGET -> layout.maxTarget(peer.sliceCount());
           case ELASTICSEARCH -> null;
@@ -130,10 +137,9 @@ public final class PeerSimulator {
     int[][] slices = fixedSlices;
     if (slices == null) {
       // Elasticsearch's rule: up to N slices while the queue holds at most N tasks, else one.
-      slices =
-          queued <= peer.sliceCount() ? cappedSlices : new int[][] {allSegments(layout.segments())};
+      slices = queued <= peer.sliceCount() ? cappedSlices : oneSlice;
     }
-    double[] bySegment = layout.segmentWork(profile.requests().get(index).unitWork());
+    double[] bySegment = segmentWork[index];
     double[] work = new double[slices.length];
     for (int k = 0; k < slices.length; k++) {
       for (int s : slices[k]) {
@@ -145,8 +151,7 @@ public final class PeerSimulator {
 
   /** The serial part of profile request {@code index}: its time outside units. */
   long serialNanos(int index) {
-    UnitWork w = profile.requests().get(index).unitWork();
-    return w.serialNanos();
+    return serialNanos[index];
   }
 
   /** A parked thread's wake-up: the calibration's dispatch delay, or 0 without one. */
