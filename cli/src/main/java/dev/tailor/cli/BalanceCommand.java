@@ -1,10 +1,10 @@
 package dev.tailor.cli;
 
 import dev.tailor.measure.DemandProfile;
-import dev.tailor.sim.balance.Balancer;
-import dev.tailor.sim.balance.ServiceTimes;
 import dev.tailor.studies.BalanceTable;
 import dev.tailor.studies.StudyRunner;
+import dev.tailor.studies.balance.Balancer;
+import dev.tailor.studies.balance.ServiceTimes;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

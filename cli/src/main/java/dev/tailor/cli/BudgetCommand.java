@@ -2,10 +2,10 @@ package dev.tailor.cli;
 
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.Calibration;
-import dev.tailor.sim.budget.BudgetStudy;
 import dev.tailor.studies.BudgetTable;
 import dev.tailor.studies.StudyRunner;
-import dev.tailor.studies.Workloads;
+import dev.tailor.studies.budget.BudgetStudy;
+import dev.tailor.sweep.Workloads;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;

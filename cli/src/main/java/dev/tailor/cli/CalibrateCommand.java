@@ -1,9 +1,9 @@
 package dev.tailor.cli;
 
-import dev.tailor.load.fidelity.CalibrationFit;
 import dev.tailor.load.fidelity.MeasuredReport;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.Calibration;
+import dev.tailor.sim.CalibrationFit;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -48,7 +48,7 @@ final class CalibrateCommand implements Callable<Integer> {
     DemandProfile demand = DemandProfile.read(replayed.profile);
     Calibration c;
     try {
-      c = CalibrationFit.fromReport(MeasuredReport.read(replayed.report), demand);
+      c = CalibrationFit.fromReport(MeasuredReport.read(replayed.report).runs(), demand);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage(), e);
     }

@@ -6,7 +6,7 @@ import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.ClassMix;
 import dev.tailor.studies.ClassesTable;
 import dev.tailor.studies.StudyRunner;
-import dev.tailor.studies.Workloads;
+import dev.tailor.sweep.Workloads;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;

@@ -9,9 +9,7 @@ import dev.tailor.load.LuceneTarget;
 import dev.tailor.load.OracleResolver;
 import dev.tailor.load.ProfiledTrace;
 import dev.tailor.load.Sweep;
-import dev.tailor.load.fidelity.CalibrationFit;
 import dev.tailor.load.fidelity.FidelityReport;
-import dev.tailor.load.fidelity.MeasuredReport;
 import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.load.report.Report;
 import dev.tailor.lucene.Slicing;
@@ -23,8 +21,9 @@ import dev.tailor.measure.PointResult;
 import dev.tailor.measure.WorkloadSpread;
 import dev.tailor.predictor.ModelPredictor;
 import dev.tailor.sim.Calibration;
+import dev.tailor.sim.CalibrationFit;
 import dev.tailor.sim.arrival.SweepPlan;
-import dev.tailor.studies.DemoSweep;
+import dev.tailor.sweep.DemoSweep;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -352,7 +351,7 @@ final class DemoCommand implements Callable<Integer> {
     try {
       calibration =
           CalibrationFit.fromReport(
-              new MeasuredReport(calibrationRun, alone, null), DemandProfile.read(profile));
+              new CalibrationFit.Runs(calibrationRun, alone), DemandProfile.read(profile));
     } catch (IllegalArgumentException e) {
       // Too few requests ran together, say: the demo goes on, its simulations uncalibrated.
       calibration = null;

@@ -9,7 +9,7 @@ import dev.tailor.core.table.TargetTable;
 import dev.tailor.load.Sweep;
 import dev.tailor.measure.WorkloadSpread;
 import dev.tailor.predictor.PredictorModel;
-import dev.tailor.studies.DemoSweep;
+import dev.tailor.sweep.DemoSweep;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -20,14 +20,14 @@ import picocli.CommandLine.Spec;
 /**
  * {@code tailor fuzz}: fuzzes Tailor's file readers with Jazzer ({@link JazzerRun}), one {@link
  * FuzzTarget} after another for a given time each, and prints each target's executions, rate and
- * findings. Each run's full output goes to {@code fuzz/target/fuzz-logs/TARGET.log}.
+ * findings. Each run's full output goes to {@code lab/fuzz/target/fuzz-logs/TARGET.log}.
  */
 @Command(
     name = "fuzz",
     mixinStandardHelpOptions = true,
     description = {
       "Fuzz a file reader with Jazzer (coverage-guided) and print executions and findings.",
-      "A finding's input is saved under fuzz/src/test/resources, where ./tailor test replays it."
+      "A finding's input is saved under lab/fuzz/src/test/resources, where ./tailor test replays it."
     })
 final class FuzzCommand implements Callable<Integer> {
 
@@ -74,7 +74,7 @@ final class FuzzCommand implements Callable<Integer> {
     List<FuzzTarget> targets = targets();
     JazzerRun jazzer = jazzer();
     Path root = TailorHome.root();
-    Path logs = Files.createDirectories(root.resolve("fuzz/target/fuzz-logs"));
+    Path logs = Files.createDirectories(root.resolve("lab/fuzz/target/fuzz-logs"));
     Path javaHome = Path.of(TailorHome.java()).getParent().getParent();
     PrintWriter out = spec.commandLine().getOut();
     List<JazzerRun.Outcome> outcomes = new ArrayList<>();

@@ -1,6 +1,6 @@
 package dev.tailor.cli;
 
-import dev.tailor.studies.PointProgress;
+import dev.tailor.sweep.PointProgress;
 import me.tongfei.progressbar.DelegatingProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;

@@ -1,7 +1,7 @@
 package dev.tailor.cli;
 
 import dev.tailor.measure.DemandProfile;
-import dev.tailor.studies.Workloads;
+import dev.tailor.sweep.Workloads;
 import java.io.IOException;
 import java.nio.file.Path;
 import picocli.CommandLine;

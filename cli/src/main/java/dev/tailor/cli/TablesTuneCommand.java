@@ -10,7 +10,7 @@ import dev.tailor.core.table.TargetTable;
 import dev.tailor.load.Sweep;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.Simulator;
-import dev.tailor.studies.Workloads;
+import dev.tailor.sweep.Workloads;
 import dev.tailor.tables.FmRuleCandidates;
 import dev.tailor.tables.FmTableTuner;
 import dev.tailor.tables.ProgressTableTuner;

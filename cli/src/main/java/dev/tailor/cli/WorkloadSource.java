@@ -1,6 +1,6 @@
 package dev.tailor.cli;
 
-import dev.tailor.studies.SweepWorkload;
+import dev.tailor.sweep.SweepWorkload;
 import java.io.IOException;
 import java.nio.file.Path;
 import picocli.CommandLine.Model.CommandSpec;

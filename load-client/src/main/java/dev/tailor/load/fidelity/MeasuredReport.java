@@ -2,6 +2,7 @@ package dev.tailor.load.fidelity;
 
 import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.measure.PointResult;
+import dev.tailor.sim.CalibrationFit;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -70,5 +71,10 @@ public record MeasuredReport(Path dir, List<PointResult> points, ReplayedTrace t
       }
     }
     return first;
+  }
+
+  /** The measured runs as the calibration fit reads them. */
+  public CalibrationFit.Runs runs() {
+    return new CalibrationFit.Runs(dir, points);
   }
 }

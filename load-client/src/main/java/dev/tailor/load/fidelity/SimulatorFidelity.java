@@ -10,6 +10,7 @@ import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.PointResult;
 import dev.tailor.measure.SpeedProbe;
 import dev.tailor.sim.Calibration;
+import dev.tailor.sim.CalibrationFit;
 import dev.tailor.sim.HindsightOracle;
 import dev.tailor.sim.IndexLayout;
 import dev.tailor.sim.Peer;
