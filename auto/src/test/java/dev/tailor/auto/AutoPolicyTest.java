@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
+import dev.tailor.core.Tuning;
 import dev.tailor.core.metrics.RequestRecord;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -95,8 +97,7 @@ class AutoPolicyTest {
         Scheduler.builder()
             .policy(policy)
             .workers(4)
-            .queueCapacity(requests)
-            .quantum(Duration.ofMillis(1))
+            .tuning(Tuning.defaults().withQueueCapacity(requests).withQuantum(Duration.ofMillis(1)))
             .build();
     try {
       AtomicIntegerArray completions = new AtomicIntegerArray(requests);
@@ -106,7 +107,8 @@ class AutoPolicyTest {
         int index = i;
         int units = i % 5;
         CompletableFuture<Integer> f =
-            scheduler.submit(
+            SchedulerInternals.submit(
+                scheduler,
                 ctx -> {
                   AtomicInteger ran = new AtomicInteger();
                   for (int u = 0; u < units; u++) {
@@ -137,7 +139,8 @@ class AutoPolicyTest {
         assertEquals(1, completions.get(i), "request " + i + " completed exactly once");
       }
       assertEquals(0, wrong.get(), "every request returned its own result");
-      assertEquals(requests, scheduler.metrics().count(RequestRecord.Outcome.COMPLETED));
+      assertEquals(
+          requests, SchedulerInternals.metrics(scheduler).count(RequestRecord.Outcome.COMPLETED));
     } finally {
       scheduler.shutdownNow();
       assertTrue(scheduler.awaitTermination(60, SECONDS));

@@ -2,6 +2,7 @@ package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.core.budget.BudgetPolicy;
 import dev.tailor.profiler.IndexingBeside;
 import java.io.IOException;
@@ -67,7 +68,7 @@ final class BudgetOptions {
     }
     try {
       Duration period = Duration.ofNanos(Durations.parseNanos(budgetPeriod));
-      builder.elasticBudget(policy, budgetMin, period);
+      SchedulerInternals.elasticBudget(builder, policy, budgetMin, period);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("--budget-min/--budget-period: " + e.getMessage(), e);
     }

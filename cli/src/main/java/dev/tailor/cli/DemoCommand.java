@@ -12,8 +12,8 @@ import dev.tailor.load.Sweep;
 import dev.tailor.load.fidelity.FidelityReport;
 import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.load.report.Report;
-import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TotalHits;
+import dev.tailor.lucene.Windowing;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.MachineNoise;
 import dev.tailor.measure.NoiseMeter;
@@ -239,7 +239,7 @@ final class DemoCommand implements Callable<Integer> {
     cores = Runtime.getRuntime().availableProcessors();
     // Profiled with the drop-in's own windows per core, as the sweep serves them; the
     // name holds everything the profile depends on, so that no other workload's is reused.
-    int windows = Slicing.DEFAULT_WINDOWS_PER_THREAD * cores;
+    int windows = Windowing.DEFAULT_WINDOWS_PER_THREAD * cores;
     profile =
         data.resolve("profiles")
             .resolve("demo-" + docs + "-" + workload + "-" + queries + "-u" + windows + ".json");
@@ -482,7 +482,7 @@ final class DemoCommand implements Callable<Integer> {
               new InProcessSweep.Server(
                   cores,
                   ReplayCommand.DEFAULT_QUEUE,
-                  Slicing.DEFAULT_WINDOWS_PER_THREAD * cores,
+                  Windowing.DEFAULT_WINDOWS_PER_THREAD * cores,
                   cap(),
                   predictor,
                   totalHits),

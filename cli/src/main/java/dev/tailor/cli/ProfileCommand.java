@@ -3,7 +3,7 @@ package dev.tailor.cli;
 import dev.tailor.core.Durations;
 import dev.tailor.corpora.trace.IndexedTrace;
 import dev.tailor.corpora.trace.TraceQuery;
-import dev.tailor.lucene.Slicing;
+import dev.tailor.lucene.Windowing;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.profiler.DemandProfiler;
 import dev.tailor.profiler.ProfileCheck;
@@ -109,7 +109,7 @@ final class ProfileCommand implements Callable<Integer> {
       names = "--units-per-query",
       description =
           "Windows each query is cut into (default: "
-              + Slicing.DEFAULT_WINDOWS_PER_THREAD
+              + Windowing.DEFAULT_WINDOWS_PER_THREAD
               + " per measured core, as the drop-in cuts them).")
   Integer unitsPerQuery;
 
@@ -184,7 +184,7 @@ final class ProfileCommand implements Callable<Integer> {
           remeasureSpread,
           measured,
           Math.max(maxDegree, measured),
-          unitsPerQuery != null ? unitsPerQuery : Slicing.DEFAULT_WINDOWS_PER_THREAD * measured,
+          unitsPerQuery != null ? unitsPerQuery : Windowing.DEFAULT_WINDOWS_PER_THREAD * measured,
           seed,
           totalHits);
     } catch (IllegalArgumentException e) {

@@ -1,5 +1,6 @@
 package dev.tailor.cli;
 
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.corpora.trace.IndexedTrace;
 import dev.tailor.load.HttpTarget;
 import dev.tailor.load.InProcessSweep;
@@ -11,7 +12,7 @@ import dev.tailor.load.Sweep;
 import dev.tailor.load.report.PointLine;
 import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.load.report.Report;
-import dev.tailor.lucene.Slicing;
+import dev.tailor.lucene.Windowing;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.PointResult;
 import dev.tailor.predictor.ModelPredictor;
@@ -84,7 +85,7 @@ final class ReplayCommand implements Callable<Integer> {
       names = "--units-per-query",
       description =
           "Windows each query is cut into (default: as the drop-in cuts them, "
-              + Slicing.DEFAULT_WINDOWS_PER_THREAD
+              + Windowing.DEFAULT_WINDOWS_PER_THREAD
               + " per thread of the budget).")
   Integer unitsPerQuery;
 
@@ -257,14 +258,19 @@ final class ReplayCommand implements Callable<Integer> {
                     queue,
                     unitsPerQuery != null
                         ? unitsPerQuery
-                        : Slicing.DEFAULT_WINDOWS_PER_THREAD * budget,
+                        : Windowing.DEFAULT_WINDOWS_PER_THREAD * budget,
                     cap,
                     predictor,
                     totalHitsThreshold(trace)),
                 environment,
                 opened.manifest().sourceLabel(),
                 printPoint,
-                b -> b.promptAdmission(promptAdmission == Switch.ON).slack(slackThreads));
+                b ->
+                    SchedulerInternals.retune(
+                        b,
+                        t ->
+                            t.withPromptAdmission(promptAdmission == Switch.ON)
+                                .withSlack(slackThreads)));
       }
       PrintWriter outw = spec.commandLine().getOut();
       for (int count : perCount ? counts : List.of(0)) {

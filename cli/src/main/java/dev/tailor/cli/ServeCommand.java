@@ -2,10 +2,12 @@ package dev.tailor.cli;
 
 import dev.tailor.core.Durations;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
+import dev.tailor.core.Tuning;
 import dev.tailor.corpora.index.IndexManifest;
-import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TailorSearcher;
 import dev.tailor.lucene.TailorSearchers;
+import dev.tailor.lucene.Windowing;
 import dev.tailor.predictor.ModelPredictor;
 import dev.tailor.profiler.IndexingBeside;
 import dev.tailor.server.AdmissionLimits;
@@ -189,11 +191,9 @@ final class ServeCommand implements Callable<Integer> {
     // Each answer says what its served time was made of (Server-Timing), for a replay's breakdown.
     ServerTimings timings = new ServerTimings();
     Scheduler.Builder builder =
-        Scheduler.builder()
-            .policy(policy)
+        SchedulerInternals.policy(Scheduler.builder(), policy)
             .workers(limits.workers())
-            .queueCapacity(limits.queue())
-            .promptBound(bound)
+            .tuning(Tuning.defaults().withQueueCapacity(limits.queue()).withPromptBound(bound))
             .listener(timings);
     budget.apply(builder);
     CountDownLatch stopped = new CountDownLatch(1);
@@ -205,7 +205,8 @@ final class ServeCommand implements Callable<Integer> {
           new SearchServer(
               unitsPerQuery == null
                   ? new TailorSearcher(reader, scheduler)
-                  : TailorSearchers.create(reader, scheduler, Slicing.unitsPerQuery(unitsPerQuery)),
+                  : TailorSearchers.create(
+                      reader, scheduler, Windowing.windowsPerQuery(unitsPerQuery)),
               manifest.analyzer(),
               "body",
               options,

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -32,7 +33,7 @@ class BudgetOptionsTest {
     try (Scheduler s = b.build()) {
       assertEquals(3, s.budget());
       assertEquals(3, s.workers());
-      assertEquals(0, s.returnedCores().returned());
+      assertEquals(0, SchedulerInternals.backgroundCores(s).returned());
     }
   }
 

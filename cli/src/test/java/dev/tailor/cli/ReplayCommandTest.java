@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.corpora.index.IndexManifest;
 import dev.tailor.load.fidelity.MeasuredReport;
 import dev.tailor.lucene.TailorSearcher;
@@ -90,7 +91,8 @@ class ReplayCommandTest {
     assertTrue(capped.err().contains("a server (--server) runs its own"), capped.err());
 
     try (DirectoryReader reader = DirectoryReader.open(FSDirectory.open(index));
-        Scheduler scheduler = Scheduler.builder().policy("fixed:2").workers(2).build();
+        Scheduler scheduler =
+            SchedulerInternals.policy(Scheduler.builder(), "fixed:2").workers(2).build();
         SearchServer server =
             new SearchServer(
                 new TailorSearcher(reader, scheduler),
@@ -115,7 +117,9 @@ class ReplayCommandTest {
                   "--out",
                   report.toString())),
           cli.err());
-      assertTrue(scheduler.metrics().latency().getTotalCount() > 0, "the server ran the replay");
+      assertTrue(
+          SchedulerInternals.metrics(scheduler).latency().getTotalCount() > 0,
+          "the server ran the replay");
     }
     try (var files = Files.list(report.resolve("points"))) {
       List<Path> json = files.filter(f -> f.toString().endsWith(".json")).toList();

@@ -95,7 +95,7 @@ class SoakCommandTest {
         0,
         10,
         0,
-        5, // scheduler threads: 2 x 2 workers + 1 of slack - 1, and the ticker
+        5, // scheduler threads: 2 x 2 workers + 1 of slack - 1, and the reevaluator
         5,
         0,
         0,

@@ -2,10 +2,11 @@ package dev.tailor.load;
 
 import dev.tailor.core.Predictor;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.core.policy.DegreeCap;
-import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TailorSearcher;
 import dev.tailor.lucene.TotalHits;
+import dev.tailor.lucene.Windowing;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.PointResult;
 import java.io.IOException;
@@ -92,7 +93,7 @@ public final class InProcessSweep {
 
     /** A server of {@code workers} threads, cutting each query as the drop-in does by default. */
     public static Server of(int workers, int queue) {
-      return new Server(workers, queue, Slicing.DEFAULT_WINDOWS_PER_THREAD * workers);
+      return new Server(workers, queue, Windowing.DEFAULT_WINDOWS_PER_THREAD * workers);
     }
   }
 
@@ -122,8 +123,9 @@ public final class InProcessSweep {
   /**
    * Warms up, then runs every point, as {@link #run(IndexReader, List, Sweep.Plan, Server, String,
    * String, Consumer)} does, every scheduler's builder passed through {@code configure} last (for
-   * settings the server has no field for, such as {@link Scheduler.Builder#promptAdmission}); the
-   * plain-Lucene baselines have no scheduler to configure.
+   * settings the server has no field for, such as {@link
+   * dev.tailor.core.Tuning#withPromptAdmission}); the plain-Lucene baselines have no scheduler to
+   * configure.
    */
   public static List<PointResult> run(
       IndexReader reader,
@@ -182,7 +184,8 @@ public final class InProcessSweep {
   private static void warmUp(
       IndexReader reader, List<InProcessTarget.TraceEntry> entries, int workers, int totalHits)
       throws IOException {
-    try (Scheduler scheduler = Scheduler.builder().policy("seq").workers(workers).build()) {
+    try (Scheduler scheduler =
+        SchedulerInternals.policy(Scheduler.builder(), "seq").workers(workers).build()) {
       TailorSearcher searcher = new TailorSearcher(reader, scheduler);
       for (int round = 0; round < WARM_UP_ROUNDS; round++) {
         for (InProcessTarget.TraceEntry e : entries) {

@@ -3,7 +3,9 @@ package dev.tailor.load;
 import dev.tailor.core.Predictor;
 import dev.tailor.core.RequestAttributes;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.core.SchedulerListener;
+import dev.tailor.core.Tuning;
 import dev.tailor.core.metrics.RequestGroups;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.metrics.RunMetrics;
@@ -12,10 +14,10 @@ import dev.tailor.core.policy.DegreeCap;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.core.policy.RequestView;
-import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TailorSearcher;
 import dev.tailor.lucene.TailorSearchers;
 import dev.tailor.lucene.TotalHits;
+import dev.tailor.lucene.Windowing;
 import dev.tailor.measure.CoRun;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.Failures;
@@ -125,14 +127,15 @@ public final class InProcessTarget implements Target {
       this.policy.close();
       throw e;
     }
-    this.searcher = TailorSearchers.create(reader, scheduler, Slicing.unitsPerQuery(unitsPerQuery));
+    this.searcher =
+        TailorSearchers.create(reader, scheduler, Windowing.windowsPerQuery(unitsPerQuery));
   }
 
   private Scheduler.Builder builder(Policy policy, int workers, int queueCapacity) {
     return Scheduler.builder()
         .policy(policy)
         .workers(workers)
-        .queueCapacity(queueCapacity)
+        .tuning(Tuning.defaults().withQueueCapacity(queueCapacity))
         .listener(
             new SchedulerListener() {
               @Override
@@ -175,8 +178,8 @@ public final class InProcessTarget implements Target {
     try {
       Answer answer = new Answer();
       answer.profiledNanos = entry.profiledNanos();
-      return scheduler
-          .submit(
+      return SchedulerInternals.submit(
+              scheduler,
               ctx -> {
                 running.put(ctx.view().id(), answer);
                 return searcher.search(entry.query(), TotalHits.topTen(totalHitsThreshold));

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.lucene.TailorSearcher;
 import dev.tailor.measure.Failures;
 import dev.tailor.measure.PointResult;
@@ -62,7 +63,8 @@ class HttpTargetTest {
         w.addDocument(doc);
       }
       try (DirectoryReader reader = DirectoryReader.open(dir);
-          Scheduler scheduler = Scheduler.builder().policy("fixed:2").workers(2).build();
+          Scheduler scheduler =
+              SchedulerInternals.policy(Scheduler.builder(), "fixed:2").workers(2).build();
           SearchServer server =
               new SearchServer(
                   new TailorSearcher(reader, scheduler),
@@ -78,7 +80,7 @@ class HttpTargetTest {
             target.timing(target.send(0).get(1, TimeUnit.MINUTES)),
             "a server given no timings sends no Server-Timing header");
         target.send(1).get(1, TimeUnit.MINUTES);
-        assertEquals(2, scheduler.metrics().latency().getTotalCount());
+        assertEquals(2, SchedulerInternals.metrics(scheduler).latency().getTotalCount());
       }
     }
   }
@@ -97,7 +99,10 @@ class HttpTargetTest {
       ServerTimings timings = new ServerTimings();
       try (DirectoryReader reader = DirectoryReader.open(dir);
           Scheduler scheduler =
-              Scheduler.builder().policy("fixed:2").workers(2).listener(timings).build();
+              SchedulerInternals.policy(Scheduler.builder(), "fixed:2")
+                  .workers(2)
+                  .listener(timings)
+                  .build();
           SearchServer server =
               new SearchServer(
                   new TailorSearcher(reader, scheduler),
@@ -122,7 +127,7 @@ class HttpTargetTest {
           assertTrue(timing.runNanos() > 0, timing::toString);
           assertTrue(served <= latency + 3, served + " ns served, " + latency + " ns round trip");
         }
-        assertEquals(2, scheduler.metrics().latency().getTotalCount());
+        assertEquals(2, SchedulerInternals.metrics(scheduler).latency().getTotalCount());
       }
     }
   }

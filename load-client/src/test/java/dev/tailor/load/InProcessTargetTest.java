@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.core.policy.RequestView;
 import dev.tailor.measure.Failures;
 import java.util.List;
@@ -95,7 +96,7 @@ class InProcessTargetTest {
           }
           assertEquals(n, answers.size());
           assertEquals(0, target.awaitingRecords(), "no search is left waiting for its record");
-          assertEquals(n, target.scheduler().metrics().run().getTotalCount());
+          assertEquals(n, SchedulerInternals.metrics(target.scheduler()).run().getTotalCount());
         } finally {
           target.close();
         }

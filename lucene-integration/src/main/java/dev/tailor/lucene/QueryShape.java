@@ -1,5 +1,6 @@
 package dev.tailor.lucene;
 
+import dev.tailor.core.Internal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
@@ -20,6 +21,7 @@ import org.apache.lucene.util.automaton.ByteRunAutomaton;
  * @param clauses the leaf clauses
  * @param terms the distinct terms, in the order the walk met them
  */
+@Internal
 public record QueryShape(int clauses, List<Term> terms) {
 
   /** Walks a query (rewrite it first to see what multi-term queries expand to). */

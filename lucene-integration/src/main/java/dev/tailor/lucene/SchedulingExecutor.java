@@ -1,5 +1,6 @@
 package dev.tailor.lucene;
 
+import dev.tailor.core.Internal;
 import dev.tailor.core.RequestContext;
 import dev.tailor.core.Scheduler;
 import java.util.Objects;
@@ -18,6 +19,7 @@ import java.util.concurrent.Executor;
  * TailorSearcher} or {@link Scheduler#run}), it runs the runnable at once on the calling thread, as
  * {@code TaskExecutor} does when an executor rejects work: the search stays correct and sequential.
  */
+@Internal
 public final class SchedulingExecutor implements Executor {
 
   private final Scheduler scheduler;

@@ -4,6 +4,7 @@ import dev.tailor.core.Predictor;
 import dev.tailor.core.RequestAttributes;
 import dev.tailor.core.RequestContext;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.core.policy.RequestView;
 import java.io.IOException;
 import java.time.Duration;
@@ -28,18 +29,19 @@ import org.apache.lucene.util.ThreadInterruptedException;
  * thread budget, and gets threads for its slices as the scheduler's policy decides, moment by
  * moment. Results are exactly those of a plain {@code IndexSearcher}.
  *
- * <p>Called on an application thread, a search runs there ({@link Scheduler#run}). Called inside a
- * request of the same scheduler, for instance from a body submitted with {@link Scheduler#submit},
- * or nested inside another search, it runs at once as part of that request.
+ * <p>Called on an application thread, a search runs there (as a request of the scheduler, its own
+ * thread). Called inside a request of the same scheduler, for instance from a body submitted with
+ * {@link Scheduler#submit}, or nested inside another search, it runs at once as part of that
+ * request.
  *
- * <p>A search runs in windows, doc-id ranges of the leaves cut by a {@link Slicing}, claimed one at
- * a time from a shared cursor. The calling thread takes them in order with one collector, as plain
- * Lucene does on one thread; a helper the scheduler sends to the request joins with a collector of
- * its own, claims the next windows, and leaves at a window boundary when the request's degree no
- * longer counts it. At the end the collectors are reduced by the {@link CollectorManager}. Queries
- * whose scorers take only whole segments (block joins, drill-sideways) get one window per segment.
- * Rewrites that fork work through Lucene's {@code TaskExecutor} (vector queries) fork it into the
- * request through the {@link SchedulingExecutor}.
+ * <p>A search runs in windows, doc-id ranges of the leaves cut by a {@link Windowing}, claimed one
+ * at a time from a shared cursor. The calling thread takes them in order with one collector, as
+ * plain Lucene does on one thread; a helper the scheduler sends to the request joins with a
+ * collector of its own, claims the next windows, and leaves at a window boundary when the request's
+ * degree no longer counts it. At the end the collectors are reduced by the {@link
+ * CollectorManager}. Queries whose scorers take only whole segments (block joins, drill-sideways)
+ * get one window per segment. Rewrites that fork work through Lucene's {@code TaskExecutor} (vector
+ * queries) fork it into the request through the {@link SchedulingExecutor}.
  *
  * <p>All of {@code search}, {@code searchAfter} and {@code count} go through the scheduler; {@link
  * #search(Query, CollectorManager, RequestAttributes, Duration)} also takes the request's
@@ -60,7 +62,7 @@ import org.apache.lucene.util.ThreadInterruptedException;
 public final class TailorSearcher extends IndexSearcher {
 
   private final Scheduler scheduler;
-  private final Slicing slicing;
+  private final Windowing slicing;
   private final UnitListener unitListener;
   private final RequestTimeout requestTimeout = new RequestTimeout();
   private volatile QueryTimeout userTimeout;
@@ -71,7 +73,7 @@ public final class TailorSearcher extends IndexSearcher {
 
   /**
    * A searcher over {@code reader} whose every search is a request of {@code scheduler}, its
-   * queries cut into {@value Slicing#DEFAULT_WINDOWS_PER_THREAD} windows for each thread of the
+   * queries cut into {@value Windowing#DEFAULT_WINDOWS_PER_THREAD} windows for each thread of the
    * scheduler's budget.
    */
   public TailorSearcher(IndexReader reader, Scheduler scheduler) {
@@ -79,7 +81,7 @@ public final class TailorSearcher extends IndexSearcher {
   }
 
   /** A searcher with the given slicing, for this package's tests. */
-  TailorSearcher(IndexReader reader, Scheduler scheduler, Slicing slicing) {
+  TailorSearcher(IndexReader reader, Scheduler scheduler, Windowing slicing) {
     this(reader, scheduler, slicing, null);
   }
 
@@ -88,21 +90,21 @@ public final class TailorSearcher extends IndexSearcher {
    * when it is null; Tailor's tools reach it through {@link TailorSearchers}.
    */
   TailorSearcher(
-      IndexReader reader, Scheduler scheduler, Slicing slicing, UnitListener unitListener) {
+      IndexReader reader, Scheduler scheduler, Windowing slicing, UnitListener unitListener) {
     super(reader, new SchedulingExecutor(scheduler));
     this.scheduler = scheduler;
     this.slicing = Objects.requireNonNull(slicing, "slicing");
     this.unitListener = unitListener;
     // Every thread a request may have beside its own: the workers, and the slack lent beyond them.
-    int lent = scheduler.promptAdmission() ? scheduler.slack() : 0;
+    int lent = scheduler.tuning().promptAdmission() ? scheduler.tuning().slack() : 0;
     this.maxHelpers = Math.max(0, scheduler.workers() + lent - 1);
     // Installed once, before the searcher is shared: Lucene's own scoring paths poll it, and it
     // finds each search's deadline and the user's timeout itself.
     super.setTimeout(requestTimeout);
   }
 
-  private static Slicing defaultSlicing(Scheduler scheduler) {
-    return Slicing.forThreads(scheduler.systemView().budget());
+  private static Windowing defaultSlicing(Scheduler scheduler) {
+    return Windowing.forThreads(SchedulerInternals.systemView(scheduler).budget());
   }
 
   /** The scheduler every search runs in. */
@@ -111,7 +113,7 @@ public final class TailorSearcher extends IndexSearcher {
   }
 
   /** How queries are cut into units. */
-  Slicing slicing() {
+  Windowing slicing() {
     return slicing;
   }
 
@@ -153,6 +155,15 @@ public final class TailorSearcher extends IndexSearcher {
     return slicing.slice(leaves);
   }
 
+  /**
+   * Searches as a request of the scheduler. Lucene's own {@code search(Query, CollectorManager)}
+   * does the rewrite, the weight and the reduction here too ({@link #windowed}), but the collection
+   * is Tailor's: Lucene 10 keeps the step between the weight and the slices private ({@code
+   * search(Weight, CollectorManager, C)}), and its one hook below it, {@link #search(
+   * LeafReaderContextPartition[], Weight, Collector)}, takes a collector per slice, where threads
+   * that claim windows as they come need one collector per thread. Everything else ({@code count},
+   * {@code search(Query, Collector)}, {@code searchAfter}, the per-slice hook) is Lucene's.
+   */
   @Override
   public <C extends Collector, T> T search(Query query, CollectorManager<C, T> manager)
       throws IOException {
@@ -273,7 +284,7 @@ public final class TailorSearcher extends IndexSearcher {
   private LeafSlice[] wholeSegmentWindows() {
     LeafSlice[] w = wholeSegmentWindows;
     if (w == null) {
-      w = Slicing.wholeSegments(leafContexts);
+      w = Windowing.wholeSegments(leafContexts);
       wholeSegmentWindows = w;
     }
     return w;
@@ -326,7 +337,8 @@ public final class TailorSearcher extends IndexSearcher {
     }
     attributes = predicted(query, attributes);
     try {
-      return scheduler.run(
+      return SchedulerInternals.run(
+          scheduler,
           ctx -> {
             try {
               return search.run();

@@ -6,9 +6,9 @@ import org.apache.lucene.index.IndexReader;
 
 /**
  * The {@link TailorSearcher}s that Tailor's own tools build: with windows cut by a chosen {@link
- * Slicing} rather than the default for the scheduler's budget, and with a {@link UnitListener} that
- * hears every window searched. The profiler measures demand profiles with them, the benchmarks and
- * the load client compare slicings, the server reports its searcher's slicing. An application
+ * Windowing} rather than the default for the scheduler's budget, and with a {@link UnitListener}
+ * that hears every window searched. The profiler measures demand profiles with them, the benchmarks
+ * and the load client compare slicings, the server reports its searcher's slicing. An application
  * builds its searcher with {@link TailorSearcher#TailorSearcher(IndexReader, Scheduler)}; these
  * stay out of that API so that the slicing and the unit hook can change with the search loop.
  */
@@ -18,7 +18,7 @@ public final class TailorSearchers {
   private TailorSearchers() {}
 
   /** A searcher over {@code reader} in {@code scheduler} whose windows {@code slicing} cuts. */
-  public static TailorSearcher create(IndexReader reader, Scheduler scheduler, Slicing slicing) {
+  public static TailorSearcher create(IndexReader reader, Scheduler scheduler, Windowing slicing) {
     return new TailorSearcher(reader, scheduler, slicing, null);
   }
 
@@ -27,12 +27,12 @@ public final class TailorSearchers {
    * reports every window it searches to {@code listener}, on the thread that searched it.
    */
   public static TailorSearcher create(
-      IndexReader reader, Scheduler scheduler, Slicing slicing, UnitListener listener) {
+      IndexReader reader, Scheduler scheduler, Windowing slicing, UnitListener listener) {
     return new TailorSearcher(reader, scheduler, slicing, listener);
   }
 
   /** How {@code searcher} cuts a query into windows. */
-  public static Slicing slicing(TailorSearcher searcher) {
+  public static Windowing slicing(TailorSearcher searcher) {
     return searcher.slicing();
   }
 }

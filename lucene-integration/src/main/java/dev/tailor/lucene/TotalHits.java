@@ -1,5 +1,6 @@
 package dev.tailor.lucene;
 
+import dev.tailor.core.Internal;
 import java.util.Locale;
 import org.apache.lucene.search.TopScoreDocCollectorManager;
 
@@ -15,6 +16,7 @@ import org.apache.lucene.search.TopScoreDocCollectorManager;
  * reads, which is the regime of the Lucene workloads in Few-to-Many (Haque et al., ASPLOS'15,
  * Section 5) and TPC (Jeon et al., ASPLOS'16, Section 6).
  */
+@Internal
 public final class TotalHits {
 
   /**

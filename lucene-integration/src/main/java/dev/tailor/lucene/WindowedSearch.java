@@ -348,7 +348,7 @@ final class WindowedSearch<C extends Collector, T> {
       }
       int size = GuidedClaims.size(left, sharers, helper, priority);
       int most = GuidedClaims.most(left, sharers, helper, priority);
-      if (helper && ctx.scheduler().promptAdmission()) {
+      if (helper && ctx.scheduler().tuning().promptAdmission()) {
         // A prompt helper holds its thread for about a millisecond at most, and so does not run
         // on to a leaf's end: an arrival waits for its claim to end.
         size =
@@ -356,7 +356,7 @@ final class WindowedSearch<C extends Collector, T> {
                 size,
                 finishedNanos.get(),
                 finishedWindows.get(),
-                ctx.scheduler().promptBoundNanos());
+                ctx.scheduler().tuning().promptBound().toNanos());
         most = size;
       }
       int end = from + size;

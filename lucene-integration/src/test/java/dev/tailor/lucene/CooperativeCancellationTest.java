@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.RequestContext;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
+import dev.tailor.core.Tuning;
 import dev.tailor.core.metrics.RequestRecord;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,10 +59,9 @@ class CooperativeCancellationTest {
       }
       try (DirectoryReader reader = DirectoryReader.open(directory);
           Scheduler scheduler =
-              Scheduler.builder()
-                  .policy("fixed:2")
+              SchedulerInternals.policy(Scheduler.builder(), "fixed:2")
                   .workers(2)
-                  .quantum(Duration.ofMillis(1))
+                  .tuning(Tuning.defaults().withQuantum(Duration.ofMillis(1)))
                   .build()) {
         CountDownLatch searching = new CountDownLatch(1);
         AtomicReference<Throwable> readAfterCancel = new AtomicReference<>();
@@ -87,15 +88,15 @@ class CooperativeCancellationTest {
                     readAfterCancel.set(t);
                   }
                 });
-        TailorSearcher searcher = new TailorSearcher(reader, scheduler, Slicing.single());
+        TailorSearcher searcher = new TailorSearcher(reader, scheduler, Windowing.single());
         CompletableFuture<TopDocs> f =
-            scheduler.submit(
-                ctx -> searcher.search(query, new TopScoreDocCollectorManager(10, 10)));
+            SchedulerInternals.submit(
+                scheduler, ctx -> searcher.search(query, new TopScoreDocCollectorManager(10, 10)));
         assertTrue(searching.await(1, TimeUnit.MINUTES), "hang guard");
         assertTrue(f.cancel(true));
         assertThrows(CancellationException.class, f::join);
         long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
-        while (scheduler.metrics().count(RequestRecord.Outcome.CANCELLED) == 0) {
+        while (SchedulerInternals.metrics(scheduler).count(RequestRecord.Outcome.CANCELLED) == 0) {
           assertTrue(System.nanoTime() - deadline < 0, "hang guard: the request ended");
           Thread.yield();
         }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tailor.core.Predictor;
 import dev.tailor.core.RequestAttributes;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.Tuning;
 import dev.tailor.core.policy.Admission;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.RequestView;
@@ -65,7 +66,7 @@ class PredictorTest {
     return Scheduler.builder()
         .policy(policy)
         .workers(2)
-        .longRequestThreshold(Duration.ofMillis(80))
+        .tuning(Tuning.defaults().withLongRequestThreshold(Duration.ofMillis(80)))
         .build();
   }
 

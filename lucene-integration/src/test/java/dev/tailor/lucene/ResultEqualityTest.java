@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.core.SchedulerListener;
+import dev.tailor.core.Tuning;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
@@ -122,12 +124,14 @@ class ResultEqualityTest {
     try (Scheduler scheduler =
         Scheduler.builder()
             .policy(policy)
-            .promptBound(
-                spec.equals("default-cut")
-                    ? Duration.ofNanos(1_000)
-                    : Duration.ofNanos(dev.tailor.core.model.GuidedClaims.PROMPT_NANOS))
+            .tuning(
+                Tuning.defaults()
+                    .withPromptBound(
+                        spec.equals("default-cut")
+                            ? Duration.ofNanos(1_000)
+                            : Duration.ofNanos(dev.tailor.core.model.GuidedClaims.PROMPT_NANOS))
+                    .withQuantum(Duration.ofMillis(1)))
             .workers(4)
-            .quantum(Duration.ofMillis(1))
             .listener(
                 new SchedulerListener() {
                   @Override
@@ -139,7 +143,7 @@ class ResultEqualityTest {
                 })
             .build()) {
       TailorSearcher searcher =
-          new TailorSearcher(index.reader, scheduler, Slicing.unitsPerQuery(16));
+          new TailorSearcher(index.reader, scheduler, Windowing.windowsPerQuery(16));
       assertTrue(searcher.getSlices().length >= 12, "intra-segment partitions");
       if (!spec.equals("seq")) {
         int threads = threadsOnAProbe(searcher);
@@ -197,13 +201,15 @@ class ResultEqualityTest {
             Scheduler.builder()
                 .policy(chaos ? new ChaosPolicy(4) : PolicyRegistry.of(Scheduler.DEFAULT_POLICY))
                 .workers(chaos ? 3 : 2)
-                .slack(1)
-                .promptBound(Duration.ofNanos(chaos ? 1_000_000 : 1_000))
-                .quantum(Duration.ofMillis(1))
+                .tuning(
+                    Tuning.defaults()
+                        .withSlack(1)
+                        .withPromptBound(Duration.ofNanos(chaos ? 1_000_000 : 1_000))
+                        .withQuantum(Duration.ofMillis(1)))
                 .build();
         ExecutorService callers = Executors.newFixedThreadPool(4)) {
       TailorSearcher searcher =
-          new TailorSearcher(index.reader, scheduler, Slicing.docsPerUnit(700));
+          new TailorSearcher(index.reader, scheduler, Windowing.docsPerWindow(700));
       List<Future<?>> done = new ArrayList<>();
       for (int t = 0; t < 4; t++) {
         int first = t;
@@ -237,7 +243,7 @@ class ResultEqualityTest {
 
   private static TopDocs onPool(TailorSearcher searcher, Query query) throws Exception {
     CompletableFuture<TopDocs> f =
-        searcher.scheduler().submit(ctx -> searcher.search(query, exact()));
+        SchedulerInternals.submit(searcher.scheduler(), ctx -> searcher.search(query, exact()));
     return f.get(1, TimeUnit.MINUTES);
   }
 

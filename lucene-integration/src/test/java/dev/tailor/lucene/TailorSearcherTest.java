@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.RequestAttributes;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
+import dev.tailor.core.Tuning;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -49,10 +51,9 @@ class TailorSearcherTest {
   }
 
   private static Scheduler scheduler(String policy, int workers) {
-    return Scheduler.builder()
-        .policy(policy)
+    return SchedulerInternals.policy(Scheduler.builder(), policy)
         .workers(workers)
-        .quantum(Duration.ofMillis(1))
+        .tuning(Tuning.defaults().withQuantum(Duration.ofMillis(1)))
         .build();
   }
 
@@ -80,7 +81,7 @@ class TailorSearcherTest {
   void aDeadlineStopsTheRemainingUnitsAndSaysTheResultIsPartial() throws Exception {
     try (Scheduler scheduler = scheduler("fixed:2", 2)) {
       TailorSearcher searcher =
-          new TailorSearcher(index.reader, scheduler, Slicing.unitsPerQuery(12));
+          new TailorSearcher(index.reader, scheduler, Windowing.windowsPerQuery(12));
       Duration timeout = Duration.ofMillis(2);
       HookedQuery slow = outlasting(timeout);
       SearchOutcome<TopDocs> outcome =
@@ -97,7 +98,7 @@ class TailorSearcherTest {
   void aUsersOwnTimeoutDoesNotDisableTheDeadlines() throws Exception {
     try (Scheduler scheduler = scheduler("fixed:2", 2)) {
       TailorSearcher searcher =
-          new TailorSearcher(index.reader, scheduler, Slicing.unitsPerQuery(12));
+          new TailorSearcher(index.reader, scheduler, Windowing.windowsPerQuery(12));
       AtomicBoolean userSaysExit = new AtomicBoolean();
       QueryTimeout user = userSaysExit::get;
       searcher.setTimeout(user);
@@ -115,7 +116,7 @@ class TailorSearcherTest {
   void aUsersOwnTimeoutStopsSearchesWithAndWithoutADeadline() throws Exception {
     try (Scheduler scheduler = scheduler("fixed:2", 2)) {
       TailorSearcher searcher =
-          new TailorSearcher(index.reader, scheduler, Slicing.unitsPerQuery(12));
+          new TailorSearcher(index.reader, scheduler, Windowing.windowsPerQuery(12));
       long all = index.reader.maxDoc();
       searcher.setTimeout(() -> true);
       HookedQuery withDeadline = new HookedQuery((leaf, doc) -> {});
@@ -186,7 +187,7 @@ class TailorSearcherTest {
     try (Scheduler scheduler = scheduler("fixed:2", 2);
         ExecutorService callers = Executors.newFixedThreadPool(8)) {
       TailorSearcher searcher =
-          new TailorSearcher(index.reader, scheduler, Slicing.unitsPerQuery(12));
+          new TailorSearcher(index.reader, scheduler, Windowing.windowsPerQuery(12));
       CyclicBarrier together = new CyclicBarrier(8);
       List<Future<Boolean>> timedOut = new java.util.ArrayList<>();
       for (int t = 0; t < 8; t++) {
@@ -225,7 +226,7 @@ class TailorSearcherTest {
   void anExceptionInOneUnitFailsThatSearchOnly() throws Exception {
     try (Scheduler scheduler = scheduler("fixed:3", 3)) {
       TailorSearcher searcher =
-          new TailorSearcher(index.reader, scheduler, Slicing.unitsPerQuery(9));
+          new TailorSearcher(index.reader, scheduler, Windowing.windowsPerQuery(9));
       IllegalStateException boom = new IllegalStateException("bad segment");
       HookedQuery failing =
           new HookedQuery(
@@ -235,9 +236,10 @@ class TailorSearcherTest {
                 }
               });
       CompletableFuture<TopDocs> failed =
-          scheduler.submit(ctx -> searcher.search(failing, top10()));
+          SchedulerInternals.submit(scheduler, ctx -> searcher.search(failing, top10()));
       Query fine = index.term(0);
-      CompletableFuture<TopDocs> ok = scheduler.submit(ctx -> searcher.search(fine, top10()));
+      CompletableFuture<TopDocs> ok =
+          SchedulerInternals.submit(scheduler, ctx -> searcher.search(fine, top10()));
       ExecutionException e =
           assertThrows(ExecutionException.class, () -> failed.get(1, TimeUnit.MINUTES));
       assertSame(boom, e.getCause());
@@ -254,7 +256,7 @@ class TailorSearcherTest {
     for (int workers : new int[] {1, 2}) {
       try (Scheduler scheduler = scheduler("fixed:" + workers, workers)) {
         TailorSearcher searcher =
-            new TailorSearcher(index.reader, scheduler, Slicing.unitsPerQuery(6));
+            new TailorSearcher(index.reader, scheduler, Windowing.windowsPerQuery(6));
         Query inner = index.term(1);
         int innerCount = new IndexSearcher(index.reader).count(inner);
         assertTrue(innerCount > 0);
@@ -278,7 +280,8 @@ class TailorSearcherTest {
             };
         Query outer = index.term(2);
         CompletableFuture<Integer> pooled =
-            scheduler.submit(
+            SchedulerInternals.submit(
+                scheduler,
                 ctx -> {
                   searcher.search(outer, collector);
                   return searcher.count(outer);
@@ -347,12 +350,12 @@ class TailorSearcherTest {
 
   @Test
   void slicingCoversEveryDocumentOnceAndKeepsLeavesDistinctPerSlice() {
-    for (Slicing slicing :
+    for (Windowing slicing :
         List.of(
-            Slicing.single(),
-            Slicing.unitsPerQuery(3),
-            Slicing.unitsPerQuery(40),
-            Slicing.docsPerUnit(250))) {
+            Windowing.single(),
+            Windowing.windowsPerQuery(3),
+            Windowing.windowsPerQuery(40),
+            Windowing.docsPerWindow(250))) {
       IndexSearcher.LeafSlice[] slices = slicing.slice(index.reader.leaves());
       long[] covered = new long[index.reader.maxDoc()];
       for (IndexSearcher.LeafSlice slice : slices) {
@@ -369,6 +372,6 @@ class TailorSearcherTest {
         assertEquals(1, c, slicing + ": every document in exactly one unit");
       }
     }
-    assertEquals(1, Slicing.single().slice(index.reader.leaves()).length);
+    assertEquals(1, Windowing.single().slice(index.reader.leaves()).length);
   }
 }

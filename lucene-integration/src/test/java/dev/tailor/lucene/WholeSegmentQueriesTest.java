@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
+import dev.tailor.core.Tuning;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,10 +50,9 @@ class WholeSegmentQueriesTest {
       index(dir, config);
       try (DirectoryReader reader = DirectoryReader.open(dir);
           Scheduler scheduler =
-              Scheduler.builder()
-                  .policy("fixed:3")
+              SchedulerInternals.policy(Scheduler.builder(), "fixed:3")
                   .workers(3)
-                  .quantum(Duration.ofMillis(1))
+                  .tuning(Tuning.defaults().withQuantum(Duration.ofMillis(1)))
                   .build()) {
         SortedSetDocValuesReaderState state =
             new DefaultSortedSetDocValuesReaderState(reader, config);
@@ -60,7 +61,7 @@ class WholeSegmentQueriesTest {
             new TailorSearcher(
                 reader,
                 scheduler,
-                Slicing.unitsPerQuery(12),
+                Windowing.windowsPerQuery(12),
                 (partitions, nanos) -> {
                   synchronized (windows) {
                     windows.add(partitions);

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.RequestAttributes;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
+import dev.tailor.core.Tuning;
 import dev.tailor.core.policy.Admission;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.RequestView;
@@ -63,9 +65,10 @@ class WindowedSearchTest {
   @Test
   void atDegreeOneOneThreadAndOneCollectorSearchEveryWindowInOrder() throws Exception {
     WindowLog log = new WindowLog();
-    try (Scheduler scheduler = Scheduler.builder().policy("seq").workers(4).build()) {
+    try (Scheduler scheduler =
+        SchedulerInternals.policy(Scheduler.builder(), "seq").workers(4).build()) {
       TailorSearcher searcher =
-          new TailorSearcher(index.reader, scheduler, Slicing.unitsPerQuery(24), log);
+          new TailorSearcher(index.reader, scheduler, Windowing.windowsPerQuery(24), log);
       IndexSearcher plain = new IndexSearcher(index.reader);
       for (TestQueries.Named q : queries) {
         log.clear();
@@ -102,10 +105,10 @@ class WindowedSearchTest {
         Scheduler.builder()
             .policy(new StartThenTwo(1))
             .workers(2)
-            .quantum(Duration.ofMillis(1))
+            .tuning(Tuning.defaults().withQuantum(Duration.ofMillis(1)))
             .build()) {
       TailorSearcher searcher =
-          new TailorSearcher(index.reader, scheduler, Slicing.unitsPerQuery(24), log);
+          new TailorSearcher(index.reader, scheduler, Windowing.windowsPerQuery(24), log);
       starter[0] = Thread.currentThread();
       CountingManager manager = new CountingManager();
       TopDocs got = searcher.search(query, manager);
@@ -131,11 +134,10 @@ class WindowedSearchTest {
         Scheduler.builder()
             .policy(policy)
             .workers(2)
-            .quantum(Duration.ofHours(1))
-            .promptAdmission(false)
+            .tuning(Tuning.defaults().withQuantum(Duration.ofHours(1)).withPromptAdmission(false))
             .build()) {
       TailorSearcher searcher =
-          new TailorSearcher(index.reader, scheduler, Slicing.unitsPerQuery(24));
+          new TailorSearcher(index.reader, scheduler, Windowing.windowsPerQuery(24));
       int windows = searcher.getSlices().length;
       for (TestQueries.Named q : queries) {
         policy.reReads.set(0);
@@ -156,15 +158,16 @@ class WindowedSearchTest {
         Scheduler.builder()
             .policy(new ChaosPolicy(3))
             .workers(3)
-            .quantum(Duration.ofMillis(1))
+            .tuning(Tuning.defaults().withQuantum(Duration.ofMillis(1)))
             .build()) {
       TailorSearcher searcher =
-          new TailorSearcher(index.reader, scheduler, Slicing.docsPerUnit(300), log);
+          new TailorSearcher(index.reader, scheduler, Windowing.docsPerWindow(300), log);
       for (int round = 0; round < 3; round++) {
         for (TestQueries.Named q : queries) {
           log.clear();
           TopDocs got =
-              scheduler.submit(ctx -> searcher.search(q.query(), exact())).get(1, TimeUnit.MINUTES);
+              SchedulerInternals.submit(scheduler, ctx -> searcher.search(q.query(), exact()))
+                  .get(1, TimeUnit.MINUTES);
           ResultEqualityTest.assertSameTopDocs(plain.search(q.query(), exact()), got, q.text());
           log.assertEachWindowOnce(searcher.getSlices(), q.text());
         }
@@ -186,15 +189,15 @@ class WindowedSearchTest {
       }
       try (DirectoryReader reader = DirectoryReader.open(dir)) {
         IndexSearcher.LeafSlice[] slices =
-            Slicing.docsPerUnit(9 * Slicing.ALIGNMENT).slice(reader.leaves());
+            Windowing.docsPerWindow(9 * Windowing.ALIGNMENT).slice(reader.leaves());
         long covered = 0;
         for (IndexSearcher.LeafSlice s : slices) {
           for (LeafReaderContextPartition p : s.partitions) {
             int max = Math.min(p.maxDocId, p.ctx.reader().maxDoc());
             covered += max - p.minDocId;
-            assertEquals(0, p.minDocId % Slicing.ALIGNMENT, "aligned start " + p.minDocId);
+            assertEquals(0, p.minDocId % Windowing.ALIGNMENT, "aligned start " + p.minDocId);
             assertTrue(
-                max == p.ctx.reader().maxDoc() || max % Slicing.ALIGNMENT == 0,
+                max == p.ctx.reader().maxDoc() || max % Windowing.ALIGNMENT == 0,
                 "aligned end " + max);
           }
         }
@@ -207,9 +210,10 @@ class WindowedSearchTest {
   @Test
   void aSearchReportsItsWindowsToItsRequestsProjection() throws Exception {
     long prior = Duration.ofSeconds(10).toNanos(); // far above the work of a search here
-    try (Scheduler scheduler = Scheduler.builder().policy("seq").workers(2).build()) {
+    try (Scheduler scheduler =
+        SchedulerInternals.policy(Scheduler.builder(), "seq").workers(2).build()) {
       TailorSearcher searcher =
-          new TailorSearcher(index.reader, scheduler, Slicing.unitsPerQuery(8));
+          new TailorSearcher(index.reader, scheduler, Windowing.windowsPerQuery(8));
       for (TestQueries.Named q : queries) {
         long[] seen = projectionAround(scheduler, searcher, q, RequestAttributes.predicted(prior));
         assertEquals(prior, seen[0], "before the first claim, the prior: " + q.text());
@@ -228,7 +232,8 @@ class WindowedSearchTest {
   private static long[] projectionAround(
       Scheduler scheduler, TailorSearcher searcher, TestQueries.Named q, RequestAttributes attrs)
       throws Exception {
-    return scheduler.run(
+    return SchedulerInternals.run(
+        scheduler,
         ctx -> {
           long before = ctx.view().projectedSequentialNanos();
           searcher.search(q.query(), exact());

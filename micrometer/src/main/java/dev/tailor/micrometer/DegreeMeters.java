@@ -1,6 +1,7 @@
 package dev.tailor.micrometer;
 
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
@@ -40,7 +41,9 @@ final class DegreeMeters {
     this.tags = tags;
     this.maxGroups = maxGroups;
     this.distribution =
-        new Snapshot<>(scheduler.metrics(), scheduler.metrics()::degreeDistribution);
+        new Snapshot<>(
+            SchedulerInternals.metrics(scheduler),
+            SchedulerInternals.metrics(scheduler)::degreeDistribution);
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.tailor.micrometer;
 
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -33,9 +34,10 @@ final class FailureMeters {
    * @return the kinds that have failed so far
    */
   synchronized int refresh() {
-    for (String kind : scheduler.failureCounts().keySet()) {
+    for (String kind : SchedulerInternals.failureCounts(scheduler).keySet()) {
       if (registered.add(kind)) {
-        FunctionCounter.builder(NAME, scheduler, s -> s.failureCounts().getOrDefault(kind, 0L))
+        FunctionCounter.builder(
+                NAME, scheduler, s -> SchedulerInternals.failureCounts(s).getOrDefault(kind, 0L))
             .tags(tags.and("kind", kind))
             .description(
                 "Failures the scheduler survived (a policy, a listener or one of its threads that"

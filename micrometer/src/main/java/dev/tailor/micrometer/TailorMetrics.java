@@ -1,6 +1,7 @@
 package dev.tailor.micrometer;
 
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.metrics.RunMetrics;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -20,8 +21,8 @@ import org.HdrHistogram.Histogram;
 
 /**
  * A {@link Scheduler}'s metrics as Micrometer meters. Every meter reads the scheduler's own {@link
- * Scheduler#metrics() metrics} and load when the registry is read (a scrape), so binding adds
- * nothing to a request's path: no meter is updated as requests run.
+ * SchedulerInternals#metrics metrics} and load when the registry is read (a scrape), so binding
+ * adds nothing to a request's path: no meter is updated as requests run.
  *
  * <p>The meters, in Micrometer's names (Prometheus adds the unit and {@code _total}):
  *
@@ -111,7 +112,7 @@ public final class TailorMetrics implements MeterBinder {
 
   @Override
   public void bindTo(MeterRegistry registry) {
-    RunMetrics metrics = scheduler.metrics();
+    RunMetrics metrics = SchedulerInternals.metrics(scheduler);
     timer(
         registry,
         "latency",
@@ -121,7 +122,8 @@ public final class TailorMetrics implements MeterBinder {
     timer(registry, "dispatch", "Admission to the request's body first running", metrics::dispatch);
     timer(registry, "run", "First running to the last thread's end", metrics::run);
     for (RequestRecord.Outcome outcome : RequestRecord.Outcome.values()) {
-      FunctionCounter.builder("tailor.requests", scheduler, s -> s.metrics().count(outcome))
+      FunctionCounter.builder(
+              "tailor.requests", scheduler, s -> SchedulerInternals.metrics(s).count(outcome))
           .tags(tags.and("outcome", outcome.name().toLowerCase(Locale.ROOT)))
           .description("Requests ended, by outcome")
           .baseUnit("requests")
@@ -138,12 +140,12 @@ public final class TailorMetrics implements MeterBinder {
         registry,
         "tailor.helpers",
         "Times a thread joined a running request as a helper",
-        s -> s.metrics().helpers());
+        s -> SchedulerInternals.metrics(s).helpers());
     counter(
         registry,
         "tailor.units.helpers",
         "Work units run by helpers rather than their request's own thread",
-        s -> s.metrics().unitsOnHelpers());
+        s -> SchedulerInternals.metrics(s).unitsOnHelpers());
     counter(
         registry,
         "tailor.table.swaps",
@@ -160,27 +162,27 @@ public final class TailorMetrics implements MeterBinder {
         registry,
         "tailor.requests.active",
         "Requests admitted and running",
-        s -> s.systemView().activeRequests());
+        s -> SchedulerInternals.systemView(s).activeRequests());
     gauge(
         registry,
         "tailor.requests.queued",
         "Requests waiting for admission",
-        s -> s.systemView().queuedRequests());
+        s -> SchedulerInternals.systemView(s).queuedRequests());
     gauge(
         registry,
         "tailor.threads.busy",
         "Threads of the budget at work",
-        s -> s.systemView().busyWorkers());
+        s -> SchedulerInternals.systemView(s).busyWorkers());
     gauge(
         registry,
         "tailor.threads.busy.long",
         "Threads at work on long requests",
-        s -> s.systemView().busyThreadsOnLongRequests());
+        s -> SchedulerInternals.systemView(s).busyThreadsOnLongRequests());
     gauge(
         registry,
         "tailor.threads.busy.mean",
         "Threads at work, averaged since the scheduler started",
-        Scheduler::meanBusyWorkers);
+        SchedulerInternals::meanBusyWorkers);
     gauge(
         registry,
         "tailor.workers",
@@ -191,7 +193,7 @@ public final class TailorMetrics implements MeterBinder {
         registry,
         "tailor.budget.mean",
         "The budget, averaged since the scheduler started",
-        Scheduler::meanBudget);
+        SchedulerInternals::meanBudget);
   }
 
   private void counter(
@@ -212,7 +214,7 @@ public final class TailorMetrics implements MeterBinder {
    */
   private void timer(
       MeterRegistry registry, String part, String description, Supplier<Histogram> histogram) {
-    Snapshot<Histogram> snapshot = new Snapshot<>(scheduler.metrics(), histogram);
+    Snapshot<Histogram> snapshot = new Snapshot<>(SchedulerInternals.metrics(scheduler), histogram);
     String name = "tailor.request." + part;
     FunctionTimer.builder(
             name,

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tailor.core.RequestAttributes;
 import dev.tailor.core.RequestBody;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.core.SchedulerListener;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.model.Schedule;
@@ -43,7 +44,7 @@ class TailorMetricsTest {
 
   @BeforeEach
   void start() {
-    scheduler = Scheduler.builder().policy("fixed:2").workers(2).build();
+    scheduler = SchedulerInternals.policy(Scheduler.builder(), "fixed:2").workers(2).build();
     registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   }
 
@@ -60,7 +61,8 @@ class TailorMetricsTest {
     run(2, "a");
     run(4, "b");
     CompletableFuture<Object> failing =
-        scheduler.submit(
+        SchedulerInternals.submit(
+            scheduler,
             ctx -> {
               throw new IllegalStateException("no");
             });
@@ -155,7 +157,7 @@ class TailorMetricsTest {
             ctx.joinUnits();
             return 2;
           };
-      assertEquals(2, scheduler.submit(body).join());
+      assertEquals(2, SchedulerInternals.submit(scheduler, body).join());
     }
 
     String text = registry.scrape();
@@ -166,8 +168,7 @@ class TailorMetricsTest {
   @Test
   void failuresTheSchedulerSurvivedAreCountedByKindAndFailedBodiesAreNot() {
     try (Scheduler failing =
-        Scheduler.builder()
-            .policy("fixed:2")
+        SchedulerInternals.policy(Scheduler.builder(), "fixed:2")
             .workers(2)
             .listener(
                 new SchedulerListener() {
@@ -183,10 +184,11 @@ class TailorMetricsTest {
       assertFalse(text.contains("tailor_failures_total"), text);
 
       for (int i = 0; i < 4; i++) {
-        assertEquals(1, failing.submit(ctx -> 1).join());
+        assertEquals(1, SchedulerInternals.submit(failing, ctx -> 1).join());
       }
       CompletableFuture<Object> body =
-          failing.submit(
+          SchedulerInternals.submit(
+              failing,
               ctx -> {
                 throw new IllegalStateException("a failing body");
               });
@@ -245,7 +247,8 @@ class TailorMetricsTest {
     List<CompletableFuture<Integer>> futures = new ArrayList<>();
     for (int i = 0; i < requests; i++) {
       int n = i;
-      futures.add(scheduler.submit(ctx -> n, RequestAttributes.labelled(label)));
+      futures.add(
+          SchedulerInternals.submit(scheduler, ctx -> n, RequestAttributes.labelled(label)));
     }
     futures.forEach(CompletableFuture::join);
   }

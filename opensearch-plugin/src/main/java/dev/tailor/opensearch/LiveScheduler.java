@@ -4,9 +4,12 @@ import dev.tailor.core.RequestAttributes;
 import dev.tailor.core.RequestContext;
 import dev.tailor.core.RequestScope;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.core.SchedulerListener;
+import dev.tailor.core.Tuning;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.policy.Policy;
+import dev.tailor.core.policy.PolicyRegistry;
 import dev.tailor.core.policy.SystemView;
 import dev.tailor.lucene.SchedulingExecutor;
 import java.io.Closeable;
@@ -23,11 +26,11 @@ import org.apache.logging.log4j.Logger;
 
 /**
  * The node's {@link Scheduler}: one for the node's life, whose policy {@code tailor.policy} swaps
- * live ({@link #swap}, through {@link Scheduler#setPolicy(String)}): the same threads and admission
- * queue serve every query phase, and every later admission and degree question, running query
- * phases' too, goes to the new policy. The scheduler owns a policy it built from a specification,
- * so it closes the one it swaps out. A specification that cannot be built on this node (a table
- * file missing here) keeps the current policy and is shown in the stats.
+ * live ({@link #swap}, through {@link Scheduler#setPolicy}): the same threads and admission queue
+ * serve every query phase, and every later admission and degree question, running query phases'
+ * too, goes to the new policy. The scheduler owns a policy it built from a specification, so it
+ * closes the one it swaps out. A specification that cannot be built on this node (a table file
+ * missing here) keeps the current policy and is shown in the stats.
  *
  * <p>Only a change of the thread budget or the admission queue's capacity ({@code tailor.workers},
  * {@code tailor.queue_capacity}), which a scheduler fixes when it is built, builds a new scheduler
@@ -74,10 +77,9 @@ final class LiveScheduler implements Closeable {
 
     Generation(String spec, int workers, int queueCapacity) {
       this.scheduler =
-          Scheduler.builder()
-              .policy(spec)
+          SchedulerInternals.policy(Scheduler.builder(), spec)
               .workers(workers)
-              .queueCapacity(queueCapacity)
+              .tuning(Tuning.defaults().withQueueCapacity(queueCapacity))
               .threadFactory(threads)
               .listener(this)
               .build();
@@ -170,7 +172,7 @@ final class LiveScheduler implements Closeable {
         return null;
       }
       try {
-        return new Entered(g, g.scheduler.enter(attributes));
+        return new Entered(g, SchedulerInternals.enter(g.scheduler, attributes));
       } catch (RejectedExecutionException | CancellationException e) {
         if (current.get() == g) {
           return null; // the queue is full, or the node is closing
@@ -212,7 +214,7 @@ final class LiveScheduler implements Closeable {
     if (g == null) {
       return new NodeLoad(0, 0, 0, 0, sequential);
     }
-    SystemView system = g.scheduler.systemView();
+    SystemView system = SchedulerInternals.systemView(g.scheduler);
     return new NodeLoad(
         g.scheduler.workers(),
         system.activeRequests(),
@@ -240,18 +242,18 @@ final class LiveScheduler implements Closeable {
   }
 
   /**
-   * Swaps the policy to {@code spec} in the node's scheduler ({@link Scheduler#setPolicy(String)}),
-   * which closes the policy it replaces. A specification that fails here keeps the current policy
-   * and is reported.
+   * Swaps the policy to {@code spec} in the node's scheduler ({@link Scheduler#setPolicy}), which
+   * closes the policy it replaces. A specification that fails here keeps the current policy and is
+   * reported.
    */
   synchronized void swap(String spec) {
     Generation g = current.get();
     if (g == null) {
       return; // closed
     }
-    Policy old;
+    Policy old = g.scheduler.policy();
     try {
-      old = g.scheduler.setPolicy(spec);
+      g.scheduler.setPolicy(PolicyRegistry.of(spec)); // closes the policy it replaces
     } catch (RuntimeException e) {
       refused("tailor.policy [" + spec + "]", g, e);
       return;

@@ -44,7 +44,7 @@ final class NodeStats {
 
   final LongAdder unknownClass = new LongAdder();
 
-  /** Units (Lucene's slice runnables) handed to a request. */
+  /** ForkedUnits (Lucene's slice runnables) handed to a request. */
   final LongAdder unitsForked = new LongAdder();
 
   /** Units that ran on a helper thread, not on the query phase's own. */

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.RequestAttributes;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.core.metrics.RequestRecord;
 import java.util.List;
 import java.util.Map;
@@ -95,7 +96,7 @@ class LiveSchedulerTest {
     assertEquals(RequestRecord.Outcome.COMPLETED, record.outcome());
     assertEquals(2, record.maxDegree(), "its degree came from the new policy");
     assertSame(scheduler, live.scheduler());
-    assertEquals(1L, scheduler.metrics().count(RequestRecord.Outcome.COMPLETED));
+    assertEquals(1L, SchedulerInternals.metrics(scheduler).count(RequestRecord.Outcome.COMPLETED));
     assertEquals(1L, stats.completed.sum(), "recorded once");
     assertNull(entered.close(false, "[docs][0]"), "a second close records nothing");
     assertEquals(1L, stats.completed.sum());

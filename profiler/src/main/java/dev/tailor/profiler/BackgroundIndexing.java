@@ -1,6 +1,6 @@
 package dev.tailor.profiler;
 
-import dev.tailor.core.ReturnedCores;
+import dev.tailor.core.BackgroundCores;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -14,8 +14,8 @@ import org.apache.lucene.index.IndexWriter;
 /**
  * Indexing beside search: threads that add documents to an {@link IndexWriter} in chunks, either on
  * dedicated threads (a static split of the machine) or on the cores an elastic budget {@linkplain
- * ReturnedCores returns} (one chunk per returned core at a time, so search gets a core back within
- * a chunk). The writer and the documents are the application's; this class only paces them.
+ * BackgroundCores returns} (one chunk per returned core at a time, so search gets a core back
+ * within a chunk). The writer and the documents are the application's; this class only paces them.
  *
  * <p>Give the writer a merge scheduler that runs merges inside the chunks' threads ({@code
  * SerialMergeScheduler}) or none at all ({@code NoMergePolicy}) if merges must stay within the
@@ -68,11 +68,11 @@ public final class BackgroundIndexing implements AutoCloseable {
    * Starts as many threads as {@code cores} could ever return ({@code workers}); each indexes a
    * chunk whenever a returned core is free.
    */
-  public void startOnReturnedCores(ReturnedCores cores, int workers) {
+  public void startOnReturnedCores(BackgroundCores cores, int workers) {
     start(workers, Objects.requireNonNull(cores, "cores"));
   }
 
-  private synchronized void start(int count, ReturnedCores cores) {
+  private synchronized void start(int count, BackgroundCores cores) {
     if (!threads.isEmpty()) {
       throw new IllegalStateException("already started");
     }
@@ -85,7 +85,7 @@ public final class BackgroundIndexing implements AutoCloseable {
     }
   }
 
-  private void loop(ReturnedCores cores) {
+  private void loop(BackgroundCores cores) {
     try {
       boolean more = true;
       while (running && more) {

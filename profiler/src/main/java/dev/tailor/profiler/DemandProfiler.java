@@ -1,11 +1,12 @@
 package dev.tailor.profiler;
 
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.lucene.QueryShape;
-import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TailorSearcher;
 import dev.tailor.lucene.TailorSearchers;
 import dev.tailor.lucene.TotalHits;
+import dev.tailor.lucene.Windowing;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.RobustTime;
 import dev.tailor.measure.UnitWork;
@@ -172,9 +173,10 @@ public final class DemandProfiler {
     try (RawSampleWriter raw = RawSampleWriter.open(rawSamples)) {
       TailorSearcher[] searchers = new TailorSearcher[degrees];
       UnitTimes unitTimes = new UnitTimes();
-      Slicing slicing = Slicing.unitsPerQuery(options.unitsPerQuery());
+      Windowing slicing = Windowing.windowsPerQuery(options.unitsPerQuery());
       for (int d = 1; d <= degrees; d++) {
-        schedulers[d - 1] = Scheduler.builder().policy("fixed:" + d).workers(degrees).build();
+        schedulers[d - 1] =
+            SchedulerInternals.policy(Scheduler.builder(), "fixed:" + d).workers(degrees).build();
         searchers[d - 1] =
             TailorSearchers.create(reader, schedulers[d - 1], slicing, d == 1 ? unitTimes : null);
       }

@@ -1,6 +1,7 @@
 package dev.tailor.profiler;
 
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.corpora.linedocs.LineDocsFeed;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -61,7 +62,8 @@ public final class IndexingBeside implements AutoCloseable {
                 .setMergePolicy(NoMergePolicy.INSTANCE)
                 .setMergeScheduler(new SerialMergeScheduler()));
     BackgroundIndexing indexing = new BackgroundIndexing(writer, feed::next, CHUNK_DOCS);
-    indexing.startOnReturnedCores(scheduler.returnedCores(), scheduler.workers());
+    indexing.startOnReturnedCores(
+        SchedulerInternals.backgroundCores(scheduler), scheduler.workers());
     log.accept(
         String.format(
             "indexing %s beside search on the cores the budget %s returns",

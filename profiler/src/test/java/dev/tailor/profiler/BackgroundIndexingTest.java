@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.core.budget.BudgetPolicy;
 import java.io.IOException;
 import java.time.Duration;
@@ -69,15 +70,19 @@ class BackgroundIndexingTest {
     ByteBuffersDirectory dir = new ByteBuffersDirectory();
     try (IndexWriter w = new IndexWriter(dir, new IndexWriterConfig(new StandardAnalyzer()));
         Scheduler s =
-            Scheduler.builder()
-                .workers(2)
-                .elasticBudget(BudgetPolicy.of("utilization-range"), 1, Duration.ofMillis(1))
+            SchedulerInternals.elasticBudget(
+                    Scheduler.builder().workers(2),
+                    BudgetPolicy.of("utilization-range"),
+                    1,
+                    Duration.ofMillis(1))
                 .build()) {
       BackgroundIndexing b = new BackgroundIndexing(w, documents(500, new AtomicInteger()), 10);
       // An idle scheduler's budget falls to one worker within a few periods: one core returned.
-      b.startOnReturnedCores(s.returnedCores(), s.workers());
+      b.startOnReturnedCores(SchedulerInternals.backgroundCores(s), s.workers());
       awaitIndexed(b, 500);
-      assertTrue(s.returnedCores().chunks() >= 50, "chunks " + s.returnedCores().chunks());
+      assertTrue(
+          SchedulerInternals.backgroundCores(s).chunks() >= 50,
+          "chunks " + SchedulerInternals.backgroundCores(s).chunks());
       assertEquals(500, b.stop());
     }
   }
@@ -90,7 +95,7 @@ class BackgroundIndexingTest {
         Scheduler s = Scheduler.builder().workers(2).build()) {
       AtomicInteger handedOut = new AtomicInteger();
       BackgroundIndexing b = new BackgroundIndexing(w, documents(10, handedOut), 1);
-      b.startOnReturnedCores(s.returnedCores(), s.workers());
+      b.startOnReturnedCores(SchedulerInternals.backgroundCores(s), s.workers());
       assertEquals(0, b.stop(), "no core was ever returned");
       assertEquals(0, handedOut.get());
     }

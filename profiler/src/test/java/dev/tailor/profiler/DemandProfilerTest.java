@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TestIndex;
 import dev.tailor.lucene.TestQueries;
+import dev.tailor.lucene.Windowing;
 import dev.tailor.measure.DemandProfile;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -75,7 +75,7 @@ class DemandProfilerTest {
       assertTrue(steps.get(i)[0] >= steps.get(i - 1)[0], "progress never goes back");
       assertTrue(steps.get(i)[0] <= steps.get(i)[1], "done never passes the total");
     }
-    int slices = Slicing.unitsPerQuery(8).slice(index.reader.leaves()).length;
+    int slices = Windowing.windowsPerQuery(8).slice(index.reader.leaves()).length;
     for (DemandProfile.Request r : profile.requests()) {
       assertTrue(r.sequentialNanos() > 0);
       assertEquals(slices, r.unitNanos().length, "one time per unit");

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.core.budget.BudgetPolicy;
 import dev.tailor.corpora.linedocs.LineDocReader;
 import java.nio.file.Files;
@@ -29,9 +30,11 @@ class IndexingBesideTest {
     Files.writeString(docs, text);
     List<String> log = new ArrayList<>();
     try (Scheduler s =
-        Scheduler.builder()
-            .workers(2)
-            .elasticBudget(BudgetPolicy.of("utilization-range"), 1, Duration.ofMillis(1))
+        SchedulerInternals.elasticBudget(
+                Scheduler.builder().workers(2),
+                BudgetPolicy.of("utilization-range"),
+                1,
+                Duration.ofMillis(1))
             .build()) {
       IndexingBeside beside = IndexingBeside.start(docs, s, new StandardAnalyzer(), log::add);
       // Idle, the budget shrinks to one thread within a few periods and the other core indexes.

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.lucene.TailorSearcher;
 import dev.tailor.lucene.TestIndex;
 import dev.tailor.lucene.TestQueries;
@@ -18,7 +19,8 @@ class SearchTimingsTest {
   @Test
   void timesEveryQueryOnBothSearchers() throws Exception {
     try (TestIndex index = TestIndex.build(2_000, 1);
-        Scheduler scheduler = Scheduler.builder().policy("seq").workers(1).build()) {
+        Scheduler scheduler =
+            SchedulerInternals.policy(Scheduler.builder(), "seq").workers(1).build()) {
       List<SearchTimings.Labelled> queries = new ArrayList<>();
       for (TestQueries.Named q : TestQueries.generate(index, 1, 2)) {
         queries.add(new SearchTimings.Labelled(q.category(), q.query()));
@@ -39,7 +41,7 @@ class SearchTimingsTest {
       assertEquals(1, c.warmup().passes(), "a zero warm-up is one pass");
       // Per query on the candidate: one warm-up pass, one run that sizes the batch, then three
       // samples of one to MAX_BATCH runs each.
-      long runs = scheduler.metrics().latency().getTotalCount();
+      long runs = SchedulerInternals.metrics(scheduler).latency().getTotalCount();
       assertTrue(
           runs >= queries.size() * (1 + 1 + 3L)
               && runs <= queries.size() * (1 + 1 + 3L * SearchTimings.MAX_BATCH),
@@ -50,8 +52,8 @@ class SearchTimingsTest {
   @Test
   void aWarmUpPassRunsEveryQueryOnEverySearcher() throws Exception {
     try (TestIndex index = TestIndex.build(1_000, 1);
-        Scheduler a = Scheduler.builder().policy("seq").workers(1).build();
-        Scheduler b = Scheduler.builder().policy("seq").workers(1).build()) {
+        Scheduler a = SchedulerInternals.policy(Scheduler.builder(), "seq").workers(1).build();
+        Scheduler b = SchedulerInternals.policy(Scheduler.builder(), "seq").workers(1).build()) {
       List<SearchTimings.Labelled> queries = new ArrayList<>();
       for (TestQueries.Named q : TestQueries.generate(index, 1, 2)) {
         queries.add(new SearchTimings.Labelled(q.category(), q.query()));
@@ -62,8 +64,12 @@ class SearchTimingsTest {
               queries,
               Duration.ofMillis(1));
       assertTrue(w.passes() >= 1);
-      assertEquals((long) w.passes() * queries.size(), a.metrics().latency().getTotalCount());
-      assertEquals((long) w.passes() * queries.size(), b.metrics().latency().getTotalCount());
+      assertEquals(
+          (long) w.passes() * queries.size(),
+          SchedulerInternals.metrics(a).latency().getTotalCount());
+      assertEquals(
+          (long) w.passes() * queries.size(),
+          SchedulerInternals.metrics(b).latency().getTotalCount());
     }
   }
 

@@ -13,6 +13,7 @@ import java.lang.annotation.Target;
  * classes may. Everything public and not marked {@code @Internal} or {@link Experimental} is the
  * stable API.
  */
+@Internal
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
 @Target({ElementType.TYPE, ElementType.METHOD, ElementType.CONSTRUCTOR, ElementType.FIELD})

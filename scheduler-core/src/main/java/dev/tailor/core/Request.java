@@ -29,7 +29,7 @@ import java.util.concurrent.locks.LockSupport;
  * are read by every thread of the request at its boundaries ({@link #mayContinue}).
  *
  * <p>Accounting (a {@link RequestLedger}: work, degree history; {@link WindowProgress}) is guarded
- * by this object's monitor. Forked units are {@link Units}, lock-free.
+ * by this object's monitor. Forked units are {@link ForkedUnits}, lock-free.
  */
 final class Request<T> implements RequestView {
 
@@ -37,7 +37,7 @@ final class Request<T> implements RequestView {
 
   /**
    * Where a request is in its life. It moves forward only: from {@code QUEUED} to {@code RUNNING}
-   * when admitted, and to {@code DONE} (out of the dispatch) from either.
+   * when admitted, and to {@code RETIRED} (out of the dispatch) from either.
    */
   enum Phase {
     /** Waiting for admission. */
@@ -45,13 +45,13 @@ final class Request<T> implements RequestView {
     /** Admitted: its body runs or has run, and threads may still work on its units. */
     RUNNING,
     /** Out of the dispatch: finished, cancelled while queued, or dropped at shutdown. */
-    DONE
+    RETIRED
   }
 
-  // The control word: phase in bits 0-1, BODY_DONE, TERMINATING (terminate has claimed the
+  // The control word: phase in bits 0-1, BODY_RETURNED, TERMINATING (terminate has claimed the
   // request), TERMINATED (its outcome is reported and may be handed over), then the slots held.
   private static final int PHASE_BITS = 3;
-  private static final int BODY_DONE = 4;
+  private static final int BODY_RETURNED = 4;
   private static final int TERMINATING = 8;
   private static final int TERMINATED = 16;
   private static final int THREAD_SHIFT = 5;
@@ -60,7 +60,8 @@ final class Request<T> implements RequestView {
 
   // The stop state.
   private static final int LIVE = 0;
-  private static final int STOPPED = 1; // early, by a deadline or a timeout: the result is partial
+  private static final int STOPPED_EARLY =
+      1; // early, by a deadline or a timeout: the result is partial
   private static final int CANCELLED = 2;
 
   /** {@link #deadlineNanos} without a deadline. */
@@ -80,7 +81,7 @@ final class Request<T> implements RequestView {
   final Thread caller;
 
   final long arrivalNanos;
-  final Units units = new Units(this::isCancelled);
+  final ForkedUnits units = new ForkedUnits(this::isCancelled);
 
   private volatile int ctl; // QUEUED is 0; changed through CTL, a field rather than an object
   private static final VarHandle CTL;
@@ -149,7 +150,7 @@ final class Request<T> implements RequestView {
 
   /** Whether the body has returned (or will never run); may be read without the lock. */
   boolean bodyDone() {
-    return (ctl & BODY_DONE) != 0;
+    return (ctl & BODY_RETURNED) != 0;
   }
 
   /**
@@ -195,20 +196,20 @@ final class Request<T> implements RequestView {
     if (body) {
       units.drop();
     }
-    CTL.getAndAdd(this, (body ? BODY_DONE : 0) - ONE_THREAD);
+    CTL.getAndAdd(this, (body ? BODY_RETURNED : 0) - ONE_THREAD);
     return body && borrowsSlot ? 0 : 1;
   }
 
   /** Whether nobody is left on the request and its body has returned: it exits the dispatch. */
   boolean exits() {
     int c = ctl;
-    return (c & BODY_DONE) != 0 && c >>> THREAD_SHIFT == 0;
+    return (c & BODY_RETURNED) != 0 && c >>> THREAD_SHIFT == 0;
   }
 
   /** Takes the request out of the dispatch for good. Called under the dispatch lock. */
   void markDone() {
     int c = ctl;
-    ctl = (c & ~PHASE_BITS) | Phase.DONE.ordinal() | BODY_DONE;
+    ctl = (c & ~PHASE_BITS) | Phase.RETIRED.ordinal() | BODY_RETURNED;
   }
 
   // ---- running the body and units -------------------------------------------------------------
@@ -347,7 +348,7 @@ final class Request<T> implements RequestView {
     }
   }
 
-  /** Waits for the helpers ({@link Units#awaitHelpers}), not counting the wait as work. */
+  /** Waits for the helpers ({@link ForkedUnits#awaitHelpers}), not counting the wait as work. */
   private void awaitHelpers() {
     endWork(pool.nanoTime());
     try {
@@ -376,7 +377,8 @@ final class Request<T> implements RequestView {
   /**
    * Whether a helper stays for another unit or claim: not once the request stopped or its body
    * returned, and not when the dispatch core says it leaves ({@link
-   * dev.tailor.core.dispatch.Helpers#leaves}: over the degree, a budget that shrank, promptness).
+   * dev.tailor.core.dispatch.HelperRules#leaves}: over the degree, a budget that shrank,
+   * promptness).
    */
   private boolean helperStays() {
     return !(stopped() || bodyDone() || pool.dispatch.helpers().leaves(this));
@@ -385,7 +387,7 @@ final class Request<T> implements RequestView {
   /**
    * Whether a free thread would find work here: the body has not returned, the request was not
    * cancelled, and a unit is held for a helper to take. Whether the degree has room for the thread
-   * is the dispatch core's to say ({@link dev.tailor.core.dispatch.Helpers#wants}).
+   * is the dispatch core's to say ({@link dev.tailor.core.dispatch.HelperRules#wants}).
    */
   boolean hasWorkForHelper() {
     return !bodyDone() && stop != CANCELLED && !units.noneHeld();
@@ -428,7 +430,7 @@ final class Request<T> implements RequestView {
    */
   void stopEarly() {
     if (stop == LIVE) {
-      stop = STOPPED;
+      stop = STOPPED_EARLY;
       units.drop();
     }
   }
@@ -438,7 +440,7 @@ final class Request<T> implements RequestView {
    * {@link #stopEarly}.
    */
   boolean stoppedEarly() {
-    return stopped() && stop == STOPPED;
+    return stopped() && stop == STOPPED_EARLY;
   }
 
   /**

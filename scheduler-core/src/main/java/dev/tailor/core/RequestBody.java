@@ -7,6 +7,7 @@ package dev.tailor.core;
  *
  * @param <T> the result type
  */
+@Internal
 @FunctionalInterface
 public interface RequestBody<T> {
 

@@ -11,6 +11,7 @@ import dev.tailor.core.policy.RequestView;
  * claim work from a shared counter and runs the remaining slices on the calling thread itself.
  * Units still held when the request's body returns are dropped, as such runnables would be no-ops.
  */
+@Internal
 public interface RequestContext {
 
   /** The request whose body or unit the calling thread is running, or {@code null} if none. */

@@ -18,6 +18,7 @@ package dev.tailor.core;
  * closed holds its slot for good; close it in a {@code finally} block or in the failure callback of
  * the engine as well as in its success callback ({@link #close()} is idempotent).
  */
+@Internal
 @Experimental
 public final class RequestScope implements AutoCloseable {
 

@@ -22,61 +22,49 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
- * Runs requests on a fixed budget of threads and decides, through a {@link Policy}, when each
- * request starts and how many threads work on it as it runs.
+ * Runs search requests on a fixed budget of threads and decides, through a {@link Policy}, when
+ * each request starts and how many threads work on it as it runs: the executor of a {@code
+ * TailorSearcher}, which replaces {@code new IndexSearcher(reader, executor)}.
  *
- * <p>A request's body runs either on a pool worker ({@link #submit}) or on the caller's own thread
- * ({@link #run}); either way it first waits in one bounded FIFO admission queue, and while it runs
- * it holds one slot of the budget of {@link Builder#workers(int) workers} threads. The body hands
- * work units to its {@link RequestContext}; idle slots run them as helpers while the request's
- * degree allows: degree {@code d} means up to {@code d} threads on the request, its own included.
- * The policy is asked for a degree every quantum and at every unit boundary, so a running request
- * can gain threads or stop gaining them.
+ * <p>A request waits in one bounded FIFO admission queue, and while it runs it holds one slot of
+ * the budget of {@link Builder#workers(int) workers} threads on its own thread. Idle threads join
+ * it as helpers while its degree allows: degree {@code d} means up to {@code d} threads on the
+ * request, its own included. The policy is asked for a degree every quantum and at every boundary
+ * of the work, so a running request can gain threads or stop gaining them.
  *
  * <p>Every request completes exactly once, with its result, its exception or a cancellation. An
- * exception in a body or a unit fails that request only. A policy or a listener that throws fails
- * nothing: the failure is logged once per kind (then only counted, so a policy that throws at every
- * question does not flood the log) and a safe default is used; the scheduler's threads survive it.
- *
- * <p>Cancellation is cooperative: the scheduler never interrupts a thread, since an interrupt can
- * close the file channels of a Lucene index under every search (see {@link
- * CompletableFuture#cancel} on the future {@link #submit} returns). A cancelled request's body and
- * units see it through {@link RequestContext#isCancelled()} and {@link
- * RequestContext#mayContinue()}.
+ * exception in a request fails that request only. A policy or a listener that throws fails nothing:
+ * the failure is logged once per kind (then only counted) and a safe default is used; the
+ * scheduler's threads survive it. Cancellation is cooperative: the scheduler never interrupts a
+ * thread, since an interrupt can close the file channels of a Lucene index under every search.
  *
  * <p>Thread-safe: one scheduler is meant to be shared by every searching thread of an application,
  * as an {@code IndexSearcher}'s executor is. Who gets a free thread is decided by the {@link
- * Dispatcher dispatch core} under one short lock; degrees are re-read without it.
+ * Dispatcher dispatch core} under one short lock; degrees are re-read without it. The scheduler
+ * owns its policy ({@link #setPolicy}).
  *
  * <pre>{@code
- * try (Scheduler scheduler = Scheduler.builder().policy("rampup:10ms,4").workers(8).build()) {
- *   CompletableFuture<Long> matches = scheduler.submit(ctx -> {
- *     LongAdder total = new LongAdder();
- *     for (int part = 0; part < 16; part++) {
- *       int from = part * 1_000;
- *       ctx.fork(() -> total.add(countMatches(from, from + 1_000)));
- *     }
- *     ctx.joinUnits();
- *     return total.sum();
- *   });
+ * try (Scheduler scheduler = Scheduler.builder().workers(8).build();  // steal-first
+ *     IndexReader reader = DirectoryReader.open(directory)) {
+ *   TailorSearcher searcher = new TailorSearcher(reader, scheduler);
+ *   TopDocs top = searcher.search(query, 10);
  * }
  * }</pre>
  */
 public final class Scheduler implements AutoCloseable {
 
   private final Object policyLock = new Object(); // orders swaps and the close
-  private volatile Policy policy;
-  private volatile boolean ownsPolicy;
+  private volatile Policy policy; // owned: closed when replaced, and at close
+  private boolean closed; // under policyLock: the policy held at close is closed once
   private final int workers;
-  private final long promptBoundNanos;
+  private final Tuning tuning;
   private final AtomicLong ids = new AtomicLong();
   private final WorkerPool pool;
 
   private Scheduler(Settings s) {
     this.policy = s.policy;
-    this.ownsPolicy = s.ownsPolicy;
     this.workers = s.workers;
-    this.promptBoundNanos = s.promptBoundNanos;
+    this.tuning = s.tuning;
     this.pool = new WorkerPool(this, s);
   }
 
@@ -93,8 +81,8 @@ public final class Scheduler implements AutoCloseable {
   public static final String DEFAULT_POLICY = "steal-first";
 
   /**
-   * The threads lent to helpers beyond the budget unless {@link Builder#slack(int)} says otherwise:
-   * one, as Lucene's executor runs its caller beside a pool of one thread per core.
+   * The threads lent to helpers beyond the budget unless {@link Tuning#withSlack(int)} says
+   * otherwise: one, as Lucene's executor runs its caller beside a pool of one thread per core.
    */
   public static final int DEFAULT_SLACK = 1;
 
@@ -112,21 +100,37 @@ public final class Scheduler implements AutoCloseable {
    *     nested work cannot deadlock
    * @throws RejectedExecutionException if the scheduler is shut down or the admission queue is full
    */
-  public <T> CompletableFuture<T> submit(RequestBody<T> body, RequestAttributes attributes) {
+  <T> CompletableFuture<T> submit(RequestBody<T> body, RequestAttributes attributes) {
     Request<T> r = newRequest(body, attributes, null);
     pool.enqueue(r);
     return r.future;
   }
 
   /** {@link #submit(RequestBody, RequestAttributes)} with no attributes. */
-  public <T> CompletableFuture<T> submit(RequestBody<T> body) {
+  <T> CompletableFuture<T> submit(RequestBody<T> body) {
     return submit(body, RequestAttributes.NONE);
   }
 
-  /** Submits a plain task as a one-unit request. */
+  /**
+   * Queues a plain task as a request whose body runs on a pool worker, as {@code
+   * ExecutorService.submit} does; searches of a {@code TailorSearcher} on this scheduler called
+   * from the task run as part of its request.
+   *
+   * @return a future completed exactly once with the task's result or failure; cancelling it
+   *     cancels the request, cooperatively: no thread is interrupted
+   * @throws RejectedExecutionException if the scheduler is shut down or the admission queue is full
+   */
   public <T> CompletableFuture<T> submit(Callable<T> task) {
+    return submit(task, RequestAttributes.NONE);
+  }
+
+  /**
+   * {@link #submit(Callable)} with the request's attributes: a label, a predicted time, a priority
+   * class.
+   */
+  public <T> CompletableFuture<T> submit(Callable<T> task, RequestAttributes attributes) {
     Objects.requireNonNull(task, "task");
-    return submit(ctx -> task.call(), RequestAttributes.NONE);
+    return submit(ctx -> task.call(), attributes);
   }
 
   /**
@@ -144,7 +148,7 @@ public final class Scheduler implements AutoCloseable {
    * @throws InterruptedException if interrupted while waiting for admission (the request leaves the
    *     queue)
    */
-  public <T> T run(RequestBody<T> body, RequestAttributes attributes) throws Exception {
+  <T> T run(RequestBody<T> body, RequestAttributes attributes) throws Exception {
     Request<?> outer = Request.current();
     if (outer != null && outer.scheduler == this) {
       return body.run(outer.context);
@@ -152,7 +156,7 @@ public final class Scheduler implements AutoCloseable {
     Request<T> r = newRequest(body, attributes, Thread.currentThread());
     pool.enqueue(r);
     pool.awaitAdmission(r);
-    if (r.phase() == Request.Phase.DONE) {
+    if (r.phase() == Request.Phase.RETIRED) {
       throw new CancellationException("request " + r.id + " was cancelled before it ran");
     }
     pool.runOnThisThread(r);
@@ -160,7 +164,7 @@ public final class Scheduler implements AutoCloseable {
   }
 
   /** {@link #run(RequestBody, RequestAttributes)} with no attributes. */
-  public <T> T run(RequestBody<T> body) throws Exception {
+  <T> T run(RequestBody<T> body) throws Exception {
     return run(body, RequestAttributes.NONE);
   }
 
@@ -181,8 +185,7 @@ public final class Scheduler implements AutoCloseable {
    * @throws InterruptedException if interrupted while waiting for admission (the request leaves the
    *     queue and completes as cancelled)
    */
-  @Experimental
-  public RequestScope enter(RequestAttributes attributes) throws InterruptedException {
+  RequestScope enter(RequestAttributes attributes) throws InterruptedException {
     Request<?> outer = Request.current();
     if (outer != null && outer.scheduler == this) {
       return RequestScope.nested(outer);
@@ -190,7 +193,7 @@ public final class Scheduler implements AutoCloseable {
     Request<Void> r = newRequest(RequestScope.NO_BODY, attributes, Thread.currentThread());
     pool.enqueue(r);
     pool.awaitAdmission(r);
-    if (r.phase() == Request.Phase.DONE) {
+    if (r.phase() == Request.Phase.RETIRED) {
       throw new CancellationException("request " + r.id + " was cancelled before it was admitted");
     }
     return RequestScope.open(pool, r);
@@ -210,87 +213,62 @@ public final class Scheduler implements AutoCloseable {
   /**
    * Swaps the policy, live: every later question (admissions, degrees of running requests too) goes
    * to {@code policy}, on the same threads and queue; a question being answered as it is swapped
-   * may still reach the old one. The scheduler does not own {@code policy}: whoever made it closes
-   * it. The policy it replaces is returned; if the scheduler owned that one (built from a
-   * specification) it has been closed.
-   *
-   * @return the policy that decided until now
+   * may still reach the old one. The scheduler owns every policy it is given, at build time or
+   * here: it closes the one this replaces, and the one it holds when it is closed.
    */
-  public Policy setPolicy(Policy policy) {
-    return swapPolicy(Objects.requireNonNull(policy, "policy"), false);
-  }
-
-  /**
-   * {@link #setPolicy(Policy)} with the policy named by a specification, through {@link
-   * PolicyRegistry#standard()}: the scheduler owns it and closes it when it is swapped out or the
-   * scheduler is closed.
-   *
-   * @throws IllegalArgumentException if the specification names no policy or its arguments are bad
-   */
-  public Policy setPolicy(String spec) {
-    return swapPolicy(PolicyRegistry.of(spec), true);
-  }
-
-  /**
-   * {@link #setPolicy(Policy)} with the policy a typed specification names (its table files given
-   * as paths), through {@link PolicyRegistry#standard()}: the scheduler owns it, as {@link
-   * #setPolicy(String)}.
-   *
-   * @throws IllegalArgumentException if the specification names no policy or its arguments are bad
-   */
-  public Policy setPolicy(PolicySpec spec) {
-    return swapPolicy(PolicyRegistry.of(spec), true);
-  }
-
-  private Policy swapPolicy(Policy next, boolean owned) {
-    Policy old;
-    boolean closeOld;
+  public void setPolicy(Policy policy) {
+    Objects.requireNonNull(policy, "policy");
+    Policy retired;
     synchronized (policyLock) {
-      old = pool.setPolicy(next);
-      closeOld = ownsPolicy;
-      policy = next;
-      ownsPolicy = owned;
+      if (closed) {
+        retired = policy; // too late to decide anything: closed at once, as owned
+      } else {
+        retired = pool.setPolicy(policy);
+        this.policy = policy;
+      }
     }
-    if (closeOld) {
-      old.close();
-    }
-    return old;
+    retired.close();
+  }
+
+  /** The tuning this scheduler was built with. */
+  public Tuning tuning() {
+    return tuning;
   }
 
   /**
-   * Whether arrivals are admitted promptly ({@link Builder#promptAdmission(boolean)}): then a
+   * Whether arrivals are admitted promptly ({@link Tuning#withPromptAdmission(boolean)}): then a
    * helper claims at most {@link dev.tailor.core.model.GuidedClaims#PROMPT_NANOS} of its request's
    * work at a time.
    */
-  public boolean promptAdmission() {
+  boolean promptAdmission() {
     return pool.dispatch.promptAdmission();
   }
 
   /**
    * How many threads helpers may hold beyond the budget under prompt admission ({@link
-   * Builder#slack(int)}).
+   * Tuning#withSlack(int)}).
    */
-  public int slack() {
+  int slack() {
     return pool.dispatch.slack();
   }
 
   /**
    * The most time a helper's claim takes under prompt admission ({@link
-   * Builder#promptBound(Duration)}): how long an arriving request waits, about, for a helper's
+   * Tuning#withPromptBound(Duration)}): how long an arriving request waits, about, for a helper's
    * thread.
    */
-  public long promptBoundNanos() {
-    return promptBoundNanos;
+  long promptBoundNanos() {
+    return tuning.promptBoundNanos;
   }
 
   /** The live load measures policies see. */
-  public SystemView systemView() {
+  SystemView systemView() {
     return pool.dispatch.view();
   }
 
-  /** Runs one tick of the ticker now, on the calling thread; for tests, instead of waiting. */
+  /** Runs one tick of the reevaluator now, on the calling thread; for tests, instead of waiting. */
   void tick() {
-    pool.ticker.tick();
+    pool.reevaluator.tick();
   }
 
   /** The failures this scheduler survived; for tests. */
@@ -302,23 +280,24 @@ public final class Scheduler implements AutoCloseable {
    * The failures this scheduler survived so far, counted by kind: a policy, a listener or a
    * scheduler thread that threw, whose first failure of each kind was logged (see the class
    * comment). A kind names what failed, such as {@code policy.degree}, {@code policy.admit}, {@code
-   * listener.requestCompleted}, {@code ticker} or {@code worker}: a fixed name in the scheduler's
-   * code, so there are a few at most. Only kinds that failed at least once are present. Failures of
-   * requests' own bodies are not here: they fail their request and count in {@link #metrics()}.
+   * listener.requestCompleted}, {@code reevaluator} or {@code worker}: a fixed name in the
+   * scheduler's code, so there are a few at most. Only kinds that failed at least once are present.
+   * Failures of requests' own bodies are not here: they fail their request and count in {@link
+   * #metrics()}.
    *
    * @return a copy, kinds in name order
    */
-  public Map<String, Long> failureCounts() {
+  Map<String, Long> failureCounts() {
     return pool.failures.counts();
   }
 
   /** The metrics of every request completed so far. */
-  public RunMetrics metrics() {
+  RunMetrics metrics() {
     return pool.metrics;
   }
 
   /** Busy threads of the budget, averaged over time since the scheduler started. */
-  public double meanBusyWorkers() {
+  double meanBusyWorkers() {
     return pool.meanBusyWorkers();
   }
 
@@ -328,15 +307,15 @@ public final class Scheduler implements AutoCloseable {
   }
 
   /**
-   * The threads search may use now: {@link #workers()} unless the budget is {@linkplain
-   * Builder#elasticBudget elastic}.
+   * The threads search may use now: {@link #workers()} unless the budget is elastic ({@link
+   * SchedulerInternals#elasticBudget}).
    */
   public int budget() {
     return pool.dispatch.budget();
   }
 
   /** The budget, averaged over time since the scheduler started. */
-  public double meanBudget() {
+  double meanBudget() {
     return pool.meanBudget();
   }
 
@@ -344,8 +323,8 @@ public final class Scheduler implements AutoCloseable {
    * The cores the elastic budget gives back, for the application's background work; none while the
    * budget is static, all once the scheduler has stopped.
    */
-  public ReturnedCores returnedCores() {
-    return pool.returnedCores;
+  BackgroundCores backgroundCores() {
+    return pool.backgroundCores;
   }
 
   /** Stops admitting new requests; queued and running ones finish. Idempotent. */
@@ -381,8 +360,7 @@ public final class Scheduler implements AutoCloseable {
 
   /**
    * Shuts down and waits for termination, as {@code ExecutorService.close()} does, then closes the
-   * policy if the scheduler created it from a specification ({@link Builder#policy(String)}). A
-   * policy handed in as an object is not closed: whoever created it closes it.
+   * policy it holds (the scheduler owns its policies, see {@link #setPolicy}).
    */
   @Override
   public void close() {
@@ -398,11 +376,13 @@ public final class Scheduler implements AutoCloseable {
         }
       }
     }
+    Policy last;
     synchronized (policyLock) {
-      if (ownsPolicy) {
-        policy.close();
-        ownsPolicy = false;
-      }
+      last = closed ? null : policy;
+      closed = true;
+    }
+    if (last != null) {
+      last.close();
     }
     if (interrupted) {
       Thread.currentThread().interrupt();
@@ -435,182 +415,37 @@ public final class Scheduler implements AutoCloseable {
    */
   public static final long DEFAULT_BUDGET_PERIOD_NANOS = 1_000_000L;
 
-  /** Configures a {@link Scheduler}. */
+  /**
+   * Configures a {@link Scheduler}: its workers, its policy, its listener and thread factory, and
+   * one {@link Tuning} value for everything else. Each option is set at most once.
+   */
   public static final class Builder {
     final Settings settings = new Settings();
 
     private Builder() {}
 
-    /** The policy; default {@value Scheduler#DEFAULT_POLICY}. */
+    /**
+     * The policy, from {@link dev.tailor.core.policy.Policies}; default {@value
+     * Scheduler#DEFAULT_POLICY}. The scheduler owns it and closes it when it is replaced or the
+     * scheduler is closed.
+     */
     public Builder policy(Policy policy) {
-      settings.policy(policy, false);
+      settings.policy(policy);
       return this;
     }
 
     /**
-     * The policy named by a specification, through {@link PolicyRegistry#standard()}. The scheduler
-     * owns this policy and closes it when it is closed.
-     */
-    public Builder policy(String spec) {
-      return policy(PolicySpec.parse(spec));
-    }
-
-    /**
-     * The policy a typed specification names, its table files given as paths ({@link
-     * PolicySpec#of}, {@link PolicySpec#ofTables}), through {@link PolicyRegistry#standard()}. The
-     * scheduler owns this policy and closes it when it is closed.
-     */
-    public Builder policy(PolicySpec spec) {
-      settings.once("policy");
-      settings.policy = PolicyRegistry.of(spec);
-      settings.ownsPolicy = true;
-      return this;
-    }
-
-    /**
-     * The parallelism budget: worker threads, and slots shared with callers of {@link #run};
-     * default one per available processor. More than the processors oversubscribes, as FM and TPC
-     * do slightly.
+     * The parallelism budget: worker threads, and slots shared with callers of searches; default
+     * one per available processor.
      */
     public Builder workers(int workers) {
       settings.workers(workers);
       return this;
     }
 
-    /** The most requests that may wait for admission; beyond it submissions are rejected. */
-    public Builder queueCapacity(int capacity) {
-      settings.queueCapacity(capacity);
-      return this;
-    }
-
-    /** How often running requests are re-evaluated; default 5 ms. */
-    public Builder quantum(Duration quantum) {
-      settings.quantum(quantum);
-      return this;
-    }
-
-    /**
-     * How long an idle worker, and a request's own thread waiting for its helpers in {@link
-     * RequestContext#joinUnits()}, spin before they park: they re-check for work with {@link
-     * Thread#onSpinWait()}, yielding the processor every few microseconds. Work that comes within
-     * the spin is taken without waking a parked thread, which saves a request that goes parallel
-     * one or two wake-ups (several to tens of microseconds each, the most on virtual machines). A
-     * worker spins once after each assignment, never after a wake-up without work, so an idle
-     * scheduler parks every thread and uses no processor; under load the spinning costs at most
-     * this long per assignment and per join. Default 20 µs, or zero on a single processor, where a
-     * spinning thread only holds up the one it waits for; {@link Duration#ZERO} disables spinning.
-     *
-     * @throws IllegalArgumentException if {@code spin} is negative
-     */
-    public Builder spinBeforePark(Duration spin) {
-      settings.spinBeforePark(spin);
-      return this;
-    }
-
-    /**
-     * Whether a request that arrives while every thread is busy is admitted promptly; default on.
-     * On, a helper claims at most about a millisecond of its request's windows at a time, by the
-     * request's pace so far, and at the end of a claim gives its thread to a request of the same
-     * class that waits for admission when the policy would admit it now; a free thread goes to such
-     * a request before any running request gets a helper, whatever the policy's preference. A
-     * request's own thread is never preempted. Off, a policy that helps first (tail-control's
-     * steal-first) keeps free threads on running requests while they want helpers, as the paper
-     * describes it (Li et al., PPoPP'16, Section 4).
-     */
-    public Builder promptAdmission(boolean on) {
-      settings.promptAdmission(on);
-      return this;
-    }
-
-    /**
-     * Under prompt admission, how many threads helpers may hold beyond the budget; default 1. A
-     * request the policy admits starts at once on its own thread whenever the own threads of
-     * running requests are fewer than the budget, whatever helpers hold: own threads never exceed
-     * the budget; a helper joins only while own threads and helpers are fewer than the budget plus
-     * the slack and own threads fewer than the budget, and leaves at the end of its claim while
-     * they are more, the operating system time-slicing the cores among them meanwhile. The slack
-     * hides a helper's late start (Lucene's executor runs its caller beside a pool of one thread
-     * per core for the same reason); 0 keeps every thread within the budget but the helpers told to
-     * leave. Without prompt admission no thread is lent and the slack does nothing.
-     *
-     * @throws IllegalArgumentException if {@code threads} is negative; building fails if it exceeds
-     *     the workers
-     */
-    public Builder slack(int threads) {
-      settings.slack(threads);
-      return this;
-    }
-
-    /**
-     * Under prompt admission, the most time a helper's claim of its request's windows takes, at the
-     * request's pace so far: about how long an arrival waits for a helper's thread (a window more
-     * where one window is longer). Default 1 ms ({@link
-     * dev.tailor.core.model.GuidedClaims#PROMPT_NANOS}). Shorter bounds cost more claims; {@code
-     * ./tailor bench prompt-claims} prints what the default costs.
-     *
-     * @throws IllegalArgumentException if {@code bound} is zero, negative or longer than a minute
-     */
-    public Builder promptBound(Duration bound) {
-      settings.promptBound(bound);
-      return this;
-    }
-
-    /**
-     * Work (or prediction) from which a request counts as long; default 80 ms, as in TPC.
-     *
-     * @throws IllegalArgumentException if {@code threshold} is not positive
-     */
-    public Builder longRequestThreshold(Duration threshold) {
-      settings.longRequestThreshold(threshold);
-      return this;
-    }
-
-    /** The groups the metrics' degree distribution is kept by; default TPC's. */
-    public Builder requestGroups(RequestGroups groups) {
-      settings.once("requestGroups");
-      settings.groups = Objects.requireNonNull(groups, "groups");
-      return this;
-    }
-
-    /**
-     * The share of the thread budget a priority class is entitled to whenever it has work: its
-     * floor. The rule: the floor is {@code share * workers} threads rounded down, but at least one
-     * if the share is above zero. While the class has work (a queued request, or a running one that
-     * wants a helper) and holds fewer threads than its floor, a free slot goes to it before any
-     * higher class; and promptness (a lower-class helper leaving at its next unit boundary when a
-     * higher class's request waits) never takes the class below its floor. The floor holds within
-     * the budget: once requests' own threads fill it, every helper leaves, whatever its class, as
-     * it would only time-slice with them. A share of 0 is strict priority: the class runs only on
-     * what higher classes leave, and may starve under sustained higher-class load.
-     *
-     * <p>Default: every class below {@link PriorityClass#INTERACTIVE} keeps one thread (the rule's
-     * minimum), so background work always progresses, as operators expect, at the cost of at most
-     * one thread of the budget for interactive requests while background work is present. The
-     * highest class needs no floor: it is never preempted.
-     *
-     * @throws IllegalArgumentException if the share is not in [0, 1] or the class is the highest
-     */
-    public Builder classShare(PriorityClass priorityClass, double share) {
-      settings.classShare(priorityClass, share);
-      return this;
-    }
-
-    /**
-     * Makes the budget of threads elastic: it starts at {@link #workers(int) workers}, and at the
-     * end of every {@code period} {@code policy} resizes it, within [{@code minWorkers}, workers],
-     * from the period's utilization and queueing delay (McClure et al., NSDI'22, Section 4.1).
-     * Threads the budget does not give search are {@linkplain Scheduler#returnedCores() returned}
-     * for the application's background work. A shrink takes no thread away mid-unit: helpers leave
-     * at their next unit boundary, a request's own thread finishes its body, and no slot is handed
-     * out until the busy threads are within the budget. A growth frees slots at once.
-     *
-     * @param minWorkers the least budget, at least 1 (no request is ever stranded) and at most
-     *     workers (checked when the scheduler is built)
-     * @throws IllegalArgumentException if {@code minWorkers < 1} or the period is not positive
-     */
-    @Experimental
-    public Builder elasticBudget(BudgetPolicy policy, int minWorkers, Duration period) {
-      settings.elasticBudget(policy, minWorkers, period);
+    /** The tuning knobs; default {@link Tuning#defaults()}. */
+    public Builder tuning(Tuning tuning) {
+      settings.tuning(tuning);
       return this;
     }
 
@@ -618,6 +453,99 @@ public final class Scheduler implements AutoCloseable {
     public Builder listener(SchedulerListener listener) {
       settings.once("listener");
       settings.listener = listener;
+      return this;
+    }
+
+    /** Makes the worker and reevaluator threads; default: daemon threads named {@code tailor-*}. */
+    public Builder threadFactory(ThreadFactory factory) {
+      settings.once("threadFactory");
+      settings.threadFactory = Objects.requireNonNull(factory, "threadFactory");
+      return this;
+    }
+
+    /**
+     * Checks the options against each other, then starts the scheduler's threads and returns it.
+     *
+     * @throws IllegalStateException if the options contradict each other (a slack or an elastic
+     *     budget's least size above the workers)
+     */
+    public Scheduler build() {
+      settings.check();
+      return new Scheduler(settings);
+    }
+
+    // The knobs one at a time, and the options that are not API, for Tailor's own modules
+    // (SchedulerInternals) and this package's tests.
+
+    Builder policy(String spec) {
+      return policy(PolicyRegistry.of(spec));
+    }
+
+    Builder policy(PolicySpec spec) {
+      return policy(PolicyRegistry.of(spec));
+    }
+
+    Builder queueCapacity(int capacity) {
+      settings.knob("queueCapacity", t -> t.withQueueCapacity(capacity));
+      return this;
+    }
+
+    Builder quantum(Duration quantum) {
+      settings.knob("quantum", t -> t.withQuantum(quantum));
+      return this;
+    }
+
+    Builder spinBeforePark(Duration spin) {
+      settings.knob("spinBeforePark", t -> t.withSpinBeforePark(spin));
+      return this;
+    }
+
+    Builder promptAdmission(boolean on) {
+      settings.knob("promptAdmission", t -> t.withPromptAdmission(on));
+      return this;
+    }
+
+    Builder slack(int threads) {
+      settings.knob("slack", t -> t.withSlack(threads));
+      return this;
+    }
+
+    Builder promptBound(Duration bound) {
+      settings.knob("promptBound", t -> t.withPromptBound(bound));
+      return this;
+    }
+
+    Builder longRequestThreshold(Duration threshold) {
+      settings.knob("longRequestThreshold", t -> t.withLongRequestThreshold(threshold));
+      return this;
+    }
+
+    Builder classShare(PriorityClass priorityClass, double share) {
+      settings.knob(
+          "classShare(" + priorityClass.label() + ")", t -> t.withClassShare(priorityClass, share));
+      return this;
+    }
+
+    /** The groups the metrics' degree distribution is kept by; default TPC's. */
+    Builder requestGroups(RequestGroups groups) {
+      settings.once("requestGroups");
+      settings.groups = Objects.requireNonNull(groups, "groups");
+      return this;
+    }
+
+    /**
+     * Makes the budget of threads elastic: it starts at {@link #workers(int) workers}, and at the
+     * end of every {@code period} {@code policy} resizes it, within [{@code minWorkers}, workers],
+     * from the period's utilization and queueing delay (McClure et al., NSDI'22, Section 4.1).
+     * Threads the budget does not give search are lent to the application's background work ({@link
+     * BackgroundCores}). A shrink takes no thread away mid-unit: helpers leave at their next unit
+     * boundary, a request's own thread finishes its body, and no slot is handed out until the busy
+     * threads are within the budget. A growth frees slots at once.
+     *
+     * @throws IllegalArgumentException if {@code minWorkers < 1} or the period is not positive
+     */
+    Builder elasticBudget(BudgetPolicy policy, int minWorkers, Duration period) {
+      settings.elasticBudget(policy, minWorkers, period);
       return this;
     }
 
@@ -634,31 +562,13 @@ public final class Scheduler implements AutoCloseable {
     /**
      * The clock requests' times are read from, and the one policies see ({@link
      * SystemView#nanoTime()}); default {@link System#nanoTime()}. For tests that must control time
-     * rather than wait for it: the ticker still ticks every quantum of real time, and spinning
+     * rather than wait for it: the reevaluator still ticks every quantum of real time, and spinning
      * threads spin in real time.
      */
     Builder clock(LongSupplier clock) {
       settings.once("clock");
       settings.clock = Objects.requireNonNull(clock, "clock");
       return this;
-    }
-
-    /** Makes the worker and ticker threads; default: daemon threads named {@code tailor-*}. */
-    public Builder threadFactory(ThreadFactory factory) {
-      settings.once("threadFactory");
-      settings.threadFactory = Objects.requireNonNull(factory, "threadFactory");
-      return this;
-    }
-
-    /**
-     * Checks the options against each other, then starts the scheduler's threads and returns it.
-     *
-     * @throws IllegalStateException if the options contradict each other (an elastic budget's least
-     *     size above the workers)
-     */
-    public Scheduler build() {
-      settings.check();
-      return new Scheduler(settings);
     }
   }
 }

@@ -3,17 +3,15 @@ package dev.tailor.core;
 import dev.tailor.core.budget.BudgetPolicy;
 import dev.tailor.core.dispatch.Dispatcher;
 import dev.tailor.core.metrics.RequestGroups;
-import dev.tailor.core.model.GuidedClaims;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PolicyRegistry;
-import dev.tailor.core.policy.PriorityClass;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.LongSupplier;
+import java.util.function.UnaryOperator;
 
 /**
  * A scheduler's configuration as its {@link Scheduler.Builder} collects it, the defaults included:
@@ -27,15 +25,8 @@ final class Settings {
   static final long DEFAULT_SPIN_NANOS = 20_000L;
 
   Policy policy = PolicyRegistry.of(Scheduler.DEFAULT_POLICY);
-  boolean ownsPolicy = true;
   int workers = Runtime.getRuntime().availableProcessors();
-  int queueCapacity = 10_000;
-  long quantumNanos = Scheduler.DEFAULT_QUANTUM_NANOS;
-  long spinNanos = Runtime.getRuntime().availableProcessors() > 1 ? DEFAULT_SPIN_NANOS : 0;
-  boolean promptAdmission = true;
-  int slack = Scheduler.DEFAULT_SLACK;
-  long promptBoundNanos = GuidedClaims.PROMPT_NANOS;
-  long longThresholdNanos = Scheduler.DEFAULT_LONG_THRESHOLD_NANOS;
+  Tuning tuning = Tuning.defaults();
   RequestGroups groups = RequestGroups.tpcDefault();
   SchedulerListener listener;
   Dispatcher.DecisionListener decisions;
@@ -44,7 +35,6 @@ final class Settings {
   BudgetPolicy budgetPolicy; // null: the budget is every worker, always
   int minBudget = 1;
   long budgetPeriodNanos = Scheduler.DEFAULT_BUDGET_PERIOD_NANOS;
-  private double[] classShares; // by class ordinal; null or NaN: the default floor
   private final Set<String> given = new HashSet<>();
 
   /** Notes that {@code option} is being set, and refuses a second time. */
@@ -55,10 +45,9 @@ final class Settings {
     }
   }
 
-  void policy(Policy policy, boolean owned) {
+  void policy(Policy policy) {
     once("policy");
     this.policy = Objects.requireNonNull(policy, "policy");
-    this.ownsPolicy = owned;
   }
 
   void workers(int workers) {
@@ -69,98 +58,25 @@ final class Settings {
     this.workers = workers;
   }
 
-  void queueCapacity(int capacity) {
-    if (capacity < 1) {
-      throw new IllegalArgumentException("queueCapacity must be >= 1, got " + capacity);
-    }
-    once("queueCapacity");
-    this.queueCapacity = capacity;
+  void tuning(Tuning tuning) {
+    Objects.requireNonNull(tuning, "tuning");
+    once("tuning");
+    this.tuning = tuning;
   }
 
-  void quantum(Duration quantum) {
-    once("quantum", quantum);
-    this.quantumNanos = saturatedNanos(quantum);
-  }
-
-  void spinBeforePark(Duration spin) {
-    Objects.requireNonNull(spin, "spin");
-    if (spin.isNegative()) {
-      throw new IllegalArgumentException(
-          "spinBeforePark must be zero (no spinning) or positive, got " + spin);
-    }
-    once("spinBeforePark");
-    this.spinNanos = saturatedNanos(spin); // the longest: spin until there is work
-  }
-
-  void promptAdmission(boolean on) {
-    once("promptAdmission");
-    this.promptAdmission = on;
-  }
-
-  void slack(int threads) {
-    if (threads < 0) {
-      throw new IllegalArgumentException("slack must be >= 0, got " + threads);
-    }
-    once("slack");
-    this.slack = threads;
-  }
-
-  void promptBound(Duration bound) {
-    Objects.requireNonNull(bound, "promptBound");
-    if (bound.isZero() || bound.isNegative() || bound.compareTo(MAX_PROMPT_BOUND) > 0) {
-      throw new IllegalArgumentException(
-          "promptBound must be positive and at most " + MAX_PROMPT_BOUND + ", got " + bound);
-    }
-    once("promptBound");
-    this.promptBoundNanos = bound.toNanos();
-  }
-
-  /** The longest prompt bound: longer, a helper's claim would be no prompt bound at all. */
-  static final Duration MAX_PROMPT_BOUND = Duration.ofMinutes(1);
-
-  void longRequestThreshold(Duration threshold) {
-    Objects.requireNonNull(threshold, "threshold");
-    once("longRequestThreshold", threshold);
-    this.longThresholdNanos = saturatedNanos(threshold);
-  }
-
-  /** Checks that {@code d}, the value of {@code option}, is positive, then notes the option set. */
-  private void once(String option, Duration d) {
-    if (d.isNegative() || d.isZero()) {
-      throw new IllegalArgumentException(option + " must be positive, got " + d);
-    }
+  /**
+   * Changes one knob of the tuning, for this package's tests, which set knobs one at a time: set
+   * once, like every option, and checked by the tuning as it is set.
+   */
+  void knob(String option, UnaryOperator<Tuning> change) {
+    Tuning changed = change.apply(tuning);
     once(option);
-  }
-
-  void classShare(PriorityClass priorityClass, double share) {
-    Objects.requireNonNull(priorityClass, "priorityClass");
-    if (priorityClass.ordinal() == 0) {
-      throw new IllegalArgumentException(
-          "class " + priorityClass.label() + " is the highest class; it takes no share");
-    }
-    Dispatcher.floorThreads(share, 1); // checks the share
-    once("classShare(" + priorityClass.label() + ")");
-    if (classShares == null) {
-      classShares = new double[PriorityClass.values().length];
-      Arrays.fill(classShares, Double.NaN); // NaN: the default floor
-    }
-    classShares[priorityClass.ordinal()] = share;
+    this.tuning = changed;
   }
 
   /** The floors of threads per class, by ordinal, for {@code workers} threads. */
   int[] classFloors() {
-    int[] floors = Dispatcher.defaultFloors();
-    if (classShares != null) {
-      for (int c = 1; c < floors.length; c++) {
-        if (!Double.isNaN(classShares[c])) {
-          floors[c] = Dispatcher.floorThreads(classShares[c], workers);
-        }
-      }
-    }
-    for (int c = 1; c < floors.length; c++) {
-      floors[c] = Math.min(floors[c], workers);
-    }
-    return floors;
+    return tuning.classFloors(workers);
   }
 
   void elasticBudget(BudgetPolicy policy, int minWorkers, Duration period) {
@@ -176,14 +92,18 @@ final class Settings {
     once("elasticBudget");
     this.budgetPolicy = policy;
     this.minBudget = minWorkers;
-    this.budgetPeriodNanos = saturatedNanos(period);
+    this.budgetPeriodNanos = Tuning.saturatedNanos(period);
   }
 
   /** Checks the options against each other. */
   void check() {
-    if (slack > workers) {
+    if (tuning.slack > workers) {
       throw new IllegalStateException(
-          "slack (" + slack + ") exceeds workers (" + workers + "): lower slack or raise workers");
+          "slack ("
+              + tuning.slack
+              + ") exceeds workers ("
+              + workers
+              + "): lower slack or raise workers");
     }
     if (budgetPolicy != null && minBudget > workers) {
       throw new IllegalStateException(
@@ -192,15 +112,6 @@ final class Settings {
               + ") exceeds workers ("
               + workers
               + "): lower minWorkers or raise workers");
-    }
-  }
-
-  /** The duration in nanoseconds, or {@link Long#MAX_VALUE} for one too long to say so. */
-  private static long saturatedNanos(Duration d) {
-    try {
-      return d.toNanos();
-    } catch (ArithmeticException e) {
-      return Long.MAX_VALUE;
     }
   }
 }

@@ -69,13 +69,13 @@ final class WorkerPool implements DispatchHost<Request<?>> {
   /** How long an idle worker, or an own thread waiting for its helpers, spins before parking. */
   final long spinNanos;
 
-  final Ticker ticker;
+  final Reevaluator reevaluator;
   private final CountDownLatch terminated;
 
   /** The cores the elastic budget returns; none while the budget is the whole pool. */
-  final ReturnedCores returnedCores;
+  final BackgroundCores backgroundCores;
 
-  /** Whether the budget is elastic: the ticker then resizes it every period. */
+  /** Whether the budget is elastic: the reevaluator then resizes it every period. */
   final boolean elasticBudget;
 
   /** The elastic budget's period; {@link Long#MAX_VALUE} if it is not elastic. */
@@ -83,27 +83,27 @@ final class WorkerPool implements DispatchHost<Request<?>> {
 
   WorkerPool(Scheduler scheduler, Settings b) {
     this.scheduler = scheduler;
-    this.spinNanos = b.spinNanos;
-    this.queueCapacity = b.queueCapacity;
+    this.spinNanos = b.tuning.spinNanos;
+    this.queueCapacity = b.tuning.queueCapacity;
     this.clock = b.clock;
     this.metrics = new RunMetrics(b.groups);
     this.dispatch =
         new Dispatcher<>(b.policy, b.workers, new Request<?>[0], this, false, b.classFloors());
     dispatch.decisionListener(b.decisions);
-    dispatch.promptAdmission(b.promptAdmission);
-    dispatch.slack(b.slack);
-    this.returnedCores = new ReturnedCores(b.workers, b.workers);
+    dispatch.promptAdmission(b.tuning.promptAdmission);
+    dispatch.slack(b.tuning.slack);
+    this.backgroundCores = new BackgroundCores(b.workers, b.workers);
     this.elasticBudget = b.budgetPolicy != null;
     this.budgetPeriodNanos = elasticBudget ? b.budgetPeriodNanos : Long.MAX_VALUE;
     if (elasticBudget) {
       dispatch.elasticBudget(b.budgetPolicy, b.minBudget, b.budgetPeriodNanos, nanoTime());
-      dispatch.budgetListener(returnedCores::budgetChanged);
+      dispatch.budgetListener(backgroundCores::budgetChanged);
     }
     this.failures = dispatch.failures();
     this.notifications = new Notifications(b.listener, failures);
     // Enough pool threads that an admitted pool body always finds one idle: own threads reach the
     // budget while helpers, up to the budget plus the slack less one, still finish their claims.
-    int threads = b.promptAdmission ? 2 * b.workers + b.slack - 1 : b.workers;
+    int threads = b.tuning.promptAdmission ? 2 * b.workers + b.tuning.slack - 1 : b.workers;
     this.terminated = new CountDownLatch(threads + 1);
     this.workers = new Worker[threads];
     metrics.observeBusyWorkers(nanoTime(), 0);
@@ -111,12 +111,12 @@ final class WorkerPool implements DispatchHost<Request<?>> {
       workers[i] = new Worker(this, b.threadFactory);
       idle.push(workers[i]);
     }
-    this.longThresholdNanos = b.longThresholdNanos;
-    this.ticker = new Ticker(this, b.quantumNanos, b.threadFactory);
+    this.longThresholdNanos = b.tuning.longThresholdNanos;
+    this.reevaluator = new Reevaluator(this, b.tuning.quantumNanos, b.threadFactory);
     for (Worker w : workers) {
       w.thread.start();
     }
-    ticker.start();
+    reevaluator.start();
   }
 
   /** The scheduler's clock, the one requests' times and the policies' view are read from. */
@@ -434,14 +434,17 @@ final class WorkerPool implements DispatchHost<Request<?>> {
       }
     } catch (Throwable t) {
       failures.report(
-          tick ? "ticker" : "unitBoundary", "the request keeps its degree until the next tick", t);
+          tick ? "reevaluator" : "unitBoundary",
+          "the request keeps its degree until the next tick",
+          t);
     }
   }
 
   /**
    * Resizes the elastic budget if its period has ended and gives a growth's slots to waiting work;
-   * after a shrink, helpers leave at their boundaries ({@link dev.tailor.core.dispatch.Helpers}).
-   * Called by the ticker; lock-free while the period runs.
+   * after a shrink, helpers leave at their boundaries ({@link
+   * dev.tailor.core.dispatch.HelperRules}). Called by the reevaluator; lock-free while the period
+   * runs.
    */
   void checkBudget() {
     if (!elasticBudget || nanoTime() - dispatch.nextBudgetCheck() < 0) {
@@ -604,8 +607,9 @@ final class WorkerPool implements DispatchHost<Request<?>> {
   }
 
   /**
-   * After a shutdown, once every accepted request has terminated, stops the workers and the ticker,
-   * once: whoever sees it first (the shutdown, or the last request's termination) does it.
+   * After a shutdown, once every accepted request has terminated, stops the workers and the
+   * reevaluator, once: whoever sees it first (the shutdown, or the last request's termination) does
+   * it.
    */
   private void stopIfDone() {
     long c;
@@ -615,11 +619,11 @@ final class WorkerPool implements DispatchHost<Request<?>> {
         return;
       }
     } while (!ctl.compareAndSet(c, c | STOPPED));
-    returnedCores.budgetChanged(0); // search needs no core any more
+    backgroundCores.budgetChanged(0); // search needs no core any more
     for (Worker w : workers) {
       w.stop();
     }
-    ticker.wake();
+    reevaluator.wake();
   }
 
   /** Swaps the policy (see {@link Scheduler#setPolicy}); returns the one it replaced. */

@@ -79,12 +79,12 @@ class ElasticBudgetTest {
     try (Scheduler s =
         scheduler(clock, BudgetPolicy.of("utilization-range"), 4, 2, new ControlledPolicy())) {
       assertEquals(4, s.budget());
-      assertEquals(0, s.returnedCores().returned());
+      assertEquals(0, s.backgroundCores().returned());
       int[] expected = {3, 2, 2, 2};
       for (int want : expected) {
         endPeriod(s, clock);
         assertEquals(want, s.budget());
-        assertEquals(4 - want, s.returnedCores().returned());
+        assertEquals(4 - want, s.backgroundCores().returned());
         assertEquals(want, s.systemView().budget(), "policies see the budget as the pool");
       }
       assertEquals(4, s.workers());
@@ -209,7 +209,7 @@ class ElasticBudgetTest {
     AtomicLong clock = new AtomicLong(1_000_000_000L);
     TargetBudget budget = new TargetBudget(1);
     Scheduler s = scheduler(clock, budget, 4, 1, new ControlledPolicy());
-    ReturnedCores cores = s.returnedCores();
+    BackgroundCores cores = s.backgroundCores();
     assertFalse(cores.tryAcquire(), "a full budget returns nothing");
     endPeriod(s, clock);
     assertEquals(3, cores.returned());
@@ -242,7 +242,7 @@ class ElasticBudgetTest {
               .start(
                   () -> {
                     try {
-                      s.returnedCores().runChunk(() -> chunkRan.getCount() > 1);
+                      s.backgroundCores().runChunk(() -> chunkRan.getCount() > 1);
                       chunkRan.countDown();
                     } catch (InterruptedException e) {
                       Thread.currentThread().interrupt();

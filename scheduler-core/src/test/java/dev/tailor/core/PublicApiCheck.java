@@ -6,8 +6,10 @@ import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -76,6 +78,31 @@ public final class PublicApiCheck {
     }
     problems.addAll(leaks);
     return problems;
+  }
+
+  /**
+   * The listed types by section: a line {@code ## NAME} starts section NAME; types before any
+   * section header fall in section {@code ""}. Sections keep the file's order.
+   */
+  public static Map<String, List<String>> sections(Path apiList) throws IOException {
+    Map<String, List<String>> out = new LinkedHashMap<>();
+    String section = "";
+    for (String raw : Files.readAllLines(apiList)) {
+      String text = raw.strip();
+      if (text.startsWith("##")) {
+        section = text.substring(2).strip();
+        out.putIfAbsent(section, new ArrayList<>());
+        continue;
+      }
+      int comment = text.indexOf('#');
+      if (comment >= 0) {
+        text = text.substring(0, comment).strip();
+      }
+      if (!text.isEmpty()) {
+        out.computeIfAbsent(section, k -> new ArrayList<>()).add(text);
+      }
+    }
+    return out;
   }
 
   private static Set<String> read(Path apiList) throws IOException {

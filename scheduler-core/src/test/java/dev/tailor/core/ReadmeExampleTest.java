@@ -2,8 +2,9 @@ package dev.tailor.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.tailor.core.policy.Policies;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.LongAdder;
 import org.junit.jupiter.api.Test;
 
 /** The example of docs/usage.md, verbatim, so that it keeps compiling and keeps working. */
@@ -26,20 +27,11 @@ class ReadmeExampleTest {
     // --- README example starts
     try (Scheduler scheduler =
         Scheduler.builder()
-            .policy("rampup:10ms,4") // one thread, one more every 10 ms of run time, up to 4
+            .policy(Policies.rampUp(Duration.ofMillis(10), 4)) // one thread, one more every 10 ms
             .workers(8) // the parallelism budget
+            .tuning(Tuning.defaults().withQueueCapacity(1_000)) // every knob in one value
             .build()) {
-      CompletableFuture<Long> matches =
-          scheduler.submit(
-              ctx -> {
-                LongAdder total = new LongAdder();
-                for (int part = 0; part < 16; part++) {
-                  int from = part * 1_000;
-                  ctx.fork(() -> total.add(countMatches(from, from + 1_000))); // a work unit
-                }
-                ctx.joinUnits(); // run what is still held here, wait for the helpers
-                return total.sum();
-              });
+      CompletableFuture<Long> matches = scheduler.submit(() -> countMatches(0, 16_000));
       System.out.println(matches.join());
       // --- README example ends
       result = matches.join();

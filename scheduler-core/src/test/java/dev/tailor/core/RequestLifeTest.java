@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.policy.Admission;
+import dev.tailor.core.policy.Policies;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.RequestView;
 import dev.tailor.core.policy.SystemView;
@@ -201,27 +202,33 @@ class RequestLifeTest {
   }
 
   @Test
-  void setPolicySwapsOnTheSameThreadsAndClosesOnlyWhatTheSchedulerOwns() throws Exception {
+  void setPolicySwapsOnTheSameThreadsAndTheSchedulerClosesEveryPolicyItWasGiven() throws Exception {
     ControlledPolicy first = new ControlledPolicy();
     first.degree = 1;
-    try (Scheduler scheduler = Scheduler.builder().policy(first).workers(2).build()) {
+    ControlledPolicy second = new ControlledPolicy();
+    second.degree = 2;
+    ControlledPolicy third = new ControlledPolicy();
+    Scheduler scheduler = Scheduler.builder().policy(first).workers(2).build();
+    try (scheduler) {
       assertEquals(1, (int) scheduler.run(ctx -> ctx.view().degree()));
-      ControlledPolicy second = new ControlledPolicy();
-      second.degree = 2;
-      assertSame(first, scheduler.setPolicy(second));
+      scheduler.setPolicy(second);
       assertSame(second, scheduler.policy());
+      assertTrue(first.closed, "the policy a swap replaces is closed");
+      assertFalse(second.closed);
       assertEquals(2, (int) scheduler.run(ctx -> ctx.view().degree()));
-      assertSame(second, scheduler.setPolicy("fixed:3"));
+      scheduler.setPolicy(Policies.fixed(3));
+      assertTrue(second.closed);
       assertEquals("fixed:3", scheduler.policy().spec());
       assertEquals(3, (int) scheduler.run(ctx -> ctx.view().degree()), "fixed:3");
-      Policy owned = scheduler.policy();
-      ControlledPolicy watched = new ControlledPolicy();
-      assertSame(owned, scheduler.setPolicy(watched));
-      scheduler.setPolicy(first);
-      assertFalse(watched.closed, "a policy handed in as an object is its owner's to close");
-      assertFalse(first.closed);
+      scheduler.setPolicy(third);
+      assertFalse(third.closed, "the policy held is closed with the scheduler, not before");
       assertEquals(0, scheduler.metrics().count(RequestRecord.Outcome.FAILED));
     }
+    assertTrue(third.closed, "the policy held at close is closed");
+    ControlledPolicy late = new ControlledPolicy();
+    scheduler.setPolicy(late);
+    assertTrue(late.closed, "a policy given to a closed scheduler is closed at once");
+    assertSame(third, scheduler.policy());
   }
 
   @Test

@@ -36,8 +36,8 @@ import org.junit.jupiter.api.Test;
 /**
  * What the scheduler survives: a policy that throws from every method (its {@code spec()} too), a
  * decision listener that throws, and bodies that wait for requests they submitted to the same
- * scheduler. Every request still completes exactly once, the ticker keeps ticking, and a failure is
- * logged once per kind, however often it happens.
+ * scheduler. Every request still completes exactly once, the reevaluator keeps ticking, and a
+ * failure is logged once per kind, however often it happens.
  */
 class SchedulerFaultsTest {
 
@@ -216,7 +216,7 @@ class SchedulerFaultsTest {
                         unitThread.set(Thread.currentThread());
                         onHelper.countDown();
                       });
-                  // Degree 1: the unit is held. From here only the ticker asks the policy.
+                  // Degree 1: the unit is held. From here only the reevaluator asks the policy.
                   policy.degreeAlwaysThrows = true;
                   long failed = scheduler.failures().count("policy.degree");
                   Waits.until(

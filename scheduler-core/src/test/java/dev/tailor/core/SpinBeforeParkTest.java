@@ -28,10 +28,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Idle workers, and a request's own thread waiting for its helpers, spin before they park ({@link
- * Scheduler.Builder#spinBeforePark}). Spinning must change nothing but how soon a thread takes its
- * next work: every request completes exactly once, a stop still ends a spinning worker, a wait in
- * {@code joinUnits} still keeps an interrupt for afterwards. Waits are hang guards (30 s), never
- * speed checks; a spin of a day stands for "spins until something happens".
+ * Tuning#withSpinBeforePark}). Spinning must change nothing but how soon a thread takes its next
+ * work: every request completes exactly once, a stop still ends a spinning worker, a wait in {@code
+ * joinUnits} still keeps an interrupt for afterwards. Waits are hang guards (30 s), never speed
+ * checks; a spin of a day stands for "spins until something happens".
  */
 class SpinBeforeParkTest {
 
@@ -270,7 +270,8 @@ class SpinBeforeParkTest {
     assertTrue(scheduler.isTerminated());
     // Pool threads: twice the budget plus the slack less one, so that an admitted pool body
     // always finds one idle while helpers finish their claims.
-    assertEquals(2 * 2 + Scheduler.DEFAULT_SLACK - 1 + 1, threads.size(), "pool and the ticker");
+    assertEquals(
+        2 * 2 + Scheduler.DEFAULT_SLACK - 1 + 1, threads.size(), "pool and the reevaluator");
     for (Thread t : threads) {
       t.join(SECONDS.toMillis(GUARD));
       assertFalse(t.isAlive(), t.getName() + " exited");

@@ -2,6 +2,7 @@ package dev.tailor.server;
 
 import dev.tailor.core.RequestAttributes;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.core.SchedulerListener;
 import dev.tailor.core.metrics.RequestRecord;
 import java.io.IOException;
@@ -73,7 +74,8 @@ public final class ServerTimings implements SchedulerListener {
     T result;
     try {
       result =
-          scheduler.run(
+          SchedulerInternals.run(
+              scheduler,
               ctx -> {
                 slot[0] = expect(ctx.view().id());
                 return search.run();

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.tailor.auto.AutoPolicy;
 import dev.tailor.auto.AutoStatus;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.metrics.RunMetrics;
 import dev.tailor.core.policy.SystemView;
@@ -55,7 +56,7 @@ final class StatsPage {
 
   /** The page as it is now. */
   ObjectNode render() {
-    RunMetrics metrics = scheduler.metrics();
+    RunMetrics metrics = SchedulerInternals.metrics(scheduler);
     ObjectNode out = JSON.objectNode();
     out.set("latencyMicros", percentiles(metrics.latency()));
     out.set("queueingMicros", percentiles(metrics.queueing()));
@@ -73,16 +74,16 @@ final class StatsPage {
                 }
               }
             });
-    SystemView load = scheduler.systemView();
+    SystemView load = SchedulerInternals.systemView(scheduler);
     ObjectNode l = out.putObject("load");
     l.put("active", load.activeRequests());
     l.put("queued", load.queuedRequests());
     l.put("busyWorkers", load.busyWorkers());
     l.put("workers", scheduler.workers());
     l.put("budget", scheduler.budget());
-    l.put("meanBudget", scheduler.meanBudget());
+    l.put("meanBudget", SchedulerInternals.meanBudget(scheduler));
     l.put("busyThreadsOnLong", load.busyThreadsOnLongRequests());
-    l.put("meanBusyWorkers", scheduler.meanBusyWorkers());
+    l.put("meanBusyWorkers", SchedulerInternals.meanBusyWorkers(scheduler));
     ObjectNode outcomes = out.putObject("outcomes");
     for (RequestRecord.Outcome o : RequestRecord.Outcome.values()) {
       outcomes.put(o.name().toLowerCase(Locale.ROOT), metrics.count(o));

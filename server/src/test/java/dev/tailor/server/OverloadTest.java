@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
+import dev.tailor.core.Tuning;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.server.ServerFixture.Response;
 import java.net.http.HttpResponse;
@@ -33,7 +35,9 @@ class OverloadTest {
   void refusesBeyondItsBoundWithAFast503AndRecovers() throws Exception {
     try (ServerFixture f =
         new ServerFixture(
-            Scheduler.builder().policy("seq").workers(1).queueCapacity(1),
+            SchedulerInternals.policy(Scheduler.builder(), "seq")
+                .workers(1)
+                .tuning(Tuning.defaults().withQueueCapacity(1)),
             ServerFixture.admitting(4, IN_FLIGHT, 64))) {
       // 1. Every admitted search held: exactly IN_FLIGHT are admitted, every other is refused.
       f.gate.shut();
@@ -119,8 +123,9 @@ class OverloadTest {
       assertTrue(f.gate.maxLoad() <= IN_FLIGHT, "scheduler held " + f.gate.maxLoad());
       // Every search answered 200 ran exactly once; no refused one reached the scheduler.
       int served = ok + ok2.get() + 5;
-      assertEquals(served, f.scheduler.metrics().count(RequestRecord.Outcome.COMPLETED));
-      assertEquals(served, f.scheduler.metrics().latency().getTotalCount());
+      assertEquals(
+          served, SchedulerInternals.metrics(f.scheduler).count(RequestRecord.Outcome.COMPLETED));
+      assertEquals(served, SchedulerInternals.metrics(f.scheduler).latency().getTotalCount());
 
       System.out.printf(
           "overload over HTTP (%d in flight): offered %d, 200s %d, 503s %d%n",

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.core.policy.Admission;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.RequestView;
@@ -33,7 +34,8 @@ class SearchServerTest {
 
   private static ServerFixture fixture(String policy, int workers) throws IOException {
     return new ServerFixture(
-        Scheduler.builder().policy(policy).workers(workers), SearchServer.Options.defaults());
+        SchedulerInternals.policy(Scheduler.builder(), policy).workers(workers),
+        SearchServer.Options.defaults());
   }
 
   /** The defaults, counting hits up to {@code threshold}. */
@@ -60,14 +62,17 @@ class SearchServerTest {
     // "common" is in all 200 documents: past a threshold of 1 the count is a lower bound, with
     // every hit counted it is exact.
     try (ServerFixture f =
-        new ServerFixture(Scheduler.builder().policy("seq").workers(1), countingHitsUpTo(1))) {
+        new ServerFixture(
+            SchedulerInternals.policy(Scheduler.builder(), "seq").workers(1),
+            countingHitsUpTo(1))) {
       JsonNode body = f.get("/search?q=common+w3&k=1").json();
       assertEquals("GREATER_THAN_OR_EQUAL_TO", body.get("totalHitsRelation").asText());
       assertTrue(body.get("totalHits").asInt() < 200, body.toString());
     }
     try (ServerFixture f =
         new ServerFixture(
-            Scheduler.builder().policy("seq").workers(1), countingHitsUpTo(TotalHits.EXACT))) {
+            SchedulerInternals.policy(Scheduler.builder(), "seq").workers(1),
+            countingHitsUpTo(TotalHits.EXACT))) {
       JsonNode body = f.get("/search?q=common+w3&k=1").json();
       assertEquals("EQUAL_TO", body.get("totalHitsRelation").asText());
       assertEquals(200, body.get("totalHits").asInt());

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tailor.core.Predictor;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.core.policy.SystemView;
 import dev.tailor.lucene.TailorSearcher;
 import java.io.IOException;
@@ -79,7 +80,7 @@ final class ServerFixture implements AutoCloseable {
     }
     this.reader = new GatedReader(DirectoryReader.open(directory), gate);
     this.scheduler = scheduler.build();
-    SystemView load = this.scheduler.systemView();
+    SystemView load = SchedulerInternals.systemView(this.scheduler);
     gate.load = () -> load.activeRequests() + load.queuedRequests();
     this.server =
         new SearchServer(

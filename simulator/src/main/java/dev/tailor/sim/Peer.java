@@ -38,7 +38,7 @@ import java.util.Locale;
  *     target; 0 otherwise
  */
 public record Peer(
-    String spec, int requestThreads, int sliceThreads, Slicing slicing, int sliceCount) {
+    String spec, int requestThreads, int sliceThreads, Windowing slicing, int sliceCount) {
 
   /** Plain Lucene without an executor. */
   public static final String LUCENE = "lucene";
@@ -56,7 +56,7 @@ public record Peer(
   public static final String OPENSEARCH_AUTO = "opensearch:auto";
 
   /** How a peer cuts a search into slices. */
-  public enum Slicing {
+  public enum Windowing {
     /** One slice of every segment, on the request thread. */
     NONE,
     /** Lucene's default slices. */
@@ -93,21 +93,21 @@ public record Peer(
     String s = spec.trim().toLowerCase(Locale.ROOT);
     int searchPool = cores * 3 / 2 + 1; // OpenSearch's search pool: ((processors * 3) / 2) + 1
     return switch (s) {
-      case LUCENE -> new Peer(s, cores, 0, Slicing.NONE, 0);
+      case LUCENE -> new Peer(s, cores, 0, Windowing.NONE, 0);
       case OPENSEARCH ->
           new Peer(
-              s, searchPool, 2 * cores, Slicing.MAX_TARGET, Math.max(1, Math.min(cores / 2, 4)));
-      case OPENSEARCH_AUTO -> new Peer(s, searchPool, 0, Slicing.NONE, 0);
+              s, searchPool, 2 * cores, Windowing.MAX_TARGET, Math.max(1, Math.min(cores / 2, 4)));
+      case OPENSEARCH_AUTO -> new Peer(s, searchPool, 0, Windowing.NONE, 0);
       // Bare, a pool of one thread per core, as the demo runs them: named with its count.
       case LUCENE_EXECUTOR -> parse(LUCENE_EXECUTOR + ":" + cores, cores);
       case ELASTICSEARCH -> parse(ELASTICSEARCH + ":" + cores, cores);
       default -> {
         if (s.startsWith(LUCENE_EXECUTOR + ":")) {
-          yield new Peer(s, cores, threads(spec, s), Slicing.LUCENE, 0);
+          yield new Peer(s, cores, threads(spec, s), Windowing.LUCENE, 0);
         }
         if (s.startsWith(ELASTICSEARCH + ":")) {
           int n = threads(spec, s);
-          yield new Peer(s, n, 0, Slicing.ELASTICSEARCH, n);
+          yield new Peer(s, n, 0, Windowing.ELASTICSEARCH, n);
         }
         throw new IllegalArgumentException(
             "'"
@@ -142,6 +142,6 @@ public record Peer(
 
   /** Whether the slices run on the request threads' own pool. */
   boolean sharedPool() {
-    return slicing == Slicing.ELASTICSEARCH;
+    return slicing == Windowing.ELASTICSEARCH;
   }
 }

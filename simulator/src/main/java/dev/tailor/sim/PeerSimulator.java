@@ -101,7 +101,7 @@ public final class PeerSimulator {
           case ELASTICSEARCH -> null;
         };
     this.cappedSlices =
-        peer.slicing() == Peer.Slicing.ELASTICSEARCH
+        peer.slicing() == Peer.Windowing.ELASTICSEARCH
             ? layout.capped(luceneSlices, peer.sliceCount())
             : null;
   }

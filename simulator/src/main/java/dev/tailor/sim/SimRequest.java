@@ -96,7 +96,8 @@ abstract class SimRequest implements RequestView {
 
   /**
    * Set by the simulator after construction: whether a helper of this request leaves at its
-   * boundary, as the dispatch core decides it ({@link dev.tailor.core.dispatch.Helpers#leaves}).
+   * boundary, as the dispatch core decides it ({@link
+   * dev.tailor.core.dispatch.HelperRules#leaves}).
    */
   Predicate<SimRequest> helperLeaves;
 

@@ -39,8 +39,8 @@ import java.util.List;
  * class's latency and throughput for the last run.
  *
  * <p>The elastic budget ({@link #elasticBudget}): the dispatch core resizes the budget of threads
- * at the end of every period, as the runtime's ticker has it do, and helpers above a budget that
- * shrank leave at their next boundary (under the fluid model, at the next tick). {@link
+ * at the end of every period, as the runtime's reevaluator has it do, and helpers above a budget
+ * that shrank leave at their next boundary (under the fluid model, at the next tick). {@link
  * #meanBudget()} reports the threads the budget gave search over the measured window.
  *
  * <p>The machine ({@link MachineModel}, from a calibration that has one): stalls and GC pauses stop

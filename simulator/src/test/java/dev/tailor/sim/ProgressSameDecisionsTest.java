@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tailor.core.ManualClock;
 import dev.tailor.core.RequestAttributes;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
+import dev.tailor.core.Tuning;
 import dev.tailor.core.model.GuidedClaims;
 import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.policy.PriorityClass;
@@ -90,10 +92,14 @@ class ProgressSameDecisionsTest {
     try (ProgressPolicy policy = policy();
         Scheduler scheduler =
             ManualClock.on(
-                    Scheduler.builder().policy(policy).workers(1).quantum(Duration.ofSeconds(10)),
+                    Scheduler.builder()
+                        .policy(policy)
+                        .workers(1)
+                        .tuning(Tuning.defaults().withQuantum(Duration.ofSeconds(10))),
                     clock::get)
                 .build()) {
-      return scheduler.run(
+      return SchedulerInternals.run(
+          scheduler,
           ctx -> {
             assertTrue(ctx.scheduler().policy().watchesProgress(), "the policy watches progress");
             List<String> log = new ArrayList<>();

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.SchedulerInternals;
+import dev.tailor.core.Tuning;
 import dev.tailor.core.dispatch.Dispatcher;
 import dev.tailor.core.policy.Admission;
 import dev.tailor.core.policy.Policy;
@@ -73,11 +74,12 @@ class SameDecisionsTest {
                 Scheduler.builder()
                     .policy(new ScriptedPolicy(1))
                     .workers(2)
-                    .quantum(Duration.ofMillis(1)),
+                    .tuning(Tuning.defaults().withQuantum(Duration.ofMillis(1))),
                 recorder(log, 1))
             .build()) {
       CompletableFuture<?> first =
-          scheduler.submit(
+          SchedulerInternals.submit(
+              scheduler,
               ctx -> {
                 for (int unit = 0; unit < 2; unit++) {
                   ctx.fork(
@@ -91,8 +93,8 @@ class SameDecisionsTest {
               });
       // Both units running, one on the helper: both threads are taken and no unit is left.
       assertTrue(unitsStarted.await(30, TimeUnit.SECONDS), "decisions so far: " + log);
-      CompletableFuture<?> second = scheduler.submit(ctx -> null);
-      CompletableFuture<?> third = scheduler.submit(ctx -> null);
+      CompletableFuture<?> second = SchedulerInternals.submit(scheduler, ctx -> null);
+      CompletableFuture<?> third = SchedulerInternals.submit(scheduler, ctx -> null);
       unitsMayEnd.countDown();
       CompletableFuture.allOf(first, second, third).get(30, TimeUnit.SECONDS);
     }

@@ -1,6 +1,8 @@
 package dev.tailor.bench;
 
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
+import dev.tailor.core.Tuning;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -37,14 +39,18 @@ public class HelperUnitBenchmark extends NanosecondBenchmark {
 
   @Setup
   public void setUp() {
-    sequential = spin(Scheduler.builder().policy("seq").workers(workers)).build();
-    parallel = spin(Scheduler.builder().policy("fixed:2").workers(workers)).build();
+    sequential =
+        spin(SchedulerInternals.policy(Scheduler.builder(), "seq").workers(workers)).build();
+    parallel =
+        spin(SchedulerInternals.policy(Scheduler.builder(), "fixed:2").workers(workers)).build();
   }
 
   private Scheduler.Builder spin(Scheduler.Builder b) {
     return spinMicros.equals("default")
         ? b
-        : b.spinBeforePark(Duration.ofNanos(Long.parseLong(spinMicros) * 1_000));
+        : b.tuning(
+            Tuning.defaults()
+                .withSpinBeforePark(Duration.ofNanos(Long.parseLong(spinMicros) * 1_000)));
   }
 
   @TearDown
@@ -75,8 +81,8 @@ public class HelperUnitBenchmark extends NanosecondBenchmark {
   private Integer forkUnits(Scheduler scheduler, boolean join)
       throws ExecutionException, InterruptedException {
     int n = units;
-    return scheduler
-        .submit(
+    return SchedulerInternals.submit(
+            scheduler,
             ctx -> {
               CountDownLatch done = new CountDownLatch(n);
               for (int i = 0; i < n; i++) {

@@ -2,6 +2,7 @@ package dev.tailor.bench;
 
 import dev.tailor.core.RequestBody;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.measure.Median;
 import dev.tailor.micrometer.TailorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -106,8 +107,10 @@ public final class MetricsOverheadBench {
             },
             "metrics-overhead-scraper");
     scraper.setDaemon(true);
-    try (Scheduler none = Scheduler.builder().policy("seq").workers(workers).build();
-        Scheduler bound = Scheduler.builder().policy("seq").workers(workers).build()) {
+    try (Scheduler none =
+            SchedulerInternals.policy(Scheduler.builder(), "seq").workers(workers).build();
+        Scheduler bound =
+            SchedulerInternals.policy(Scheduler.builder(), "seq").workers(workers).build()) {
       new TailorMetrics(bound).bindTo(registry);
       scraper.start();
       Scheduler[] schedulers = {none, bound};
@@ -151,7 +154,7 @@ public final class MetricsOverheadBench {
     long bytes0 = mx.getCurrentThreadAllocatedBytes();
     long t0 = System.nanoTime();
     for (int i = 0; i < requests; i++) {
-      sum += s.run(BODY);
+      sum += SchedulerInternals.run(s, BODY);
     }
     long t1 = System.nanoTime();
     long bytes1 = mx.getCurrentThreadAllocatedBytes();

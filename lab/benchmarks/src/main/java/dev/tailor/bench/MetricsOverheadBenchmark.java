@@ -2,6 +2,7 @@ package dev.tailor.bench;
 
 import dev.tailor.core.RequestBody;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.micrometer.TailorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -55,7 +56,7 @@ public class MetricsOverheadBenchmark extends NanosecondBenchmark {
 
   @Setup
   public void setUp() {
-    scheduler = Scheduler.builder().policy("seq").workers(workers).build();
+    scheduler = SchedulerInternals.policy(Scheduler.builder(), "seq").workers(workers).build();
     if (metrics.equals("none")) {
       return;
     }
@@ -97,6 +98,6 @@ public class MetricsOverheadBenchmark extends NanosecondBenchmark {
 
   @Benchmark
   public Integer run() throws Exception {
-    return scheduler.run(BODY);
+    return SchedulerInternals.run(scheduler, BODY);
   }
 }

@@ -3,6 +3,7 @@ package dev.tailor.bench;
 import dev.tailor.core.RequestAttributes;
 import dev.tailor.core.RequestBody;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.micrometer.TailorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -31,13 +32,15 @@ public class MetricsScrapeBenchmark extends NanosecondBenchmark {
 
   @Setup
   public void setUp() {
-    scheduler = Scheduler.builder().policy("fixed:2").workers(2).build();
+    scheduler = SchedulerInternals.policy(Scheduler.builder(), "fixed:2").workers(2).build();
     registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new TailorMetrics(scheduler).bindTo(registry);
     CompletableFuture<?>[] futures = new CompletableFuture<?>[REQUESTS];
     for (int i = 0; i < REQUESTS; i++) {
       int n = i;
-      futures[i] = scheduler.submit(ctx -> n, RequestAttributes.labelled("g" + (i % GROUPS)));
+      futures[i] =
+          SchedulerInternals.submit(
+              scheduler, ctx -> n, RequestAttributes.labelled("g" + (i % GROUPS)));
     }
     CompletableFuture.allOf(futures).join();
     registry.scrape(); // registers the groups' degree series
@@ -51,7 +54,7 @@ public class MetricsScrapeBenchmark extends NanosecondBenchmark {
 
   @Benchmark
   public String scrape() throws Exception {
-    scheduler.run(BODY);
+    SchedulerInternals.run(scheduler, BODY);
     return registry.scrape();
   }
 }

@@ -3,6 +3,7 @@ package dev.tailor.bench;
 import dev.tailor.core.RequestAttributes;
 import dev.tailor.core.RequestContext;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -39,7 +40,7 @@ public class ProjectionCostBenchmark extends NanosecondBenchmark {
 
   @Setup
   public void setUp() {
-    scheduler = Scheduler.builder().policy("seq").workers(2).build();
+    scheduler = SchedulerInternals.policy(Scheduler.builder(), "seq").workers(2).build();
   }
 
   @TearDown
@@ -54,7 +55,8 @@ public class ProjectionCostBenchmark extends NanosecondBenchmark {
     CompletableFuture<RequestContext> running = new CompletableFuture<>();
     iterationDone = done;
     request =
-        scheduler.submit(
+        SchedulerInternals.submit(
+            scheduler,
             c -> {
               c.windowsPlanned(Integer.MAX_VALUE);
               running.complete(c);

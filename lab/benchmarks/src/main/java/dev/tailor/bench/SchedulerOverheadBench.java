@@ -2,6 +2,8 @@ package dev.tailor.bench;
 
 import dev.tailor.core.RequestBody;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
+import dev.tailor.core.Tuning;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
@@ -17,12 +19,12 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * {@code bench scheduler-overhead}: the Scheduler's cost per trivial request against a
  * ThreadPoolExecutor; the added cost of going parallel, with idle threads spinning before they park
- * ({@link Scheduler.Builder#spinBeforePark}, by default) and without; and what the spinning costs
- * in processor time, idle and under a light load; and what the latency breakdown adds to a request
- * and the projection to a claim of windows. All but the processor time come from the JMH benchmarks
- * {@code SchedulerOverheadBenchmark}, {@code HelperUnitBenchmark}, {@code BreakdownCostBenchmark}
- * and {@code ProjectionCostBenchmark}, run together in one JMH run; the processor time is measured
- * in this process afterwards.
+ * ({@link dev.tailor.core.Tuning#withSpinBeforePark}, by default) and without; and what the
+ * spinning costs in processor time, idle and under a light load; and what the latency breakdown
+ * adds to a request and the projection to a claim of windows. All but the processor time come from
+ * the JMH benchmarks {@code SchedulerOverheadBenchmark}, {@code HelperUnitBenchmark}, {@code
+ * BreakdownCostBenchmark} and {@code ProjectionCostBenchmark}, run together in one JMH run; the
+ * processor time is measured in this process afterwards.
  */
 public final class SchedulerOverheadBench {
 
@@ -199,9 +201,9 @@ public final class SchedulerOverheadBench {
   // ---- processor time -------------------------------------------------------------------------
 
   /**
-   * Processor time as a percentage of one core: the scheduler's own threads (workers and ticker,
-   * from {@link ThreadMXBean}, to the nanosecond), and the whole process (from the operating
-   * system, in clock ticks of 10 ms, and with the light load's own thread).
+   * Processor time as a percentage of one core: the scheduler's own threads (workers and
+   * reevaluator, from {@link ThreadMXBean}, to the nanosecond), and the whole process (from the
+   * operating system, in clock ticks of 10 ms, and with the light load's own thread).
    */
   record CpuShare(double schedulerPercent, double processPercent) {}
 
@@ -280,9 +282,10 @@ public final class SchedulerOverheadBench {
           threads.add(t);
           return t;
         };
-    Scheduler.Builder b = Scheduler.builder().policy("fixed:2").workers(workers);
+    Scheduler.Builder b =
+        SchedulerInternals.policy(Scheduler.builder(), "fixed:2").workers(workers);
     if (spin != null) {
-      b.spinBeforePark(spin);
+      b.tuning(Tuning.defaults().withSpinBeforePark(spin));
     }
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     if (mx.isThreadCpuTimeSupported() && !mx.isThreadCpuTimeEnabled()) {
@@ -290,7 +293,8 @@ public final class SchedulerOverheadBench {
     }
     try (Scheduler s = b.threadFactory(factory).build()) {
       for (int i = 0; i < WARM_UP_REQUESTS; i++) {
-        s.submit(LIGHT_REQUEST).get(); // compiled code, and every worker has worked and spun
+        SchedulerInternals.submit(s, LIGHT_REQUEST)
+            .get(); // compiled code, and every worker has worked and spun
       }
       LightLoad load = light ? LightLoad.start(s) : null;
       Thread.sleep(500); // the load settles, or the warm-up's last spins end
@@ -358,7 +362,7 @@ public final class SchedulerOverheadBench {
         while ((wait = next - System.nanoTime()) > 0) {
           LockSupport.parkNanos(wait);
         }
-        scheduler.submit(LIGHT_REQUEST);
+        SchedulerInternals.submit(scheduler, LIGHT_REQUEST);
       }
     }
 

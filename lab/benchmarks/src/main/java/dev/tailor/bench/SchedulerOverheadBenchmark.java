@@ -2,6 +2,7 @@ package dev.tailor.bench;
 
 import dev.tailor.core.RequestBody;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -25,8 +26,8 @@ import org.openjdk.jmh.annotations.TearDown;
  *       bookkeeping rather than thread wake-ups.
  * </ul>
  *
- * <p>The Scheduler runs with its default {@link Scheduler.Builder#spinBeforePark spin}: a worker
- * that has just finished a request takes the next one without being woken. {@link
+ * <p>The Scheduler runs with its default {@link dev.tailor.core.Tuning#withSpinBeforePark spin}: a
+ * worker that has just finished a request takes the next one without being woken. {@link
  * HelperUnitBenchmark} measures requests that go parallel. Run both with {@code ./tailor bench
  * scheduler-overhead}, which prints the ratios.
  */
@@ -47,7 +48,7 @@ public class SchedulerOverheadBenchmark extends NanosecondBenchmark {
     pool =
         new ThreadPoolExecutor(workers, workers, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
     pool.prestartAllCoreThreads();
-    sequential = Scheduler.builder().policy("seq").workers(workers).build();
+    sequential = SchedulerInternals.policy(Scheduler.builder(), "seq").workers(workers).build();
   }
 
   @TearDown
@@ -64,7 +65,7 @@ public class SchedulerOverheadBenchmark extends NanosecondBenchmark {
 
   @Benchmark
   public Integer schedulerRoundTrip() throws ExecutionException, InterruptedException {
-    return sequential.submit(BODY).get();
+    return SchedulerInternals.submit(sequential, BODY).get();
   }
 
   @Benchmark
@@ -80,7 +81,7 @@ public class SchedulerOverheadBenchmark extends NanosecondBenchmark {
   @OperationsPerInvocation(BATCH)
   public void schedulerBatch() throws ExecutionException, InterruptedException {
     for (int i = 0; i < BATCH; i++) {
-      futures[i] = sequential.submit(BODY);
+      futures[i] = SchedulerInternals.submit(sequential, BODY);
     }
     awaitBatch();
   }

@@ -1,9 +1,11 @@
 package dev.tailor.bench;
 
 import dev.tailor.core.Scheduler;
-import dev.tailor.lucene.Slicing;
+import dev.tailor.core.SchedulerInternals;
+import dev.tailor.core.Tuning;
 import dev.tailor.lucene.TailorSearcher;
 import dev.tailor.lucene.TailorSearchers;
+import dev.tailor.lucene.Windowing;
 import dev.tailor.profiler.SearchTimings;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -131,16 +133,14 @@ public final class SearchBenches {
           warmup.toSeconds());
       int cores = Math.max(2, Runtime.getRuntime().availableProcessors());
       try (Scheduler a =
-              Scheduler.builder()
-                  .policy(baselinePolicy())
+              SchedulerInternals.policy(Scheduler.builder(), baselinePolicy())
                   .workers(cores)
-                  .promptAdmission(baselinePrompt())
+                  .tuning(Tuning.defaults().withPromptAdmission(baselinePrompt()))
                   .build();
           Scheduler b =
-              Scheduler.builder()
-                  .policy(candidatePolicy())
+              SchedulerInternals.policy(Scheduler.builder(), candidatePolicy())
                   .workers(cores)
-                  .promptAdmission(candidatePrompt())
+                  .tuning(Tuning.defaults().withPromptAdmission(candidatePrompt()))
                   .build()) {
         Run run = new Run(input.reader(), b, input.queries(), warmup, repetitions, out);
         List<SearchTimings.Timed> timed =
@@ -206,7 +206,7 @@ public final class SearchBenches {
       List<SearchTimings.Timed> single =
           run.compare(
               new IndexSearcher(run.reader()),
-              TailorSearchers.create(run.reader(), run.scheduler(), Slicing.single()));
+              TailorSearchers.create(run.reader(), run.scheduler(), Windowing.single()));
       List<SearchTimings.Timed> same =
           run.compare(new IndexSearcher(run.reader()), new IndexSearcher(run.reader()));
       out.printf(
@@ -410,7 +410,7 @@ public final class SearchBenches {
                 + " slices here)%n",
             Scheduler.DEFAULT_POLICY,
             cores,
-            run.scheduler().slack(),
+            run.scheduler().tuning().slack(),
             cores,
             executor.getSlices().length);
         ToDoubleFunction<SearchTimings.Timed> speedup = t -> 1.0 / t.ratio();
@@ -457,7 +457,7 @@ public final class SearchBenches {
    * prompt-claims.
    */
   private static IndexSearcher sliced(IndexReader reader, Scheduler scheduler) {
-    return TailorSearchers.create(reader, scheduler, Slicing.unitsPerQuery(SLICED_UNITS));
+    return TailorSearchers.create(reader, scheduler, Windowing.windowsPerQuery(SLICED_UNITS));
   }
 
   /**
@@ -502,7 +502,7 @@ public final class SearchBenches {
 
     @Override
     IndexSearcher candidate(IndexReader reader, Scheduler scheduler) {
-      return TailorSearchers.create(reader, scheduler, Slicing.single());
+      return TailorSearchers.create(reader, scheduler, Windowing.single());
     }
 
     @Override
@@ -519,9 +519,10 @@ public final class SearchBenches {
               "1", median(atLeast(timed, LATE_NANOS), SearchTimings.Timed::ratio), "-", "-"));
       int cores = Math.max(2, Runtime.getRuntime().availableProcessors());
       IndexReader reader = run.reader();
-      try (Scheduler late = Scheduler.builder().policy("rampup:1ms,2").workers(cores).build()) {
+      try (Scheduler late =
+          SchedulerInternals.policy(Scheduler.builder(), "rampup:1ms,2").workers(cores).build()) {
         for (int windows : WINDOWS) {
-          Slicing slicing = Slicing.unitsPerQuery(windows);
+          Windowing slicing = Windowing.windowsPerQuery(windows);
           TailorSearcher alone = TailorSearchers.create(reader, run.scheduler(), slicing);
           List<SearchTimings.Timed> cost = run.compare(new IndexSearcher(reader), alone);
           List<SearchTimings.Timed> gain =

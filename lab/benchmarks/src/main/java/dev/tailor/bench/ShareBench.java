@@ -1,14 +1,15 @@
 package dev.tailor.bench;
 
-import dev.tailor.core.ReturnedCores;
+import dev.tailor.core.BackgroundCores;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.core.budget.BudgetPolicy;
 import dev.tailor.core.policy.RequestView;
 import dev.tailor.corpora.linedocs.LineDocsFeed;
 import dev.tailor.load.InProcessTarget;
 import dev.tailor.load.OpenLoopReplayer;
-import dev.tailor.lucene.Slicing;
 import dev.tailor.lucene.TailorSearcher;
+import dev.tailor.lucene.Windowing;
 import dev.tailor.measure.Median;
 import dev.tailor.measure.PointResult;
 import dev.tailor.profiler.BackgroundIndexing;
@@ -128,7 +129,8 @@ public final class ShareBench {
   /** Runs every query a few times alone; returns the mean time of the last round. */
   private static double warmUpAndTime(
       SearchBenches.Input input, List<InProcessTarget.TraceEntry> entries) throws IOException {
-    try (Scheduler scheduler = Scheduler.builder().policy("seq").workers(CORES).build()) {
+    try (Scheduler scheduler =
+        SchedulerInternals.policy(Scheduler.builder(), "seq").workers(CORES).build()) {
       TailorSearcher searcher = new TailorSearcher(input.reader(), scheduler);
       long total = 0;
       for (int round = 0; round < 3; round++) {
@@ -157,18 +159,19 @@ public final class ShareBench {
                 "seq",
                 way.searchWorkers(),
                 10_000,
-                Slicing.DEFAULT_WINDOWS_PER_THREAD * way.searchWorkers(),
+                Windowing.DEFAULT_WINDOWS_PER_THREAD * way.searchWorkers(),
                 0,
                 null,
                 b ->
                     way.budget() == null
                         ? b
-                        : b.elasticBudget(BudgetPolicy.of(way.budget()), 1, Duration.ofMillis(1)));
+                        : SchedulerInternals.elasticBudget(
+                            b, BudgetPolicy.of(way.budget()), 1, Duration.ofMillis(1)));
         Indexing indexing = new Indexing(feed)) {
       if (way.dedicatedIndexer()) {
         indexing.start(1, null);
       } else if (way.budget() != null) {
-        indexing.start(CORES, target.scheduler().returnedCores());
+        indexing.start(CORES, SchedulerInternals.backgroundCores(target.scheduler()));
       }
       long start = System.nanoTime();
       PointResult r =
@@ -186,7 +189,7 @@ public final class ShareBench {
           r.latencyAt("p99"),
           r.failed(),
           indexed / seconds,
-          target.scheduler().meanBudget());
+          SchedulerInternals.meanBudget(target.scheduler()));
     }
   }
 
@@ -244,7 +247,7 @@ public final class ShareBench {
       this.background = new BackgroundIndexing(writer, feed::next, CHUNK_DOCS);
     }
 
-    void start(int threads, ReturnedCores cores) {
+    void start(int threads, BackgroundCores cores) {
       if (cores == null) {
         background.startDedicated(threads);
       } else {

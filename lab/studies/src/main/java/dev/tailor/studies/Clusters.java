@@ -4,8 +4,8 @@ import dev.tailor.core.Durations;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.sim.Calibration;
 import dev.tailor.sim.Simulator;
-import dev.tailor.studies.cluster.Cluster;
 import dev.tailor.studies.cluster.ShardWork;
+import dev.tailor.studies.cluster.SimulatedCluster;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
@@ -65,10 +65,10 @@ public record Clusters(
    *
    * @throws IllegalArgumentException if a setting cannot be simulated
    */
-  public Cluster of(int shards, String policy, ShardWork work) {
-    return new Cluster(
+  public SimulatedCluster of(int shards, String policy, ShardWork work) {
+    return new SimulatedCluster(
         base,
-        new Cluster.Config(
+        new SimulatedCluster.Config(
             shards, cores, policy, work, mergeNanos, model, requests, seed, machine));
   }
 }

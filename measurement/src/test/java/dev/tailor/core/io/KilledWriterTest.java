@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.RequestContext;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.core.SchedulerListener;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.policy.TailControlPolicy;
@@ -365,7 +366,7 @@ class KilledWriterTest {
           List<CompletableFuture<Object>> requests = new ArrayList<>();
           for (int i = 0; i < BURST; i++) {
             submitted.incrementAndGet();
-            requests.add(scheduler.submit(this::request));
+            requests.add(SchedulerInternals.submit(scheduler, this::request));
           }
           for (CompletableFuture<Object> r : requests) {
             r.get(GUARD, SECONDS);

@@ -1,5 +1,6 @@
 package dev.tailor.core.budget;
 
+import dev.tailor.core.Internal;
 import java.util.Locale;
 
 /**
@@ -9,8 +10,9 @@ import java.util.Locale;
  * delay-range[:lo,hi]}, {@code utilization-range[:lo,hi]}.
  *
  * <p>Implementations are called on one thread at a time and must be quick: the runtime asks on its
- * ticker thread, the simulator in its event loop.
+ * reevaluator thread, the simulator in its event loop.
  */
+@Internal
 public interface BudgetPolicy {
 
   /** The budget for the next period, given the last one's figures. */

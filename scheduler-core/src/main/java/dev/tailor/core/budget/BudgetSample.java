@@ -1,5 +1,7 @@
 package dev.tailor.core.budget;
 
+import dev.tailor.core.Internal;
+
 /**
  * What one period of the elastic budget measured, the input of a {@link BudgetPolicy}.
  *
@@ -15,6 +17,7 @@ package dev.tailor.core.budget;
  *     exponentially weighted mean over completions; 0 before the first completion
  * @param queued the requests waiting for admission at the end of the period
  */
+@Internal
 public record BudgetSample(
     long periodNanos,
     int budget,

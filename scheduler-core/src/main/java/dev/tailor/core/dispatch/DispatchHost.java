@@ -19,7 +19,7 @@ public interface DispatchHost<R> {
   /**
    * Whether the running request has work a free thread could take now (its body runs and a unit
    * waits). Whether its degree leaves room for the thread is the core's to say ({@link
-   * Helpers#wants}).
+   * HelperRules#wants}).
    */
   boolean hasWorkForHelper(R request);
 

@@ -20,10 +20,11 @@ import java.util.function.IntConsumer;
  * runtime and for the simulator alike: admit the head (or delay it, or hold it until a request
  * exits), help the oldest running request that may take another thread, in the order the policy
  * prefers, and re-read a running request's degree. It also decides, for the host to carry out,
- * whether a running request may take one more thread ({@link Helpers#wants}) and whether a helper
- * leaves it ({@link Helpers#leaves}). Every question to the {@link Policy} is guarded ({@link
- * GuardedPolicy}): a policy that throws or answers null is reported through the {@link #failures()
- * failure log} and a safe default is used; so is a {@link DecisionListener} that throws.
+ * whether a running request may take one more thread ({@link HelperRules#wants}) and whether a
+ * helper leaves it ({@link HelperRules#leaves}). Every question to the {@link Policy} is guarded
+ * ({@link GuardedPolicy}): a policy that throws or answers null is reported through the {@link
+ * #failures() failure log} and a safe default is used; so is a {@link DecisionListener} that
+ * throws.
  *
  * <p>What a decision does to a request (start its body, send a helper to it) is the {@link
  * DispatchHost}'s: the runtime's host moves threads, the simulator's moves a virtual clock. So a
@@ -39,14 +40,14 @@ import java.util.function.IntConsumer;
  * in or a running request that wants a helper; within the class the policy decides as it would
  * without classes. A class whose head the policy holds has no work, so the slot goes on to the next
  * class. Promptness (Singer et al., "Prompt I-Cilk", SPAA'23, Section 3): while a higher class has
- * work, a helper on a lower-class request {@linkplain Helpers#yields yields} at its next unit
+ * work, a helper on a lower-class request {@linkplain HelperRules#yields yields} at its next unit
  * boundary. A lower class below its {@linkplain #Dispatcher(Policy, int, Object[], DispatchHost,
  * boolean, int[]) floor of threads} gets a free slot before any higher class and is never taken
  * below it. With every request in one class, every decision is the one made without classes.
  *
  * <p>The elastic budget ({@link #elasticBudget}, {@link ElasticBudget}): a policy resizes the
  * budget of slots every period; a shrink takes no thread away mid-unit, helpers {@linkplain
- * Helpers#yields yield} at their next boundary meanwhile.
+ * HelperRules#yields yield} at their next boundary meanwhile.
  *
  * @param <R> the host's request type
  */
@@ -89,7 +90,7 @@ public final class Dispatcher<R extends RequestView> {
   private final SystemView view = new CoreView(this);
   private final FailureLog failures = new FailureLog(LOG);
   final AdmissionQueues<R> queues;
-  private final Helpers<R> helpers = new Helpers<>(this);
+  private final HelperRules<R> helpers = new HelperRules<>(this);
   private final RunningRequests<R> running;
   private final Slots slots;
   private DecisionListener decisions;
@@ -392,10 +393,10 @@ public final class Dispatcher<R extends RequestView> {
   /**
    * Whether an arrival is admitted promptly (the default): a request that waits for admission, when
    * the policy would admit it now, gets the next slot before any running request gets a helper, and
-   * a helper of its class gives its slot back at its next boundary ({@link Helpers#yields}). Off, a
-   * policy that helps first keeps every free thread on running requests while they want helpers, as
-   * tail-control's steal-first is described (Li et al., PPoPP'16, Section 4), and arrivals wait for
-   * a thread to run out of work to steal.
+   * a helper of its class gives its slot back at its next boundary ({@link HelperRules#yields}).
+   * Off, a policy that helps first keeps every free thread on running requests while they want
+   * helpers, as tail-control's steal-first is described (Li et al., PPoPP'16, Section 4), and
+   * arrivals wait for a thread to run out of work to steal.
    */
   public void promptAdmission(boolean on) {
     slots.configure(slots.slack(), on);
@@ -423,7 +424,7 @@ public final class Dispatcher<R extends RequestView> {
   }
 
   /** Whether threads may join, or must leave, running requests: the core's decisions on helpers. */
-  public Helpers<R> helpers() {
+  public HelperRules<R> helpers() {
     return helpers;
   }
 
@@ -610,7 +611,7 @@ public final class Dispatcher<R extends RequestView> {
   /**
    * Ends the budget's period if its time has come: asks the policy for the next budget (guarded: a
    * policy that fails keeps the budget), clamps it and applies it. A budget that grows leaves free
-   * slots for the host to dispatch; one that shrinks makes helpers {@linkplain Helpers#yields
+   * slots for the host to dispatch; one that shrinks makes helpers {@linkplain HelperRules#yields
    * yield}.
    *
    * @return whether the budget changed

@@ -12,8 +12,8 @@ import java.util.Objects;
  * Section 4.1). This class keeps the period, measures it ({@link BudgetMeter}) and asks the policy,
  * guarded; the {@link Dispatcher} applies the answer: a budget that grows frees slots at once, one
  * that shrinks below the busy threads takes no thread away mid-unit (helpers {@linkplain
- * Helpers#yields yield} at their next boundary meanwhile). The budget never falls below one thread,
- * so no request is stranded.
+ * HelperRules#yields yield} at their next boundary meanwhile). The budget never falls below one
+ * thread, so no request is stranded.
  *
  * <p>Not thread-safe, as the dispatch core; {@link #nextCheck()} may be read without the host's
  * exclusion.

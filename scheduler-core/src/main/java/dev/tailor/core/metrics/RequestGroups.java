@@ -1,5 +1,6 @@
 package dev.tailor.core.metrics;
 
+import dev.tailor.core.Internal;
 import java.util.Arrays;
 import java.util.List;
 
@@ -9,6 +10,7 @@ import java.util.List;
  * summed over threads) against ascending bounds. The default bounds are TPC's: short below 30 ms,
  * medium below 80 ms, long from 80 ms.
  */
+@Internal
 public final class RequestGroups {
 
   private final long[] upperBoundsNanos;

@@ -19,6 +19,7 @@ import org.HdrHistogram.Histogram;
  * <p>Thread-safe, except those made {@link #singleThreaded}. Recording a request allocates nothing
  * once its group has been seen.
  */
+@Internal
 public final class RunMetrics {
 
   /** The highest degree the degree distribution tells apart; higher ones count here. */

@@ -1,6 +1,7 @@
 package dev.tailor.core.model;
 
 import dev.tailor.core.Durations;
+import dev.tailor.core.Internal;
 import java.util.Arrays;
 
 /**
@@ -17,6 +18,7 @@ import java.util.Arrays;
  * <p>Immutable. Ordered lexicographically by {@code (v0, v1, ...)}, the order in which the paper's
  * search (Fig. 7) meets schedules, which breaks the builder's last ties.
  */
+@Internal
 public final class Schedule implements Comparable<Schedule> {
 
   private final long[] intervals; // intervals[i] = v_i

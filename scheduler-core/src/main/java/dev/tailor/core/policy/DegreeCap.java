@@ -1,6 +1,7 @@
 package dev.tailor.core.policy;
 
 import dev.tailor.core.Experimental;
+import dev.tailor.core.Internal;
 
 /**
  * One degree cap for every policy of a comparison: a policy seen through a cap never starts a
@@ -11,6 +12,7 @@ import dev.tailor.core.Experimental;
  * <p>The capped policy keeps the specification, the worker preference and the lifecycle of the one
  * it wraps: closing the cap closes the policy.
  */
+@Internal
 @Experimental
 public final class DegreeCap extends ForwardingPolicy {
 

@@ -1,5 +1,6 @@
 package dev.tailor.core.policy;
 
+import dev.tailor.core.Internal;
 import dev.tailor.core.model.Schedule;
 import dev.tailor.core.table.IntervalTable;
 import dev.tailor.core.table.TableSource;
@@ -52,6 +53,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * its id and the number of running requests when it began to wait, so that the ask after an exit
  * starts it as the paper says, instead of waiting again while the row still says {@code e1}.
  */
+@Internal
 public final class FewToManyPolicy extends TablePolicy<IntervalTable> {
 
   private final boolean workConserving;

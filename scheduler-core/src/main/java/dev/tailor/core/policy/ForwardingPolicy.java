@@ -1,5 +1,6 @@
 package dev.tailor.core.policy;
 
+import dev.tailor.core.Internal;
 import dev.tailor.core.metrics.RequestRecord;
 
 /**
@@ -7,6 +8,7 @@ import dev.tailor.core.metrics.RequestRecord;
  * answers it itself, and closing this policy closes the wrapped one. Only the built-in wrappers
  * ({@link DegreeCap}, a worker-preference suffix) are one.
  */
+@Internal
 public abstract sealed class ForwardingPolicy implements Policy
     permits DegreeCap, PreferenceOverride {
 

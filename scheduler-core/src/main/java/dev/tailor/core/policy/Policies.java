@@ -6,15 +6,13 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Typed factories of the built-in policies: the baselines the papers compare against, the
- * clairvoyant bounds, and the table-driven policies on their table files. Each returns the same
- * policy as its specification does through {@link PolicyRegistry} ({@code Policies.fixed(4)} is
- * {@code PolicyRegistry.of("fixed:4")}, spec and all; {@code Policies.tpc(TpcPolicy.Variant.TPC,
- * file)} is the registry's policy for {@code PolicySpec.ofTables("tpc", file)}, whatever characters
- * the file's name has), so code and configuration can be mixed and code never builds a string. A
- * table handed over in memory rather than read from a file goes to the policy's own factory: {@link
- * FewToManyPolicy#of}, {@link TpcPolicy#of}, {@link TailControlPolicy#of} and {@link
- * ProgressPolicy#of}.
+ * The one way to name a policy in code: typed factories of the built-in policies, the baselines the
+ * papers compare against, the clairvoyant bounds, and the table-driven policies on their table
+ * files. Each returns the policy its specification names in the command line and the settings
+ * ({@code Policies.fixed(4)} is {@code fixed:4}, {@code Policies.tpc(file)} is {@code tpc:FILE},
+ * whatever characters the file's name has), so code never builds a string. Give the policy to
+ * {@link dev.tailor.core.Scheduler.Builder#policy} or {@link dev.tailor.core.Scheduler#setPolicy}:
+ * the scheduler owns it and closes it when it is replaced or the scheduler is closed.
  */
 public final class Policies {
 
@@ -153,7 +151,7 @@ public final class Policies {
    * @throws IllegalArgumentException if the file is missing or invalid, naming file, field and
    *     problem
    */
-  public static FewToManyPolicy fewToMany(Path table) {
+  public static Policy fewToMany(Path table) {
     return FewToManyPolicy.watching(Objects.requireNonNull(table, "table"));
   }
 
@@ -164,32 +162,67 @@ public final class Policies {
    * @throws IllegalArgumentException if the file is missing or invalid, naming file, field and
    *     problem
    */
-  public static FewToManyPolicy fewToManyWorkConserving(Path table) {
+  public static Policy fewToManyWorkConserving(Path table) {
     return FewToManyPolicy.watching(Objects.requireNonNull(table, "table"), true);
   }
 
   /**
-   * TPC ({@code tpc:TABLE.json}, or its variants {@code tp} and {@code tpc-oracle}) on a target
-   * table file, watched for a new table until the policy is closed.
+   * TPC ({@code tpc:TABLE.json}, Jeon et al., ASPLOS'16) on a target table file, watched for a new
+   * table until the policy is closed: at arrival the fewest threads that meet the load's target by
+   * the request's predicted time, more from idle workers once it runs past its target.
    *
    * @throws IllegalArgumentException if the file is missing or invalid, naming file, field and
    *     problem
    */
-  public static TpcPolicy tpc(TpcPolicy.Variant variant, Path table) {
-    return TpcPolicy.watching(
-        Objects.requireNonNull(variant, "variant"), Objects.requireNonNull(table, "table"));
+  public static Policy tpc(Path table) {
+    return TpcPolicy.watching(TpcPolicy.Variant.TPC, Objects.requireNonNull(table, "table"));
   }
 
   /**
-   * Tail-control ({@code tc:TABLE.json}, or {@code tc-oracle}) on a threshold table file, watched
-   * for a new table until the policy is closed.
+   * TPC without its run-time correction ({@code tp:TABLE.json}): the degree chosen at arrival is
+   * kept.
    *
    * @throws IllegalArgumentException if the file is missing or invalid, naming file, field and
    *     problem
    */
-  public static TailControlPolicy tailControl(TailControlPolicy.Variant variant, Path table) {
+  public static Policy tp(Path table) {
+    return TpcPolicy.watching(TpcPolicy.Variant.TP, Objects.requireNonNull(table, "table"));
+  }
+
+  /**
+   * TPC told each request's true time ({@code tpc-oracle:TABLE.json}): the perfect predictor, for
+   * simulation and replays that know it.
+   *
+   * @throws IllegalArgumentException if the file is missing or invalid, naming file, field and
+   *     problem
+   */
+  public static Policy tpcOracle(Path table) {
+    return TpcPolicy.watching(TpcPolicy.Variant.TPC_ORACLE, Objects.requireNonNull(table, "table"));
+  }
+
+  /**
+   * Tail-control ({@code tc:TABLE.json}, Li et al., PPoPP'16) on a threshold table file, watched
+   * for a new table until the policy is closed: steal-first work sharing that serializes a request
+   * once its work passes the load's threshold.
+   *
+   * @throws IllegalArgumentException if the file is missing or invalid, naming file, field and
+   *     problem
+   */
+  public static Policy tailControl(Path table) {
     return TailControlPolicy.watching(
-        Objects.requireNonNull(variant, "variant"), Objects.requireNonNull(table, "table"));
+        TailControlPolicy.Variant.TC, Objects.requireNonNull(table, "table"));
+  }
+
+  /**
+   * Tail-control told each request's true work ({@code tc-oracle:TABLE.json}), for simulation and
+   * replays that know it.
+   *
+   * @throws IllegalArgumentException if the file is missing or invalid, naming file, field and
+   *     problem
+   */
+  public static Policy tailControlOracle(Path table) {
+    return TailControlPolicy.watching(
+        TailControlPolicy.Variant.TC_ORACLE, Objects.requireNonNull(table, "table"));
   }
 
   /**
@@ -199,7 +232,7 @@ public final class Policies {
    * @throws IllegalArgumentException if the file is missing or invalid, naming file, field and
    *     problem
    */
-  public static ProgressPolicy progress(Path targets) {
+  public static Policy progress(Path targets) {
     return ProgressPolicy.watching(Objects.requireNonNull(targets, "targets"), null);
   }
 
@@ -210,7 +243,7 @@ public final class Policies {
    * @throws IllegalArgumentException if a file is missing or invalid, naming file, field and
    *     problem
    */
-  public static ProgressPolicy progress(Path targets, Path thresholds) {
+  public static Policy progress(Path targets, Path thresholds) {
     return ProgressPolicy.watching(
         Objects.requireNonNull(targets, "targets"),
         Objects.requireNonNull(thresholds, "thresholds"));

@@ -1,11 +1,14 @@
 package dev.tailor.core.policy;
 
+import dev.tailor.core.Internal;
+
 /**
  * Creates policies of one kind from their specification arguments. The {@link PolicyRegistry} holds
  * the built-in factories and discovers more through {@link java.util.ServiceLoader}: a library adds
  * a policy by listing its factory in {@code
  * META-INF/services/dev.tailor.core.policy.PolicyFactory}.
  */
+@Internal
 public interface PolicyFactory {
 
   /** The name before the colon in a specification, e.g. {@code fixed}. Lower case. */

@@ -1,5 +1,6 @@
 package dev.tailor.core.policy;
 
+import dev.tailor.core.Internal;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -17,6 +18,7 @@ import java.util.stream.Collectors;
  * WorkerPreference}); the policy's {@link Policy#spec()} and {@link Policy#identity()} keep it.
  * Holds the built-in policies and any {@link PolicyFactory} found through {@link ServiceLoader}.
  */
+@Internal
 public final class PolicyRegistry {
 
   private static final PolicyRegistry STANDARD = load();

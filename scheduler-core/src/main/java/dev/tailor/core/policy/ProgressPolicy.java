@@ -1,6 +1,7 @@
 package dev.tailor.core.policy;
 
 import dev.tailor.core.Experimental;
+import dev.tailor.core.Internal;
 import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.table.TableSource;
 import dev.tailor.core.table.TargetTable;
@@ -52,6 +53,7 @@ import java.util.List;
  * files are watched and swapped independently when rebuilt. The long flag counts from the target
  * table's long threshold, as TPC's does. Free workers help first.
  */
+@Internal
 @Experimental
 public final class ProgressPolicy implements Policy {
 

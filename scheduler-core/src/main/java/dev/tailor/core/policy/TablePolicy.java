@@ -1,5 +1,6 @@
 package dev.tailor.core.policy;
 
+import dev.tailor.core.Internal;
 import dev.tailor.core.table.TableSource;
 
 /**
@@ -10,6 +11,7 @@ import dev.tailor.core.table.TableSource;
  *
  * @param <T> the table
  */
+@Internal
 public abstract sealed class TablePolicy<T> implements Policy
     permits FewToManyPolicy, TailControlPolicy, TpcPolicy {
 

@@ -1,5 +1,6 @@
 package dev.tailor.core.policy;
 
+import dev.tailor.core.Internal;
 import dev.tailor.core.table.TableSource;
 import dev.tailor.core.table.ThresholdTable;
 import java.nio.file.Path;
@@ -42,6 +43,7 @@ import java.util.List;
  * workload: a bound that never serializes bounds nothing.) Only a simulation or a replay of a
  * profile can run it.
  */
+@Internal
 public final class TailControlPolicy extends TablePolicy<ThresholdTable> {
 
   /** The two variants. */

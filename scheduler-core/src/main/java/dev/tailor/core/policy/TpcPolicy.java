@@ -1,5 +1,6 @@
 package dev.tailor.core.policy;
 
+import dev.tailor.core.Internal;
 import dev.tailor.core.table.TableSource;
 import dev.tailor.core.table.TargetTable;
 import java.nio.file.Path;
@@ -30,6 +31,7 @@ import java.util.List;
  * new requests). The long flag counts from the table's long threshold ({@link
  * Policy#longThresholdNanos()}), so LongT means what the table was built for.
  */
+@Internal
 public final class TpcPolicy extends TablePolicy<TargetTable> {
 
   /** The three variants. */

@@ -1,5 +1,6 @@
 package dev.tailor.core.table;
 
+import dev.tailor.core.Internal;
 import dev.tailor.core.json.JsonFile;
 import dev.tailor.core.model.Schedule;
 import java.io.IOException;
@@ -22,6 +23,7 @@ import java.util.concurrent.TimeUnit;
  * problem; {@link #write} writes a temporary file and moves it over the target, so that a watcher
  * never sees half a table. Immutable.
  */
+@Internal
 public final class IntervalTable {
 
   /** The value of {@code format} in every table. */

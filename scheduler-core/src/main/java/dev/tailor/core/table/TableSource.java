@@ -1,5 +1,6 @@
 package dev.tailor.core.table;
 
+import dev.tailor.core.Internal;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -30,6 +31,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Readers pay one volatile read. Polling stops on {@link #close()}: whoever watches a file
  * closes its source (a policy that opened one closes it in its own {@code close}).
  */
+@Internal
 public final class TableSource<T> implements AutoCloseable {
 
   /**

@@ -1,6 +1,7 @@
 package dev.tailor.core.table;
 
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.tailor.core.Internal;
 import dev.tailor.core.json.JsonFile;
 import dev.tailor.core.model.SpeedupCurve;
 import dev.tailor.core.policy.RequestView;
@@ -29,6 +30,7 @@ import java.util.Objects;
  * {@link #write} writes a temporary file and moves it over the target. Immutable; the lookups
  * allocate nothing.
  */
+@Internal
 public final class TargetTable {
 
   /** The version this code reads and writes. */

@@ -1,5 +1,6 @@
 package dev.tailor.core.table;
 
+import dev.tailor.core.Internal;
 import dev.tailor.core.json.JsonFile;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -20,6 +21,7 @@ import java.util.Objects;
  * the field and the problem; {@link #write} writes a temporary file and moves it over the target.
  * Immutable; the lookups allocate nothing.
  */
+@Internal
 public final class ThresholdTable {
 
   /** The version this code reads and writes. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.core.model.Schedule;
 import dev.tailor.core.table.IntervalTable;
 import dev.tailor.core.table.TableSource;
@@ -197,21 +198,18 @@ class FewToManyPolicyTest {
   }
 
   @Test
-  void aSchedulerClosesThePolicyItCreatedAndOnlyThat(@TempDir Path dir) throws IOException {
+  void aSchedulerClosesEveryPolicyItIsGivenHoweverItWasMade(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("fm.json");
     table(50).write(file);
-    Scheduler owner = Scheduler.builder().policy("fm:" + file).workers(1).build();
-    TableSource<IntervalTable> created = ((FewToManyPolicy) owner.policy()).table();
-    owner.close();
-    assertFalse(created.isWatching(), "a policy made from a specification is the scheduler's");
+    Scheduler named =
+        SchedulerInternals.policy(Scheduler.builder(), "fm:" + file).workers(1).build();
+    TableSource<IntervalTable> fromSpec = ((FewToManyPolicy) named.policy()).table();
+    named.close();
+    assertFalse(fromSpec.isWatching(), "a policy made from a specification is the scheduler's");
 
-    Policy given = PolicyRegistry.of("fm:" + file);
-    try {
-      Scheduler.builder().policy(given).workers(1).build().close();
-      assertTrue(((FewToManyPolicy) given).table().isWatching(), "a policy handed in is not");
-    } finally {
-      given.close();
-    }
+    Policy typed = Policies.fewToMany(file);
+    Scheduler.builder().policy(typed).workers(1).build().close();
+    assertFalse(((FewToManyPolicy) typed).table().isWatching(), "and so is one handed in");
   }
 
   @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.core.SchedulerListener;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.model.Schedule;
@@ -75,17 +76,18 @@ class FewToManyRuntimeTest {
                 })
             .build()) {
       CompletableFuture<String> first =
-          scheduler.submit(
+          SchedulerInternals.submit(
+              scheduler,
               ctx -> {
                 firstRunning.countDown();
                 releaseFirst.await();
                 return "first";
               });
       assertTrue(firstRunning.await(GUARD, SECONDS));
-      CompletableFuture<String> second = scheduler.submit(ctx -> "second");
+      CompletableFuture<String> second = SchedulerInternals.submit(scheduler, ctx -> "second");
       // Two in the system: the second is held although three workers are free (the decision is
       // made as it is submitted).
-      assertEquals(1, scheduler.systemView().queuedRequests());
+      assertEquals(1, SchedulerInternals.systemView(scheduler).queuedRequests());
       assertFalse(second.isDone());
       assertEquals(1, admittedAt.size());
       releaseFirst.countDown();

@@ -196,7 +196,7 @@ class PolicySpecTest {
       }
     }
     try (Policy a = Policies.fewToMany(fm);
-        Policy b = Policies.tpc(TpcPolicy.Variant.TPC, targets);
+        Policy b = Policies.tpc(targets);
         Policy c = Policies.progress(targets, thresholds)) {
       assertEquals(specs, List.of(a.identity(), b.identity(), c.identity()));
     }

@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.core.SchedulerListener;
+import dev.tailor.core.Tuning;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.table.TableSource;
 import java.time.Duration;
@@ -41,7 +43,7 @@ class TailControlRuntimeTest {
         Scheduler.builder()
             .policy(tc)
             .workers(4)
-            .quantum(Duration.ofDays(1))
+            .tuning(Tuning.defaults().withQuantum(Duration.ofDays(1)))
             .listener(
                 new SchedulerListener() {
                   @Override
@@ -61,8 +63,8 @@ class TailControlRuntimeTest {
       Thread[] ranOn = new Thread[10];
       Thread[] owner = new Thread[1];
       String result =
-          scheduler
-              .submit(
+          SchedulerInternals.submit(
+                  scheduler,
                   ctx -> {
                     owner[0] = Thread.currentThread();
                     // Unit 0 goes to a helper (degree 4); its end is the boundary that marks.

@@ -4,7 +4,9 @@ import dev.tailor.auto.AutoPolicy;
 import dev.tailor.auto.AutoSettings;
 import dev.tailor.auto.AutoStatus;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import dev.tailor.core.SchedulerListener;
+import dev.tailor.core.Tuning;
 import dev.tailor.core.io.AtomicFiles;
 import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.policy.FewToManyPolicy;
@@ -161,8 +163,10 @@ public final class FaultSoak {
           Scheduler.builder()
               .policy(policy)
               .workers(o.workers())
-              .queueCapacity(4 * permits + o.callers() + 16)
-              .quantum(Duration.ofMillis(1))
+              .tuning(
+                  Tuning.defaults()
+                      .withQueueCapacity(4 * permits + o.callers() + 16)
+                      .withQuantum(Duration.ofMillis(1)))
               .threadFactory(factory)
               .listener(
                   new SchedulerListener() {
@@ -265,7 +269,7 @@ public final class FaultSoak {
       }
       long metricsTotal = 0;
       for (RequestRecord.Outcome outcome : RequestRecord.Outcome.values()) {
-        metricsTotal += scheduler.metrics().count(outcome);
+        metricsTotal += SchedulerInternals.metrics(scheduler).count(outcome);
       }
       return new SoakReport(
           o,
@@ -321,7 +325,9 @@ public final class FaultSoak {
         kind == SoakRequests.CANCEL_MID_RUN ? new AtomicReference<>() : null;
     CompletableFuture<Integer> f;
     try {
-      f = scheduler.submit(requests.body(i, kind, self), requests.attributes(i));
+      f =
+          SchedulerInternals.submit(
+              scheduler, requests.body(i, kind, self), requests.attributes(i));
     } catch (RuntimeException e) {
       inFlight.release();
       requests.rejected(i, e);
@@ -348,7 +354,8 @@ public final class FaultSoak {
         requests.outcome(
             index,
             kind,
-            scheduler.run(requests.body(index, kind, null), requests.attributes(index)),
+            SchedulerInternals.run(
+                scheduler, requests.body(index, kind, null), requests.attributes(index)),
             null);
       } catch (Exception e) {
         requests.outcome(index, kind, null, e);

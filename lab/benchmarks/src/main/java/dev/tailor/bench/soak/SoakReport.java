@@ -156,7 +156,7 @@ public record SoakReport(
         String.format(
             Locale.ROOT,
             "workers           %d scheduler threads (%d pool threads for %d workers + the"
-                + " ticker), fewest alive at a sample %d, alive after close %d; uncaught"
+                + " reevaluator), fewest alive at a sample %d, alive after close %d; uncaught"
                 + " exceptions %d%s",
             schedulerThreads,
             poolThreads(options.workers()),

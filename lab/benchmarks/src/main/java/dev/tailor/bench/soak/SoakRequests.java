@@ -4,6 +4,7 @@ import dev.tailor.core.RequestAttributes;
 import dev.tailor.core.RequestBody;
 import dev.tailor.core.RequestContext;
 import dev.tailor.core.Scheduler;
+import dev.tailor.core.SchedulerInternals;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CancellationException;
@@ -129,13 +130,13 @@ final class SoakRequests {
         case CANCEL_MID_RUN -> awaitCancellation(ctx, self);
         case NESTED_SUBMIT -> {
           nestedSubmitted.increment();
-          CompletableFuture<Integer> inner = scheduler.submit(c -> i);
+          CompletableFuture<Integer> inner = SchedulerInternals.submit(scheduler, c -> i);
           if (inner.get() != i) {
             throw new IllegalStateException("request " + i + ": its nested request's result");
           }
         }
         case NESTED_RUN -> {
-          if (scheduler.run(c -> i) != i) {
+          if (SchedulerInternals.run(scheduler, c -> i) != i) {
             throw new IllegalStateException("request " + i + ": its inline request's result");
           }
         }

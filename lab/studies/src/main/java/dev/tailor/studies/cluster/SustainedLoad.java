@@ -86,7 +86,7 @@ public final class SustainedLoad {
    * @throws IllegalArgumentException if the target is not positive or the tolerance is outside (0,
    *     1)
    */
-  public static Result find(Cluster cluster, long targetNanos, double tolerance) {
+  public static Result find(SimulatedCluster cluster, long targetNanos, double tolerance) {
     return search(
         u -> {
           ClusterPoint p = cluster.atUtilization(u, targetNanos);

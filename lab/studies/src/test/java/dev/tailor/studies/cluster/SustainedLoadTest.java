@@ -1,6 +1,6 @@
 package dev.tailor.studies.cluster;
 
-import static dev.tailor.studies.cluster.ClusterTest.assertMessage;
+import static dev.tailor.studies.cluster.SimulatedClusterTest.assertMessage;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -90,10 +90,10 @@ class SustainedLoadTest {
     int requests = 2_000;
     DemandProfile profile =
         LogNormalProfile.generate(LogNormalProfile.Shape.parse("10ms,13ms"), requests, 16, 3);
-    Cluster cluster =
-        new Cluster(
+    SimulatedCluster cluster =
+        new SimulatedCluster(
             profile,
-            new Cluster.Config(
+            new SimulatedCluster.Config(
                 5, 4, "seq", ShardWork.correlated(0.3), 0, Simulator.WorkModel.FLUID, requests, 3));
     long target = 25 * MS;
     SustainedLoad.Result r = SustainedLoad.find(cluster, target, 0.02);

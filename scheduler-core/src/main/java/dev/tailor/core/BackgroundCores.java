@@ -20,7 +20,8 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Thread-safe.
  */
-public final class ReturnedCores {
+@Internal
+public final class BackgroundCores {
 
   private final int workers;
   private final ReentrantLock lock = new ReentrantLock();
@@ -29,7 +30,7 @@ public final class ReturnedCores {
   private int lent; // guarded by lock
   private long chunks; // guarded by lock
 
-  ReturnedCores(int workers, int budget) {
+  BackgroundCores(int workers, int budget) {
     this.workers = workers;
     this.returned = workers - budget;
   }
@@ -173,6 +174,6 @@ public final class ReturnedCores {
 
   @Override
   public String toString() {
-    return "ReturnedCores[returned=" + returned() + ", lent=" + lent() + "]";
+    return "BackgroundCores[returned=" + returned() + ", lent=" + lent() + "]";
   }
 }

@@ -9,21 +9,22 @@ import java.util.concurrent.locks.LockSupport;
  * come, and ends the elastic budget's periods. Lock-free but for a dispatch that has slots to hand
  * out.
  *
- * <p>The ticker must outlive anything that goes wrong: were its thread to die, ramp-ups and delayed
- * admissions would stop without a word. So whatever one request's re-evaluation throws is reported
- * to the {@link FailureLog} and the tick goes on with the next request, and the next tick comes.
+ * <p>The reevaluator must outlive anything that goes wrong: were its thread to die, ramp-ups and
+ * delayed admissions would stop without a word. So whatever one request's re-evaluation throws is
+ * reported to the {@link FailureLog} and the tick goes on with the next request, and the next tick
+ * comes.
  */
-final class Ticker implements Runnable {
+final class Reevaluator implements Runnable {
 
   private final WorkerPool pool;
   private final long quantumNanos;
   private final Thread thread;
 
-  Ticker(WorkerPool pool, long quantumNanos, ThreadFactory factory) {
+  Reevaluator(WorkerPool pool, long quantumNanos, ThreadFactory factory) {
     this.pool = pool;
     this.quantumNanos = quantumNanos;
     this.thread = factory.newThread(this);
-    thread.setName("tailor-ticker");
+    thread.setName("tailor-reevaluator");
     thread.setDaemon(true);
   }
 
@@ -31,14 +32,15 @@ final class Ticker implements Runnable {
     thread.start();
   }
 
-  /** Lets the ticker see that the pool is stopping. */
+  /** Lets the reevaluator see that the pool is stopping. */
   void wake() {
     LockSupport.unpark(thread);
   }
 
   @Override
   public void run() {
-    // With an elastic budget shorter than the quantum, the ticker wakes every budget period and
+    // With an elastic budget shorter than the quantum, the reevaluator wakes every budget period
+    // and
     // ticks when a quantum has passed; the quantum is kept in real time, like the park.
     long wait = Math.min(quantumNanos, pool.budgetPeriodNanos);
     long lastTick = System.nanoTime();
@@ -72,7 +74,7 @@ final class Ticker implements Runnable {
         pool.dispatchNow();
       }
     } catch (Throwable t) {
-      pool.failures.report("ticker", "the delayed head is let in at a later tick", t);
+      pool.failures.report("reevaluator", "the delayed head is let in at a later tick", t);
     }
     checkBudget();
   }
@@ -81,7 +83,7 @@ final class Ticker implements Runnable {
     try {
       pool.checkBudget();
     } catch (Throwable t) {
-      pool.failures.report("ticker", "the budget is resized at a later tick", t);
+      pool.failures.report("reevaluator", "the budget is resized at a later tick", t);
     }
   }
 }

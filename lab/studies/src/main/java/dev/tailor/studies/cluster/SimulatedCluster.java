@@ -25,7 +25,7 @@ import java.util.List;
  * aggregator's latency of a query is the largest of its shards' plus the merge cost. Deterministic
  * for a seed: the arrivals scale with the rate, the queries and the noise do not depend on it.
  */
-public final class Cluster {
+public final class SimulatedCluster {
 
   /** The arrival process at the aggregator. */
   static final String ARRIVALS = "poisson";
@@ -120,7 +120,7 @@ public final class Cluster {
    *     (naming it and the expected form), or the unit model is asked of a profile without unit
    *     times
    */
-  public Cluster(DemandProfile base, Config config) {
+  public SimulatedCluster(DemandProfile base, Config config) {
     if (base.requests().isEmpty()) {
       throw new IllegalArgumentException("the profile has no request");
     }

@@ -22,11 +22,11 @@ import dev.tailor.core.policy.RequestView;
  * @param <R> the host's request type
  */
 @Internal
-public final class Helpers<R extends RequestView> {
+public final class HelperRules<R extends RequestView> {
 
   private final Dispatcher<R> core;
 
-  Helpers(Dispatcher<R> core) {
+  HelperRules(Dispatcher<R> core) {
     this.core = core;
   }
 

@@ -21,7 +21,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class ClusterTest {
+class SimulatedClusterTest {
 
   private static final long SEED = 7;
 
@@ -30,14 +30,14 @@ class ClusterTest {
     return LogNormalProfile.generate(LogNormalProfile.Shape.parse("10ms,13ms"), requests, 16, SEED);
   }
 
-  private static Cluster.Config config(
+  private static SimulatedCluster.Config config(
       int shards, String policy, ShardWork work, Simulator.WorkModel model, int requests) {
-    return new Cluster.Config(shards, 16, policy, work, 0, model, requests, SEED);
+    return new SimulatedCluster.Config(shards, 16, policy, work, 0, model, requests, SEED);
   }
 
   /** Sequential requests of the log-normal workload on N shards of 16 cores, fluid work. */
-  private static Cluster seqCluster(int requests, int shards, ShardWork work) {
-    return new Cluster(
+  private static SimulatedCluster seqCluster(int requests, int shards, ShardWork work) {
+    return new SimulatedCluster(
         lognormal(requests), config(shards, "seq", work, Simulator.WorkModel.FLUID, requests));
   }
 
@@ -48,7 +48,7 @@ class ClusterTest {
     // their independent service times and the relation holds up to sampling.
     int requests = 20_000;
     for (int shards : new int[] {5, 10}) {
-      Cluster cluster = seqCluster(requests, shards, ShardWork.independent(0.05));
+      SimulatedCluster cluster = seqCluster(requests, shards, ShardWork.independent(0.05));
       Observation o = Observation.of(cluster.atUtilization(0.1));
       assertEquals(Math.pow(0.99, 1.0 / shards), o.matchedQuantile(), 1e-12);
       assertEquals(1.0, o.ratio(), 0.06, "N = " + shards + ": " + o);
@@ -63,7 +63,7 @@ class ClusterTest {
     // A long query is long on every shard, so the slowest of N is a milder maximum: its P99 sits
     // at a lower shard quantile than independent shards' would, as for fewer independent shards.
     int requests = 20_000;
-    Cluster cluster = seqCluster(requests, 10, ShardWork.correlated(0.3));
+    SimulatedCluster cluster = seqCluster(requests, 10, ShardWork.correlated(0.3));
     Observation o = Observation.of(cluster.atUtilization(0.1));
     assertTrue(o.ratio() < 0.9, o.toString());
     assertTrue(o.effectiveShards() > 1 && o.effectiveShards() < 5, o.toString());
@@ -89,7 +89,7 @@ class ClusterTest {
                       dev.tailor.core.Scheduler.DEFAULT_QUANTUM_NANOS,
                       dev.tailor.core.Scheduler.DEFAULT_LONG_THRESHOLD_NANOS,
                       0,
-                      Cluster.maxBacklog(requests),
+                      SimulatedCluster.maxBacklog(requests),
                       List.of(),
                       model));
           sim.completionListener((id, arrival, end) -> single[(int) id] = end - arrival);
@@ -98,7 +98,7 @@ class ClusterTest {
         assertFalse(alone.saturated());
         for (ShardWork work : List.of(ShardWork.correlated(0.3), ShardWork.independent(0.3))) {
           ClusterPoint point =
-              new Cluster(profile, config(1, policy, work, model, requests)).run(plan);
+              new SimulatedCluster(profile, config(1, policy, work, model, requests)).run(plan);
           String what = policy + ", " + model + ", " + work;
           assertArrayEquals(single, point.slowestByArrival(), what);
           assertEquals(
@@ -118,8 +118,9 @@ class ClusterTest {
     DemandProfile profile = lognormal(requests);
     for (String policy : List.of("seq", "fixed:4", "steal-first", "admit-first", "adaptive")) {
       for (ShardWork work : List.of(ShardWork.correlated(0.05), ShardWork.independent(0.5))) {
-        Cluster cluster =
-            new Cluster(profile, config(4, policy, work, Simulator.WorkModel.UNITS, requests));
+        SimulatedCluster cluster =
+            new SimulatedCluster(
+                profile, config(4, policy, work, Simulator.WorkModel.UNITS, requests));
         ClusterPoint point = cluster.atUtilization(0.6);
         String what = policy + ", " + work;
         assertFalse(point.saturated(), what);
@@ -135,12 +136,13 @@ class ClusterTest {
   void theAggregatorAddsTheMergeCostToTheSlowestShard() {
     int requests = 1_000;
     DemandProfile profile = lognormal(requests);
-    Cluster.Config plain =
+    SimulatedCluster.Config plain =
         config(3, "seq", ShardWork.correlated(0.05), Simulator.WorkModel.FLUID, requests);
-    Cluster.Config merged =
-        new Cluster.Config(3, 16, "seq", plain.work(), 2_000_000, plain.model(), requests, SEED);
-    ClusterPoint a = new Cluster(profile, plain).atUtilization(0.5);
-    ClusterPoint b = new Cluster(profile, merged).atUtilization(0.5);
+    SimulatedCluster.Config merged =
+        new SimulatedCluster.Config(
+            3, 16, "seq", plain.work(), 2_000_000, plain.model(), requests, SEED);
+    ClusterPoint a = new SimulatedCluster(profile, plain).atUtilization(0.5);
+    ClusterPoint b = new SimulatedCluster(profile, merged).atUtilization(0.5);
     assertArrayEquals(a.slowestByArrival(), b.slowestByArrival());
     assertEquals(a.aggregatorQuantileNanos(0.99) + 2_000_000, b.aggregatorQuantileNanos(0.99));
     assertEquals(
@@ -176,19 +178,21 @@ class ClusterTest {
             new long[Calibration.PERCENTILES],
             new long[Calibration.PERCENTILES],
             model);
-    Cluster.Config plain =
+    SimulatedCluster.Config plain =
         config(3, "seq", ShardWork.correlated(0.05), Simulator.WorkModel.FLUID, requests);
-    Cluster.Config charged =
-        new Cluster.Config(
+    SimulatedCluster.Config charged =
+        new SimulatedCluster.Config(
             3, 16, "seq", plain.work(), 0, plain.model(), requests, SEED, measured.machineOnly());
-    long before = new Cluster(profile, plain).atUtilization(0.3).aggregatorQuantileNanos(0.99);
-    long after = new Cluster(profile, charged).atUtilization(0.3).aggregatorQuantileNanos(0.99);
+    long before =
+        new SimulatedCluster(profile, plain).atUtilization(0.3).aggregatorQuantileNanos(0.99);
+    long after =
+        new SimulatedCluster(profile, charged).atUtilization(0.3).aggregatorQuantileNanos(0.99);
     assertTrue(after >= before + 15_000_000, before + " ns, then " + after + " ns");
     IllegalArgumentException e =
         assertThrows(
             IllegalArgumentException.class,
             () ->
-                new Cluster.Config(
+                new SimulatedCluster.Config(
                     3, 16, "seq", plain.work(), 0, plain.model(), requests, SEED, measured));
     assertTrue(e.getMessage().contains("machine part"), e.getMessage());
   }
@@ -197,12 +201,13 @@ class ClusterTest {
   void theSameSeedGivesTheSamePointAndTheLoadOnlyCompressesTheArrivals() {
     int requests = 2_000;
     DemandProfile profile = lognormal(requests);
-    Cluster.Config c =
+    SimulatedCluster.Config c =
         config(5, "fixed:2", ShardWork.correlated(0.05), Simulator.WorkModel.UNITS, requests);
-    long[] first = new Cluster(profile, c).atUtilization(0.4).slowestByArrival();
-    assertArrayEquals(first, new Cluster(profile, c).atUtilization(0.4).slowestByArrival());
+    long[] first = new SimulatedCluster(profile, c).atUtilization(0.4).slowestByArrival();
+    assertArrayEquals(
+        first, new SimulatedCluster(profile, c).atUtilization(0.4).slowestByArrival());
     // More load, same work: the P99 of a FIFO of single-threaded requests does not fall.
-    Cluster seq = seqCluster(requests, 5, ShardWork.correlated(0.05));
+    SimulatedCluster seq = seqCluster(requests, 5, ShardWork.correlated(0.05));
     long previous = 0;
     for (double u : new double[] {0.2, 0.4, 0.6, 0.8}) {
       long p99 = seq.atUtilization(u).aggregatorQuantileNanos(0.99);
@@ -214,7 +219,7 @@ class ClusterTest {
   @Test
   void aSaturatedPointHasNoLatenciesAndSaysSo() {
     int requests = 2_000;
-    Cluster cluster = seqCluster(requests, 2, ShardWork.correlated(0.05));
+    SimulatedCluster cluster = seqCluster(requests, 2, ShardWork.correlated(0.05));
     ClusterPoint point = cluster.atUtilization(3);
     assertTrue(point.saturated());
     IllegalStateException e =
@@ -229,27 +234,36 @@ class ClusterTest {
     ShardWork w = ShardWork.correlated(0.05);
     Simulator.WorkModel fluid = Simulator.WorkModel.FLUID;
     assertMessage(
-        "shards must be >= 1, got 0", () -> new Cluster.Config(0, 16, "seq", w, 0, fluid, 100, 1));
+        "shards must be >= 1, got 0",
+        () -> new SimulatedCluster.Config(0, 16, "seq", w, 0, fluid, 100, 1));
     assertMessage(
-        "cores must be >= 1, got -2", () -> new Cluster.Config(1, -2, "seq", w, 0, fluid, 100, 1));
+        "cores must be >= 1, got -2",
+        () -> new SimulatedCluster.Config(1, -2, "seq", w, 0, fluid, 100, 1));
     assertMessage(
         "merge cost must be >= 0, got -5 ns",
-        () -> new Cluster.Config(1, 1, "seq", w, -5, fluid, 100, 1));
+        () -> new SimulatedCluster.Config(1, 1, "seq", w, -5, fluid, 100, 1));
     assertMessage(
-        "requests must be >= 10", () -> new Cluster.Config(1, 1, "seq", w, 0, fluid, 3, 1));
+        "requests must be >= 10",
+        () -> new SimulatedCluster.Config(1, 1, "seq", w, 0, fluid, 3, 1));
     assertMessage(
         "unknown policy 'nope'",
-        () -> new Cluster(profile, new Cluster.Config(1, 1, "nope", w, 0, fluid, 100, 1)));
+        () ->
+            new SimulatedCluster(
+                profile, new SimulatedCluster.Config(1, 1, "nope", w, 0, fluid, 100, 1)));
     assertMessage(
         "bad policy 'fixed:0'",
-        () -> new Cluster(profile, new Cluster.Config(1, 1, "fixed:0", w, 0, fluid, 100, 1)));
+        () ->
+            new SimulatedCluster(
+                profile, new SimulatedCluster.Config(1, 1, "fixed:0", w, 0, fluid, 100, 1)));
     assertMessage(
         "shard noise must be a standard deviation >= 0", () -> ShardWork.correlated(-0.1));
     assertMessage("got NaN", () -> ShardWork.independent(Double.NaN));
     assertMessage(
         "unknown shard work 'cross'; expected correlated or independent",
         () -> ShardWork.of("cross", 0.05));
-    Cluster cluster = new Cluster(profile, new Cluster.Config(1, 1, "seq", w, 0, fluid, 100, 1));
+    SimulatedCluster cluster =
+        new SimulatedCluster(
+            profile, new SimulatedCluster.Config(1, 1, "seq", w, 0, fluid, 100, 1));
     assertMessage("utilization must be > 0, got 0.0", () -> cluster.atUtilization(0));
   }
 

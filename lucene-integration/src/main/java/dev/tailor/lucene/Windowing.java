@@ -22,7 +22,7 @@ import org.apache.lucene.search.IndexSearcher.LeafSlice;
  * what a second thread gains with them.
  */
 @Internal
-public final class Slicing {
+public final class Windowing {
 
   /**
    * The drop-in's windows per query for each thread of the scheduler's budget, unless told
@@ -38,7 +38,7 @@ public final class Slicing {
   private final int unitsPerQuery;
   private final int docsPerUnit;
 
-  private Slicing(int unitsPerQuery, int docsPerUnit) {
+  private Windowing(int unitsPerQuery, int docsPerUnit) {
     this.unitsPerQuery = unitsPerQuery;
     this.docsPerUnit = docsPerUnit;
   }
@@ -48,11 +48,11 @@ public final class Slicing {
    *
    * @throws IllegalArgumentException if {@code units < 1}
    */
-  public static Slicing unitsPerQuery(int units) {
+  public static Windowing windowsPerQuery(int units) {
     if (units < 1) {
       throw new IllegalArgumentException("units per query must be >= 1, got " + units);
     }
-    return new Slicing(units, 0);
+    return new Windowing(units, 0);
   }
 
   /**
@@ -60,21 +60,21 @@ public final class Slicing {
    *
    * @throws IllegalArgumentException if {@code docs < 1}
    */
-  public static Slicing docsPerUnit(int docs) {
+  public static Windowing docsPerWindow(int docs) {
     if (docs < 1) {
       throw new IllegalArgumentException("docs per unit must be >= 1, got " + docs);
     }
-    return new Slicing(0, docs);
+    return new Windowing(0, docs);
   }
 
   /** The drop-in's default: {@link #DEFAULT_WINDOWS_PER_THREAD} windows per query per thread. */
-  public static Slicing forThreads(int threads) {
-    return unitsPerQuery(DEFAULT_WINDOWS_PER_THREAD * Math.max(1, threads));
+  public static Windowing forThreads(int threads) {
+    return windowsPerQuery(DEFAULT_WINDOWS_PER_THREAD * Math.max(1, threads));
   }
 
   /** One unit per query: the whole index on one thread, the baseline for measuring slicing. */
-  public static Slicing single() {
-    return unitsPerQuery(1);
+  public static Windowing single() {
+    return windowsPerQuery(1);
   }
 
   /** Cuts the leaves of an index into slices. */

@@ -13,7 +13,7 @@ import java.util.function.BooleanSupplier;
  * time. Whether a thread may take one is the {@link Request}'s and the dispatch core's to say; this
  * class only runs, counts and waits.
  */
-final class Units {
+final class ForkedUnits {
 
   private final ConcurrentLinkedDeque<Runnable> held = new ConcurrentLinkedDeque<>();
 
@@ -27,7 +27,7 @@ final class Units {
   /**
    * @param cancelled whether the request was cancelled: then no held unit is run
    */
-  Units(BooleanSupplier cancelled) {
+  ForkedUnits(BooleanSupplier cancelled) {
     this.cancelled = cancelled;
   }
 
