@@ -1,25 +1,15 @@
 package dev.tailor.tables;
 
 import dev.tailor.core.Scheduler;
-import dev.tailor.core.metrics.RequestGroups;
-import dev.tailor.core.model.SpeedupCurve;
-import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.ProgressPolicy;
 import dev.tailor.core.policy.TpcPolicy;
-import dev.tailor.core.table.TableSource;
 import dev.tailor.core.table.TargetTable;
 import dev.tailor.measure.DemandProfile;
-import dev.tailor.measure.PointResult;
 import dev.tailor.sim.Calibration;
 import dev.tailor.sim.Simulator;
-import dev.tailor.sim.arrival.PointPlan;
-import dev.tailor.sim.arrival.SweepPlan;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
@@ -44,19 +34,19 @@ import java.util.concurrent.Executors;
  *       given; when no step of δ helps, steps of 2δ, 4δ, ... are tried before the search stops
  *       ({@link TargetSearch}), unless {@code stepDoublings} is 0.
  *   <li><b>MeasureTail</b>: the weighted sum over the rates of the tail quantile, each rate
- *       simulated over the given seeds (mean). A saturated point counts {@value #SATURATED_NANOS}
- *       ns plus its tail, so that a table that saturates a rate loses to one that does not, yet two
- *       saturating tables still compare.
+ *       simulated over the given seeds (mean). A saturated point counts {@value
+ *       MeasureTail#SATURATED_NANOS} ns plus its tail, so that a table that saturates a rate loses
+ *       to one that does not, yet two saturating tables still compare.
  * </ul>
  *
  * <p>What the policy is told: with {@link TpcPolicy.Variant#TPC} the profile's predictions ({@link
  * DemandProfile#predictions()}), which the profile must carry; with {@link
  * TpcPolicy.Variant#TPC_ORACLE} the true times, a table for the perfect predictor.
+ *
+ * <p>This class runs the steps in order; each lives apart: {@link TpcGroups}, {@link
+ * TpcSearchStart}, {@link MeasureTail}, and the options' checks in {@link TpcOptionsCheck}.
  */
 public final class TpcTableBuilder {
-
-  /** What a saturated point adds to the weighted tail, in nanoseconds: 1000 s. */
-  static final double SATURATED_NANOS = 1e12;
 
   /**
    * How to build: made by {@link #builder()}, whose setters name each option and whose defaults are
@@ -238,6 +228,15 @@ public final class TpcTableBuilder {
       return quantile.equals("p99") ? 0.99 : 0.999;
     }
 
+    /** Each rate's weight, 1 for every rate where none were given. */
+    double[] weightValues() {
+      double[] w = new double[ratesRps.size()];
+      for (int i = 0; i < w.length; i++) {
+        w[i] = weights == null ? 1 : weights.get(i);
+      }
+      return w;
+    }
+
     /**
      * Sets the options one by one by name; every one but the arrival rates has a default, that of
      * {@code tables build tpc}.
@@ -392,53 +391,9 @@ public final class TpcTableBuilder {
        * @throws IllegalArgumentException naming the first bad option, what it was and what it needs
        */
       public Options build() {
-        if (cores < 1) {
-          throw new IllegalArgumentException("cores: need at least 1, got " + cores);
-        }
-        if (maxDegree < 1 || maxDegree > cores) {
-          throw new IllegalArgumentException(
-              "maxDegree: need 1 to cores (" + cores + "), got " + maxDegree);
-        }
-        if (ratesRps.isEmpty() || ratesRps.stream().anyMatch(r -> !(r > 0))) {
-          throw new IllegalArgumentException(
-              "ratesRps: need at least one arrival rate, each > 0, got " + ratesRps);
-        }
-        if (weights != null
-            && (weights.size() != ratesRps.size() || weights.stream().anyMatch(w -> !(w >= 0)))) {
-          throw new IllegalArgumentException(
-              "weights: need one weight >= 0 per rate (" + ratesRps.size() + "), got " + weights);
-        }
-        if (!"p99".equals(quantile) && !"p99.9".equals(quantile)) {
-          throw new IllegalArgumentException("quantile: need p99 or p99.9, got " + quantile);
-        }
-        atLeast("stepNanos", stepNanos, 0);
-        atLeast("loads", loads, 1);
-        atLeast("requests", requests, 10);
-        atLeast("seeds", seeds, 1);
-        atLeast("maxIterations", maxIterations, 0);
-        atLeast("quantumNanos", quantumNanos, 1);
-        atLeast("threads", threads, 1);
-        if (stepDoublings < 0 || stepDoublings > 20) {
-          throw new IllegalArgumentException("stepDoublings: need 0 to 20, got " + stepDoublings);
-        }
-        atLeast("mediumFromNanos", mediumFromNanos, 0);
-        atLeast("longFromNanos", longFromNanos, 0);
-        if (model == null || variant == null || loadMetric == null) {
-          throw new IllegalArgumentException(
-              (model == null ? "model" : variant == null ? "variant" : "loadMetric")
-                  + ": need a value, got null");
-        }
-        if (variant == TpcPolicy.Variant.TP) {
-          throw new IllegalArgumentException("variant: tp reads tpc's table, so build it for tpc");
-        }
-        return new Options(this);
-      }
-
-      private static void atLeast(String option, long value, long least) {
-        if (value < least) {
-          throw new IllegalArgumentException(
-              option + ": need at least " + least + ", got " + value);
-        }
+        Options options = new Options(this);
+        TpcOptionsCheck.check(options);
+        return options;
       }
     }
   }
@@ -454,12 +409,11 @@ public final class TpcTableBuilder {
   public record Sources(String profile, String profileDigest, String model, String modelDigest) {}
 
   private final Options options;
-  private final Calibration calibration;
-  private final boolean forProgress;
+  private final MeasureTail measureTail;
 
   /** A builder with these options, simulating nothing beyond the profile. */
   public TpcTableBuilder(Options options) {
-    this(options, null);
+    this(options, (Calibration) null);
   }
 
   /**
@@ -467,13 +421,12 @@ public final class TpcTableBuilder {
    * says a served one costs beyond its profiled time (null for nothing).
    */
   public TpcTableBuilder(Options options, Calibration calibration) {
-    this(options, calibration, false);
+    this(options, new MeasureTail(options, calibration, false));
   }
 
-  private TpcTableBuilder(Options options, Calibration calibration, boolean forProgress) {
+  private TpcTableBuilder(Options options, MeasureTail measureTail) {
     this.options = options;
-    this.calibration = calibration;
-    this.forProgress = forProgress;
+    this.measureTail = measureTail;
   }
 
   /**
@@ -484,7 +437,7 @@ public final class TpcTableBuilder {
    * the whole degree it needs), so a target that suits one does not suit the other.
    */
   public TpcTableBuilder forProgress() {
-    return new TpcTableBuilder(options, calibration, true);
+    return new TpcTableBuilder(options, measureTail.forProgress());
   }
 
   /**
@@ -494,14 +447,15 @@ public final class TpcTableBuilder {
    */
   public TargetTable build(DemandProfile profile, Sources sources) {
     long started = System.nanoTime();
-    checkPredictions(profile);
+    TpcOptionsCheck.checkPredictions(options, profile);
     TargetTable.Groups groups =
-        groups(profile, options.maxDegree(), options.mediumFromNanos(), options.longFromNanos());
+        TpcGroups.of(
+            profile, options.maxDegree(), options.mediumFromNanos(), options.longFromNanos());
     long step =
         options.stepNanos() > 0
             ? options.stepNanos()
             : Math.max(1_000, groups.longFromNanos() / 80);
-    TargetTable initial = initial(profile, sources, groups, step);
+    TargetTable initial = TpcSearchStart.table(options, profile, sources, groups, step);
     TargetSearch.Result r;
     ExecutorService executor =
         options.threads() > 1 ? Executors.newFixedThreadPool(options.threads()) : null;
@@ -529,150 +483,15 @@ public final class TpcTableBuilder {
                 r.iterations(), r.measurements(), r.initialTail(), r.finalTail()));
   }
 
-  private void checkPredictions(DemandProfile profile) {
-    if (options.variant() == TpcPolicy.Variant.TPC && profile.predictions() == null) {
-      throw new IllegalArgumentException(
-          "the profile carries no predictions: attach a model's with tailor predictor predict (or"
-              + " give --model), or build for the perfect predictor (tpc-oracle)");
-    }
-  }
-
-  private TargetTable initial(
-      DemandProfile profile, Sources sources, TargetTable.Groups groups, long step) {
-    double[] alone = new double[profile.requests().size()];
-    for (int i = 0; i < alone.length; i++) {
-      DemandProfile.Request r = profile.requests().get(i);
-      alone[i] = r.sequentialNanos() / r.speedupCurve().at(options.maxDegree());
-    }
-    Arrays.sort(alone);
-    long start = Math.max(1, Math.round(alone[alone.length / 2]));
-    List<TargetTable.Row> rows = new ArrayList<>();
-    for (int load = 0; load < options.loads(); load++) {
-      rows.add(new TargetTable.Row(load, start));
-    }
-    rows.add(new TargetTable.Row(TargetTable.INFINITE, start));
-    TargetTable.Inputs inputs =
-        new TargetTable.Inputs(
-            sources.profile(),
-            sources.profileDigest(),
-            profile.requests().size(),
-            sources.model(),
-            sources.modelDigest(),
-            options.variant() == TpcPolicy.Variant.TPC_ORACLE
-                ? "known"
-                : profile.predictions().method(),
-            options.cores(),
-            options.maxDegree(),
-            options.ratesRps().stream().mapToDouble(Double::doubleValue).toArray(),
-            weights(),
-            options.quantileValue(),
-            step,
-            options.seeds(),
-            options.model().name().toLowerCase(Locale.ROOT),
-            options.loadMetric());
-    return new TargetTable(inputs, groups, rows, "", 0, new TargetTable.Search(0, 0, 0, 0));
-  }
-
-  private double[] weights() {
-    double[] w = new double[options.ratesRps().size()];
-    for (int i = 0; i < w.length; i++) {
-      w[i] = options.weights() == null ? 1 : options.weights().get(i);
-    }
-    return w;
-  }
-
   /**
    * MeasureTail: the table's weighted tail on {@code profile} at this builder's rates and seeds, as
-   * the search measures it. The guard compares a new table and the current one by it.
+   * the search measures it ({@link MeasureTail}). The guard compares a new table and the current
+   * one by it.
    *
    * @throws IllegalArgumentException if the variant needs predictions and the profile has none
    */
   public double weightedTail(TargetTable table, DemandProfile profile) {
-    checkPredictions(profile);
-    double[] w = weights();
-    double sum = 0;
-    try (TableSource<TargetTable> source = TableSource.fixed(table)) {
-      for (int i = 0; i < w.length; i++) {
-        if (w[i] == 0) {
-          continue;
-        }
-        double tail = 0;
-        for (int s = 0; s < options.seeds(); s++) {
-          PointResult r = simulate(source, profile, options.ratesRps().get(i), options.seed() + s);
-          double q = r.latencyAt(options.quantile());
-          tail += (r.saturated() ? SATURATED_NANOS : 0) + (Double.isNaN(q) ? 0 : q);
-        }
-        sum += w[i] * tail / options.seeds();
-      }
-    }
-    return sum;
-  }
-
-  private PointResult simulate(
-      TableSource<TargetTable> source, DemandProfile profile, double rps, long seed) {
-    SweepPlan sweep = SweepPlan.counted("poisson", seed, options.requests());
-    PointPlan point = sweep.point(rps, profile.requests().size());
-    Simulator.Config config =
-        new Simulator.Config(
-            options.cores(),
-            options.quantumNanos(),
-            source.current().longThresholdNanos(),
-            point.warmupRequests(),
-            Math.max(1_000, options.requests()),
-            List.of(),
-            options.model(),
-            calibration);
-    try (Policy policy =
-        forProgress ? ProgressPolicy.of(source, null) : TpcPolicy.of(options.variant(), source)) {
-      return new Simulator(profile, policy, config).run(point, "tpc-build");
-    }
-  }
-
-  /**
-   * The groups and their speedup profiles up to {@code maxDegree}.
-   *
-   * @param mediumFromNanos the medium threshold, or 0 for 30/80 of the long one
-   * @param longFromNanos the long threshold, or 0 for the profile's 96th percentile
-   */
-  static TargetTable.Groups groups(
-      DemandProfile profile, int maxDegree, long mediumFromNanos, long longFromNanos) {
-    List<DemandProfile.Request> requests = profile.requests();
-    long[] times = requests.stream().mapToLong(DemandProfile.Request::sequentialNanos).toArray();
-    long longFrom = longFromNanos > 0 ? longFromNanos : RequestGroups.longFromNanos(times);
-    long mediumFrom =
-        mediumFromNanos > 0 ? mediumFromNanos : RequestGroups.mediumFromNanos(longFrom);
-    if (mediumFrom > longFrom) {
-      throw new IllegalArgumentException(
-          "the medium threshold " + mediumFrom + " ns is above the long one " + longFrom + " ns");
-    }
-    double[][] sums = new double[4][maxDegree];
-    int[] counts = new int[4];
-    for (DemandProfile.Request r : requests) {
-      long t = r.sequentialNanos();
-      int group = t >= longFrom ? 2 : t >= mediumFrom ? 1 : 0;
-      SpeedupCurve c = r.speedupCurve();
-      for (int d = 1; d <= maxDegree; d++) {
-        sums[group][d - 1] += c.at(d);
-        sums[3][d - 1] += c.at(d);
-      }
-      counts[group]++;
-      counts[3]++;
-    }
-    SpeedupCurve all = mean(sums[3], counts[3]);
-    return new TargetTable.Groups(
-        mediumFrom,
-        longFrom,
-        counts[0] == 0 ? all : mean(sums[0], counts[0]),
-        counts[1] == 0 ? all : mean(sums[1], counts[1]),
-        counts[2] == 0 ? all : mean(sums[2], counts[2]));
-  }
-
-  private static SpeedupCurve mean(double[] sums, int count) {
-    double[] s = new double[sums.length];
-    for (int d = 0; d < s.length; d++) {
-      s[d] = Math.max(1.0, sums[d] / count);
-    }
-    s[0] = 1.0;
-    return SpeedupCurve.of(s);
+    TpcOptionsCheck.checkPredictions(options, profile);
+    return measureTail.of(table, profile);
   }
 }

@@ -114,7 +114,7 @@ class TpcTableBuilderTest {
 
   @Test
   void groupsAreScaledToTheWorkloadUnlessGiven() {
-    TargetTable.Groups g = TpcTableBuilder.groups(profile, 4, 0, 0);
+    TargetTable.Groups g = TpcGroups.of(profile, 4, 0, 0);
     long[] times =
         profile.requests().stream()
             .mapToLong(DemandProfile.Request::sequentialNanos)
@@ -123,7 +123,7 @@ class TpcTableBuilderTest {
     assertEquals(times[(int) (0.96 * times.length)], g.longFromNanos());
     assertEquals(g.longFromNanos() * 30 / 80, g.mediumFromNanos());
     assertTrue(g.longCurve().at(4) >= g.shortCurve().at(4)); // long requests scale better
-    TargetTable.Groups given = TpcTableBuilder.groups(profile, 4, 30 * MS, 80 * MS);
+    TargetTable.Groups given = TpcGroups.of(profile, 4, 30 * MS, 80 * MS);
     assertEquals(80 * MS, given.longFromNanos());
   }
 
