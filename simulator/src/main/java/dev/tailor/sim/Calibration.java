@@ -1,7 +1,6 @@
 package dev.tailor.sim;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
-import dev.tailor.core.json.JsonFields;
 import dev.tailor.core.json.JsonFile;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.Provenance;
@@ -9,7 +8,6 @@ import dev.tailor.measure.SpeedProbe;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 
@@ -369,29 +367,12 @@ public record Calibration(
    * alone ({@link #machineOnly}) for a generated one.
    */
   public Calibration forProfile(DemandProfile profile) {
-    return measured(profile) ? this : machineOnly();
-  }
-
-  /**
-   * Whether the profile was measured: it names its index and when it was taken. A generated one
-   * (parametric, log-normal, auto's reservoir) says {@code generated} or {@code online} instead.
-   */
-  private static boolean measured(DemandProfile profile) {
-    DemandProfile.Environment e = profile.environment();
-    if (e == null || e.takenAt() == null || e.index() == null) {
-      return false;
-    }
-    try {
-      java.time.format.DateTimeFormatter.ISO_DATE_TIME.parse(e.takenAt());
-      return true;
-    } catch (DateTimeParseException ex) {
-      return false;
-    }
+    return CalibrationCheck.measured(profile) ? this : machineOnly();
   }
 
   /**
    * Checks that this calibration may be used with {@code profile}, and says what a user should know
-   * about it.
+   * about it; the rules are {@link CalibrationCheck}'s.
    *
    * @param file where the calibration was read from, for the message
    * @return a warning to print (the calibration is older than the profile, or the profile was not
@@ -400,80 +381,7 @@ public record Calibration(
    *     machine (cores, operating system, Java) or of another index or trace
    */
   public String check(Path file, DemandProfile profile) throws IOException {
-    JsonFields fields = new JsonFields(file);
-    DemandProfile.Environment e = profile.environment();
-    if (!measured(profile)) {
-      return file
-          + ": the profile was not measured (a given or parametric workload), so only the"
-          + " calibration's machine part is used"
-          + (model == null ? " (dispatch, completion and send lag; it has no machine model)" : "");
-    }
-    if (machine.cores() != e.cores()) {
-      throw fields.problem(
-          "machine.cores",
-          "the calibration was measured on "
-              + machine.cores()
-              + " cores, the profile on "
-              + e.cores()
-              + ": another machine");
-    }
-    if (!machine.os().equals(e.os())) {
-      throw fields.problem(
-          "machine.os",
-          "the calibration was measured on "
-              + machine.os()
-              + ", the profile on "
-              + e.os()
-              + ": another machine");
-    }
-    if (machine.java() != null && e.jvm() != null && !javaOf(e.jvm()).equals(machine.java())) {
-      throw fields.problem(
-          "machine.java",
-          "the calibration was measured on Java "
-              + machine.java()
-              + ", the profile on Java "
-              + e.jvm()
-              + ": another version");
-    }
-    if (workload == null) {
-      return null; // the machine part alone: no workload to compare
-    }
-    if (!workload.index().equals(e.index()) || !workload.trace().equals(e.trace())) {
-      throw fields.problem(
-          "workload",
-          "the calibration was measured on "
-              + workload.index()
-              + " with "
-              + workload.trace()
-              + ", the profile is of "
-              + e.index()
-              + " with "
-              + e.trace()
-              + ": another workload");
-    }
-    if (isBefore(createdAt, e.takenAt())) {
-      return file
-          + ": the calibration ("
-          + createdAt
-          + ") is older than the profile ("
-          + e.takenAt()
-          + "): derive it again from a replay of this profile";
-    }
-    return null;
-  }
-
-  /** A profile's JVM version ({@code Runtime.version()}, e.g. 25.0.3+9-LTS) as Java's: 25.0.3. */
-  private static String javaOf(String jvm) {
-    int plus = jvm.indexOf('+');
-    return plus < 0 ? jvm : jvm.substring(0, plus);
-  }
-
-  private static boolean isBefore(String a, String b) {
-    try {
-      return Instant.parse(a).isBefore(Instant.parse(b));
-    } catch (DateTimeParseException ex) {
-      return false; // a profile with a local time: the comparison is not known
-    }
+    return CalibrationCheck.check(this, file, profile);
   }
 
   /** Writes the calibration as JSON, atomically (see {@link JsonFile#writeAtomically}). */
