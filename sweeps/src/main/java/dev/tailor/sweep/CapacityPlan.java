@@ -1,7 +1,6 @@
 package dev.tailor.sweep;
 
 import dev.tailor.core.policy.PolicyRegistry;
-import dev.tailor.core.table.IntervalTable;
 import dev.tailor.load.IndexSegments;
 import dev.tailor.measure.DemandProfile;
 import dev.tailor.measure.Estimate;
@@ -12,18 +11,13 @@ import dev.tailor.sim.IndexLayout;
 import dev.tailor.sim.Peer;
 import dev.tailor.sim.Simulator;
 import dev.tailor.sim.arrival.SweepPlan;
-import dev.tailor.tables.FmRuleCandidates;
-import dev.tailor.tables.FmTableBuilder;
 import dev.tailor.tables.FmTableTuner;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Locale;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The capacity plan ({@code tailor plan}): for each core count, which policy of a candidate list
@@ -41,6 +35,9 @@ import java.util.concurrent.TimeUnit;
  * holds it to the highest load; among equals, the one with the lower P99 there, then the first
  * listed. A target below what no policy can go under ({@link #bound}) is refused before anything is
  * simulated.
+ *
+ * <p>This class runs the plan; the bound is {@link PlanBound}'s, the tuned candidate {@link
+ * TunedFm}'s, and the reading of the points into predictions and choices {@link PlanChoice}'s.
  */
 public final class CapacityPlan {
 
@@ -54,14 +51,6 @@ public final class CapacityPlan {
   /** The baselines the tuned table must beat, as {@code tables tune fm} has them by default. */
   public static final List<String> FM_BASELINES =
       List.of("seq", "fixed:2", "adaptive", "wq-linear");
-
-  /** The tuned table's grid step, {@code tables build fm}'s default. */
-  static final long FM_STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
-
-  /** The tuned table's rows (loads 1..32) and quantile, {@code tables build fm}'s defaults. */
-  static final int FM_LOADS = 32;
-
-  static final double FM_PHI = 0.99;
 
   /** The format of the plan's JSON. */
   public static final String FORMAT = "tailor-plan";
@@ -255,29 +244,12 @@ public final class CapacityPlan {
 
   private CapacityPlan() {}
 
-  /** The least P99 any policy can reach on {@code profile} as served under {@code calibration}. */
+  /**
+   * The least P99 any policy can reach on {@code profile} as served under {@code calibration} (see
+   * {@link PlanBound}).
+   */
   public static Bound bound(DemandProfile profile, Calibration calibration, int maxDegree) {
-    DemandProfile served = calibration == null ? profile : calibration.served(profile);
-    int n = served.requests().size();
-    double[] alone = new double[n];
-    double[] best = new double[n];
-    for (int i = 0; i < n; i++) {
-      DemandProfile.Request r = served.requests().get(i);
-      alone[i] = r.sequentialNanos();
-      double fastest = alone[i];
-      for (int d = 2; d <= maxDegree; d++) {
-        fastest = Math.min(fastest, alone[i] / r.speedupCurve().at(d));
-      }
-      best[i] = fastest;
-    }
-    return new Bound(p99(alone) / 1e6, p99(best) / 1e6, maxDegree);
-  }
-
-  /** The nearest-rank 99th percentile. */
-  private static double p99(double[] values) {
-    double[] v = values.clone();
-    Arrays.sort(v);
-    return v[Math.max(0, (int) Math.ceil(0.99 * v.length) - 1)];
+    return PlanBound.of(profile, calibration, maxDegree);
   }
 
   /**
@@ -286,30 +258,7 @@ public final class CapacityPlan {
    * @throws IllegalArgumentException if the target is below the bound
    */
   public static void requireFeasible(Bound bound, long targetNanos) {
-    double target = targetNanos / 1e6;
-    if (target < bound.bestP99Ms()) {
-      throw new IllegalArgumentException(
-          String.format(
-              Locale.ROOT,
-              "no policy can meet a P99 of %s ms: the profile's own P99 is %.3f ms at degree 1"
-                  + " (each request alone on one thread, never queued)%s, and no scheduling"
-                  + " makes a request faster than that; raise the target above %.3f ms or make"
-                  + " the requests faster",
-              fmt(target),
-              bound.sequentialP99Ms(),
-              bound.maxDegree() > 1
-                  ? String.format(
-                      Locale.ROOT,
-                      " and %.3f ms with every request at its best degree up to %d",
-                      bound.bestP99Ms(),
-                      bound.maxDegree())
-                  : "",
-              bound.bestP99Ms()));
-    }
-  }
-
-  private static String fmt(double ms) {
-    return String.format(Locale.ROOT, "%.3f", ms);
+    PlanBound.requireFeasible(bound, targetNanos);
   }
 
   /**
@@ -365,7 +314,7 @@ public final class CapacityPlan {
       for (String p : s.policies()) {
         if (p.equals(TUNED_FM)) {
           FmTableTuner.Tuned tuned =
-              tune(profile, profileName, profileDigest, s, cores, config, log);
+              TunedFm.tune(profile, profileName, profileDigest, s, cores, config, log);
           Path file = s.tableDir().resolve("fm-wc-" + cores + "cores.json");
           tuned.table().write(file);
           fmTable = file + " (" + tuned.chosen().rule() + ")";
@@ -392,43 +341,11 @@ public final class CapacityPlan {
                   s.maxDegree(),
                   layout)
               .run(log);
-      List<Prediction> predictions = predictions(points, specs, loads, s.seeds());
-      String best = null;
-      double heldTo = Double.NaN;
-      double bestP99 = Double.NaN;
-      for (String spec : specs) {
-        double held = heldTo(predictions, spec, s.rps(), targetMs);
-        if (Double.isNaN(held)) {
-          continue;
-        }
-        double p99 = find(predictions, spec, held).p99Ms().value();
-        if (best == null || held > heldTo || (held == heldTo && p99 < bestP99)) {
-          best = spec;
-          heldTo = held;
-          bestP99 = p99;
-        }
-      }
-      byCores.add(new AtCores(cores, predictions, best, heldTo, fmTable));
+      List<Prediction> predictions = PlanChoice.predictions(points, specs, loads, s.seeds());
+      PlanChoice.Best best = PlanChoice.best(predictions, specs, s.rps(), targetMs);
+      byCores.add(new AtCores(cores, predictions, best.spec(), best.heldToRps(), fmTable));
     }
-    Integer coresForPeak = null;
-    String policyAtPeak = null;
-    if (s.peakRps() != null) {
-      for (AtCores a : byCores) {
-        Prediction lowest = null;
-        for (Prediction p : a.predictions()) {
-          if (p.rps() == s.peakRps()
-              && p.holds(targetMs)
-              && (lowest == null || p.p99Ms().value() < lowest.p99Ms().value())) {
-            lowest = p;
-          }
-        }
-        if (lowest != null) {
-          coresForPeak = a.cores();
-          policyAtPeak = lowest.policy();
-          break;
-        }
-      }
-    }
+    PlanChoice.AtPeak peak = PlanChoice.atPeak(byCores, s.peakRps(), targetMs);
     return new Result(
         FORMAT,
         1,
@@ -442,94 +359,7 @@ public final class CapacityPlan {
         s.requests(),
         bound,
         byCores,
-        coresForPeak,
-        policyAtPeak);
-  }
-
-  /** Tunes the Few-to-Many table for {@code cores} as {@code tables tune fm} does. */
-  private static FmTableTuner.Tuned tune(
-      DemandProfile profile,
-      String profileName,
-      String profileDigest,
-      Settings s,
-      int cores,
-      Simulator.Config config,
-      PrintWriter log) {
-    List<IntervalTable.Rule> candidates =
-        FmRuleCandidates.throughput(s.fmUtilizations(), s.fmQueueFactors());
-    FmTableBuilder.Options grid =
-        new FmTableBuilder.Options(
-            cores,
-            candidates.get(0),
-            s.maxDegree(),
-            null,
-            FM_STEP_NANOS,
-            0,
-            FM_PHI,
-            FM_LOADS,
-            0,
-            Runtime.getRuntime().availableProcessors());
-    FmTableTuner.Plan plan =
-        new FmTableTuner.Plan(
-            grid, candidates, "fm-wc", FM_BASELINES, s.rps(), config, s.requests(), s.seed());
-    log.printf("%d cores: tuning fm-wc's table on %d candidates%n", cores, candidates.size());
-    log.flush();
-    FmTableTuner.Tuned tuned =
-        new FmTableTuner(plan)
-            .tune(profile, profileName, profileDigest, t -> log.println("  " + t.describe()));
-    log.println("  chosen: " + tuned.chosen().describe());
-    log.flush();
-    return tuned;
-  }
-
-  /**
-   * Every policy at every load, its seeds pooled, under the name it was listed by: the sweep gives
-   * its points by load, then seed, then policy ({@link SimulatedSweep#run}), each under the
-   * policy's own specification (such as {@code wq-linear:4} for {@code wq-linear}).
-   */
-  private static List<Prediction> predictions(
-      List<PointResult> points, List<String> specs, List<Double> loads, int seeds) {
-    if (points.size() != loads.size() * seeds * specs.size()) {
-      throw new IllegalStateException(
-          "expected " + loads.size() * seeds * specs.size() + " points, got " + points.size());
-    }
-    List<Prediction> out = new ArrayList<>();
-    for (int j = 0; j < specs.size(); j++) {
-      for (int i = 0; i < loads.size(); i++) {
-        List<PointResult> overSeeds = new ArrayList<>();
-        for (int k = 0; k < seeds; k++) {
-          overSeeds.add(points.get((i * seeds + k) * specs.size() + j));
-        }
-        boolean saturated = overSeeds.stream().anyMatch(PointResult::saturated);
-        PooledLatency pooled = PooledLatency.ofPoints(overSeeds);
-        out.add(
-            new Prediction(
-                specs.get(j),
-                loads.get(i),
-                saturated,
-                saturated ? Estimate.NONE : pooled.at(50).times(1e-6),
-                saturated ? Estimate.NONE : pooled.at(99).times(1e-6)));
-      }
-    }
-    return out;
-  }
-
-  private static Prediction find(List<Prediction> predictions, String spec, double rps) {
-    return predictions.stream()
-        .filter(p -> p.policy().equals(spec) && p.rps() == rps)
-        .findFirst()
-        .orElseThrow();
-  }
-
-  /** The highest of {@code rps} to which {@code spec} holds the target at every load, or NaN. */
-  static double heldTo(List<Prediction> predictions, String spec, List<Double> rps, double target) {
-    double held = Double.NaN;
-    for (double load : rps) {
-      if (!find(predictions, spec, load).holds(target)) {
-        break;
-      }
-      held = load;
-    }
-    return held;
+        peak.cores(),
+        peak.policy());
   }
 }

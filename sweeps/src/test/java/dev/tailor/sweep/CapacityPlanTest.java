@@ -130,7 +130,7 @@ class CapacityPlanTest {
     CapacityPlan.AtCores two = r.atCores(2);
     assertEquals("fixed:2", two.best());
     assertEquals(2.0, two.heldToRps());
-    assertTrue(Double.isNaN(CapacityPlan.heldTo(two.predictions(), "seq", r.rps(), r.targetMs())));
+    assertTrue(Double.isNaN(PlanChoice.heldTo(two.predictions(), "seq", r.rps(), r.targetMs())));
     assertEquals(5.0, r.bound().bestP99Ms(), 1e-9);
   }
 
