@@ -3,32 +3,22 @@ package dev.tailor.cli;
 import dev.tailor.core.Durations;
 import dev.tailor.core.Scheduler;
 import dev.tailor.corpora.index.IndexManifest;
-import dev.tailor.corpora.trace.IndexedTrace;
 import dev.tailor.load.InProcessSweep;
 import dev.tailor.load.LuceneTarget;
-import dev.tailor.load.OracleResolver;
-import dev.tailor.load.ProfiledTrace;
-import dev.tailor.load.Sweep;
 import dev.tailor.load.fidelity.FidelityReport;
-import dev.tailor.load.report.ReplayedTrace;
 import dev.tailor.load.report.Report;
 import dev.tailor.lucene.TotalHits;
 import dev.tailor.lucene.Windowing;
 import dev.tailor.measure.DemandProfile;
-import dev.tailor.measure.MachineNoise;
-import dev.tailor.measure.NoiseMeter;
 import dev.tailor.measure.PointResult;
 import dev.tailor.measure.WorkloadSpread;
-import dev.tailor.predictor.ModelPredictor;
 import dev.tailor.sim.Calibration;
 import dev.tailor.sim.CalibrationFit;
 import dev.tailor.sim.arrival.SweepPlan;
 import dev.tailor.sweep.DemoSweep;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -47,7 +37,8 @@ import picocli.CommandLine.Spec;
  * queries of a {@link DemoWorkload}, generate a synthetic corpus trained on the summaries, index
  * it, profile a sample of the queries) and the tables run the corresponding commands; the sweep of
  * every policy over light to heavy load and its simulation call the load client's {@link
- * InProcessSweep} and {@link FidelityReport} directly, with one {@link SweepPlan} for both.
+ * InProcessSweep} (through {@link DemoReplay}) and {@link FidelityReport} directly, with one {@link
+ * SweepPlan} for both.
  */
 @Command(
     name = "demo",
@@ -324,6 +315,19 @@ final class DemoCommand implements Callable<Integer> {
     }
     Path report = root.resolve("reports").resolve("demo");
     plan = pointPlan(requestsPerPoint, repeat);
+    DemoReplay replay =
+        new DemoReplay(
+            index,
+            trace,
+            queries,
+            workload.totalHitsThreshold,
+            profile,
+            demand,
+            cores,
+            cap(),
+            targetNanos,
+            out,
+            spec.commandLine().getErr());
     // The lightest load gives the costs, the stalls and the run times at each degree, the heaviest
     // the co-run slowdown.
     List<Double> calibrationLoads = List.of(loads.get(0), loads.get(loads.size() - 1));
@@ -339,7 +343,7 @@ final class DemoCommand implements Callable<Integer> {
         CALIBRATION_RUNS);
     Path calibrationRun = report.resolve(CALIBRATION_RUN);
     List<PointResult> alone =
-        sweep(
+        replay.sweep(
             calibrationPolicies,
             calibrationLoads,
             calibrationRun,
@@ -380,9 +384,10 @@ final class DemoCommand implements Callable<Integer> {
         cores,
         repeat,
         cap());
-    printIdleNoise(out);
+    DemoReplay.printIdleNoise(out);
     List<PointResult> points =
-        sweep(policies, loads, report, tpc == null ? null : tpc.model(), calibration, repeat, plan);
+        replay.sweep(
+            policies, loads, report, tpc == null ? null : tpc.model(), calibration, repeat, plan);
     step(
         out,
         8,
@@ -425,98 +430,6 @@ final class DemoCommand implements Callable<Integer> {
     out.println(Report.verdict(points));
     out.flush();
     return 0;
-  }
-
-  /**
-   * An open-loop sweep of the profiled queries in this process, as {@code tailor replay} runs it
-   * with its defaults, {@code repetitions} runs of every point, its report written to {@code
-   * report}, its misses at {@code targetNanos} given, the oracle tuned in the simulator charged
-   * with {@code calibration} (null for none); the calibration's run prints no summary.
-   */
-  private List<PointResult> sweep(
-      List<String> policies,
-      List<Double> loads,
-      Path report,
-      Path model,
-      Calibration calibration,
-      int repetitions,
-      SweepPlan pointPlan)
-      throws IOException, InterruptedException {
-    PrintWriter out = spec.commandLine().getOut();
-    int totalHits = workload.totalHitsThreshold;
-    IndexAndTrace input = new IndexAndTrace();
-    input.index = index;
-    input.trace = trace;
-    input.limit = queries;
-    Sweep.Plan sweep =
-        new Sweep.Plan(
-            policies,
-            loads,
-            pointPlan,
-            ReplayCommand.DEFAULT_MAX_BACKLOG,
-            ReplayCommand.drainNanos(pointPlan.expectedNanos(java.util.Collections.min(loads))),
-            LatencyTarget.withTarget(
-                List.of(Durations.parseNanos("5ms"), Durations.parseNanos("20ms")), targetNanos));
-    sweep = sweep.withRepetitions(repetitions);
-    try (IndexedTrace opened = input.open();
-        ModelPredictor predictor =
-            model == null ? null : ModelPredictor.watch(opened.reader(), model)) {
-      ProfiledTrace profiled = ReplayCommand.profiled(opened, demand, profile);
-      // The oracle's budget is tuned per load in the simulator on the replay's own arrivals, then
-      // run for real: the ceiling every other policy is placed against.
-      sweep =
-          sweep.withResolver(
-              OracleResolver.of(
-                  profiled.inTraceOrder(),
-                  sweep,
-                  cores,
-                  cap(),
-                  opened.manifest().sourceLabel(),
-                  calibration,
-                  spec.commandLine().getErr()));
-      List<PointResult> points =
-          InProcessSweep.run(
-              opened.reader(),
-              profiled.entries(),
-              sweep,
-              new InProcessSweep.Server(
-                  cores,
-                  ReplayCommand.DEFAULT_QUEUE,
-                  Windowing.DEFAULT_WINDOWS_PER_THREAD * cores,
-                  cap(),
-                  predictor,
-                  totalHits),
-              "measured on this machine (" + cores + " cores)",
-              opened.manifest().sourceLabel(),
-              ReplayCommand.pointPrinter(spec.commandLine().getErr(), sweep.size()));
-      String summary =
-          Report.write(
-              report,
-              points,
-              Double.NaN,
-              profiled.workload(),
-              ReplayedTrace.of(trace, opened.queries().size()),
-              new Report.Conditions(cap(), Sweep.ORDER).withTarget(targetNanos));
-      if (!report.getFileName().toString().equals(CALIBRATION_RUN)) {
-        out.println(summary);
-      }
-      out.flush();
-      return points;
-    }
-  }
-
-  /**
-   * Measures the machine's noise idle for a few seconds and prints it, so that the sweep's figures
-   * can be read against what the machine does on its own (each point also carries its own).
-   */
-  private static void printIdleNoise(PrintWriter out) throws InterruptedException {
-    Duration idle = Duration.ofSeconds(5);
-    MachineNoise noise = NoiseMeter.measure(idle);
-    out.printf("   machine noise (%d s idle): %s%n", idle.toSeconds(), noise.describe());
-    if (noise.stallsExceed(MachineNoise.DEFAULT_STALL_BOUND_NANOS)) {
-      out.println("   (a noisy machine: its stalls alone move the sweep's tail latencies)");
-    }
-    out.flush();
   }
 
   /** Prints step {@code n}'s heading: {@code what}, formatted with {@code values} if any. */
