@@ -68,7 +68,7 @@ public final class BackgroundIndexing implements AutoCloseable {
    * Starts as many threads as {@code cores} could ever return ({@code workers}); each indexes a
    * chunk whenever a returned core is free.
    */
-  public void startOnReturnedCores(BackgroundCores cores, int workers) {
+  public void startOnBackgroundCores(BackgroundCores cores, int workers) {
     start(workers, Objects.requireNonNull(cores, "cores"));
   }
 

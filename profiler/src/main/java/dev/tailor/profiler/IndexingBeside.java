@@ -62,7 +62,7 @@ public final class IndexingBeside implements AutoCloseable {
                 .setMergePolicy(NoMergePolicy.INSTANCE)
                 .setMergeScheduler(new SerialMergeScheduler()));
     BackgroundIndexing indexing = new BackgroundIndexing(writer, feed::next, CHUNK_DOCS);
-    indexing.startOnReturnedCores(
+    indexing.startOnBackgroundCores(
         SchedulerInternals.backgroundCores(scheduler), scheduler.workers());
     log.accept(
         String.format(

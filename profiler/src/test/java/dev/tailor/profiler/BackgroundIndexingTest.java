@@ -66,7 +66,7 @@ class BackgroundIndexingTest {
   }
 
   @Test
-  void onReturnedCoresItIndexesOnceTheBudgetReturnsOneAndStopsWhileWaiting() throws Exception {
+  void onBackgroundCoresItIndexesOnceTheBudgetReturnsOneAndStopsWhileWaiting() throws Exception {
     ByteBuffersDirectory dir = new ByteBuffersDirectory();
     try (IndexWriter w = new IndexWriter(dir, new IndexWriterConfig(new StandardAnalyzer()));
         Scheduler s =
@@ -78,7 +78,7 @@ class BackgroundIndexingTest {
                 .build()) {
       BackgroundIndexing b = new BackgroundIndexing(w, documents(500, new AtomicInteger()), 10);
       // An idle scheduler's budget falls to one worker within a few periods: one core returned.
-      b.startOnReturnedCores(SchedulerInternals.backgroundCores(s), s.workers());
+      b.startOnBackgroundCores(SchedulerInternals.backgroundCores(s), s.workers());
       awaitIndexed(b, 500);
       assertTrue(
           SchedulerInternals.backgroundCores(s).chunks() >= 50,
@@ -95,7 +95,7 @@ class BackgroundIndexingTest {
         Scheduler s = Scheduler.builder().workers(2).build()) {
       AtomicInteger handedOut = new AtomicInteger();
       BackgroundIndexing b = new BackgroundIndexing(w, documents(10, handedOut), 1);
-      b.startOnReturnedCores(SchedulerInternals.backgroundCores(s), s.workers());
+      b.startOnBackgroundCores(SchedulerInternals.backgroundCores(s), s.workers());
       assertEquals(0, b.stop(), "no core was ever returned");
       assertEquals(0, handedOut.get());
     }

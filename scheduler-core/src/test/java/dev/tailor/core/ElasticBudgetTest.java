@@ -205,7 +205,7 @@ class ElasticBudgetTest {
   }
 
   @Test
-  void returnedCoresFollowTheBudgetAndComeBackAtChunkBoundaries() throws Exception {
+  void backgroundCoresFollowTheBudgetAndComeBackAtChunkBoundaries() throws Exception {
     AtomicLong clock = new AtomicLong(1_000_000_000L);
     TargetBudget budget = new TargetBudget(1);
     Scheduler s = scheduler(clock, budget, 4, 1, new ControlledPolicy());

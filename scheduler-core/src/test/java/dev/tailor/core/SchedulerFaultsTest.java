@@ -200,7 +200,8 @@ class SchedulerFaultsTest {
   }
 
   @Test
-  void theTickerKeepsTickingWhileThePolicyThrowsAndRaisesTheDegreeOnceItAnswers() throws Exception {
+  void theReevaluatorKeepsTickingWhileThePolicyThrowsAndRaisesTheDegreeOnceItAnswers()
+      throws Exception {
     FlakyPolicy policy = new FlakyPolicy();
     policy.flaky = false;
     policy.degree = 1;

@@ -251,7 +251,7 @@ public final class ShareBench {
       if (cores == null) {
         background.startDedicated(threads);
       } else {
-        background.startOnReturnedCores(cores, threads);
+        background.startOnBackgroundCores(cores, threads);
       }
     }
 
