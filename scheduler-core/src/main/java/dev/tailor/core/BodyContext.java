@@ -37,42 +37,42 @@ final class BodyContext implements RequestContext {
 
   @Override
   public void windowsPlanned(int windows) {
-    request.windowsPlanned(windows);
+    request.account.windowsPlanned(windows);
   }
 
   @Override
   public void windowsFinished(int windows, long nanos) {
-    request.windowsFinished(windows, nanos);
+    request.account.windowsFinished(windows, nanos);
   }
 
   @Override
   public boolean isCancelled() {
-    return request.isCancelled();
+    return request.stop.isCancelled();
   }
 
   @Override
   public long stopAt(long deadlineNanos) {
-    return request.deadline(deadlineNanos);
+    return request.stop.deadline(deadlineNanos);
   }
 
   @Override
   public void restoreDeadline(long deadlineNanos) {
-    request.restoreDeadline(deadlineNanos);
+    request.stop.restoreDeadline(deadlineNanos);
   }
 
   @Override
   public long deadlineNanos() {
-    return request.deadlineNanos();
+    return request.stop.deadlineNanos();
   }
 
   @Override
   public void stopEarly() {
-    request.stopEarly();
+    request.stop.stopEarly();
   }
 
   @Override
   public boolean stoppedEarly() {
-    return request.stoppedEarly();
+    return request.stop.stoppedEarly();
   }
 
   @Override

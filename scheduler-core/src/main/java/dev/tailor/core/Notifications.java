@@ -49,7 +49,7 @@ final class Notifications {
       e.from = from;
       e.to = to;
       e.elapsedNanos = now - r.startNanos;
-      e.workNanos = r.workNanos(now);
+      e.workNanos = r.account.workNanos(now);
       e.commit();
     }
     if (listener != null) {

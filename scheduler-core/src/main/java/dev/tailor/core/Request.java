@@ -1,16 +1,12 @@
 package dev.tailor.core;
 
-import dev.tailor.core.metrics.RequestLedger;
-import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.model.SpeedupCurve;
-import dev.tailor.core.model.WindowProgress;
 import dev.tailor.core.policy.PriorityClass;
 import dev.tailor.core.policy.RequestView;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * One request in a {@link Scheduler}: a state machine with one owner. It is the view policies read;
@@ -21,14 +17,14 @@ import java.util.concurrent.locks.LockSupport;
  * (queued, running, out of the dispatch), whether its body has returned, whether it has terminated,
  * and how many slots of the budget its threads hold. The word moves forward only; every change of
  * phase and thread count happens under the scheduler's dispatch lock, and the word makes them
- * readable without it. {@link #terminate} is the one exit: the only place that records the request,
- * tells the listener and the policy, and hands its result to whoever waits (its caller's thread, or
- * its future), exactly once.
+ * readable without it. Its {@link RequestExit} is the one exit: the only place that records the
+ * request, tells the listener and the policy, and hands its result to whoever waits (its caller's
+ * thread, or its future), exactly once; it claims and publishes through the word.
  *
- * <p>Its stop state is one piece too: cancellation, a deadline and an early stop (a partial result)
- * are read by every thread of the request at its boundaries ({@link #mayContinue}).
+ * <p>Its {@link StopState} is one piece too: cancellation, a deadline and an early stop (a partial
+ * result) are read by every thread of the request at its boundaries ({@link #mayContinue}).
  *
- * <p>Accounting (a {@link RequestLedger}: work, degree history; {@link WindowProgress}) is guarded
+ * <p>Accounting ({@link RequestAccount}: work, degree history, windows, the long flag) is guarded
  * by this object's monitor. Forked units are {@link ForkedUnits}, lock-free.
  */
 final class Request<T> implements RequestView {
@@ -58,15 +54,6 @@ final class Request<T> implements RequestView {
   private static final int ONE_THREAD = 1 << THREAD_SHIFT;
   private static final Phase[] PHASES = Phase.values();
 
-  // The stop state.
-  private static final int LIVE = 0;
-  private static final int STOPPED_EARLY =
-      1; // early, by a deadline or a timeout: the result is partial
-  private static final int CANCELLED = 2;
-
-  /** {@link #deadlineNanos} without a deadline. */
-  static final long NO_DEADLINE = Long.MAX_VALUE;
-
   final Scheduler scheduler;
   final WorkerPool pool;
   final long id;
@@ -83,6 +70,12 @@ final class Request<T> implements RequestView {
   final long arrivalNanos;
   final ForkedUnits units = new ForkedUnits(this::isCancelled);
 
+  /** Cancelled, stopped early, or past its deadline; read by every thread at its boundaries. */
+  final StopState stop = new StopState(units);
+
+  /** The one exit, and the body's outcome it hands over. */
+  final RequestExit<T> exit = new RequestExit<>(this);
+
   private volatile int ctl; // QUEUED is 0; changed through CTL, a field rather than an object
   private static final VarHandle CTL;
 
@@ -94,27 +87,15 @@ final class Request<T> implements RequestView {
     }
   }
 
-  private volatile int stop = LIVE;
-  private volatile long deadlineNanos = NO_DEADLINE; // on System.nanoTime()
-
   /** Whether its own thread runs on a slot lent by a request that waits for it (never its own). */
   private boolean borrowsSlot;
 
   volatile long startNanos = UNKNOWN;
-  volatile int degree;
-  private volatile boolean isLong;
+  volatile int degree; // changed under this, with the account's ledger
 
-  // Outcome of the body; written by the own thread before it leaves, under the lock.
-  private T result;
-  private Throwable bodyFailure;
+  /** Work, degrees, windows and the long flag; guarded by this object's monitor. */
+  final RequestAccount account = new RequestAccount(this);
 
-  /** How the request ended, fixed by {@link #terminate} before it publishes TERMINATED. */
-  private RequestRecord.Outcome ended;
-
-  // Accounting; guarded by this.
-  private final RequestLedger ledger = new RequestLedger();
-  private final WindowProgress windows = new WindowProgress();
-  private long firstRunNanos = UNKNOWN; // when beginOwn first ran
   private volatile Thread ownThread; // written under this, read without it by mayContinue
   private final java.util.function.BooleanSupplier helperStays = this::helperStays; // made once
 
@@ -162,10 +143,7 @@ final class Request<T> implements RequestView {
   void markRunning(int degree, long now) {
     long start = now - arrivalNanos < 0 ? arrivalNanos : now;
     startNanos = start;
-    synchronized (this) {
-      ledger.start(degree, start);
-      this.degree = degree;
-    }
+    account.start(degree, start);
     int c = ctl;
     assert (c & PHASE_BITS) == Phase.QUEUED.ordinal() : phase();
     ctl = (c & ~PHASE_BITS) | Phase.RUNNING.ordinal() | ONE_THREAD;
@@ -212,6 +190,31 @@ final class Request<T> implements RequestView {
     ctl = (c & ~PHASE_BITS) | Phase.RETIRED.ordinal() | BODY_RETURNED;
   }
 
+  /**
+   * Claims the request's {@link RequestExit#terminate termination}: true for the first caller only,
+   * on any thread, without the lock (a CAS on the word, which moves forward only).
+   */
+  boolean claimTermination() {
+    int c;
+    do {
+      c = ctl;
+      if ((c & TERMINATING) != 0) {
+        return false;
+      }
+    } while (!CTL.compareAndSet(this, c, c | TERMINATING));
+    return true;
+  }
+
+  /** Publishes that the request is reported: a caller that wakes now finds the report made. */
+  void markTerminated() {
+    CTL.getAndBitwiseOr(this, TERMINATED);
+  }
+
+  /** Whether the request has been reported ({@link #markTerminated}): its outcome may be read. */
+  boolean isTerminated() {
+    return (ctl & TERMINATED) != 0;
+  }
+
   // ---- running the body and units -------------------------------------------------------------
 
   /**
@@ -223,14 +226,14 @@ final class Request<T> implements RequestView {
    * @return when the body returned
    */
   long runBody(boolean poolThread) {
-    if (stop != LIVE) {
+    if (!stop.isLive()) {
       return pool.nanoTime();
     }
     Request<?> outer = beginOwn();
     try {
-      result = body.run(context);
+      exit.bodyReturned(body.run(context));
     } catch (Throwable t) {
-      bodyFailure = t;
+      exit.bodyFailed(t);
     } finally {
       if (poolThread) {
         Thread.interrupted();
@@ -251,11 +254,7 @@ final class Request<T> implements RequestView {
     CURRENT.set(this);
     synchronized (this) {
       ownThread = Thread.currentThread();
-      long now = pool.nanoTime();
-      beginWork(now);
-      if (firstRunNanos == UNKNOWN) {
-        firstRunNanos = now; // the breakdown's end of dispatch: no clock read of its own
-      }
+      account.beginOwnWork(pool.nanoTime());
     }
     return outer;
   }
@@ -264,18 +263,11 @@ final class Request<T> implements RequestView {
   long endOwn(Request<?> outer) {
     long now = pool.nanoTime();
     synchronized (this) {
-      endWork(now);
+      account.endWork(now);
       ownThread = null;
     }
     restore(outer);
     return now;
-  }
-
-  /** Records what made a request opened by {@link RequestScope} fail; the first cause counts. */
-  void failOwn(Throwable cause) {
-    if (bodyFailure == null) {
-      bodyFailure = cause;
-    }
   }
 
   /**
@@ -288,7 +280,7 @@ final class Request<T> implements RequestView {
   void help() {
     Request<?> outer = CURRENT.get();
     CURRENT.set(this);
-    beginWork(pool.nanoTime());
+    account.beginWork(pool.nanoTime());
     int ran = 0;
     try {
       while (helperStays() && units.runOneOnHelper(helperStays)) {
@@ -296,7 +288,7 @@ final class Request<T> implements RequestView {
         pool.reevaluate(this, false);
       }
     } finally {
-      endWork(pool.nanoTime());
+      account.endWork(pool.nanoTime());
       pool.metrics.recordHelper(ran);
       restore(outer);
     }
@@ -316,7 +308,7 @@ final class Request<T> implements RequestView {
     if (bodyDone()) {
       throw new IllegalStateException("request " + id + " has finished; it takes no more units");
     }
-    if (stop == CANCELLED) {
+    if (stop.isCancelled()) {
       return;
     }
     units.hold(unit); // a unit forked by a unit: a joining own thread may run it
@@ -350,26 +342,26 @@ final class Request<T> implements RequestView {
 
   /** Waits for the helpers ({@link ForkedUnits#awaitHelpers}), not counting the wait as work. */
   private void awaitHelpers() {
-    endWork(pool.nanoTime());
+    account.endWork(pool.nanoTime());
     try {
       units.awaitHelpers(pool.spinNanos);
     } finally {
-      beginWork(pool.nanoTime());
+      account.beginWork(pool.nanoTime());
     }
   }
 
   /**
    * Whether the calling thread takes its next piece of work: not once the request stopped (see
-   * {@link #stopped}); on a helper, not when the dispatch core says it leaves. Re-reads the degree
-   * first, so that a rising degree sends a helper at once.
+   * {@link StopState#stopped}); on a helper, not when the dispatch core says it leaves. Re-reads
+   * the degree first, so that a rising degree sends a helper at once.
    */
   boolean mayContinue() {
-    if (stopped()) {
+    if (stop.stopped()) {
       return false;
     }
     pool.reevaluate(this, false);
     if (ownThread == Thread.currentThread()) {
-      return !stopped(); // the own thread finishes what it started, whatever the degree
+      return !stop.stopped(); // the own thread finishes what it started, whatever the degree
     }
     return helperStays();
   }
@@ -381,7 +373,7 @@ final class Request<T> implements RequestView {
    * promptness).
    */
   private boolean helperStays() {
-    return !(stopped() || bodyDone() || pool.dispatch.helpers().leaves(this));
+    return !(stop.stopped() || bodyDone() || pool.dispatch.helpers().leaves(this));
   }
 
   /**
@@ -390,228 +382,12 @@ final class Request<T> implements RequestView {
    * is the dispatch core's to say ({@link dev.tailor.core.dispatch.HelperRules#wants}).
    */
   boolean hasWorkForHelper() {
-    return !bodyDone() && stop != CANCELLED && !units.noneHeld();
+    return !bodyDone() && !stop.isCancelled() && !units.noneHeld();
   }
 
-  // ---- the stop state -------------------------------------------------------------------------
-
-  /**
-   * Flags the request cancelled and drops its held units; its threads see the flag at their next
-   * boundary.
-   */
-  void cancel() {
-    stop = CANCELLED;
-    units.drop();
-  }
-
+  /** Whether the request was cancelled ({@link StopState#isCancelled}). */
   boolean isCancelled() {
-    return stop == CANCELLED;
-  }
-
-  /**
-   * Whether the request's threads should stop taking work: it was cancelled, stopped early, or its
-   * deadline has passed (which stops it early now).
-   */
-  boolean stopped() {
-    if (stop != LIVE) {
-      return true;
-    }
-    long d = deadlineNanos;
-    if (d != NO_DEADLINE && System.nanoTime() - d >= 0) {
-      stopEarly();
-      return true;
-    }
-    return false;
-  }
-
-  /**
-   * Stops the request early, its result partial, and drops its held units. A cancellation stays a
-   * cancellation.
-   */
-  void stopEarly() {
-    if (stop == LIVE) {
-      stop = STOPPED_EARLY;
-      units.drop();
-    }
-  }
-
-  /**
-   * Whether the request was stopped early, by its deadline (which stops it now if it has passed) or
-   * {@link #stopEarly}.
-   */
-  boolean stoppedEarly() {
-    return stopped() && stop == STOPPED_EARLY;
-  }
-
-  /**
-   * Sets the deadline, on {@link System#nanoTime()}, to {@code nanoTime} if that is earlier than
-   * the one it has. Returns the deadline it had, for {@link #restoreDeadline}.
-   */
-  long deadline(long nanoTime) {
-    long old = deadlineNanos;
-    if (old == NO_DEADLINE || nanoTime - old < 0) {
-      deadlineNanos = nanoTime;
-    }
-    return old;
-  }
-
-  /** Puts back a deadline {@link #deadline} returned, once a nested search is over. */
-  void restoreDeadline(long nanoTime) {
-    deadlineNanos = nanoTime;
-  }
-
-  /** The deadline on {@link System#nanoTime()}, or {@link #NO_DEADLINE}. */
-  long deadlineNanos() {
-    return deadlineNanos;
-  }
-
-  synchronized void windowsPlanned(int n) {
-    windows.planned(n);
-  }
-
-  synchronized void windowsFinished(int n, long nanos) {
-    windows.finished(n, nanos);
-  }
-
-  // ---- the one exit ---------------------------------------------------------------------------
-
-  /**
-   * Ends the request, once, outside the dispatch lock: records it, tells the listener and the
-   * policy, then hands its outcome to whoever waits: its future, or its caller's thread. A request
-   * already terminated is left alone, so a second call is harmless.
-   *
-   * @param end when its last thread left it, or when it left the queue
-   */
-  void terminate(long end) {
-    int c;
-    do {
-      c = ctl;
-      if ((c & TERMINATING) != 0) {
-        return;
-      }
-    } while (!CTL.compareAndSet(this, c, c | TERMINATING));
-    RequestRecord.Outcome outcome = outcome();
-    ended = outcome; // what the caller is told is what was recorded, whatever comes later
-    RequestRecord record = record(end, outcome);
-    // The report comes first, so that whoever waits on the request finds it in the metrics.
-    pool.reportCompleted(this, record, startNanos != UNKNOWN);
-    CTL.getAndBitwiseOr(this, TERMINATED); // a caller that wakes now finds the report made
-    if (future != null) {
-      switch (outcome) {
-        case CANCELLED -> future.cancelFromRequest();
-        case FAILED -> future.failFromRequest(failure());
-        case COMPLETED -> future.completeFromRequest(result);
-      }
-    } else if (caller != Thread.currentThread()) {
-      LockSupport.unpark(caller);
-    }
-    pool.terminated();
-  }
-
-  /** Whether {@link #terminate} has reported the request: its outcome may be handed over. */
-  boolean isTerminated() {
-    return (ctl & TERMINATED) != 0;
-  }
-
-  /**
-   * On the caller's thread, after its body returned: waits until the request has terminated (its
-   * helpers finish their current unit quickly, so an interrupt does not end the wait; the flag is
-   * restored), then returns the result or throws the outcome: the body's exception as it threw it,
-   * a unit's failure it did not see wrapped once in a {@link CompletionException}, or a {@link
-   * CancellationException}.
-   */
-  T awaitOnCaller() throws Exception {
-    boolean interrupted = false;
-    while (!isTerminated()) {
-      LockSupport.park(this);
-      interrupted |= Thread.interrupted();
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
-    return outcomeOnCaller();
-  }
-
-  private T outcomeOnCaller() throws Exception {
-    switch (ended) {
-      case CANCELLED -> throw new CancellationException("request " + id + " was cancelled");
-      case FAILED -> {
-        if (bodyFailure instanceof Exception e) {
-          throw e;
-        }
-        if (bodyFailure instanceof Error e) {
-          throw e;
-        }
-        throw new CompletionException(failure());
-      }
-      default -> {
-        return result;
-      }
-    }
-  }
-
-  /** The body's failure, else the first unit's, else null. */
-  private Throwable failure() {
-    return bodyFailure != null ? bodyFailure : units.failure();
-  }
-
-  /** How the request ended. */
-  private RequestRecord.Outcome outcome() {
-    if (stop == CANCELLED || (future != null && future.isCancelled())) {
-      return RequestRecord.Outcome.CANCELLED;
-    }
-    return failure() != null ? RequestRecord.Outcome.FAILED : RequestRecord.Outcome.COMPLETED;
-  }
-
-  // ---- accounting -----------------------------------------------------------------------------
-
-  private synchronized void beginWork(long now) {
-    int working = ledger.working() + 1;
-    ledger.working(working, now);
-    ledger.threadsSeen(working);
-    if (isLong) {
-      pool.longThreads.incrementAndGet();
-    }
-  }
-
-  private synchronized void endWork(long now) {
-    ledger.working(ledger.working() - 1, now);
-    if (isLong) {
-      pool.longThreads.decrementAndGet();
-    }
-  }
-
-  /** Changes a running request's degree and returns the old one. */
-  synchronized int changeDegree(int d, long now) {
-    int old = ledger.changeDegree(d, now);
-    degree = d;
-    return old;
-  }
-
-  /** Flags the request long once its prediction or its work reaches the threshold. */
-  void checkLong(long thresholdNanos, long now) {
-    if (isLong) {
-      return;
-    }
-    long predicted = attributes.predictedSequentialNanos();
-    if ((predicted != UNKNOWN && predicted >= thresholdNanos) || workNanos(now) >= thresholdNanos) {
-      synchronized (this) {
-        if (!isLong) {
-          isLong = true;
-          pool.longThreads.addAndGet(ledger.working());
-        }
-      }
-    }
-  }
-
-  synchronized long workNanos(long now) {
-    return ledger.workNanos(now);
-  }
-
-  private synchronized RequestRecord record(long end, RequestRecord.Outcome outcome) {
-    long start = startNanos == UNKNOWN ? end : startNanos;
-    long firstRun = firstRunNanos == UNKNOWN ? start : Math.clamp(firstRunNanos, start, end);
-    return ledger.record(id, attributes.label(), arrivalNanos, start, firstRun, end, outcome);
+    return stop.isCancelled();
   }
 
   // ---- RequestView ----------------------------------------------------------------------------
@@ -639,7 +415,7 @@ final class Request<T> implements RequestView {
 
   @Override
   public long workNanos() {
-    return workNanos(pool.nanoTime());
+    return account.workNanos(pool.nanoTime());
   }
 
   @Override
@@ -658,8 +434,8 @@ final class Request<T> implements RequestView {
   }
 
   @Override
-  public synchronized long projectedSequentialNanos() {
-    return windows.projectedNanos(predictedSequentialNanos(), ledger.workNanos(pool.nanoTime()));
+  public long projectedSequentialNanos() {
+    return account.projectedSequentialNanos();
   }
 
   @Override
@@ -679,7 +455,7 @@ final class Request<T> implements RequestView {
 
   @Override
   public boolean isLong() {
-    return isLong;
+    return account.isLong();
   }
 
   @Override

@@ -80,7 +80,7 @@ public final class RequestScope implements AutoCloseable {
   public void fail(Throwable cause) {
     checkOwner("fail");
     if (!closed && !nested) {
-      request.failOwn(cause == null ? new IllegalStateException("failed") : cause);
+      request.exit.failOwn(cause == null ? new IllegalStateException("failed") : cause);
     }
   }
 
@@ -106,7 +106,7 @@ public final class RequestScope implements AutoCloseable {
     long end = request.endOwn(outer);
     pool.closeOnCaller(request, end);
     try {
-      request.awaitOnCaller();
+      request.exit.awaitOnCaller();
     } catch (Exception e) {
       // The outcome is reported to the metrics and the listener; the caller knows its own.
     }

@@ -160,7 +160,7 @@ public final class Scheduler implements AutoCloseable {
       throw new CancellationException("request " + r.id + " was cancelled before it ran");
     }
     pool.runOnThisThread(r);
-    return r.awaitOnCaller();
+    return r.exit.awaitOnCaller();
   }
 
   /** {@link #run(RequestBody, RequestAttributes)} with no attributes. */

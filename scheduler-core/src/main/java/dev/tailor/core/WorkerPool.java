@@ -26,7 +26,7 @@ import java.util.function.LongToDoubleFunction;
  *
  * <p>The lock guards the dispatch core, the idle workers and every change of a request's phase and
  * threads. Nothing of a policy runs under it but the admission, worker-preference and degree
- * questions: a request terminates ({@link Request#terminate}: its record, the listener, the
+ * questions: a request terminates ({@link RequestExit#terminate}: its record, the listener, the
  * policy's completion hook, its future) after the lock is released, and threads given work under
  * the lock are woken only after it is released ({@link #unlockAndWake}), so that a woken thread
  * does not run straight into the lock its waker still holds.
@@ -307,7 +307,7 @@ final class WorkerPool implements DispatchHost<Request<?>> {
    * LongT from its start, not from the next tick, and the listener hears it. Outside the lock.
    */
   private void admitted(Request<?> r) {
-    r.checkLong(longThresholdNanos(), r.startNanos);
+    r.account.checkLong(longThresholdNanos(), r.startNanos);
     notifications.admitted(r, dispatch.running().length, dispatch.queued());
   }
 
@@ -340,7 +340,7 @@ final class WorkerPool implements DispatchHost<Request<?>> {
       // Terminating completes the future, which runs its dependent stages here: the worker takes
       // no new work before they return, and its slot is free meanwhile, so a stage may itself
       // wait on the scheduler.
-      r.terminate(now);
+      r.exit.terminate(now);
       if (w != null) {
         nextForWorker(w);
       }
@@ -418,13 +418,13 @@ final class WorkerPool implements DispatchHost<Request<?>> {
     try {
       long now = nanoTime();
       if (tick) {
-        r.checkLong(longThresholdNanos(), now);
+        r.account.checkLong(longThresholdNanos(), now);
       }
       int d = dispatch.askDegree(r);
       if (d == r.degree || r.phase() != Request.Phase.RUNNING) {
         return;
       }
-      int old = r.changeDegree(d, now);
+      int old = r.account.changeDegree(d, now);
       if (old == d) {
         return; // another thread applied the same answer first
       }
@@ -533,7 +533,7 @@ final class WorkerPool implements DispatchHost<Request<?>> {
    */
   void cancel(Request<?> r) {
     if (!cancelQueued(r)) {
-      r.cancel();
+      r.stop.cancel();
     }
   }
 
@@ -544,7 +544,7 @@ final class WorkerPool implements DispatchHost<Request<?>> {
       if (r.phase() != Request.Phase.QUEUED) {
         return false;
       }
-      r.cancel();
+      r.stop.cancel();
       if (dispatch.removeQueued(r)) {
         dispatchLocked(nanoTime());
       }
@@ -552,7 +552,7 @@ final class WorkerPool implements DispatchHost<Request<?>> {
     } finally {
       unlockAndWake();
     }
-    r.terminate(nanoTime());
+    r.exit.terminate(nanoTime());
     return true;
   }
 
@@ -584,7 +584,7 @@ final class WorkerPool implements DispatchHost<Request<?>> {
       ctl.getAndUpdate(c -> c | SHUTDOWN);
       dispatch.drainQueue(
           r -> {
-            r.cancel();
+            r.stop.cancel();
             r.markDone();
             dropped.add(r);
           });
@@ -593,13 +593,13 @@ final class WorkerPool implements DispatchHost<Request<?>> {
       unlockAndWake();
     }
     for (Request<?> r : dropped) {
-      r.terminate(nanoTime());
+      r.exit.terminate(nanoTime());
     }
     for (Request<?> r : toCancel) {
       if (r.future != null) {
         r.future.cancel(false); // cancelled at once, as a user's cancel does; flags the request
       } else {
-        r.cancel();
+        r.stop.cancel();
       }
     }
     stopIfDone();
