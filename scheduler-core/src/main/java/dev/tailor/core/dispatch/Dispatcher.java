@@ -4,7 +4,6 @@ import dev.tailor.core.FailureLog;
 import dev.tailor.core.Internal;
 import dev.tailor.core.budget.BudgetPolicy;
 import dev.tailor.core.metrics.RequestRecord;
-import dev.tailor.core.policy.Admission;
 import dev.tailor.core.policy.Policy;
 import dev.tailor.core.policy.PriorityClass;
 import dev.tailor.core.policy.RequestView;
@@ -35,15 +34,13 @@ import java.util.function.IntConsumer;
  * reads through {@link #view()}, the running requests and the head's delay are volatile, so the
  * runtime's lock-free paths (the tick, a unit fork) may read them without the lock.
  *
- * <p>Priority classes ({@link PriorityClass}): each class has its own FIFO admission queue ({@link
- * AdmissionQueues}). A free slot goes to the highest class with work, a queued head the policy lets
- * in or a running request that wants a helper; within the class the policy decides as it would
- * without classes. A class whose head the policy holds has no work, so the slot goes on to the next
- * class. Promptness (Singer et al., "Prompt I-Cilk", SPAA'23, Section 3): while a higher class has
- * work, a helper on a lower-class request {@linkplain HelperRules#yields yields} at its next unit
- * boundary. A lower class below its {@linkplain #Dispatcher(Policy, int, Object[], DispatchHost,
- * boolean, int[]) floor of threads} gets a free slot before any higher class and is never taken
- * below it. With every request in one class, every decision is the one made without classes.
+ * <p>Priority classes ({@link PriorityClass}): each class has its own FIFO admission queue, and a
+ * free slot goes to the highest class with work ({@link Assigner}, which also keeps the order of
+ * the decisions). Promptness (Singer et al., "Prompt I-Cilk", SPAA'23, Section 3): while a higher
+ * class has work, a helper on a lower-class request {@linkplain HelperRules#yields yields} at its
+ * next unit boundary. A lower class below its {@linkplain #Dispatcher(Policy, int, Object[],
+ * DispatchHost, boolean, int[]) floor of threads} gets a free slot before any higher class and is
+ * never taken below it.
  *
  * <p>The elastic budget ({@link #elasticBudget}, {@link ElasticBudget}): a policy resizes the
  * budget of slots every period; a shrink takes no thread away mid-unit, helpers {@linkplain
@@ -86,14 +83,14 @@ public final class Dispatcher<R extends RequestView> {
 
   private final GuardedPolicy policy;
   final DispatchHost<R> host;
-  private final boolean skipFruitlessHelpScans;
   private final SystemView view = new CoreView(this);
   private final FailureLog failures = new FailureLog(LOG);
   final AdmissionQueues<R> queues;
   private final HelperRules<R> helpers = new HelperRules<>(this);
   private final RunningRequests<R> running;
   private final Slots slots;
-  private DecisionListener decisions;
+  private final Assigner<R> assigner;
+  private final DecisionReports decisions = new DecisionReports(failures);
 
   /**
    * A dispatch core with {@code workers} free slots and nothing queued or running.
@@ -136,10 +133,11 @@ public final class Dispatcher<R extends RequestView> {
     }
     this.host = Objects.requireNonNull(host, "host");
     this.policy = new GuardedPolicy(policy, failures, host::holdsExclusion);
-    this.skipFruitlessHelpScans = skipFruitlessHelpScans;
     this.running = new RunningRequests<>(noRequests);
     this.slots = new Slots(workers, host, failures);
     this.queues = new AdmissionQueues<>(floorThreads, workers);
+    this.assigner =
+        new Assigner<>(this, this.policy, view, running, slots, decisions, skipFruitlessHelpScans);
   }
 
   /** The default floors: one thread for every class below the highest. */
@@ -166,7 +164,7 @@ public final class Dispatcher<R extends RequestView> {
 
   /** Reports every later decision to {@code listener} (null: to nobody). */
   public void decisionListener(DecisionListener listener) {
-    this.decisions = listener;
+    decisions.listener(listener);
   }
 
   /** The live load measures policies see. */
@@ -285,98 +283,7 @@ public final class Dispatcher<R extends RequestView> {
    *     helped
    */
   public Assignment<R> takeWork(long now, boolean poolThread) {
-    boolean mayAdmit = slots.forAdmission() > 0;
-    boolean mayHelp = poolThread && slots.forHelpers() > 0;
-    if (!mayAdmit && !mayHelp) {
-      return null;
-    }
-    if (queues.queued() == 0) {
-      // Nothing to admit: a slot can only help, whatever the policy prefers, so it is not asked.
-      return mayHelp ? helpWithNothingQueued(now) : null;
-    }
-    // The policy's preference is asked once per decision, and only when there is a pool thread.
-    int preference = poolThread ? 0 : -1; // 0: not asked yet; 1: help first; -1: admit first
-    ClassQueue<R>[] classes = queues.byClass;
-    if (running.lowerClassRuns() || queues.queued() > classes[0].queued) {
-      for (int c = 1; c < classes.length; c++) {
-        ClassQueue<R> cq = classes[c];
-        if (cq.floor > 0 && helpers.threadsOf(cq.priority) < cq.floor) {
-          if (preference == 0) {
-            preference = policy.helpFirst(view) ? 1 : -1;
-          }
-          Assignment<R> a = takeWorkIn(cq, now, poolThread, preference > 0, mayAdmit, mayHelp);
-          if (a != null) {
-            return a;
-          }
-        }
-      }
-    }
-    for (ClassQueue<R> cq : classes) {
-      if (cq.queued == 0 && cq != classes[0] && !running.lowerClassRuns()) {
-        continue; // nothing of this class, queued or running
-      }
-      if (preference == 0) {
-        preference = policy.helpFirst(view) ? 1 : -1;
-      }
-      Assignment<R> a = takeWorkIn(cq, now, poolThread, preference > 0, mayAdmit, mayHelp);
-      if (a != null) {
-        return a;
-      }
-    }
-    return null;
-  }
-
-  /** {@link #takeWork}'s decision when no class has a request queued: the same order of help. */
-  private Assignment<R> helpWithNothingQueued(long now) {
-    ClassQueue<R>[] classes = queues.byClass;
-    boolean lowerRuns = running.lowerClassRuns();
-    for (int c = 1; lowerRuns && c < classes.length; c++) {
-      ClassQueue<R> cq = classes[c];
-      if (cq.floor > 0 && helpers.threadsOf(cq.priority) < cq.floor) {
-        R r = help(cq, now);
-        if (r != null) {
-          return new Assignment<>(r, true);
-        }
-      }
-    }
-    for (ClassQueue<R> cq : classes) {
-      if (cq == classes[0] || lowerRuns) {
-        R r = help(cq, now);
-        if (r != null) {
-          return new Assignment<>(r, true);
-        }
-      }
-    }
-    return null;
-  }
-
-  private Assignment<R> takeWorkIn(
-      ClassQueue<R> cq,
-      long now,
-      boolean poolThread,
-      boolean helpFirst,
-      boolean mayAdmit,
-      boolean mayHelp) {
-    // Promptness: a head the policy would be asked about now is admitted before any helping, even
-    // under a policy that helps first.
-    boolean prompt = slots.prompt();
-    boolean headWaits = prompt && cq.headAdmissible(now);
-    boolean help = helpFirst && !headWaits;
-    R r = help && mayHelp ? help(cq, now) : null;
-    if (r != null) {
-      return new Assignment<>(r, true);
-    }
-    r = mayAdmit ? admitHead(cq, now, poolThread) : null;
-    if (r != null) {
-      return new Assignment<>(r, false);
-    }
-    // A head that waits for an own thread to finish gets no helpers beside it: fewer threads as
-    // the queue grows, as a caller-runs executor gives by itself.
-    if (help || !mayHelp || (headWaits && !mayAdmit)) {
-      return null;
-    }
-    r = help(cq, now);
-    return r != null ? new Assignment<>(r, true) : null;
+    return assigner.takeWork(now, poolThread);
   }
 
   /**
@@ -475,7 +382,7 @@ public final class Dispatcher<R extends RequestView> {
    */
   public boolean adopt(R request, long now) {
     boolean wasHead = queues.remove(request);
-    decided(Decision.START, request, 1);
+    decisions.decided(Decision.START, request, 1);
     slots.admitted(now - request.arrivalNanos());
     host.start(request, 1, now);
     running.add(request, queues.of(request) != queues.highest());
@@ -503,77 +410,6 @@ public final class Dispatcher<R extends RequestView> {
    */
   public void helpMayBeWanted() {
     queues.helpMayBeWanted();
-  }
-
-  private R help(ClassQueue<R> cq, long now) {
-    if (skipFruitlessHelpScans && !cq.mayHelp) {
-      return null;
-    }
-    boolean oneClass =
-        !running.lowerClassRuns(); // then every running request is of the highest class
-    if (oneClass && cq != queues.highest()) {
-      return null;
-    }
-    for (R r : running.all()) {
-      if ((oneClass || queues.of(r) == cq) && helpers.wants(r)) {
-        decided(Decision.HELP, r, r.threads());
-        host.addHelper(r, now);
-        slots.take(false, now);
-        return r;
-      }
-    }
-    cq.mayHelp = false;
-    return null;
-  }
-
-  private R admitHead(ClassQueue<R> cq, long now, boolean poolThread) {
-    R head = cq.queue.peekFirst();
-    if (head == null || cq.headAwaitsExit || (!poolThread && !host.runsOnCaller(head))) {
-      return null;
-    }
-    long until = cq.headDelayedUntil;
-    if (until != NOT_DELAYED && now - until < 0) {
-      return null;
-    }
-    Admission a = policy.admit(head, view);
-    switch (a.kind()) {
-      case DELAY -> {
-        cq.headDelayedUntil = a.untilNanos();
-        if (now - a.untilNanos() < 0) {
-          decided(Decision.DELAY, head, a.untilNanos());
-          return null;
-        }
-      }
-      case AWAIT_EXIT -> {
-        if (running.all().length > 0) {
-          cq.headAwaitsExit = true;
-          decided(Decision.AWAIT_EXIT, head, 0);
-          return null;
-        }
-      }
-      case START -> {}
-    }
-    int degree = a.kind() == Admission.Kind.START ? a.degree() : 1;
-    decided(Decision.START, head, degree);
-    slots.admitted(now - head.arrivalNanos());
-    queues.headAdmitted(cq);
-    host.start(head, degree, now);
-    running.add(head, cq != queues.highest());
-    cq.mayHelp = true;
-    slots.take(true, now);
-    return head;
-  }
-
-  /** Tells the decision listener, if any; what it throws is reported and goes no further. */
-  private void decided(Decision decision, R request, long value) {
-    DecisionListener l = decisions;
-    if (l != null) {
-      try {
-        l.decided(decision, request.id(), value);
-      } catch (Throwable e) {
-        failures.report("decisionListener", "the decision stands", e);
-      }
-    }
   }
 
   // ---- the elastic budget -------------------------------------------------------------------
@@ -645,8 +481,8 @@ public final class Dispatcher<R extends RequestView> {
     if (d == GuardedPolicy.FAILED) {
       return request.degree();
     }
-    if (decisions != null && d != request.degree()) {
-      decided(Decision.DEGREE, request, d);
+    if (decisions.heard() && d != request.degree()) {
+      decisions.decided(Decision.DEGREE, request, d);
     }
     return d;
   }
