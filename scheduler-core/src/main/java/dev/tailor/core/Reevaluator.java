@@ -4,10 +4,9 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Re-reads running requests' degrees every quantum on its own thread ({@link
- * WorkerPool#reevaluate}, which unit boundaries call too), lets a delayed head in when its time has
- * come, and ends the elastic budget's periods. Lock-free but for a dispatch that has slots to hand
- * out.
+ * Re-reads running requests' degrees every quantum on its own thread ({@link #reevaluate}, which
+ * unit boundaries call too, on theirs), lets a delayed head in when its time has come, and ends the
+ * elastic budget's periods. Lock-free but for a dispatch that has slots to hand out.
  *
  * <p>The reevaluator must outlive anything that goes wrong: were its thread to die, ramp-ups and
  * delayed admissions would stop without a word. So whatever one request's re-evaluation throws is
@@ -45,7 +44,7 @@ final class Reevaluator implements Runnable {
     long wait = Math.min(quantumNanos, pool.budgetPeriodNanos);
     long lastTick = System.nanoTime();
     try {
-      while (!pool.isStopping()) {
+      while (!pool.lifecycle.isStopping()) {
         LockSupport.parkNanos(this, wait);
         long t = System.nanoTime();
         if (t - lastTick >= quantumNanos - wait / 2) {
@@ -56,7 +55,7 @@ final class Reevaluator implements Runnable {
         }
       }
     } finally {
-      pool.threadExited();
+      pool.lifecycle.threadExited();
     }
   }
 
@@ -67,7 +66,7 @@ final class Reevaluator implements Runnable {
    */
   void tick() {
     for (Request<?> r : pool.dispatch.running()) {
-      pool.reevaluate(r, true);
+      reevaluate(r, true);
     }
     try {
       if (pool.dispatch.headDelayExpired(pool.nanoTime()) && pool.dispatch.admissionSlots() > 0) {
@@ -77,6 +76,37 @@ final class Reevaluator implements Runnable {
       pool.failures.report("reevaluator", "the delayed head is let in at a later tick", t);
     }
     checkBudget();
+  }
+
+  /**
+   * Asks the policy for a running request's degree and applies the answer, without the lock: at a
+   * tick (which also refreshes the request's long flag) and at a unit or claim boundary. Never
+   * throws: what goes wrong is reported, and the request keeps its degree until the next time.
+   */
+  void reevaluate(Request<?> r, boolean tick) {
+    try {
+      long now = pool.nanoTime();
+      if (tick) {
+        r.account.checkLong(pool.longThresholdNanos(), now);
+      }
+      int d = pool.dispatch.askDegree(r);
+      if (d == r.degree || r.phase() != Request.Phase.RUNNING) {
+        return;
+      }
+      int old = r.account.changeDegree(d, now);
+      if (old == d) {
+        return; // another thread applied the same answer first
+      }
+      pool.notifications.degreeChanged(r, old, d, now);
+      if (d > old && !r.units.noneHeld()) {
+        pool.unitForked(r);
+      }
+    } catch (Throwable t) {
+      pool.failures.report(
+          tick ? "reevaluator" : "unitBoundary",
+          "the request keeps its degree until the next tick",
+          t);
+    }
   }
 
   private void checkBudget() {

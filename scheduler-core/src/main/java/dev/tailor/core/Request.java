@@ -285,7 +285,7 @@ final class Request<T> implements RequestView {
     try {
       while (helperStays() && units.runOneOnHelper(helperStays)) {
         ran++;
-        pool.reevaluate(this, false);
+        pool.reevaluator.reevaluate(this, false);
       }
     } finally {
       account.endWork(pool.nanoTime());
@@ -359,7 +359,7 @@ final class Request<T> implements RequestView {
     if (stop.stopped()) {
       return false;
     }
-    pool.reevaluate(this, false);
+    pool.reevaluator.reevaluate(this, false);
     if (ownThread == Thread.currentThread()) {
       return !stop.stopped(); // the own thread finishes what it started, whatever the degree
     }

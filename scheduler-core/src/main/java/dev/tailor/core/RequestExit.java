@@ -83,7 +83,7 @@ final class RequestExit<T> {
     } else if (request.caller != Thread.currentThread()) {
       LockSupport.unpark(request.caller);
     }
-    pool.terminated();
+    pool.lifecycle.requestTerminated();
   }
 
   /**

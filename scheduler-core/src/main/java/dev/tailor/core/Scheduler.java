@@ -329,7 +329,7 @@ public final class Scheduler implements AutoCloseable {
 
   /** Stops admitting new requests; queued and running ones finish. Idempotent. */
   public void shutdown() {
-    pool.shutdown();
+    pool.lifecycle.shutdown();
   }
 
   /**
@@ -340,22 +340,22 @@ public final class Scheduler implements AutoCloseable {
    * @return the number of queued requests that were failed
    */
   public int shutdownNow() {
-    return pool.shutdownNow();
+    return pool.lifecycle.shutdownNow();
   }
 
   /** Whether {@link #shutdown()} or {@link #shutdownNow()} has been called. */
   public boolean isShutdown() {
-    return pool.isShutdown();
+    return pool.lifecycle.isShutdown();
   }
 
   /** Whether the scheduler has shut down and every thread of it has exited. */
   public boolean isTerminated() {
-    return pool.isTerminated();
+    return pool.lifecycle.isTerminated();
   }
 
   /** Waits until every thread has exited after a shutdown, as {@code ExecutorService} does. */
   public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-    return pool.awaitTermination(unit.toNanos(timeout));
+    return pool.lifecycle.awaitTermination(unit.toNanos(timeout));
   }
 
   /**

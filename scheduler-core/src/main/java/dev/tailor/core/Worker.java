@@ -86,7 +86,7 @@ final class Worker implements Runnable {
         }
       }
     } finally {
-      pool.threadExited();
+      pool.lifecycle.threadExited();
     }
   }
 

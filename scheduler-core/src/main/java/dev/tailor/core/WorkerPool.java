@@ -6,15 +6,9 @@ import dev.tailor.core.metrics.RequestRecord;
 import dev.tailor.core.metrics.RunMetrics;
 import dev.tailor.core.policy.Policy;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 import java.util.function.LongToDoubleFunction;
 
@@ -28,49 +22,45 @@ import java.util.function.LongToDoubleFunction;
  * threads. Nothing of a policy runs under it but the admission, worker-preference and degree
  * questions: a request terminates ({@link RequestExit#terminate}: its record, the listener, the
  * policy's completion hook, its future) after the lock is released, and threads given work under
- * the lock are woken only after it is released ({@link #unlockAndWake}), so that a woken thread
- * does not run straight into the lock its waker still holds.
+ * the lock are woken only after it is released ({@link DispatchLock#unlockAndWake}), so that a
+ * woken thread does not run straight into the lock its waker still holds.
  *
- * <p>Whether the pool accepts work, and how many accepted requests have not terminated, is one
- * atomic word ({@link #ctl}), so that a request's termination needs no lock to let a shutdown
- * finish.
+ * <p>Whether the pool accepts work, how many accepted requests have not terminated, and the
+ * shutdowns are its {@link PoolLifecycle}. A running request's degree is re-read, without the lock,
+ * by the {@link Reevaluator}.
  *
  * <p>Cancellation is cooperative: nothing here interrupts a thread (see {@link
  * RequestFuture#cancel}).
  */
 final class WorkerPool implements DispatchHost<Request<?>> {
 
-  // ctl: SHUTDOWN and STOPPED flags above the count of accepted requests not yet terminated.
-  private static final long SHUTDOWN = 1L << 62;
-  private static final long STOPPED = 1L << 61;
-  private static final long COUNT = STOPPED - 1;
-
   private final Scheduler scheduler;
   private final int queueCapacity;
   final RunMetrics metrics;
   final Notifications notifications;
   final FailureLog failures;
-  private final AtomicLong ctl = new AtomicLong();
 
   /** The scheduler's clock: {@link System#nanoTime()} unless a test controls it. */
   private final LongSupplier clock;
 
   final AtomicInteger longThreads = new AtomicInteger();
 
-  // Guarded by lock: the dispatch core, the idle workers, the threads to wake after unlocking.
-  private final ReentrantLock lock = new ReentrantLock();
+  // Guarded by lock: the dispatch core, the idle workers (and, in DispatchLock, the threads to
+  // wake after unlocking).
+  final DispatchLock lock = new DispatchLock();
   final Dispatcher<Request<?>> dispatch;
   private final ArrayDeque<Worker> idle = new ArrayDeque<>();
-  private final ArrayDeque<Thread> toWake = new ArrayDeque<>();
 
-  private final Worker[] workers;
+  final Worker[] workers;
   private final long longThresholdNanos;
 
   /** How long an idle worker, or an own thread waiting for its helpers, spins before parking. */
   final long spinNanos;
 
   final Reevaluator reevaluator;
-  private final CountDownLatch terminated;
+
+  /** Whether the pool accepts work, the shutdowns, and the threads' exits. */
+  final PoolLifecycle lifecycle;
 
   /** The cores the elastic budget returns; none while the budget is the whole pool. */
   final BackgroundCores backgroundCores;
@@ -104,7 +94,7 @@ final class WorkerPool implements DispatchHost<Request<?>> {
     // Enough pool threads that an admitted pool body always finds one idle: own threads reach the
     // budget while helpers, up to the budget plus the slack less one, still finish their claims.
     int threads = b.tuning.promptAdmission ? 2 * b.workers + b.tuning.slack - 1 : b.workers;
-    this.terminated = new CountDownLatch(threads + 1);
+    this.lifecycle = new PoolLifecycle(this, threads + 1);
     this.workers = new Worker[threads];
     metrics.observeBusyWorkers(nanoTime(), 0);
     for (int i = 0; i < threads; i++) {
@@ -130,56 +120,29 @@ final class WorkerPool implements DispatchHost<Request<?>> {
     return dispatch.longThresholdNanos(longThresholdNanos);
   }
 
-  // ---- the lock -------------------------------------------------------------------------------
-
-  private void lock() {
-    lock.lock();
-  }
-
-  /** Wakes {@code thread} once the lock is released. Called under the lock. */
-  private void wakeAfter(Thread thread) {
-    toWake.addLast(thread);
-  }
-
-  /** Releases the lock, then wakes the threads given work under it, in the order they were. */
-  private void unlockAndWake() {
-    Thread first = toWake.pollFirst();
-    Thread[] more = toWake.isEmpty() ? null : toWake.toArray(Thread[]::new);
-    toWake.clear();
-    lock.unlock();
-    if (first != null) {
-      LockSupport.unpark(first);
-    }
-    if (more != null) {
-      for (Thread t : more) {
-        LockSupport.unpark(t);
-      }
-    }
-  }
-
   @Override
   public boolean holdsExclusion() {
-    return lock.isHeldByCurrentThread();
+    return lock.isHeldByCurrentThread(); // the dispatch lock, DispatchLock
   }
 
   // ---- arrival and admission ------------------------------------------------------------------
 
   /** Queues an arrival and dispatches, or rejects it. */
   void enqueue(Request<?> r) {
-    lock();
+    lock.lock();
     try {
-      if ((ctl.get() & SHUTDOWN) != 0) {
+      if (lifecycle.isShutdown()) {
         throw new RejectedExecutionException("scheduler is shut down; request not accepted");
       }
       if (dispatch.queued() >= queueCapacity) {
         throw new RejectedExecutionException(
             "admission queue full: limit " + queueCapacity + " queued requests");
       }
-      ctl.incrementAndGet(); // under the lock, which shutdown takes to set its flag
+      lifecycle.accepted();
       dispatch.enqueue(r);
       dispatchLocked(nanoTime());
     } finally {
-      unlockAndWake();
+      lock.unlockAndWake();
     }
   }
 
@@ -219,13 +182,13 @@ final class WorkerPool implements DispatchHost<Request<?>> {
       }
       Worker w = idle.pollFirst();
       w.assign(r, help);
-      wakeAfter(w.thread);
+      lock.wakeAfter(w.thread);
     }
   }
 
   private void wakeCaller(Request<?> r) {
     if (r.caller != Thread.currentThread()) {
-      wakeAfter(r.caller);
+      lock.wakeAfter(r.caller);
     }
   }
 
@@ -320,7 +283,7 @@ final class WorkerPool implements DispatchHost<Request<?>> {
   private void release(Worker w, Request<?> r, boolean body, long bodyEnd) {
     boolean exits;
     long now;
-    lock();
+    lock.lock();
     try {
       now = bodyEnd != Request.UNKNOWN ? bodyEnd : nanoTime();
       int back = r.threadLeft(body);
@@ -334,7 +297,7 @@ final class WorkerPool implements DispatchHost<Request<?>> {
         dispatchLocked(now); // a worker that found no work for itself leaves none for others
       }
     } finally {
-      unlockAndWake();
+      lock.unlockAndWake();
     }
     if (exits) {
       // Terminating completes the future, which runs its dependent stages here: the worker takes
@@ -349,11 +312,11 @@ final class WorkerPool implements DispatchHost<Request<?>> {
 
   /** Gives a worker that terminated a request its next work, or makes it idle. */
   private void nextForWorker(Worker w) {
-    lock();
+    lock.lock();
     try {
       nextForWorkerLocked(w, nanoTime());
     } finally {
-      unlockAndWake();
+      lock.unlockAndWake();
     }
   }
 
@@ -394,49 +357,10 @@ final class WorkerPool implements DispatchHost<Request<?>> {
     }
   }
 
-  /** A request terminated: one fewer to wait for; the last one after a shutdown stops the pool. */
-  void terminated() {
-    long c = ctl.decrementAndGet();
-    if ((c & SHUTDOWN) != 0 && (c & COUNT) == 0) {
-      stopIfDone();
-    }
-  }
-
   /** A unit was forked, or a degree rose: wake a free slot if the request may take a thread. */
   void unitForked(Request<?> r) {
     if (dispatch.helpers().mayJoin(r)) {
       dispatchNow();
-    }
-  }
-
-  /**
-   * Asks the policy for a running request's degree and applies the answer, without the lock: at a
-   * tick (which also refreshes the request's long flag) and at a unit or claim boundary. Never
-   * throws: what goes wrong is reported, and the request keeps its degree until the next time.
-   */
-  void reevaluate(Request<?> r, boolean tick) {
-    try {
-      long now = nanoTime();
-      if (tick) {
-        r.account.checkLong(longThresholdNanos(), now);
-      }
-      int d = dispatch.askDegree(r);
-      if (d == r.degree || r.phase() != Request.Phase.RUNNING) {
-        return;
-      }
-      int old = r.account.changeDegree(d, now);
-      if (old == d) {
-        return; // another thread applied the same answer first
-      }
-      notifications.degreeChanged(r, old, d, now);
-      if (d > old && !r.units.noneHeld()) {
-        unitForked(r);
-      }
-    } catch (Throwable t) {
-      failures.report(
-          tick ? "reevaluator" : "unitBoundary",
-          "the request keeps its degree until the next tick",
-          t);
     }
   }
 
@@ -450,14 +374,14 @@ final class WorkerPool implements DispatchHost<Request<?>> {
     if (!elasticBudget || nanoTime() - dispatch.nextBudgetCheck() < 0) {
       return;
     }
-    lock();
+    lock.lock();
     try {
       long now = nanoTime();
       if (dispatch.checkBudget(now)) {
         dispatchLocked(now);
       }
     } finally {
-      unlockAndWake();
+      lock.unlockAndWake();
     }
   }
 
@@ -468,7 +392,7 @@ final class WorkerPool implements DispatchHost<Request<?>> {
 
   /** A time-weighted mean up to now, read under the lock, which keeps its observations. */
   private double readLocked(LongToDoubleFunction meanUpTo) {
-    lock();
+    lock.lock();
     try {
       return meanUpTo.applyAsDouble(nanoTime());
     } finally {
@@ -481,11 +405,11 @@ final class WorkerPool implements DispatchHost<Request<?>> {
    * a request may take one more thread.
    */
   void dispatchNow() {
-    lock();
+    lock.lock();
     try {
       dispatchLocked(nanoTime()); // busy-time observations stay in time order
     } finally {
-      unlockAndWake();
+      lock.unlockAndWake();
     }
   }
 
@@ -508,7 +432,7 @@ final class WorkerPool implements DispatchHost<Request<?>> {
         || r.phase() != Request.Phase.QUEUED) {
       return;
     }
-    lock();
+    lock.lock();
     try {
       if (r.phase() != Request.Phase.QUEUED || r.isCancelled()) {
         return;
@@ -519,7 +443,7 @@ final class WorkerPool implements DispatchHost<Request<?>> {
         dispatchLocked(now); // a new head: it may be admitted now
       }
     } finally {
-      unlockAndWake();
+      lock.unlockAndWake();
     }
     runOnThisThread(r);
   }
@@ -539,7 +463,7 @@ final class WorkerPool implements DispatchHost<Request<?>> {
 
   /** Cancels {@code r} if it is still queued, and terminates it; returns whether it was. */
   private boolean cancelQueued(Request<?> r) {
-    lock();
+    lock.lock();
     try {
       if (r.phase() != Request.Phase.QUEUED) {
         return false;
@@ -550,97 +474,15 @@ final class WorkerPool implements DispatchHost<Request<?>> {
       }
       r.markDone();
     } finally {
-      unlockAndWake();
+      lock.unlockAndWake();
     }
     r.exit.terminate(nanoTime());
     return true;
   }
 
-  // ---- lifecycle ------------------------------------------------------------------------------
-
-  boolean isShutdown() {
-    return (ctl.get() & SHUTDOWN) != 0;
-  }
-
-  boolean isStopping() {
-    return (ctl.get() & STOPPED) != 0;
-  }
-
-  void shutdown() {
-    lock();
-    try {
-      ctl.getAndUpdate(c -> c | SHUTDOWN);
-    } finally {
-      unlockAndWake();
-    }
-    stopIfDone();
-  }
-
-  int shutdownNow() {
-    List<Request<?>> dropped = new ArrayList<>();
-    Request<?>[] toCancel;
-    lock();
-    try {
-      ctl.getAndUpdate(c -> c | SHUTDOWN);
-      dispatch.drainQueue(
-          r -> {
-            r.stop.cancel();
-            r.markDone();
-            dropped.add(r);
-          });
-      toCancel = dispatch.running();
-    } finally {
-      unlockAndWake();
-    }
-    for (Request<?> r : dropped) {
-      r.exit.terminate(nanoTime());
-    }
-    for (Request<?> r : toCancel) {
-      if (r.future != null) {
-        r.future.cancel(false); // cancelled at once, as a user's cancel does; flags the request
-      } else {
-        r.stop.cancel();
-      }
-    }
-    stopIfDone();
-    return dropped.size();
-  }
-
-  /**
-   * After a shutdown, once every accepted request has terminated, stops the workers and the
-   * reevaluator, once: whoever sees it first (the shutdown, or the last request's termination) does
-   * it.
-   */
-  private void stopIfDone() {
-    long c;
-    do {
-      c = ctl.get();
-      if ((c & SHUTDOWN) == 0 || (c & STOPPED) != 0 || (c & COUNT) != 0) {
-        return;
-      }
-    } while (!ctl.compareAndSet(c, c | STOPPED));
-    backgroundCores.budgetChanged(0); // search needs no core any more
-    for (Worker w : workers) {
-      w.stop();
-    }
-    reevaluator.wake();
-  }
-
   /** Swaps the policy (see {@link Scheduler#setPolicy}); returns the one it replaced. */
   Policy setPolicy(Policy policy) {
     return dispatch.setPolicy(policy);
-  }
-
-  boolean awaitTermination(long nanos) throws InterruptedException {
-    return terminated.await(nanos, TimeUnit.NANOSECONDS);
-  }
-
-  boolean isTerminated() {
-    return terminated.getCount() == 0;
-  }
-
-  void threadExited() {
-    terminated.countDown();
   }
 
   double meanBusyWorkers() {
