@@ -18,7 +18,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -53,19 +52,18 @@ import java.util.function.LongSupplier;
  */
 public final class Scheduler implements AutoCloseable {
 
-  private final Object policyLock = new Object(); // orders swaps and the close
-  private volatile Policy policy; // owned: closed when replaced, and at close
-  private boolean closed; // under policyLock: the policy held at close is closed once
+  private final OwnedPolicy policy; // closed when replaced, and at close
   private final int workers;
   private final Tuning tuning;
-  private final AtomicLong ids = new AtomicLong();
   private final WorkerPool pool;
+  private final RequestEntry entry; // submit, run and enter
 
   private Scheduler(Settings s) {
-    this.policy = s.policy;
+    this.policy = new OwnedPolicy(s.policy);
     this.workers = s.workers;
     this.tuning = s.tuning;
     this.pool = new WorkerPool(this, s);
+    this.entry = new RequestEntry(this, pool);
   }
 
   /**
@@ -91,19 +89,9 @@ public final class Scheduler implements AutoCloseable {
     return new Builder();
   }
 
-  /**
-   * Queues a request whose body runs on a pool worker.
-   *
-   * @return a future completed exactly once with the body's result or failure; cancelling it
-   *     cancels the request, cooperatively: no thread is interrupted. Waiting for it from inside a
-   *     request of this scheduler runs it on the waiting thread if it is still queued, so that
-   *     nested work cannot deadlock
-   * @throws RejectedExecutionException if the scheduler is shut down or the admission queue is full
-   */
+  /** Queues a request whose body runs on a pool worker ({@link RequestEntry#submit}). */
   <T> CompletableFuture<T> submit(RequestBody<T> body, RequestAttributes attributes) {
-    Request<T> r = newRequest(body, attributes, null);
-    pool.enqueue(r);
-    return r.future;
+    return entry.submit(body, attributes);
   }
 
   /** {@link #submit(RequestBody, RequestAttributes)} with no attributes. */
@@ -134,33 +122,11 @@ public final class Scheduler implements AutoCloseable {
   }
 
   /**
-   * Runs a request on the calling thread: waits for admission like any queued request, then runs
-   * the body here, holding one slot of the budget until the request completes. Called from inside a
-   * request of this scheduler, the body runs at once as part of that request, so nested work can
-   * never deadlock waiting for a slot its own caller holds.
-   *
-   * @return the body's result, handed back on this thread (no future is made)
-   * @throws Exception what the body threw, as it threw it; a failure of one of its units that the
-   *     body did not see (it forked and returned without joining) as a {@link
-   *     java.util.concurrent.CompletionException} whose cause is that failure
-   * @throws CancellationException if the request was cancelled or the scheduler shut down now
-   * @throws RejectedExecutionException if the scheduler is shut down or the admission queue is full
-   * @throws InterruptedException if interrupted while waiting for admission (the request leaves the
-   *     queue)
+   * Runs a request on the calling thread once it is admitted, or at once as part of the request the
+   * thread is in ({@link RequestEntry#run}).
    */
   <T> T run(RequestBody<T> body, RequestAttributes attributes) throws Exception {
-    Request<?> outer = Request.current();
-    if (outer != null && outer.scheduler == this) {
-      return body.run(outer.context);
-    }
-    Request<T> r = newRequest(body, attributes, Thread.currentThread());
-    pool.enqueue(r);
-    pool.awaitAdmission(r);
-    if (r.phase() == Request.Phase.RETIRED) {
-      throw new CancellationException("request " + r.id + " was cancelled before it ran");
-    }
-    pool.runOnThisThread(r);
-    return r.exit.awaitOnCaller();
+    return entry.run(body, attributes);
   }
 
   /** {@link #run(RequestBody, RequestAttributes)} with no attributes. */
@@ -169,45 +135,16 @@ public final class Scheduler implements AutoCloseable {
   }
 
   /**
-   * Opens a request on the calling thread and returns at once when it is admitted, for a caller
-   * whose work runs on its own thread between two callbacks rather than as a body it can hand over
-   * (a search engine's query phase). The request waits for admission like any queued request; once
-   * admitted, the thread holds one slot of the budget and is the request's own thread until the
-   * returned scope is {@linkplain RequestScope#close() closed} on it: {@link
-   * RequestContext#current()} is the request and the units it forks go to helpers as its degree
-   * allows. Called from inside a request of this scheduler, the scope is part of that request (as a
-   * nested {@link #run} is) and its close ends nothing.
-   *
-   * @return the open scope; close it on this thread, also when the work fails
-   * @throws CancellationException if the request was cancelled, or the scheduler shut down now,
-   *     while it waited for admission
-   * @throws RejectedExecutionException if the scheduler is shut down or the admission queue is full
-   * @throws InterruptedException if interrupted while waiting for admission (the request leaves the
-   *     queue and completes as cancelled)
+   * Opens a request on the calling thread without a body, once it is admitted ({@link
+   * RequestEntry#enter}); close the scope on this thread.
    */
   RequestScope enter(RequestAttributes attributes) throws InterruptedException {
-    Request<?> outer = Request.current();
-    if (outer != null && outer.scheduler == this) {
-      return RequestScope.nested(outer);
-    }
-    Request<Void> r = newRequest(RequestScope.NO_BODY, attributes, Thread.currentThread());
-    pool.enqueue(r);
-    pool.awaitAdmission(r);
-    if (r.phase() == Request.Phase.RETIRED) {
-      throw new CancellationException("request " + r.id + " was cancelled before it was admitted");
-    }
-    return RequestScope.open(pool, r);
-  }
-
-  private <T> Request<T> newRequest(RequestBody<T> body, RequestAttributes attrs, Thread caller) {
-    Objects.requireNonNull(body, "body");
-    Objects.requireNonNull(attrs, "attributes");
-    return new Request<>(this, pool, ids.incrementAndGet(), attrs, body, caller, pool.nanoTime());
+    return entry.enter(attributes);
   }
 
   /** The policy deciding admissions and degrees now. */
   public Policy policy() {
-    return policy;
+    return policy.current();
   }
 
   /**
@@ -218,16 +155,7 @@ public final class Scheduler implements AutoCloseable {
    */
   public void setPolicy(Policy policy) {
     Objects.requireNonNull(policy, "policy");
-    Policy retired;
-    synchronized (policyLock) {
-      if (closed) {
-        retired = policy; // too late to decide anything: closed at once, as owned
-      } else {
-        retired = pool.setPolicy(policy);
-        this.policy = policy;
-      }
-    }
-    retired.close();
+    this.policy.swap(policy, pool);
   }
 
   /** The tuning this scheduler was built with. */
@@ -376,14 +304,7 @@ public final class Scheduler implements AutoCloseable {
         }
       }
     }
-    Policy last;
-    synchronized (policyLock) {
-      last = closed ? null : policy;
-      closed = true;
-    }
-    if (last != null) {
-      last.close();
-    }
+    policy.close();
     if (interrupted) {
       Thread.currentThread().interrupt();
     }
@@ -393,7 +314,7 @@ public final class Scheduler implements AutoCloseable {
   public String toString() {
     SystemView v = systemView();
     return "Scheduler[policy "
-        + policy.spec()
+        + policy.current().spec()
         + ", "
         + workers
         + " workers, "
