@@ -61,8 +61,9 @@ class DropInClassPathTest {
   }
 
   /**
-   * The Tailor module an entry is, from a reactor build's {@code MODULE/target/classes} or a
-   * repository's {@code dev/tailor/MODULE/VERSION/MODULE-VERSION.jar}; null for any other.
+   * The Tailor module an entry is, from a reactor build's {@code MODULE/target/classes} or {@code
+   * MODULE/target/MODULE-VERSION.jar}, or a repository's {@code
+   * dev/tailor/MODULE/VERSION/MODULE-VERSION.jar}; null for any other.
    */
   private static String tailorModule(Path e) {
     String s = e.toAbsolutePath().normalize().toString().replace(File.separatorChar, '/');
@@ -70,9 +71,12 @@ class DropInClassPathTest {
     if (repo >= 0) {
       return s.substring(repo + "/dev/tailor/".length()).split("/")[0];
     }
+    Path p = Path.of(s);
     if (s.endsWith("/target/classes")) {
-      Path module = Path.of(s).getParent().getParent();
-      return module.getFileName().toString();
+      return p.getParent().getParent().getFileName().toString();
+    }
+    if (p.getParent() != null && p.getParent().getFileName().toString().equals("target")) {
+      return p.getParent().getParent().getFileName().toString(); // a reactor's packaged jar
     }
     return null;
   }

@@ -17,15 +17,15 @@ import java.util.concurrent.CompletionException;
  * (queued, running, out of the dispatch), whether its body has returned, whether it has terminated,
  * and how many slots of the budget its threads hold. The word moves forward only; every change of
  * phase and thread count happens under the scheduler's dispatch lock, and the word makes them
- * readable without it. Its {@link RequestExit} is the one exit: the only place that records the
+ * readable without it. Its {@link Completion} is the one exit: the only place that records the
  * request, tells the listener and the policy, and hands its result to whoever waits (its caller's
  * thread, or its future), exactly once; it claims and publishes through the word.
  *
  * <p>Its {@link StopState} is one piece too: cancellation, a deadline and an early stop (a partial
  * result) are read by every thread of the request at its boundaries ({@link #mayContinue}).
  *
- * <p>Accounting ({@link RequestAccount}: work, degree history, windows, the long flag) is guarded
- * by this object's monitor. Forked units are {@link ForkedUnits}, lock-free.
+ * <p>Accounting ({@link WorkAccount}: work, degree history, windows, the long flag) is guarded by
+ * this object's monitor. Forked units are {@link ForkedUnits}, lock-free.
  */
 final class Request<T> implements RequestView {
 
@@ -74,7 +74,7 @@ final class Request<T> implements RequestView {
   final StopState stop = new StopState(units);
 
   /** The one exit, and the body's outcome it hands over. */
-  final RequestExit<T> exit = new RequestExit<>(this);
+  final Completion<T> exit = new Completion<>(this);
 
   private volatile int ctl; // QUEUED is 0; changed through CTL, a field rather than an object
   private static final VarHandle CTL;
@@ -94,7 +94,7 @@ final class Request<T> implements RequestView {
   volatile int degree; // changed under this, with the account's ledger
 
   /** Work, degrees, windows and the long flag; guarded by this object's monitor. */
-  final RequestAccount account = new RequestAccount(this);
+  final WorkAccount account = new WorkAccount(this);
 
   private volatile Thread ownThread; // written under this, read without it by mayContinue
   private final java.util.function.BooleanSupplier helperStays = this::helperStays; // made once
@@ -191,7 +191,7 @@ final class Request<T> implements RequestView {
   }
 
   /**
-   * Claims the request's {@link RequestExit#terminate termination}: true for the first caller only,
+   * Claims the request's {@link Completion#terminate termination}: true for the first caller only,
    * on any thread, without the lock (a CAS on the word, which moves forward only).
    */
   boolean claimTermination() {

@@ -56,14 +56,14 @@ public final class Scheduler implements AutoCloseable {
   private final int workers;
   private final Tuning tuning;
   private final WorkerPool pool;
-  private final RequestEntry entry; // submit, run and enter
+  private final EntryPaths entry; // submit, run and enter
 
   private Scheduler(Settings s) {
     this.policy = new OwnedPolicy(s.policy);
     this.workers = s.workers;
     this.tuning = s.tuning;
     this.pool = new WorkerPool(this, s);
-    this.entry = new RequestEntry(this, pool);
+    this.entry = new EntryPaths(this, pool);
   }
 
   /**
@@ -89,7 +89,7 @@ public final class Scheduler implements AutoCloseable {
     return new Builder();
   }
 
-  /** Queues a request whose body runs on a pool worker ({@link RequestEntry#submit}). */
+  /** Queues a request whose body runs on a pool worker ({@link EntryPaths#submit}). */
   <T> CompletableFuture<T> submit(RequestBody<T> body, RequestAttributes attributes) {
     return entry.submit(body, attributes);
   }
@@ -123,7 +123,7 @@ public final class Scheduler implements AutoCloseable {
 
   /**
    * Runs a request on the calling thread once it is admitted, or at once as part of the request the
-   * thread is in ({@link RequestEntry#run}).
+   * thread is in ({@link EntryPaths#run}).
    */
   <T> T run(RequestBody<T> body, RequestAttributes attributes) throws Exception {
     return entry.run(body, attributes);
@@ -136,7 +136,7 @@ public final class Scheduler implements AutoCloseable {
 
   /**
    * Opens a request on the calling thread without a body, once it is admitted ({@link
-   * RequestEntry#enter}); close the scope on this thread.
+   * EntryPaths#enter}); close the scope on this thread.
    */
   RequestScope enter(RequestAttributes attributes) throws InterruptedException {
     return entry.enter(attributes);

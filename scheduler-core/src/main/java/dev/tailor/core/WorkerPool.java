@@ -20,7 +20,7 @@ import java.util.function.LongToDoubleFunction;
  *
  * <p>The lock guards the dispatch core, the idle workers and every change of a request's phase and
  * threads. Nothing of a policy runs under it but the admission, worker-preference and degree
- * questions: a request terminates ({@link RequestExit#terminate}: its record, the listener, the
+ * questions: a request terminates ({@link Completion#terminate}: its record, the listener, the
  * policy's completion hook, its future) after the lock is released, and threads given work under
  * the lock are woken only after it is released ({@link DispatchLock#unlockAndWake}), so that a
  * woken thread does not run straight into the lock its waker still holds.

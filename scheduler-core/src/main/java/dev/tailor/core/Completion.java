@@ -23,7 +23,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * @param <T> the body's result type
  */
-final class RequestExit<T> {
+final class Completion<T> {
 
   private final Request<T> request;
 
@@ -34,7 +34,7 @@ final class RequestExit<T> {
   /** How the request ended, fixed by {@link #terminate} before it publishes TERMINATED. */
   private RequestRecord.Outcome ended;
 
-  RequestExit(Request<T> request) {
+  Completion(Request<T> request) {
     this.request = request;
   }
 

@@ -18,13 +18,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * slot its own caller holds; outside, a caller waits for admission and a request cancelled while it
  * waits never runs.
  */
-final class RequestEntry {
+final class EntryPaths {
 
   private final Scheduler scheduler;
   private final WorkerPool pool;
   private final AtomicLong ids = new AtomicLong();
 
-  RequestEntry(Scheduler scheduler, WorkerPool pool) {
+  EntryPaths(Scheduler scheduler, WorkerPool pool) {
     this.scheduler = scheduler;
     this.pool = pool;
   }

@@ -19,7 +19,7 @@ import dev.tailor.core.model.WindowProgress;
  * Request#beginOwn}), and so that the degree is changed with the ledger's record of it. The long
  * flag is volatile as well, so that it may be read without the monitor.
  */
-final class RequestAccount {
+final class WorkAccount {
 
   /** The request; its monitor guards everything below. */
   private final Request<?> request;
@@ -29,7 +29,7 @@ final class RequestAccount {
   private long firstRunNanos = UNKNOWN; // guarded by request: when beginOwn first ran
   private volatile boolean isLong; // written under request's monitor, read without it
 
-  RequestAccount(Request<?> request) {
+  WorkAccount(Request<?> request) {
     this.request = request;
   }
 
@@ -131,7 +131,7 @@ final class RequestAccount {
     }
   }
 
-  /** The request's record, for {@link RequestExit#terminate}. */
+  /** The request's record, for {@link Completion#terminate}. */
   RequestRecord record(long end, RequestRecord.Outcome outcome) {
     synchronized (request) {
       long start = request.startNanos == UNKNOWN ? end : request.startNanos;
