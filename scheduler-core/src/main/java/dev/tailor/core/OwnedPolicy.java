@@ -37,11 +37,14 @@ final class OwnedPolicy {
       if (closed) {
         retired = next; // too late to decide anything: closed at once, as owned
       } else {
-        retired = pool.setPolicy(next);
+        Policy old = pool.setPolicy(next);
         this.policy = next;
+        retired = old == next ? null : old; // the same policy again: still in use
       }
     }
-    retired.close();
+    if (retired != null) {
+      retired.close();
+    }
   }
 
   /** Closes the policy held now, once; later swaps close what they are given. */

@@ -150,8 +150,9 @@ public final class Scheduler implements AutoCloseable {
   /**
    * Swaps the policy, live: every later question (admissions, degrees of running requests too) goes
    * to {@code policy}, on the same threads and queue; a question being answered as it is swapped
-   * may still reach the old one. The scheduler owns every policy it is given, at build time or
-   * here: it closes the one this replaces, and the one it holds when it is closed.
+   * may still reach the old one, which answers it though closed. The scheduler owns every policy it
+   * is given, at build time or here: it closes the one this replaces (the same policy given again
+   * is kept, not closed), and the one it holds when it is closed.
    */
   public void setPolicy(Policy policy) {
     Objects.requireNonNull(policy, "policy");

@@ -221,6 +221,8 @@ class RequestLifeTest {
       assertEquals("fixed:3", scheduler.policy().spec());
       assertEquals(3, (int) scheduler.run(ctx -> ctx.view().degree()), "fixed:3");
       scheduler.setPolicy(third);
+      scheduler.setPolicy(third);
+      assertFalse(third.closed, "the same policy given again is not closed: it still decides");
       assertFalse(third.closed, "the policy held is closed with the scheduler, not before");
       assertEquals(0, scheduler.metrics().count(RequestRecord.Outcome.FAILED));
     }
