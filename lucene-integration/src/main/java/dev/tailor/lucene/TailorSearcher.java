@@ -5,6 +5,7 @@ import dev.tailor.core.RequestAttributes;
 import dev.tailor.core.RequestContext;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.SchedulerInternals;
+import dev.tailor.core.Tuning;
 import dev.tailor.core.policy.RequestView;
 import java.io.IOException;
 import java.time.Duration;
@@ -67,6 +68,8 @@ public final class TailorSearcher extends IndexSearcher {
   private final RequestTimeout requestTimeout = new RequestTimeout();
   private volatile QueryTimeout userTimeout;
   private final int maxHelpers;
+  private final long
+      helperBoundNanos; // a prompt helper's longest claim; 0 without prompt admission
   private volatile Predictor<Query> predictor;
   private volatile LeafSlice[] wholeSegmentWindows;
   private volatile boolean partialResult;
@@ -96,8 +99,11 @@ public final class TailorSearcher extends IndexSearcher {
     this.slicing = Objects.requireNonNull(slicing, "slicing");
     this.unitListener = unitListener;
     // Every thread a request may have beside its own: the workers, and the slack lent beyond them.
-    int lent = scheduler.tuning().promptAdmission() ? scheduler.tuning().slack() : 0;
+    Tuning tuning = scheduler.tuning();
+    int lent = tuning.promptAdmission() ? tuning.slack() : 0;
     this.maxHelpers = Math.max(0, scheduler.workers() + lent - 1);
+    // Read once: every helper's claim is sized by it, and the tuning never changes.
+    this.helperBoundNanos = tuning.promptAdmission() ? tuning.promptBound().toNanos() : 0;
     // Installed once, before the searcher is shared: Lucene's own scoring paths poll it, and it
     // finds each search's deadline and the user's timeout itself.
     super.setTimeout(requestTimeout);
@@ -264,7 +270,15 @@ public final class TailorSearcher extends IndexSearcher {
     RequestContext ctx = RequestContext.current();
     WindowedSearch<C, T> search =
         new WindowedSearch<>(
-            weight, manager, first, windows, timeoutFor(ctx), wholeSegments, unitListener, ctx);
+            weight,
+            manager,
+            first,
+            windows,
+            timeoutFor(ctx),
+            wholeSegments,
+            unitListener,
+            ctx,
+            helperBoundNanos);
     T result = search.run(maxHelpers);
     if (ctx.stoppedEarly()) {
       partialResult = true;

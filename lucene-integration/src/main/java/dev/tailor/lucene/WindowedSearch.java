@@ -79,6 +79,8 @@ final class WindowedSearch<C extends Collector, T> {
   private final boolean wholeLeaves;
   private final UnitListener listener;
   private final RequestContext ctx;
+  // Under prompt admission, the most time a helper's claim takes at the search's pace; 0 without.
+  private final long helperBoundNanos;
   private final AtomicInteger cursor = new AtomicInteger();
   // The pace of the windows finished so far, over every thread: a prompt helper's claims are sized
   // by it ({@link GuidedClaims#helperSize}).
@@ -106,7 +108,8 @@ final class WindowedSearch<C extends Collector, T> {
       QueryTimeout timeout,
       boolean wholeLeaves,
       UnitListener listener,
-      RequestContext ctx) {
+      RequestContext ctx,
+      long helperBoundNanos) {
     this.weight = weight;
     this.manager = manager;
     this.first = first;
@@ -116,6 +119,7 @@ final class WindowedSearch<C extends Collector, T> {
     this.wholeLeaves = wholeLeaves;
     this.listener = listener;
     this.ctx = ctx;
+    this.helperBoundNanos = helperBoundNanos;
     collectors.add(first);
   }
 
@@ -321,10 +325,10 @@ final class WindowedSearch<C extends Collector, T> {
      * GuidedClaims#takesTheRest}). One window at a time while the windows' times are being
      * recorded, and all of them with no request to share them. The request's own thread claims by
      * {@link GuidedClaims#probingSize} when its policy watches progress. A helper of a scheduler
-     * that admits promptly ({@link dev.tailor.core.Scheduler#promptAdmission()}) claims no more
-     * than its prompt bound ({@link dev.tailor.core.Scheduler#promptBoundNanos()}) at the search's
-     * pace so far ({@link GuidedClaims#helperSize}), so that an arrival waits about that long at
-     * most for its thread.
+     * that admits promptly ({@link dev.tailor.core.Tuning#withPromptAdmission}) claims no more than
+     * its prompt bound ({@link dev.tailor.core.Tuning#withPromptBound}) at the search's pace so far
+     * ({@link GuidedClaims#helperSize}), so that an arrival waits about that long at most for its
+     * thread.
      */
     private int claimSize(boolean helper) {
       int from = cursor.get();
@@ -348,15 +352,12 @@ final class WindowedSearch<C extends Collector, T> {
       }
       int size = GuidedClaims.size(left, sharers, helper, priority);
       int most = GuidedClaims.most(left, sharers, helper, priority);
-      if (helper && ctx.scheduler().tuning().promptAdmission()) {
+      if (helper && helperBoundNanos > 0) {
         // A prompt helper holds its thread for about a millisecond at most, and so does not run
         // on to a leaf's end: an arrival waits for its claim to end.
         size =
             GuidedClaims.helperSize(
-                size,
-                finishedNanos.get(),
-                finishedWindows.get(),
-                ctx.scheduler().tuning().promptBound().toNanos());
+                size, finishedNanos.get(), finishedWindows.get(), helperBoundNanos);
         most = size;
       }
       int end = from + size;

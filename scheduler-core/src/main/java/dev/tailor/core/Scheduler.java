@@ -164,32 +164,6 @@ public final class Scheduler implements AutoCloseable {
     return tuning;
   }
 
-  /**
-   * Whether arrivals are admitted promptly ({@link Tuning#withPromptAdmission(boolean)}): then a
-   * helper claims at most {@link dev.tailor.core.model.GuidedClaims#PROMPT_NANOS} of its request's
-   * work at a time.
-   */
-  boolean promptAdmission() {
-    return pool.dispatch.promptAdmission();
-  }
-
-  /**
-   * How many threads helpers may hold beyond the budget under prompt admission ({@link
-   * Tuning#withSlack(int)}).
-   */
-  int slack() {
-    return pool.dispatch.slack();
-  }
-
-  /**
-   * The most time a helper's claim takes under prompt admission ({@link
-   * Tuning#withPromptBound(Duration)}): how long an arriving request waits, about, for a helper's
-   * thread.
-   */
-  long promptBoundNanos() {
-    return tuning.promptBoundNanos;
-  }
-
   /** The live load measures policies see. */
   SystemView systemView() {
     return pool.dispatch.view();

@@ -21,9 +21,6 @@ import java.util.function.UnaryOperator;
  */
 final class Settings {
 
-  /** How long idle threads spin before they park unless configured: 20 µs (0 on one core). */
-  static final long DEFAULT_SPIN_NANOS = 20_000L;
-
   Policy policy = PolicyRegistry.of(Scheduler.DEFAULT_POLICY);
   int workers = Runtime.getRuntime().availableProcessors();
   Tuning tuning = Tuning.defaults();

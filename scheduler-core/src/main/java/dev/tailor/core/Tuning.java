@@ -24,6 +24,9 @@ import java.util.Objects;
  */
 public final class Tuning {
 
+  /** How long idle threads spin before they park unless set: 20 µs (0 on one core). */
+  static final long DEFAULT_SPIN_NANOS = 20_000L;
+
   /** The longest prompt bound: longer, a helper's claim would be no prompt bound at all. */
   static final Duration MAX_PROMPT_BOUND = Duration.ofMinutes(1);
 
@@ -31,7 +34,7 @@ public final class Tuning {
       new Tuning(
           10_000,
           Scheduler.DEFAULT_QUANTUM_NANOS,
-          Runtime.getRuntime().availableProcessors() > 1 ? Settings.DEFAULT_SPIN_NANOS : 0,
+          Runtime.getRuntime().availableProcessors() > 1 ? DEFAULT_SPIN_NANOS : 0,
           true,
           Scheduler.DEFAULT_SLACK,
           GuidedClaims.PROMPT_NANOS,

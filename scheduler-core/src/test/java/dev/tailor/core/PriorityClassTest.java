@@ -256,7 +256,7 @@ class PriorityClassTest {
               return null;
             },
             waiting);
-    boolean prompt = scheduler.promptAdmission();
+    boolean prompt = scheduler.tuning().promptAdmission();
     assertEquals(
         prompt ? 0 : 1,
         scheduler.systemView().queuedRequests(),

@@ -80,8 +80,8 @@ class SchedulerBuilderTest {
   void arrivalsAreAdmittedPromptlyUnlessTurnedOff() {
     try (Scheduler on = Scheduler.builder().workers(1).build();
         Scheduler off = Scheduler.builder().workers(1).promptAdmission(false).build()) {
-      org.junit.jupiter.api.Assertions.assertTrue(on.promptAdmission());
-      org.junit.jupiter.api.Assertions.assertFalse(off.promptAdmission());
+      org.junit.jupiter.api.Assertions.assertTrue(on.tuning().promptAdmission());
+      org.junit.jupiter.api.Assertions.assertFalse(off.tuning().promptAdmission());
     }
     org.junit.jupiter.api.Assertions.assertThrows(
         IllegalStateException.class,
@@ -103,11 +103,11 @@ class SchedulerBuilderTest {
     }
     try (Scheduler s =
         Scheduler.builder().workers(1).promptBound(java.time.Duration.ofMillis(3)).build()) {
-      org.junit.jupiter.api.Assertions.assertEquals(3_000_000L, s.promptBoundNanos());
+      org.junit.jupiter.api.Assertions.assertEquals(3_000_000L, s.tuning().promptBound().toNanos());
     }
     try (Scheduler s = Scheduler.builder().workers(1).build()) {
       org.junit.jupiter.api.Assertions.assertEquals(
-          dev.tailor.core.model.GuidedClaims.PROMPT_NANOS, s.promptBoundNanos());
+          dev.tailor.core.model.GuidedClaims.PROMPT_NANOS, s.tuning().promptBound().toNanos());
       org.junit.jupiter.api.Assertions.assertEquals(Scheduler.DEFAULT_POLICY, s.policy().spec());
     }
   }
