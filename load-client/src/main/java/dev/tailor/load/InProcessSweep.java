@@ -2,8 +2,8 @@ package dev.tailor.load;
 
 import dev.tailor.core.Predictor;
 import dev.tailor.core.Scheduler;
-import dev.tailor.core.SchedulerInternals;
 import dev.tailor.core.policy.DegreeCap;
+import dev.tailor.core.policy.Policies;
 import dev.tailor.lucene.TailorSearcher;
 import dev.tailor.lucene.TotalHits;
 import dev.tailor.lucene.Windowing;
@@ -185,7 +185,7 @@ public final class InProcessSweep {
       IndexReader reader, List<InProcessTarget.TraceEntry> entries, int workers, int totalHits)
       throws IOException {
     try (Scheduler scheduler =
-        SchedulerInternals.policy(Scheduler.builder(), "seq").workers(workers).build()) {
+        Scheduler.builder().policy(Policies.seq()).workers(workers).build()) {
       TailorSearcher searcher = new TailorSearcher(reader, scheduler);
       for (int round = 0; round < WARM_UP_ROUNDS; round++) {
         for (InProcessTarget.TraceEntry e : entries) {

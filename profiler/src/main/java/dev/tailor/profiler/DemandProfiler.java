@@ -1,7 +1,7 @@
 package dev.tailor.profiler;
 
 import dev.tailor.core.Scheduler;
-import dev.tailor.core.SchedulerInternals;
+import dev.tailor.core.policy.Policies;
 import dev.tailor.lucene.QueryShape;
 import dev.tailor.lucene.TailorSearcher;
 import dev.tailor.lucene.TailorSearchers;
@@ -175,8 +175,7 @@ public final class DemandProfiler {
       UnitTimes unitTimes = new UnitTimes();
       Windowing slicing = Windowing.windowsPerQuery(options.unitsPerQuery());
       for (int d = 1; d <= degrees; d++) {
-        schedulers[d - 1] =
-            SchedulerInternals.policy(Scheduler.builder(), "fixed:" + d).workers(degrees).build();
+        schedulers[d - 1] = Scheduler.builder().policy(Policies.fixed(d)).workers(degrees).build();
         searchers[d - 1] =
             TailorSearchers.create(reader, schedulers[d - 1], slicing, d == 1 ? unitTimes : null);
       }

@@ -3,6 +3,7 @@ package dev.tailor.bench;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.SchedulerInternals;
 import dev.tailor.core.Tuning;
+import dev.tailor.core.policy.Policies;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -39,10 +40,8 @@ public class HelperUnitBenchmark extends NanosecondBenchmark {
 
   @Setup
   public void setUp() {
-    sequential =
-        spin(SchedulerInternals.policy(Scheduler.builder(), "seq").workers(workers)).build();
-    parallel =
-        spin(SchedulerInternals.policy(Scheduler.builder(), "fixed:2").workers(workers)).build();
+    sequential = spin(Scheduler.builder().policy(Policies.seq()).workers(workers)).build();
+    parallel = spin(Scheduler.builder().policy(Policies.fixed(2)).workers(workers)).build();
   }
 
   private Scheduler.Builder spin(Scheduler.Builder b) {

@@ -3,6 +3,7 @@ package dev.tailor.bench;
 import dev.tailor.core.RequestBody;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.SchedulerInternals;
+import dev.tailor.core.policy.Policies;
 import dev.tailor.measure.Median;
 import dev.tailor.micrometer.TailorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -107,10 +108,8 @@ public final class MetricsOverheadBench {
             },
             "metrics-overhead-scraper");
     scraper.setDaemon(true);
-    try (Scheduler none =
-            SchedulerInternals.policy(Scheduler.builder(), "seq").workers(workers).build();
-        Scheduler bound =
-            SchedulerInternals.policy(Scheduler.builder(), "seq").workers(workers).build()) {
+    try (Scheduler none = Scheduler.builder().policy(Policies.seq()).workers(workers).build();
+        Scheduler bound = Scheduler.builder().policy(Policies.seq()).workers(workers).build()) {
       new TailorMetrics(bound).bindTo(registry);
       scraper.start();
       Scheduler[] schedulers = {none, bound};

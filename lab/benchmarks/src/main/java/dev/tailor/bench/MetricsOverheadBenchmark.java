@@ -3,6 +3,7 @@ package dev.tailor.bench;
 import dev.tailor.core.RequestBody;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.SchedulerInternals;
+import dev.tailor.core.policy.Policies;
 import dev.tailor.micrometer.TailorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -56,7 +57,7 @@ public class MetricsOverheadBenchmark extends NanosecondBenchmark {
 
   @Setup
   public void setUp() {
-    scheduler = SchedulerInternals.policy(Scheduler.builder(), "seq").workers(workers).build();
+    scheduler = Scheduler.builder().policy(Policies.seq()).workers(workers).build();
     if (metrics.equals("none")) {
       return;
     }

@@ -4,6 +4,7 @@ import dev.tailor.core.RequestAttributes;
 import dev.tailor.core.RequestBody;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.SchedulerInternals;
+import dev.tailor.core.policy.Policies;
 import dev.tailor.micrometer.TailorMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -32,7 +33,7 @@ public class MetricsScrapeBenchmark extends NanosecondBenchmark {
 
   @Setup
   public void setUp() {
-    scheduler = SchedulerInternals.policy(Scheduler.builder(), "fixed:2").workers(2).build();
+    scheduler = Scheduler.builder().policy(Policies.fixed(2)).workers(2).build();
     registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     new TailorMetrics(scheduler).bindTo(registry);
     CompletableFuture<?>[] futures = new CompletableFuture<?>[REQUESTS];

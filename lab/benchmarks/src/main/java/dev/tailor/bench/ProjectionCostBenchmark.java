@@ -4,6 +4,7 @@ import dev.tailor.core.RequestAttributes;
 import dev.tailor.core.RequestContext;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.SchedulerInternals;
+import dev.tailor.core.policy.Policies;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -40,7 +41,7 @@ public class ProjectionCostBenchmark extends NanosecondBenchmark {
 
   @Setup
   public void setUp() {
-    scheduler = SchedulerInternals.policy(Scheduler.builder(), "seq").workers(2).build();
+    scheduler = Scheduler.builder().policy(Policies.seq()).workers(2).build();
   }
 
   @TearDown

@@ -4,6 +4,7 @@ import dev.tailor.core.RequestBody;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.SchedulerInternals;
 import dev.tailor.core.Tuning;
+import dev.tailor.core.policy.Policies;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.management.ManagementFactory;
@@ -282,8 +283,7 @@ public final class SchedulerOverheadBench {
           threads.add(t);
           return t;
         };
-    Scheduler.Builder b =
-        SchedulerInternals.policy(Scheduler.builder(), "fixed:2").workers(workers);
+    Scheduler.Builder b = Scheduler.builder().policy(Policies.fixed(2)).workers(workers);
     if (spin != null) {
       b.tuning(Tuning.defaults().withSpinBeforePark(spin));
     }

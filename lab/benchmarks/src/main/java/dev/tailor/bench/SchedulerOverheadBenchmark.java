@@ -3,6 +3,7 @@ package dev.tailor.bench;
 import dev.tailor.core.RequestBody;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.SchedulerInternals;
+import dev.tailor.core.policy.Policies;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -48,7 +49,7 @@ public class SchedulerOverheadBenchmark extends NanosecondBenchmark {
     pool =
         new ThreadPoolExecutor(workers, workers, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
     pool.prestartAllCoreThreads();
-    sequential = SchedulerInternals.policy(Scheduler.builder(), "seq").workers(workers).build();
+    sequential = Scheduler.builder().policy(Policies.seq()).workers(workers).build();
   }
 
   @TearDown

@@ -3,6 +3,7 @@ package dev.tailor.bench;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.SchedulerInternals;
 import dev.tailor.core.Tuning;
+import dev.tailor.core.policy.Policies;
 import dev.tailor.lucene.TailorSearcher;
 import dev.tailor.lucene.TailorSearchers;
 import dev.tailor.lucene.Windowing;
@@ -520,7 +521,10 @@ public final class SearchBenches {
       int cores = Math.max(2, Runtime.getRuntime().availableProcessors());
       IndexReader reader = run.reader();
       try (Scheduler late =
-          SchedulerInternals.policy(Scheduler.builder(), "rampup:1ms,2").workers(cores).build()) {
+          Scheduler.builder()
+              .policy(Policies.rampUp(Duration.ofMillis(1), 2))
+              .workers(cores)
+              .build()) {
         for (int windows : WINDOWS) {
           Windowing slicing = Windowing.windowsPerQuery(windows);
           TailorSearcher alone = TailorSearchers.create(reader, run.scheduler(), slicing);

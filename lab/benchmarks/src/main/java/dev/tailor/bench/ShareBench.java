@@ -4,6 +4,7 @@ import dev.tailor.core.BackgroundCores;
 import dev.tailor.core.Scheduler;
 import dev.tailor.core.SchedulerInternals;
 import dev.tailor.core.budget.BudgetPolicy;
+import dev.tailor.core.policy.Policies;
 import dev.tailor.core.policy.RequestView;
 import dev.tailor.corpora.linedocs.LineDocsFeed;
 import dev.tailor.load.InProcessTarget;
@@ -129,8 +130,7 @@ public final class ShareBench {
   /** Runs every query a few times alone; returns the mean time of the last round. */
   private static double warmUpAndTime(
       SearchBenches.Input input, List<InProcessTarget.TraceEntry> entries) throws IOException {
-    try (Scheduler scheduler =
-        SchedulerInternals.policy(Scheduler.builder(), "seq").workers(CORES).build()) {
+    try (Scheduler scheduler = Scheduler.builder().policy(Policies.seq()).workers(CORES).build()) {
       TailorSearcher searcher = new TailorSearcher(input.reader(), scheduler);
       long total = 0;
       for (int round = 0; round < 3; round++) {
