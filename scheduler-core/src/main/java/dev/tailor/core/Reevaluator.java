@@ -61,15 +61,17 @@ final class Reevaluator implements Runnable {
 
   /**
    * One tick, on the calling thread: re-reads every running request's degree, then lets the delayed
-   * head in if its time has come and a slot is free, then resizes an elastic budget whose period
-   * has ended. Never throws. Tests call it to make a tick happen now rather than wait for one.
+   * head in if its time has come and a slot is free (or hands on a slot a terminating worker holds
+   * back, {@link WorkerPool#slotHeldForHandOver}), then resizes an elastic budget whose period has
+   * ended. Never throws. Tests call it to make a tick happen now rather than wait for one.
    */
   void tick() {
     for (Request<?> r : pool.dispatch.running()) {
       reevaluate(r, true);
     }
     try {
-      if (pool.dispatch.headDelayExpired(pool.nanoTime()) && pool.dispatch.admissionSlots() > 0) {
+      if (pool.dispatch.headDelayExpired(pool.nanoTime()) && pool.dispatch.admissionSlots() > 0
+          || pool.slotHeldForHandOver()) {
         pool.dispatchNow();
       }
     } catch (Throwable t) {

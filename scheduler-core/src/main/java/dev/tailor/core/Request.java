@@ -45,13 +45,21 @@ final class Request<T> implements RequestView {
   }
 
   // The control word: phase in bits 0-1, BODY_RETURNED, TERMINATING (terminate has claimed the
-  // request), TERMINATED (its outcome is reported and may be handed over), then the slots held.
+  // request), TERMINATED (its outcome is reported and may be handed over), then the slots held
+  // (bits 5-18), then how many of them are helpers sent but not yet started (bits 19-31).
   private static final int PHASE_BITS = 3;
   private static final int BODY_RETURNED = 4;
   private static final int TERMINATING = 8;
   private static final int TERMINATED = 16;
   private static final int THREAD_SHIFT = 5;
   private static final int ONE_THREAD = 1 << THREAD_SHIFT;
+  private static final int PENDING_SHIFT = 19;
+  private static final int ONE_PENDING = 1 << PENDING_SHIFT;
+  private static final int THREAD_MASK = (1 << (PENDING_SHIFT - THREAD_SHIFT)) - 1;
+
+  /** The most threads the word counts; {@link Settings} keeps pools well below it. */
+  static final int MAX_THREADS = THREAD_MASK;
+
   private static final Phase[] PHASES = Phase.values();
 
   final Scheduler scheduler;
@@ -160,7 +168,23 @@ final class Request<T> implements RequestView {
 
   /** A helper the dispatch core sent joins: one more slot held. Called under the dispatch lock. */
   void helperJoined() {
-    CTL.getAndAdd(this, ONE_THREAD);
+    CTL.getAndAdd(this, ONE_THREAD + ONE_PENDING);
+  }
+
+  /**
+   * A helper sent to this request starts on it, on its worker, without the lock. False if the
+   * request exited before the helper woke ({@link #retire}): its slot was given back then, and it
+   * has nothing to do here.
+   */
+  boolean helperStarts() {
+    int c;
+    do {
+      c = ctl;
+      if ((c & PHASE_BITS) == Phase.RETIRED.ordinal()) {
+        return false;
+      }
+    } while (!CTL.compareAndSet(this, c, c - ONE_PENDING));
+    return true;
   }
 
   /**
@@ -178,13 +202,34 @@ final class Request<T> implements RequestView {
     return body && borrowsSlot ? 0 : 1;
   }
 
-  /** Whether nobody is left on the request and its body has returned: it exits the dispatch. */
-  boolean exits() {
-    int c = ctl;
-    return (c & BODY_RETURNED) != 0 && c >>> THREAD_SHIFT == 0;
+  /**
+   * Takes the request out of the dispatch if its body has returned and nobody works on it: no
+   * thread is left but helpers sent that have not started, which then find nothing to do, so the
+   * request does not wait for their wake-up. Called under the dispatch lock; a CAS, as such a
+   * helper starts without the lock ({@link #helperStarts}).
+   *
+   * @return how many helpers it left behind, whose slots go back to the budget now; -1 if it stays
+   */
+  int retire() {
+    int c;
+    do {
+      c = ctl;
+      int pending = c >>> PENDING_SHIFT;
+      if ((c & BODY_RETURNED) == 0 || ((c >>> THREAD_SHIFT) & THREAD_MASK) != pending) {
+        return -1;
+      }
+    } while (!CTL.compareAndSet(this, c, retired(c)));
+    return c >>> PENDING_SHIFT;
   }
 
-  /** Takes the request out of the dispatch for good. Called under the dispatch lock. */
+  private static int retired(int c) {
+    return (c & (TERMINATING | TERMINATED)) | Phase.RETIRED.ordinal() | BODY_RETURNED;
+  }
+
+  /**
+   * Takes a request that never ran (cancelled while queued, or dropped at shutdown) out of the
+   * dispatch for good. Called under the dispatch lock.
+   */
   void markDone() {
     int c = ctl;
     ctl = (c & ~PHASE_BITS) | Phase.RETIRED.ordinal() | BODY_RETURNED;
@@ -425,7 +470,7 @@ final class Request<T> implements RequestView {
 
   @Override
   public int threads() {
-    return ctl >>> THREAD_SHIFT;
+    return (ctl >>> THREAD_SHIFT) & THREAD_MASK;
   }
 
   @Override

@@ -332,7 +332,7 @@ public final class Scheduler implements AutoCloseable {
 
     /**
      * The parallelism budget: worker threads, and slots shared with callers of searches; default
-     * one per available processor.
+     * one per available processor, at most 4,096.
      */
     public Builder workers(int workers) {
       settings.workers(workers);

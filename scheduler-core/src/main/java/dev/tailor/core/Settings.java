@@ -21,6 +21,12 @@ import java.util.function.UnaryOperator;
  */
 final class Settings {
 
+  /**
+   * The most workers a scheduler takes: a request's threads (at most twice the workers, with the
+   * largest slack) must fit its control word ({@link Request#MAX_THREADS}).
+   */
+  static final int MAX_WORKERS = 4096;
+
   Policy policy = PolicyRegistry.of(Scheduler.DEFAULT_POLICY);
   int workers = Runtime.getRuntime().availableProcessors();
   Tuning tuning = Tuning.defaults();
@@ -48,8 +54,9 @@ final class Settings {
   }
 
   void workers(int workers) {
-    if (workers < 1) {
-      throw new IllegalArgumentException("workers must be >= 1, got " + workers);
+    if (workers < 1 || workers > MAX_WORKERS) {
+      throw new IllegalArgumentException(
+          "workers must be in [1, " + MAX_WORKERS + "], got " + workers);
     }
     once("workers");
     this.workers = workers;

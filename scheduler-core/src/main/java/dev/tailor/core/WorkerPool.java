@@ -45,6 +45,9 @@ final class WorkerPool implements DispatchHost<Request<?>> {
 
   final AtomicInteger longThreads = new AtomicInteger();
 
+  /** Workers between a request's exit and taking their next work ({@link #release}). */
+  private final AtomicInteger handingOver = new AtomicInteger();
+
   // Guarded by lock: the dispatch core, the idle workers (and, in DispatchLock, the threads to
   // wake after unlocking).
   final DispatchLock lock = new DispatchLock();
@@ -167,10 +170,18 @@ final class WorkerPool implements DispatchHost<Request<?>> {
    * an idle worker, an admitted caller is woken.
    */
   void dispatchLocked(long now) {
+    dispatchLocked(now, true);
+  }
+
+  /**
+   * As {@link #dispatchLocked(long)}, but with {@code toIdle} false only callers are admitted: pool
+   * work is left for a worker that is about to come back for it ({@link #release}).
+   */
+  private void dispatchLocked(long now, boolean toIdle) {
     while (dispatch.freeSlots() > 0) {
       // A worker still completing its last request holds no slot but is not idle yet: then a
       // free slot can only go to a caller.
-      Dispatcher.Assignment<Request<?>> work = dispatch.takeWork(now, !idle.isEmpty());
+      Dispatcher.Assignment<Request<?>> work = dispatch.takeWork(now, toIdle && !idle.isEmpty());
       if (work == null) {
         return;
       }
@@ -228,6 +239,10 @@ final class WorkerPool implements DispatchHost<Request<?>> {
 
   /** A worker's assignment: runs the body or helps, then releases and takes its next work. */
   void runAssignment(Worker w, Request<?> r, boolean help) {
+    if (help && !r.helperStarts()) {
+      nextForWorker(w, false); // the request exited before this helper woke, and took its slot
+      return;
+    }
     long end = Request.UNKNOWN;
     try {
       if (help) {
@@ -288,11 +303,18 @@ final class WorkerPool implements DispatchHost<Request<?>> {
       now = bodyEnd != Request.UNKNOWN ? bodyEnd : nanoTime();
       int back = r.threadLeft(body);
       dispatch.releaseSlots(body ? 0 : back, body ? back : 0, now);
-      exits = r.exits();
+      int leftBehind = r.retire();
+      exits = leftBehind >= 0;
       if (exits) {
+        dispatch.releaseSlots(leftBehind, 0, now);
         dispatch.exited(r);
-        r.markDone();
-        dispatchLocked(now);
+        // A worker takes the pool work its slot frees itself once the request has terminated
+        // (nextForWorker), rather than wake an idle one: on a busy machine a woken thread waits
+        // for a core, up to a scheduler slice, while its waker goes idle. Callers are woken now.
+        dispatchLocked(now, w == null);
+        if (w != null) {
+          handingOver.incrementAndGet();
+        }
       } else if (w == null || nextForWorkerLocked(w, now)) {
         dispatchLocked(now); // a worker that found no work for itself leaves none for others
       }
@@ -303,21 +325,43 @@ final class WorkerPool implements DispatchHost<Request<?>> {
       // Terminating completes the future, which runs its dependent stages here: the worker takes
       // no new work before they return, and its slot is free meanwhile, so a stage may itself
       // wait on the scheduler.
-      r.exit.terminate(now);
-      if (w != null) {
-        nextForWorker(w);
+      try {
+        r.exit.terminate(now);
+      } finally {
+        if (w != null) {
+          nextForWorker(w, true);
+        }
       }
     }
   }
 
-  /** Gives a worker that terminated a request its next work, or makes it idle. */
-  private void nextForWorker(Worker w) {
+  /**
+   * Gives a worker without work its next work, or makes it idle, then hands any other free slot on:
+   * a worker that terminated a request ({@code handedOver}: its slot was held back for it), or a
+   * helper whose request exited before it woke.
+   */
+  private void nextForWorker(Worker w, boolean handedOver) {
     lock.lock();
     try {
-      nextForWorkerLocked(w, nanoTime());
+      if (handedOver) {
+        handingOver.decrementAndGet();
+      }
+      long now = nanoTime();
+      if (nextForWorkerLocked(w, now)) {
+        dispatchLocked(now);
+      }
     } finally {
       lock.unlockAndWake();
     }
+  }
+
+  /**
+   * Whether pool work waits for a slot that a worker, still terminating its request, holds back: a
+   * future's dependent stage running there may take long, so the reevaluator hands such a slot to
+   * an idle worker at its next tick instead.
+   */
+  boolean slotHeldForHandOver() {
+    return handingOver.get() > 0 && dispatch.queued() > 0 && dispatch.admissionSlots() > 0;
   }
 
   /**

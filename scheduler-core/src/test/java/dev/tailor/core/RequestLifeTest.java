@@ -1,5 +1,6 @@
 package dev.tailor.core;
 
+import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -280,6 +281,58 @@ class RequestLifeTest {
     }
     synchronized (decisions) {
       assertEquals(List.of("START 1 1", "START 2 1"), decisions, "the inner one adopted at 1");
+    }
+  }
+
+  @Test
+  void aRequestExitsWithoutWaitingForAHelperThatHasNotWokenYet() throws Exception {
+    // Every pool thread is held at its start, so a helper sent to the request cannot start.
+    CountDownLatch gate = new CountDownLatch(1);
+    java.util.concurrent.ThreadFactory gated =
+        r -> {
+          Thread t =
+              new Thread(
+                  () -> {
+                    Waits.await(gate);
+                    r.run();
+                  });
+          t.setDaemon(true);
+          return t;
+        };
+    try (Scheduler scheduler =
+        Scheduler.builder()
+            .policy("fixed:2")
+            .workers(2)
+            .quantum(Duration.ofHours(1))
+            .threadFactory(gated)
+            .build()) {
+      AtomicInteger ranUnits = new AtomicInteger();
+      AtomicInteger threadsAfterFork = new AtomicInteger();
+      ExecutorService caller = Executors.newSingleThreadExecutor();
+      try {
+        Future<String> searched =
+            caller.submit(
+                () ->
+                    scheduler.run(
+                        ctx -> {
+                          ctx.fork(ranUnits::incrementAndGet);
+                          threadsAfterFork.set(ctx.view().threads());
+                          ctx.joinUnits(); // the own thread runs the unit the helper would have
+                          return "done";
+                        }));
+        assertEquals("done", searched.get(Waits.GUARD_SECONDS, TimeUnit.SECONDS));
+        assertEquals(2, threadsAfterFork.get(), "a helper was sent");
+        assertEquals(1, ranUnits.get());
+        assertEquals(0, scheduler.systemView().busyWorkers(), "the helper's slot came back");
+        gate.countDown(); // the helper wakes to a request that has exited, and goes idle
+        assertEquals("again", scheduler.submit(ctx -> "again").get(Waits.GUARD_SECONDS, SECONDS));
+        assertEquals(2, scheduler.metrics().count(RequestRecord.Outcome.COMPLETED));
+        Waits.until(
+            () -> scheduler.systemView().busyWorkers() == 0, "every slot back after the wake");
+      } finally {
+        gate.countDown();
+        caller.shutdownNow();
+      }
     }
   }
 }

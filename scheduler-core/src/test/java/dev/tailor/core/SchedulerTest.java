@@ -733,6 +733,54 @@ class SchedulerTest {
   }
 
   @Test
+  void aWorkerWhoseRequestEndsRunsTheQueuedRequestItselfWakingNoOther() throws Exception {
+    start(1);
+    CountDownLatch release = new CountDownLatch(1);
+    CompletableFuture<Thread> first =
+        scheduler.submit(
+            ctx -> {
+              release.await();
+              return Thread.currentThread();
+            });
+    CompletableFuture<Thread> queued = scheduler.submit(ctx -> Thread.currentThread());
+    Waits.until(() -> scheduler.systemView().queuedRequests() == 1, "the second request queued");
+    release.countDown();
+    assertSame(first.get(GUARD, SECONDS), queued.get(GUARD, SECONDS));
+  }
+
+  @Test
+  void aSlotHeldBackByABlockedDependentStageGoesToAnotherWorkerAtTheNextTick() throws Exception {
+    // No tick comes by itself: the test runs the one it means.
+    scheduler = Scheduler.builder().policy(policy).workers(1).quantum(Duration.ofHours(1)).build();
+    CountDownLatch release = new CountDownLatch(1);
+    CountDownLatch stageRuns = new CountDownLatch(1);
+    CountDownLatch stageMayEnd = new CountDownLatch(1);
+    CompletableFuture<Thread> first =
+        scheduler.submit(
+            ctx -> {
+              release.await();
+              return Thread.currentThread();
+            });
+    CompletableFuture<Void> stage =
+        first.thenAccept(
+            t -> {
+              stageRuns.countDown();
+              await(stageMayEnd); // holds the worker that completed "first"
+            });
+    CompletableFuture<Thread> queued = scheduler.submit(ctx -> Thread.currentThread());
+    Waits.until(() -> scheduler.systemView().queuedRequests() == 1, "the second request queued");
+    release.countDown();
+    await(stageRuns);
+    assertEquals(
+        1, scheduler.systemView().queuedRequests(), "no other worker was woken at the exit");
+    scheduler.tick();
+    Thread ranOn = queued.get(GUARD, SECONDS);
+    assertNotEquals(first.get(GUARD, SECONDS), ranOn);
+    stageMayEnd.countDown();
+    stage.get(GUARD, SECONDS);
+  }
+
+  @Test
   void aCancelledBodyLeavesJoinUnitsOnlyAfterItsRunningUnitsFinish() throws Exception {
     start(2);
     policy.degree = 2;
