@@ -231,8 +231,7 @@ final class Request<T> implements RequestView {
    * dispatch for good. Called under the dispatch lock.
    */
   void markDone() {
-    int c = ctl;
-    ctl = (c & ~PHASE_BITS) | Phase.RETIRED.ordinal() | BODY_RETURNED;
+    ctl = retired(ctl);
   }
 
   /**
