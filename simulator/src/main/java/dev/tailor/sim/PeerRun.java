@@ -33,6 +33,7 @@ final class PeerRun {
     int onIt; // threads running its slices now
     int mostOnIt;
     boolean callerWaits;
+    boolean queued; // handed to its thread after its arrival: it waited for one
     long clientNanos;
 
     Search(long arrival, int index) {
@@ -84,6 +85,10 @@ final class PeerRun {
   private final Histogram queueing = new Histogram(1, HIGHEST_TRACKABLE_NANOS, 3);
   private final long[] slicesUsed = new long[65];
   private SplittableRandom costs;
+  private SplittableRandom stallDraws; // when stalls come and how long they last
+  private SplittableRandom gcDraws; // which answers a GC pause follows, and its length
+  private long nextStall = Long.MAX_VALUE;
+  private long pendingPause; // a GC pause due once the ends at this moment are handled
   private long measureFrom;
   private long now;
   private long completed;
@@ -99,6 +104,13 @@ final class PeerRun {
 
   PointResult run(long[] arrivalsNanos, int[] order, int warmupRequests, Simulator.Labels labels) {
     costs = new SplittableRandom(labels.seed() ^ 0x5DEECE66DL);
+    MachineModel machine = sim.machine;
+    if (machine != null) {
+      // The policies' simulation draws them from streams seeded alike: the same stalls hit both.
+      stallDraws = new SplittableRandom(labels.seed() ^ 0x57A11_5EEDL);
+      gcDraws = new SplittableRandom(labels.seed() ^ 0x6C_5EEDL);
+      nextStall = stallAfter(0);
+    }
     measureFrom =
         warmupRequests < arrivalsNanos.length ? arrivalsNanos[warmupRequests] : Long.MAX_VALUE;
     long lastArrival = arrivalsNanos.length == 0 ? 0 : arrivalsNanos[arrivalsNanos.length - 1];
@@ -112,10 +124,20 @@ final class PeerRun {
       if (t == Long.MAX_VALUE) {
         throw new IllegalStateException(inFlight + " searches left with nothing to run them");
       }
+      if (nextStall < t) { // at the same moment, the other events come first
+        now = Math.max(now, nextStall);
+        stop(Calibration.draw(machine.stalls().durationsNanos(), stallDraws));
+        nextStall = stallAfter(now);
+        continue;
+      }
       now = Math.max(now, t);
       SharedCores.Job ended;
       while ((ended = cores.takeEnded(now)) != null) {
         workDone((Worker) ended.owner);
+      }
+      if (pendingPause > 0) {
+        stop(pendingPause);
+        pendingPause = 0;
       }
       while (!waking.isEmpty() && waking.peek().wakeEnd <= now) {
         Worker w = waking.poll();
@@ -156,7 +178,7 @@ final class PeerRun {
   private void dispatch(Pool pool) {
     while (!pool.idle.isEmpty() && !pool.queue.isEmpty()) {
       Worker w = pool.idle.poll();
-      Object task = pool.queue.poll();
+      Object task = handOut(pool);
       long wake = sim.wakeNanos(costs);
       if (wake > 0) {
         w.waking = task;
@@ -166,6 +188,15 @@ final class PeerRun {
         begin(w, task);
       }
     }
+  }
+
+  /** The pool's next task, off its queue, or null; a search handed out after its arrival queued. */
+  private Object handOut(Pool pool) {
+    Object task = pool.queue.poll();
+    if (task instanceof Search s) {
+      s.queued = now > s.arrival;
+    }
+    return task;
   }
 
   /** Thread {@code w} starts {@code task} now. */
@@ -187,9 +218,17 @@ final class PeerRun {
     // Elasticsearch's rule reads the pool's queue as the search starts, itself taken off it.
     int queued = peer.sharedPool() ? requests.queue.size() : 0;
     s.sliceWork = sim.sliceWork(s.index, queued);
+    // A search that waited starts on a thread going straight from its last one: warm, as the
+    // policies' simulation charges it.
+    double warm = sim.machine == null ? 1 : sim.machine.startFactor(s.queued);
+    if (warm != 1) {
+      for (int k = 0; k < s.sliceWork.length; k++) {
+        s.sliceWork[k] *= warm;
+      }
+    }
     w.search = s;
     w.slice = -1;
-    cores.start(w.job, sim.serialNanos(s.index), now);
+    cores.start(w.job, sim.serialNanos(s.index) * warm, now);
   }
 
   /** {@code w} ended what it ran: a search's serial part or one of its slices. */
@@ -255,6 +294,11 @@ final class PeerRun {
   /** {@code s} is answered now, on its request thread {@code w}, which goes on to the next. */
   private void finish(Worker w, Search s) {
     inFlight--;
+    MachineModel machine = sim.machine;
+    if (machine != null && gcDraws.nextDouble() < machine.gcPauses().perRequest()) {
+      // The collector's pauses come at the measured rate per request served.
+      pendingPause += Calibration.draw(machine.gcPauses().durationsNanos(), gcDraws);
+    }
     if (s.arrival >= measureFrom) {
       completed++;
       latency.recordValue(clamp(now + s.clientNanos - s.arrival));
@@ -266,12 +310,41 @@ final class PeerRun {
   /** {@code w} takes the next task of its pool at once, or parks. */
   private void next(Worker w) {
     w.search = null;
-    Object task = w.pool.queue.poll();
+    Object task = handOut(w.pool);
     if (task == null) {
       w.pool.idle.add(w);
     } else {
       begin(w, task);
     }
+  }
+
+  /**
+   * When the next stall comes after {@code from}: the machine model's stalls are a Poisson process
+   * at their measured rate; never where none was measured.
+   */
+  private long stallAfter(long from) {
+    double perNano = sim.machine.stalls().perSecond() / 1e9;
+    if (!(perNano > 0)) {
+      return Long.MAX_VALUE;
+    }
+    double gap = -Math.log(1 - stallDraws.nextDouble()) / perNano;
+    return gap >= Long.MAX_VALUE - from ? Long.MAX_VALUE : from + Math.max(1, (long) gap);
+  }
+
+  /**
+   * The whole process stops for {@code nanos} from now (a stall, a GC pause): the running threads'
+   * work and the wake-ups under way move on by it, and the clock jumps to its end, so that searches
+   * arriving meanwhile wait for it.
+   */
+  private void stop(long nanos) {
+    if (nanos <= 0) {
+      return;
+    }
+    cores.pause(now, nanos);
+    for (Worker w : waking) {
+      w.wakeEnd += nanos; // the same shift for all keeps the queue's order
+    }
+    now += nanos;
   }
 
   private static long clamp(long nanos) {

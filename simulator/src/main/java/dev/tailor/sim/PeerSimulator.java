@@ -24,15 +24,18 @@ import java.util.SplittableRandom;
  *   <li>switches: a parked thread handed work (a request to a request thread, a forked task to a
  *       pool thread, the caller woken by its last slice's end) first wakes for a time drawn from
  *       the calibration's dispatch delay; the client's completion and send lag are added to the
- *       latency the simulated client records, as for the policies.
+ *       latency the simulated client records, as for the policies;
+ *   <li>the machine, as the policies' simulation charges it and from random streams seeded alike:
+ *       its stalls stop the whole process (a Poisson process at the measured rate), a GC pause
+ *       follows an answer at the measured rate per request, and a search that waited for its
+ *       request thread runs at the warm-start factor.
  * </ul>
  *
- * Not charged: the machine model's stalls and GC pauses and the warm-start factor, which the
- * policies' simulation charges, and any cost of a slice beyond its segments' unit times. The
- * profile's hand-off overhead per unit, measured on the drop-in's windows, is not charged to
- * Lucene's slices: charged, the model put none of the demo's real {@code lucene-executor:2} cells
- * at 5-40% of capacity within their measured intervals, against two of three without it. Without a
- * calibration nothing wakes and only the cores are shared.
+ * Not charged: any cost of a slice beyond its segments' unit times. The profile's hand-off overhead
+ * per unit, measured on the drop-in's windows, is not charged to Lucene's slices: charged, the
+ * model put none of the demo's real {@code lucene-executor:2} cells at 5-40% of capacity within
+ * their measured intervals, against two of three without it. Without a calibration nothing wakes
+ * and only the cores are shared.
  *
  * <p>Single-threaded and deterministic: the same inputs give the same result.
  */

@@ -60,6 +60,15 @@ final class SharedCores {
     }
   }
 
+  /**
+   * Nothing runs from {@code now} for {@code nanos} (the whole process stopped): every running
+   * job's end moves on by it.
+   */
+  void pause(long now, long nanos) {
+    advanceTo(now);
+    at = now + Math.max(0, nanos);
+  }
+
   /** Starts {@code job} of {@code workNanos} at {@code now}; the other threads slow down by it. */
   void start(Job job, double workNanos, long now) {
     advanceTo(now);

@@ -211,6 +211,74 @@ final class PeerSimulatorTest {
     assertTrue(e.getMessage().contains("calibration field model"), e.getMessage());
   }
 
+  /**
+   * The machine's costs hit plain Lucene as they hit the policies: on one core, two 10 ms searches
+   * arrive at once; the first runs its own time, a GC pause of 4 ms follows every answer, and the
+   * second, which waited for the request thread, runs at the warm-start factor 0.5: it ends at 10 +
+   * 4 + 5 = 19 ms. A stall of 3 ms at a rate of one a second hits a 10 ms search 0.01 times on
+   * average: over 200 lone searches the mean latency grows by about 0.03 ms.
+   */
+  @Test
+  void thePeersPayTheMachinesPausesStallsAndWarmStartAsThePoliciesDo() {
+    MachineModel warm =
+        new MachineModel(
+            new MachineModel.Stalls(1_000_000 * MS, 0, 0, CalibrationTest.constant(0)),
+            new MachineModel.GcPauses(100, 100, CalibrationTest.constant(4 * MS)),
+            new double[] {1.0},
+            new long[1],
+            0.5);
+    PointResult p =
+        new PeerSimulator(
+                profile(1, 2, 5),
+                Peer.parse(Peer.LUCENE, 1),
+                IndexLayout.of(1000),
+                config(1).withCalibration(machineOnly(warm)))
+            .run(new long[] {0, 0}, new int[2], LABELS);
+    assertEquals(10 * MS, p.decodeLatency().getMinValue(), 0.01 * 10 * MS);
+    assertEquals(19 * MS, p.decodeLatency().getMaxValue(), 0.01 * 19 * MS);
+
+    MachineModel stalls =
+        new MachineModel(
+            new MachineModel.Stalls(1_000_000 * MS, 1_000, 0, CalibrationTest.constant(3 * MS)),
+            new MachineModel.GcPauses(100, 0, CalibrationTest.constant(0)),
+            new double[] {1.0},
+            new long[1],
+            1.0);
+    long[] apart = new long[20_000];
+    for (int i = 0; i < apart.length; i++) {
+      apart[i] = i * 100 * MS;
+    }
+    PointResult s =
+        new PeerSimulator(
+                profile(1, 2, 5),
+                Peer.parse(Peer.LUCENE, 1),
+                IndexLayout.of(1000),
+                config(1).withCalibration(machineOnly(stalls)))
+            .run(apart, new int[apart.length], LABELS);
+    double meanMs = s.decodeLatency().getMean() / MS;
+    assertTrue(meanMs > 10.015 && meanMs < 10.06, "10 ms plus 3 ms x 0.01 on average: " + meanMs);
+    assertTrue(s.decodeLatency().getMaxValue() >= 12.9 * MS, "some search was stalled");
+  }
+
+  /** The machine part alone, measured on as many cores as the model has, with no other cost. */
+  private static Calibration machineOnly(MachineModel model) {
+    return new Calibration(
+        Calibration.FORMAT,
+        Calibration.VERSION,
+        "2026-01-01T00:00:00Z",
+        new Calibration.Machine("host", model.cores(), "CPU", "amd64", "25.0.3", "Linux amd64"),
+        null,
+        "test",
+        1,
+        CalibrationTest.constant(0),
+        CalibrationTest.constant(0),
+        CalibrationTest.constant(0),
+        model,
+        null,
+        null,
+        false);
+  }
+
   @Test
   void aLayoutThatIsNoListOfCountsIsRefusedNamingThePiece() {
     IllegalArgumentException e =
