@@ -71,6 +71,7 @@ abstract class SimRequest implements RequestView {
   /**
    * Set by the simulator after construction: how long the thread that runs the request takes to
    * wake once admitted ({@link Calibration#dispatchNanos}); it holds the request's slot meanwhile.
+   * None for a request that queued: the thread its predecessor freed takes it without parking.
    */
   long wakeNanos;
 

@@ -358,9 +358,15 @@ final class SimRun {
 
     @Override
     public void start(SimRequest r, int degree, long at) {
+      boolean queued = at > r.arrival;
       if (machine != null) {
         // A request that waited starts on a thread going straight from its last request: warm.
-        r.startFactor = machine.startFactor(at > r.arrival);
+        r.startFactor = machine.startFactor(queued);
+      }
+      if (queued) {
+        // The thread whose request just ended takes it without parking (WorkerPool.release hands
+        // the queued work over): no wake-up, as for the peers' request threads.
+        r.wakeNanos = 0;
       }
       r.slowdown = pace * r.startFactor; // and at the pace of the threads working now
       r.start(degree, at);

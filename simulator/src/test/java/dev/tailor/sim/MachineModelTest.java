@@ -212,6 +212,43 @@ class MachineModelTest {
         () -> new MachineModel(m.stalls(), m.gcPauses(), new double[] {1.0}, new long[1], 0));
   }
 
+  /**
+   * Requests of 10 ms, two arriving at once on one core, a wake-up of 2 ms: the first waits for its
+   * thread to wake, 12 ms; the second queues and is taken by that thread as the first ends, without
+   * parking (the runtime's hand-over): 22 ms, not 24.
+   */
+  @Test
+  void aRequestThatQueuedIsTakenWithoutAWakeUpByTheThreadItsPredecessorFreed() {
+    MachineModel m = model(0, 0, 0, 0, 1.0);
+    Calibration waking =
+        new Calibration(
+            Calibration.FORMAT,
+            Calibration.VERSION,
+            "2026-01-01T00:00:00Z",
+            new Calibration.Machine("host", 1, "CPU", "amd64", "25.0.3", "Linux amd64"),
+            null,
+            "test",
+            1,
+            constant(2 * MS),
+            constant(0),
+            constant(0),
+            m,
+            null,
+            null,
+            false);
+    for (Simulator.WorkModel w : Simulator.WorkModel.values()) {
+      Simulator.Config config =
+          new Simulator.Config(1, 5 * MS, 80 * MS, 0, 1_000, List.of(), w, waking);
+      try (Policy seq = PolicyRegistry.of("seq")) {
+        PointResult p =
+            new Simulator(profile(1, "25.0.3+9-LTS"), seq, config)
+                .run(new long[] {0, 0}, new int[2], new Simulator.Labels(10, "given", 1, "test"));
+        assertEquals(12.0, p.decodeLatency().getMinValue() / (double) MS, 0.05, w.name());
+        assertEquals(22.0, p.decodeLatency().getMaxValue() / (double) MS, 0.05, w.name());
+      }
+    }
+  }
+
   @Test
   void anotherCoreCountIsRefusedNamingTheFieldUnlessScalingIsAskedFor() {
     Calibration two = machineOnly(model(1, MS, 0, 0, 1.0, 1.3));
