@@ -1,6 +1,7 @@
 package dev.tailor.cli;
 
 import dev.tailor.bench.AutoRebuildBench;
+import dev.tailor.bench.CallPathBench;
 import dev.tailor.bench.FmBuildBench;
 import dev.tailor.bench.JmhLauncher;
 import dev.tailor.bench.LoadClientBench;
@@ -88,6 +89,7 @@ final class BenchCommand implements Callable<Integer> {
     BENCHES.put(SimulatorBench.NAME, (c, out) -> SimulatorBench.run(c.quick, out));
     BENCHES.put(FmBuildBench.NAME, (c, out) -> FmBuildBench.run(c.quick, out));
     BENCHES.put(TpcBuildBench.NAME, (c, out) -> TpcBuildBench.run(c.quick, out));
+    BENCHES.put(CallPathBench.NAME, (c, out) -> CallPathBench.run(c.quick, out));
     BENCHES.put(AutoRebuildBench.NAME, (c, out) -> AutoRebuildBench.run(c.quick, out));
     searching(ShareBench.NAME, (c, in, opened, out) -> c.share(in, opened, out));
     BENCHES.put("decider", (c, out) -> decider(c.quick, out));

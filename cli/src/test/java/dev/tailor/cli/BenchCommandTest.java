@@ -30,7 +30,8 @@ class BenchCommandTest {
     "noise-meter",
     "simulator",
     "fm-build",
-    "tpc-build"
+    "tpc-build",
+    "call-path"
   };
 
   @TempDir Path tmp;
