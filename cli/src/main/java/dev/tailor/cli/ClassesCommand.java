@@ -3,10 +3,12 @@ package dev.tailor.cli;
 import dev.tailor.core.dispatch.Dispatcher;
 import dev.tailor.core.policy.PriorityClass;
 import dev.tailor.measure.DemandProfile;
+import dev.tailor.sim.Calibration;
 import dev.tailor.sim.ClassMix;
 import dev.tailor.studies.ClassesTable;
 import dev.tailor.studies.StudyRunner;
 import dev.tailor.sweep.Workloads;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -56,6 +58,15 @@ final class ClassesCommand implements Callable<Integer> {
       description = "The policy deciding degrees within a class.")
   String policy;
 
+  @Option(
+      names = "--seeds",
+      paramLabel = "N",
+      defaultValue = "1",
+      description =
+          "Seeds --seed, --seed + 1, ...: each its own workload draw and arrivals; every P99 is"
+              + " pooled over them with its 95% interval by bootstrap over the seeds.")
+  int seeds;
+
   @Mixin SimulatedCores simulated;
 
   @Mixin SimulatedPoints points;
@@ -75,18 +86,19 @@ final class ClassesCommand implements Callable<Integer> {
     for (double u : utilizations) {
       Usage.require(spec, u > 0, "--utilizations: each must be above 0, got " + u);
     }
-    DemandProfile demand = workload.demand(spec.commandLine(), points.requests, cores, points.seed);
+    Usage.require(spec, seeds >= 1, "--seeds: must be at least 1, got " + seeds);
+    List<ClassesTable.Seeded> inputs = new ArrayList<>();
+    Calibration c = null;
+    for (long s = points.seed; s < points.seed + seeds; s++) {
+      DemandProfile demand = workload.demand(spec.commandLine(), points.requests, cores, s);
+      if (s == points.seed) {
+        c = calibration.load(demand, spec.commandLine().getErr()); // checked once, said once
+      }
+      inputs.add(
+          new ClassesTable.Seeded(s, demand, Workloads.countedUnits(cores, points.requests, c)));
+    }
     ClassesTable table =
-        new ClassesTable(
-            demand,
-            Workloads.countedUnits(
-                cores, points.requests, calibration.load(demand, spec.commandLine().getErr())),
-            points.seed,
-            points.requests,
-            policy,
-            classMix,
-            floors,
-            utilizations);
+        new ClassesTable(inputs, points.requests, policy, classMix, floors, utilizations);
     StudyRunner runner = output.runner(spec);
     runner.line(table.describe());
     runner.run(table);

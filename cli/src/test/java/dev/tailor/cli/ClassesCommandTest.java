@@ -32,6 +32,47 @@ class ClassesCommandTest {
     assertTrue(out.lines().anyMatch(l -> l.startsWith("| 0.60 |")), out);
   }
 
+  /** Over three seeds every P99 and ratio carries its interval over them; one seed, none. */
+  @Test
+  void severalSeedsPoolEveryP99WithItsIntervalOverThem() {
+    String[] args = {
+      "classes",
+      "--cores",
+      "4",
+      "--requests",
+      "600",
+      "--utilizations",
+      "0.6",
+      "--lognormal",
+      "2ms,2ms"
+    };
+    Cli three = new Cli();
+    assertEquals(0, three.run(concat(args, "--seeds", "3")), three.err());
+    String row = row(three.out());
+    assertTrue(three.out().contains("seeds 1-3, each P99 pooled over them"), three.out());
+    String[] cells = row.split("\\|");
+    for (int i = 3; i <= 8; i++) { // alone, off, on, off/alone, on/alone, background
+      assertTrue(cells[i].matches(" [0-9.]+ \\[[0-9.]+-[0-9.]+\\] "), "cell " + i + ": " + row);
+    }
+    Cli one = new Cli();
+    assertEquals(0, one.run(args), one.err());
+    assertTrue(one.out().contains("seed 1"), one.out());
+    assertTrue(!row(one.out()).contains("["), row(one.out()));
+    Cli bad = new Cli();
+    assertEquals(2, bad.run(concat(args, "--seeds", "0")));
+    assertTrue(bad.err().contains("--seeds: must be at least 1, got 0"), bad.err());
+  }
+
+  private static String row(String out) {
+    return out.lines().filter(l -> l.startsWith("| 0.60 |")).findFirst().orElseThrow();
+  }
+
+  private static String[] concat(String[] a, String... b) {
+    String[] all = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, all, a.length, b.length);
+    return all;
+  }
+
   @Test
   void aBadMixOrShareIsNamed() {
     Cli cli = new Cli();

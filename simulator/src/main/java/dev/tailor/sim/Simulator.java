@@ -12,6 +12,7 @@ import dev.tailor.measure.PointResult;
 import dev.tailor.measure.UnitWork;
 import dev.tailor.sim.arrival.PointPlan;
 import java.util.List;
+import org.HdrHistogram.Histogram;
 
 /**
  * A discrete-event simulation of {@code workers} threads running requests from a demand profile,
@@ -490,6 +491,14 @@ public final class Simulator {
   void classesPerArrival(PriorityClass[] perArrival, int[] floorThreads) {
     classes(ClassMix.parse("interactive:1"), floorThreads);
     this.fixedKinds = perArrival.clone();
+  }
+
+  /**
+   * Class {@code c}'s latencies over the measured requests of the last run, for pooling runs
+   * ({@code PooledLatency}); a new histogram each call.
+   */
+  public Histogram classLatency(PriorityClass c) {
+    return last.classLatency(c);
   }
 
   /** Class {@code c}'s figures over the measured requests of the last run. */
