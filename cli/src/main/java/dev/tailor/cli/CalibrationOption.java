@@ -29,6 +29,14 @@ final class CalibrationOption {
               + " scaled by the documented rules (docs/architecture.md).")
   boolean scale;
 
+  @Option(
+      names = "--calibration-machine-only",
+      description =
+          "Take the calibration's machine part alone (stalls, GC pauses, co-run and warm-start"
+              + " factors, wake-up, completion and send-lag delays), as a generated workload does:"
+              + " for a measured profile of another trace or index.")
+  boolean machineOnly;
+
   /** Whether {@code --calibration} was given. */
   boolean given() {
     return file != null;
@@ -36,9 +44,10 @@ final class CalibrationOption {
 
   /**
    * The calibration, checked against {@code profile} and as it takes it (its machine part alone for
-   * a generated profile), scalable to another core count if {@code --scale-calibration} was given,
-   * or null if none was given. A warning (older than the profile, or a generated profile that takes
-   * the machine part alone) goes to {@code err}.
+   * a generated profile, or with {@code --calibration-machine-only}), scalable to another core
+   * count if {@code --scale-calibration} was given, or null if none was given. A warning (older
+   * than the profile, or a generated profile that takes the machine part alone) goes to {@code
+   * err}.
    *
    * @throws IOException naming the file and field, if it cannot be read or does not fit the profile
    */
@@ -47,6 +56,9 @@ final class CalibrationOption {
       return null;
     }
     Calibration read = Calibration.read(file);
+    if (machineOnly) {
+      read = read.machineOnly(); // its workload is then not compared with the profile's
+    }
     String warning = read.check(file, profile);
     Calibration c = read.forProfile(profile).withScaling(scale);
     if (warning != null) {
