@@ -85,10 +85,7 @@ final class PeerRun {
   private final Histogram queueing = new Histogram(1, HIGHEST_TRACKABLE_NANOS, 3);
   private final long[] slicesUsed = new long[65];
   private SplittableRandom costs;
-  private SplittableRandom stallDraws; // when stalls come and how long they last
-  private SplittableRandom gcDraws; // which answers a GC pause follows, and its length
-  private long nextStall = Long.MAX_VALUE;
-  private long pendingPause; // a GC pause due once the ends at this moment are handled
+  private MachineStops stops; // the same stalls and pauses as the policies' simulation meets
   private long measureFrom;
   private long now;
   private long completed;
@@ -104,13 +101,7 @@ final class PeerRun {
 
   PointResult run(long[] arrivalsNanos, int[] order, int warmupRequests, Simulator.Labels labels) {
     costs = new SplittableRandom(labels.seed() ^ 0x5DEECE66DL);
-    MachineModel machine = sim.machine;
-    if (machine != null) {
-      // The policies' simulation draws them from streams seeded alike: the same stalls hit both.
-      stallDraws = new SplittableRandom(labels.seed() ^ 0x57A11_5EEDL);
-      gcDraws = new SplittableRandom(labels.seed() ^ 0x6C_5EEDL);
-      nextStall = stallAfter(0);
-    }
+    stops = new MachineStops(sim.machine, labels.seed());
     measureFrom =
         warmupRequests < arrivalsNanos.length ? arrivalsNanos[warmupRequests] : Long.MAX_VALUE;
     long lastArrival = arrivalsNanos.length == 0 ? 0 : arrivalsNanos[arrivalsNanos.length - 1];
@@ -124,10 +115,9 @@ final class PeerRun {
       if (t == Long.MAX_VALUE) {
         throw new IllegalStateException(inFlight + " searches left with nothing to run them");
       }
-      if (nextStall < t) { // at the same moment, the other events come first
-        now = Math.max(now, nextStall);
-        stop(Calibration.draw(machine.stalls().durationsNanos(), stallDraws));
-        nextStall = stallAfter(now);
+      if (stops.nextStall() < t) { // at the same moment, the other events come first
+        now = Math.max(now, stops.nextStall());
+        stop(stops.stall(now));
         continue;
       }
       now = Math.max(now, t);
@@ -135,10 +125,7 @@ final class PeerRun {
       while ((ended = cores.takeEnded(now)) != null) {
         workDone((Worker) ended.owner);
       }
-      if (pendingPause > 0) {
-        stop(pendingPause);
-        pendingPause = 0;
-      }
+      stop(stops.takePause());
       while (!waking.isEmpty() && waking.peek().wakeEnd <= now) {
         Worker w = waking.poll();
         Object task = w.waking;
@@ -294,11 +281,7 @@ final class PeerRun {
   /** {@code s} is answered now, on its request thread {@code w}, which goes on to the next. */
   private void finish(Worker w, Search s) {
     inFlight--;
-    MachineModel machine = sim.machine;
-    if (machine != null && gcDraws.nextDouble() < machine.gcPauses().perRequest()) {
-      // The collector's pauses come at the measured rate per request served.
-      pendingPause += Calibration.draw(machine.gcPauses().durationsNanos(), gcDraws);
-    }
+    stops.answered();
     if (s.arrival >= measureFrom) {
       completed++;
       latency.recordValue(clamp(now + s.clientNanos - s.arrival));
@@ -316,19 +299,6 @@ final class PeerRun {
     } else {
       begin(w, task);
     }
-  }
-
-  /**
-   * When the next stall comes after {@code from}: the machine model's stalls are a Poisson process
-   * at their measured rate; never where none was measured.
-   */
-  private long stallAfter(long from) {
-    double perNano = sim.machine.stalls().perSecond() / 1e9;
-    if (!(perNano > 0)) {
-      return Long.MAX_VALUE;
-    }
-    double gap = -Math.log(1 - stallDraws.nextDouble()) / perNano;
-    return gap >= Long.MAX_VALUE - from ? Long.MAX_VALUE : from + Math.max(1, (long) gap);
   }
 
   /**

@@ -36,10 +36,7 @@ final class SimRun {
 
   // The machine model's state; unused (and every pace exactly 1) without one.
   private final MachineModel machine;
-  private SplittableRandom stallDraws; // when stalls come and how long they last
-  private SplittableRandom gcDraws; // which completions a GC pause follows, and its length
-  private long nextStall = Long.MAX_VALUE;
-  private long pendingPause; // a GC pause due once the completions at this moment are handled
+  private MachineStops stops;
   private double pace = 1; // the co-run factor of the threads working now
   private long nextTick;
 
@@ -53,12 +50,7 @@ final class SimRun {
   PointResult run(long[] arrivalsNanos, int[] order, int warmupRequests, Labels labels) {
     now = 0;
     costs = new SplittableRandom(labels.seed() ^ 0x5DEECE66DL);
-    if (machine != null) {
-      // Streams of their own, so that the per-request costs draw as without a machine model.
-      stallDraws = new SplittableRandom(labels.seed() ^ 0x57A11_5EEDL);
-      gcDraws = new SplittableRandom(labels.seed() ^ 0x6C_5EEDL);
-      nextStall = stallAfter(0);
-    }
+    stops = new MachineStops(machine, labels.seed());
     metrics = RunMetrics.singleThreaded(sim.classes);
     metrics.observeBusyWorkers(0, 0);
     dispatcher =
@@ -100,24 +92,20 @@ final class SimRun {
       long tTick = ticking ? nextTick : Long.MAX_VALUE;
       long tBudget = dispatcher.nextBudgetCheck();
       long t = Math.min(Math.min(tArrival, tBoundary), Math.min(tDelay, Math.min(tTick, tBudget)));
-      boolean stall = nextStall < t; // at the same moment, the other events come first
+      boolean stall = stops.nextStall() < t; // at the same moment, the other events come first
       if (stall) {
-        t = nextStall;
+        t = stops.nextStall();
       }
       if (Double.isNaN(budgetTimeAtMeasure) && t >= measureFrom) {
         budgetTimeAtMeasure = dispatcher.budgetTimeNanos(measureFrom);
       }
       advanceTo(t);
       if (stall) {
-        stop(Calibration.draw(machine.stalls().durationsNanos(), stallDraws));
-        nextStall = stallAfter(now);
+        stop(stops.stall(now));
         continue;
       }
       reachBoundaries(measureFrom);
-      if (pendingPause > 0) {
-        stop(pendingPause);
-        pendingPause = 0;
-      }
+      stop(stops.takePause());
       while (next < arrivalsNanos.length && arrivalsNanos[next] <= now) {
         dispatcher.enqueue(request(next, arrivalsNanos[next], order[next]));
         if (arrivalsNanos[next] >= measureFrom) {
@@ -224,19 +212,6 @@ final class SimRun {
   }
 
   /**
-   * When the next stall comes after {@code from}: the machine model's stalls are a Poisson process
-   * at their measured rate; never where none was measured.
-   */
-  private long stallAfter(long from) {
-    double perNano = machine.stalls().perSecond() / 1e9;
-    if (!(perNano > 0)) {
-      return Long.MAX_VALUE;
-    }
-    double gap = -Math.log(1 - stallDraws.nextDouble()) / perNano;
-    return gap >= Long.MAX_VALUE - from ? Long.MAX_VALUE : from + Math.max(1, (long) gap);
-  }
-
-  /**
    * The whole process stops for {@code nanos} from now (a stall, a GC pause): every running
    * request's boundaries and the next tick move on by it, and the clock jumps to its end, so that
    * requests arriving meanwhile wait for it.
@@ -310,10 +285,7 @@ final class SimRun {
         if (dispatcher.hearsCompletions()) {
           dispatcher.completed(r.record(now)); // as the runtime's, at its last thread's end
         }
-        if (machine != null && gcDraws.nextDouble() < machine.gcPauses().perRequest()) {
-          // The collector's pauses come at the measured rate per request served.
-          pendingPause += Calibration.draw(machine.gcPauses().durationsNanos(), gcDraws);
-        }
+        stops.answered();
         if (sim.completions != null) {
           sim.completions.completed(r.id, r.arrival, now);
         }

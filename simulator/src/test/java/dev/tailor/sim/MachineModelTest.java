@@ -66,7 +66,12 @@ class MachineModelTest {
   }
 
   /** The machine part alone, measured on as many cores as the model has, with no other cost. */
-  private static Calibration machineOnly(MachineModel model) {
+  static Calibration machineOnly(MachineModel model) {
+    return machineOnly(model, 0);
+  }
+
+  /** The machine part alone, as {@link #machineOnly(MachineModel)}, waking in {@code wakeNanos}. */
+  static Calibration machineOnly(MachineModel model, long wakeNanos) {
     return new Calibration(
         Calibration.FORMAT,
         Calibration.VERSION,
@@ -75,7 +80,7 @@ class MachineModelTest {
         null,
         "test",
         1,
-        constant(0),
+        constant(wakeNanos),
         constant(0),
         constant(0),
         model,
@@ -219,23 +224,7 @@ class MachineModelTest {
    */
   @Test
   void aRequestThatQueuedIsTakenWithoutAWakeUpByTheThreadItsPredecessorFreed() {
-    MachineModel m = model(0, 0, 0, 0, 1.0);
-    Calibration waking =
-        new Calibration(
-            Calibration.FORMAT,
-            Calibration.VERSION,
-            "2026-01-01T00:00:00Z",
-            new Calibration.Machine("host", 1, "CPU", "amd64", "25.0.3", "Linux amd64"),
-            null,
-            "test",
-            1,
-            constant(2 * MS),
-            constant(0),
-            constant(0),
-            m,
-            null,
-            null,
-            false);
+    Calibration waking = machineOnly(model(0, 0, 0, 0, 1.0), 2 * MS);
     for (Simulator.WorkModel w : Simulator.WorkModel.values()) {
       Simulator.Config config =
           new Simulator.Config(1, 5 * MS, 80 * MS, 0, 1_000, List.of(), w, waking);

@@ -232,7 +232,7 @@ final class PeerSimulatorTest {
                 profile(1, 2, 5),
                 Peer.parse(Peer.LUCENE, 1),
                 IndexLayout.of(1000),
-                config(1).withCalibration(machineOnly(warm)))
+                config(1).withCalibration(MachineModelTest.machineOnly(warm)))
             .run(new long[] {0, 0}, new int[2], LABELS);
     assertEquals(10 * MS, p.decodeLatency().getMinValue(), 0.01 * 10 * MS);
     assertEquals(19 * MS, p.decodeLatency().getMaxValue(), 0.01 * 19 * MS);
@@ -253,30 +253,11 @@ final class PeerSimulatorTest {
                 profile(1, 2, 5),
                 Peer.parse(Peer.LUCENE, 1),
                 IndexLayout.of(1000),
-                config(1).withCalibration(machineOnly(stalls)))
+                config(1).withCalibration(MachineModelTest.machineOnly(stalls)))
             .run(apart, new int[apart.length], LABELS);
     double meanMs = s.decodeLatency().getMean() / MS;
     assertTrue(meanMs > 10.015 && meanMs < 10.06, "10 ms plus 3 ms x 0.01 on average: " + meanMs);
     assertTrue(s.decodeLatency().getMaxValue() >= 12.9 * MS, "some search was stalled");
-  }
-
-  /** The machine part alone, measured on as many cores as the model has, with no other cost. */
-  private static Calibration machineOnly(MachineModel model) {
-    return new Calibration(
-        Calibration.FORMAT,
-        Calibration.VERSION,
-        "2026-01-01T00:00:00Z",
-        new Calibration.Machine("host", model.cores(), "CPU", "amd64", "25.0.3", "Linux amd64"),
-        null,
-        "test",
-        1,
-        CalibrationTest.constant(0),
-        CalibrationTest.constant(0),
-        CalibrationTest.constant(0),
-        model,
-        null,
-        null,
-        false);
   }
 
   @Test
