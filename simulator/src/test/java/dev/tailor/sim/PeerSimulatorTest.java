@@ -227,13 +227,7 @@ final class PeerSimulatorTest {
             new double[] {1.0},
             new long[1],
             0.5);
-    PointResult p =
-        new PeerSimulator(
-                profile(1, 2, 5),
-                Peer.parse(Peer.LUCENE, 1),
-                IndexLayout.of(1000),
-                config(1).withCalibration(MachineModelTest.machineOnly(warm)))
-            .run(new long[] {0, 0}, new int[2], LABELS);
+    PointResult p = luceneOnOneCore(warm, 0, 0);
     assertEquals(10 * MS, p.decodeLatency().getMinValue(), 0.01 * 10 * MS);
     assertEquals(19 * MS, p.decodeLatency().getMaxValue(), 0.01 * 19 * MS);
 
@@ -248,16 +242,22 @@ final class PeerSimulatorTest {
     for (int i = 0; i < apart.length; i++) {
       apart[i] = i * 100 * MS;
     }
-    PointResult s =
-        new PeerSimulator(
-                profile(1, 2, 5),
-                Peer.parse(Peer.LUCENE, 1),
-                IndexLayout.of(1000),
-                config(1).withCalibration(MachineModelTest.machineOnly(stalls)))
-            .run(apart, new int[apart.length], LABELS);
+    PointResult s = luceneOnOneCore(stalls, apart);
     double meanMs = s.decodeLatency().getMean() / MS;
     assertTrue(meanMs > 10.015 && meanMs < 10.06, "10 ms plus 3 ms x 0.01 on average: " + meanMs);
     assertTrue(s.decodeLatency().getMaxValue() >= 12.9 * MS, "some search was stalled");
+  }
+
+  /**
+   * 10 ms searches arriving at {@code arrivalsNanos} on plain Lucene, one core, the machine given.
+   */
+  private static PointResult luceneOnOneCore(MachineModel machine, long... arrivalsNanos) {
+    return new PeerSimulator(
+            profile(1, 2, 5),
+            Peer.parse(Peer.LUCENE, 1),
+            IndexLayout.of(1000),
+            config(1).withCalibration(MachineModelTest.machineOnly(machine)))
+        .run(arrivalsNanos, new int[arrivalsNanos.length], LABELS);
   }
 
   @Test
